@@ -1,0 +1,64 @@
+//! The command line: one file per subcommand, each parsing its arguments and calling the
+//! library. Errors leave here as `anyhow` errors; those caused by the user's input are
+//! wrapped in [`InputError`] so that `main` can exit with status 2 for them.
+
+mod ldi;
+mod mrns;
+pub mod output;
+mod routes;
+mod torus;
+
+use clap::{Parser, Subcommand};
+use std::fmt;
+
+/// kautzgen: golden models and routing hardware for Kautz and related networks.
+#[derive(Debug, Parser)]
+#[command(name = "kautzgen", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Routes(routes::Args),
+    Ldi(ldi::Args),
+    Mrns(mrns::Args),
+    Torus(torus::Args),
+}
+
+/// Runs one parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Routes(args) => routes::run(args),
+        Command::Ldi(args) => ldi::run(args),
+        Command::Mrns(args) => mrns::run(args),
+        Command::Torus(args) => torus::run(args),
+    }
+}
+
+/// An error in what the user asked for (a parameter, a node word, a file name): exit 2.
+#[derive(Debug)]
+pub struct InputError(pub anyhow::Error);
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Marks any error as the user's input being wrong.
+pub fn input_error(error: impl Into<anyhow::Error>) -> anyhow::Error {
+    anyhow::Error::new(InputError(error.into()))
+}
+
+/// Exit status for an error: 2 for bad input, 1 for a failure of the work itself.
+pub fn exit_status(error: &anyhow::Error) -> u8 {
+    if error.downcast_ref::<InputError>().is_some() {
+        2
+    } else {
+        1
+    }
+}

@@ -1,0 +1,9 @@
+//! Placeholder: the `torus` subcommand.
+
+/// Placeholder arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<()> {
+    anyhow::bail!("the torus command is being written")
+}

@@ -1,0 +1,11 @@
+//! kautzgen: routing hardware for Kautz and related interconnection networks.
+//!
+//! Layers, data flowing one way: [`topology`] (graphs and node labels) feeds [`routing`]
+//! (golden models of every routing algorithm and their property checks), which feeds the
+//! drawing and benchmark front ends. The binary in `main.rs` only wires these together.
+
+pub mod bench;
+pub mod cli;
+pub mod draw;
+pub mod routing;
+pub mod topology;

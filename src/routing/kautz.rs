@@ -1,0 +1,1 @@
+//! Placeholder: the Kautz routing golden models.

@@ -1,0 +1,1 @@
+//! Placeholder: the de Bruijn digraph.

@@ -1,1 +1,110 @@
-//! Placeholder: benchmarks.
+//! Throughput of the Kautz route-set golden model beside the min-cost-flow reference.
+//!
+//! In: a list of Kautz graphs. Out: one [`Measurement`] per graph and method, timed on one
+//! thread over every ordered pair (the golden model) or over an evenly spread sample of
+//! pairs that fills a time budget (the flow reference, which is thousands of times slower).
+
+use crate::routing::flow::min_cost_disjoint_paths;
+use crate::routing::kautz::DisjointRoutes;
+use crate::topology::kautz::{Kautz, KautzError, Letter};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// How fast one method computed route sets on one graph.
+#[derive(Debug, Clone)]
+pub struct Measurement {
+    pub graph: Kautz,
+    pub method: &'static str,
+    pub route_sets: u64,
+    pub elapsed: Duration,
+}
+
+impl Measurement {
+    pub fn per_second(&self) -> f64 {
+        self.route_sets as f64 / self.elapsed.as_secs_f64()
+    }
+}
+
+/// Every node word of `graph`, concatenated: node `i` is `letters[i*k..(i+1)*k]`.
+fn all_words(graph: &Kautz) -> Result<Vec<Letter>, KautzError> {
+    let n = graph.enumerable_node_count()?;
+    Ok((0..n)
+        .flat_map(|i| graph.word_at(i).letters().to_vec())
+        .collect())
+}
+
+/// The golden model over every ordered pair, hops written out for every route.
+pub fn golden_model(graph: &Kautz) -> Result<Measurement, KautzError> {
+    let words = all_words(graph)?;
+    let k = graph.k();
+    let mut hops = Vec::with_capacity(graph.d() * (k + 2));
+    let mut route_sets = 0u64;
+    let mut checksum = 0usize;
+    let start = Instant::now();
+    for (i, src) in words.chunks_exact(k).enumerate() {
+        for (_, dst) in words.chunks_exact(k).enumerate().filter(|&(j, _)| j != i) {
+            hops.clear();
+            let routes = DisjointRoutes::new(graph, black_box(src), black_box(dst))
+                .expect("enumerated words are distinct nodes");
+            for shape in routes {
+                shape.push_hops(dst, &mut hops);
+            }
+            checksum += black_box(&hops).len();
+            route_sets += 1;
+        }
+    }
+    let elapsed = start.elapsed();
+    black_box(checksum);
+    Ok(Measurement {
+        graph: *graph,
+        method: "golden model",
+        route_sets,
+        elapsed,
+    })
+}
+
+/// The min-cost-flow reference on pairs spread evenly over all ordered pairs, until
+/// `budget` has passed.
+pub fn flow_reference(graph: &Kautz, budget: Duration) -> Result<Measurement, KautzError> {
+    let digraph = graph.digraph()?;
+    let n = digraph.node_count();
+    let pairs = n * n;
+    // A stride coprime to n*n visits pairs in a scattered but deterministic order.
+    let stride = (pairs / 7919).max(1) * 7919 + 1;
+    let mut route_sets = 0u64;
+    let mut pair = 0usize;
+    let start = Instant::now();
+    while start.elapsed() < budget {
+        pair = (pair + stride) % pairs;
+        let (s, t) = (pair / n, pair % n);
+        if s != t {
+            black_box(min_cost_disjoint_paths(&digraph, s, t, graph.d()));
+            route_sets += 1;
+        }
+    }
+    Ok(Measurement {
+        graph: *graph,
+        method: "min-cost flow reference",
+        route_sets,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// The measurements as an aligned text table.
+pub fn table(rows: &[Measurement]) -> String {
+    let mut text = format!(
+        "{:<8}  {:<24}  {:>12}  {:>9}  {:>16}\n",
+        "graph", "method", "route sets", "seconds", "route sets/s"
+    );
+    for row in rows {
+        text += &format!(
+            "{:<8}  {:<24}  {:>12}  {:>9.3}  {:>16.0}\n",
+            row.graph.to_string(),
+            row.method,
+            row.route_sets,
+            row.elapsed.as_secs_f64(),
+            row.per_second()
+        );
+    }
+    text
+}

@@ -1,1 +1,198 @@
-//! Placeholder: drawing.
+//! Drawings of Kautz graphs with a route set highlighted, as Graphviz DOT or SVG.
+//!
+//! In: a small [`Kautz`] graph and, optionally, the route set of one pair. Out: DOT text in
+//! which every arc of route i is drawn in colour i and a legend lists the routes; SVG is
+//! that DOT laid out by Graphviz, run as an external program.
+
+use crate::routing::kautz::Route;
+use crate::topology::kautz::{Kautz, Letter, Word};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use thiserror::Error;
+
+/// Beyond this many nodes a drawing is a hairball: refused rather than drawn badly.
+pub const MAX_DRAWN_NODES: u64 = 400;
+
+/// Route colours, one per route in generation order; repeated beyond ten routes.
+const PALETTE: [&str; 10] = [
+    "#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#bcbd22", "#7f7f7f",
+];
+
+#[derive(Debug, Error)]
+pub enum DrawError {
+    #[error(
+        "{graph} has {nodes} nodes; drawings are limited to {MAX_DRAWN_NODES} nodes to stay readable (choose a smaller d or k)"
+    )]
+    TooLarge { graph: Kautz, nodes: String },
+    #[error(
+        "Graphviz 'dot' is not installed: run 'apt-get install graphviz', or write --out FILE.dot"
+    )]
+    NoGraphviz,
+    #[error("Graphviz 'dot' failed: {0}")]
+    Graphviz(String),
+}
+
+/// The route set to highlight: the pair and its routes in generation order.
+pub struct Highlight<'a> {
+    pub src: &'a Word,
+    pub dst: &'a Word,
+    pub routes: &'a [Route],
+}
+
+/// The graph as DOT, with `highlight`'s routes in colour.
+pub fn kautz_dot(graph: &Kautz, highlight: Option<&Highlight>) -> Result<String, DrawError> {
+    let n = match graph.node_count() {
+        Some(n) if n <= MAX_DRAWN_NODES => n as usize,
+        _ => {
+            return Err(DrawError::TooLarge {
+                graph: *graph,
+                nodes: graph.node_count_decimal(),
+            });
+        }
+    };
+    let name = |letters: &[Letter]| format!("\"{}\"", graph.format_letters(letters));
+    // Arc (from, to) -> route number; node-disjoint routes never share an arc.
+    let mut route_of_arc = BTreeMap::new();
+    if let Some(h) = highlight {
+        for (i, route) in h.routes.iter().enumerate() {
+            let nodes = crate::routing::kautz::walk(h.src.letters(), &route.hops);
+            for step in nodes.windows(2) {
+                route_of_arc.insert((step[0].clone(), step[1].clone()), i);
+            }
+        }
+    }
+    // A ring of up to a few dozen nodes reads like Fig. 2 of seed 000; beyond, a spring
+    // layout keeps arcs short.
+    let layout = if n <= 48 { "circo" } else { "neato" };
+    let mut dot = format!(
+        "digraph \"{graph}\" {{\n  graph [layout={layout}, overlap=false, splines=true, fontname=\"Helvetica\"];\n  node [shape=ellipse, fontname=\"Helvetica\", fontsize=11];\n  edge [color=\"#b0b0b0\", arrowsize=0.6];\n"
+    );
+    if let Some(h) = highlight {
+        dot += &format!(
+            "  {} [penwidth=2.5, style=filled, fillcolor=\"#ffe9a8\"];\n  {} [penwidth=2.5, style=filled, fillcolor=\"#c9e7ff\"];\n",
+            name(h.src.letters()),
+            name(h.dst.letters())
+        );
+        dot += &legend(graph, h);
+    }
+    for v in 0..n {
+        let word = graph.word_at(v);
+        dot += &format!("  {};\n", name(word.letters()));
+    }
+    for v in 0..n {
+        let word = graph.word_at(v);
+        for next in graph.out_neighbours(word.letters()) {
+            let key = (word.letters().to_vec(), next.letters().to_vec());
+            let style = match route_of_arc.get(&key) {
+                Some(&i) => format!(" [color=\"{}\", penwidth=3]", PALETTE[i % PALETTE.len()]),
+                None => String::new(),
+            };
+            dot += &format!(
+                "  {} -> {}{style};\n",
+                name(word.letters()),
+                name(next.letters())
+            );
+        }
+    }
+    dot += "}\n";
+    Ok(dot)
+}
+
+/// A graph label listing the routes, each in its own colour.
+fn legend(graph: &Kautz, h: &Highlight) -> String {
+    let mut rows = format!(
+        "<b>{} node-disjoint routes from {} to {} in {graph}</b>",
+        h.routes.len(),
+        graph.format_letters(h.src.letters()),
+        graph.format_letters(h.dst.letters())
+    );
+    for (i, route) in h.routes.iter().enumerate() {
+        let walk: Vec<Letter> = h.src.letters().iter().chain(&route.hops).copied().collect();
+        rows += &format!(
+            "<br/><font color=\"{}\">route {}: {} ({} hop{})</font>",
+            PALETTE[i % PALETTE.len()],
+            i + 1,
+            graph.format_letters(&walk),
+            route.hops.len(),
+            if route.hops.len() == 1 { "" } else { "s" }
+        );
+    }
+    format!("  label=<{rows}>;\n  labelloc=b;\n")
+}
+
+/// Lays out `dot` with Graphviz and returns the SVG.
+pub fn render_svg(dot: &str) -> Result<Vec<u8>, DrawError> {
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => DrawError::NoGraphviz,
+            _ => DrawError::Graphviz(e.to_string()),
+        })?;
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(dot.as_bytes())
+        .map_err(|e| DrawError::Graphviz(e.to_string()))?;
+    let out = child
+        .wait_with_output()
+        .map_err(|e| DrawError::Graphviz(e.to_string()))?;
+    if !out.status.success() {
+        let log = String::from_utf8_lossy(&out.stderr);
+        return Err(DrawError::Graphviz(
+            log.lines().next().unwrap_or("").to_string(),
+        ));
+    }
+    Ok(out.stdout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::kautz::route_set;
+
+    #[test]
+    fn colours_each_route_and_lists_it() {
+        let g = Kautz::new(2, 3).unwrap();
+        let (src, dst) = (g.parse_word("120").unwrap(), g.parse_word("201").unwrap());
+        let routes = route_set(&g, src.letters(), dst.letters()).unwrap();
+        let h = Highlight {
+            src: &src,
+            dst: &dst,
+            routes: &routes,
+        };
+        let dot = kautz_dot(&g, Some(&h)).unwrap();
+        // Route 1 is the arc 120 -> 201; route 2 runs 120 -> 202 -> 020 -> 201.
+        assert!(dot.contains("  \"120\" -> \"201\" [color=\"#d62728\", penwidth=3];\n"));
+        for arc in [
+            "\"120\" -> \"202\"",
+            "\"202\" -> \"020\"",
+            "\"020\" -> \"201\"",
+        ] {
+            assert!(
+                dot.contains(&format!("  {arc} [color=\"#1f77b4\", penwidth=3];\n")),
+                "{arc}"
+            );
+        }
+        assert!(dot.contains("  \"121\" -> \"210\";\n"));
+        assert_eq!(dot.matches(" -> ").count(), 24);
+        assert_eq!(dot.matches("penwidth=3]").count(), 4);
+        assert!(dot.contains("route 1: 1201 (1 hop)"));
+        assert!(dot.contains("route 2: 120201 (3 hops)"));
+    }
+
+    #[test]
+    fn refuses_unreadable_drawings() {
+        let g = Kautz::new(4, 5).unwrap();
+        assert_eq!(
+            kautz_dot(&g, None).unwrap_err().to_string(),
+            "K(4,5) has 1280 nodes; drawings are limited to 400 nodes to stay readable (choose a smaller d or k)"
+        );
+    }
+}

@@ -1,15 +1,25 @@
 //! The `kautzgen` binary: parses the command line and hands it to the library.
 
 use clap::Parser;
+use kautzgen::cli::{Cli, exit_status, one_line_usage_error, run};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = kautzgen::cli::Cli::parse();
-    match kautzgen::cli::run(cli) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => match one_line_usage_error(&error) {
+            Some(message) => {
+                eprintln!("{message}");
+                return ExitCode::from(2);
+            }
+            None => error.exit(),
+        },
+    };
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
-            ExitCode::from(kautzgen::cli::exit_status(&error))
+            ExitCode::from(exit_status(&error))
         }
     }
 }

@@ -2,6 +2,8 @@
 //! library. Errors leave here as `anyhow` errors; those caused by the user's input are
 //! wrapped in [`InputError`] so that `main` can exit with status 2 for them.
 
+mod bench;
+mod draw;
 mod ldi;
 mod mrns;
 pub mod output;
@@ -22,6 +24,8 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Routes(routes::Args),
+    Draw(draw::Args),
+    Bench(bench::Args),
     Ldi(ldi::Args),
     Mrns(mrns::Args),
     Torus(torus::Args),
@@ -31,6 +35,8 @@ enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Routes(args) => routes::run(args),
+        Command::Draw(args) => draw::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Ldi(args) => ldi::run(args),
         Command::Mrns(args) => mrns::run(args),
         Command::Torus(args) => torus::run(args),
@@ -52,6 +58,28 @@ impl std::error::Error for InputError {}
 /// Marks any error as the user's input being wrong.
 pub fn input_error(error: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(InputError(error.into()))
+}
+
+/// Clap's own message for a bad command line, folded onto one line; `None` when clap
+/// asks to print help or the version instead, which is not an error.
+pub fn one_line_usage_error(error: &clap::Error) -> Option<String> {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return None;
+    }
+    let rendered = error.render().to_string();
+    let parts: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    Some(format!("{} (see --help)", parts.join(" ")))
 }
 
 /// Exit status for an error: 2 for bad input, 1 for a failure of the work itself.

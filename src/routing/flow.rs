@@ -151,11 +151,11 @@ fn take_flow_path(net: &mut Network, source: usize, sink: usize) -> NodePath {
         let e = net.adj[v]
             .iter()
             .copied()
-            .find(|&e| e % 2 == 0 && net.edges[e ^ 1].cap > 0)
+            .find(|&e| e.is_multiple_of(2) && net.edges[e ^ 1].cap > 0)
             .expect("flow conservation: every node on a flow path has flow out");
         net.edges[e ^ 1].cap -= 1;
         v = net.edges[e].to;
-        if v % 2 == 0 {
+        if v.is_multiple_of(2) {
             nodes.push(v / 2);
         }
     }

@@ -16,6 +16,9 @@
 //! - Phase C, out-letter c from 0 up to d, each free one paired with the smallest free
 //!   in-letter c': route `c, c', b1..bk`.
 //!
+//! Phases B and C keep no position: the next letter in increasing order is always the
+//! smallest one still free, since every letter before it was taken or found used.
+//!
 //! Out-letter `ak` and in-letter `b1` start out used: they name no neighbour. Each phase
 //! marks the letters of the routes it takes. Both sets start with d free letters and each
 //! route takes one of each, so the set always has exactly d routes; after phase B no letter
@@ -126,6 +129,21 @@ impl LetterSet {
     fn insert(&mut self, a: Letter) {
         self.0[a as usize >> 6] |= 1 << (a & 63);
     }
+
+    fn union(&self, other: &LetterSet) -> LetterSet {
+        LetterSet(std::array::from_fn(|i| self.0[i] | other.0[i]))
+    }
+
+    /// The smallest letter of `0..=d` not in the set, if any.
+    fn smallest_missing(&self, d: usize) -> Option<Letter> {
+        let words = (d >> 6) + 1;
+        let a = self.0[..words]
+            .iter()
+            .enumerate()
+            .find(|(_, word)| **word != u64::MAX)
+            .map(|(i, word)| i * 64 + word.trailing_ones() as usize)?;
+        (a <= d).then_some(a as Letter)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,15 +152,10 @@ enum Stage {
     A {
         above: usize,
     },
-    /// Phase B; the next letter to try.
-    B {
-        letter: usize,
-    },
-    /// Phase C; the next out-letter to try.
-    C {
-        out: usize,
-    },
-    Done,
+    /// Phases B and C need no position: each route takes the smallest letter still free,
+    /// and taking it marks it used.
+    B,
+    C,
 }
 
 /// The node-disjoint route set of seed 000, generated lazily in the paper's order.
@@ -161,7 +174,8 @@ impl<'a> DisjointRoutes<'a> {
     pub fn new(graph: &Kautz, src: &'a [Letter], dst: &'a [Letter]) -> Result<Self, RouteError> {
         graph.check_letters(src)?;
         graph.check_letters(dst)?;
-        if src == dst {
+        // Byte loop rather than `==`: a `memcmp` call costs more than words this short.
+        if src.iter().zip(dst).all(|(a, b)| a == b) {
             return Err(RouteError::SameNode(graph.format_letters(src)));
         }
         let mut used_out = LetterSet::default();
@@ -182,16 +196,18 @@ impl<'a> DisjointRoutes<'a> {
         !self.used_out.contains(out) && !self.used_in.contains(inn)
     }
 
+    #[inline]
     fn take(&mut self, shape: RouteShape) -> RouteShape {
         self.used_out.insert(shape.out_letter(self.dst));
         self.used_in.insert(shape.in_letter(self.src));
         shape
     }
 
-    fn smallest_free_in_letter(&self) -> Letter {
-        (0..=self.d as Letter)
-            .find(|&a| !self.used_in.contains(a))
-            .expect("free out- and in-letters are equal in number")
+    /// Whether the last `overlap` letters of the source are the first of the destination.
+    /// A byte loop: for words this short it beats a call to `memcmp`.
+    fn overlaps(&self, overlap: usize) -> bool {
+        let suffix = &self.src[self.src.len() - overlap..];
+        suffix.iter().zip(self.dst).all(|(a, b)| a == b)
     }
 }
 
@@ -199,40 +215,32 @@ impl Iterator for DisjointRoutes<'_> {
     type Item = RouteShape;
 
     fn next(&mut self) -> Option<RouteShape> {
-        let k = self.src.len();
-        loop {
-            match self.stage {
-                Stage::A { above: 0 } => self.stage = Stage::B { letter: 0 },
-                Stage::A { above } => {
-                    let overlap = above - 1;
-                    self.stage = Stage::A { above: overlap };
-                    let shape = RouteShape::Overlap { overlap };
-                    if self.src[k - overlap..] == self.dst[..overlap]
-                        && self.is_free(shape.out_letter(self.dst), shape.in_letter(self.src))
-                    {
-                        return Some(self.take(shape));
-                    }
-                }
-                Stage::B { letter } if letter > self.d => self.stage = Stage::C { out: 0 },
-                Stage::B { letter } => {
-                    self.stage = Stage::B { letter: letter + 1 };
-                    let letter = letter as Letter;
-                    if self.is_free(letter, letter) {
-                        return Some(self.take(RouteShape::Insert { letter }));
-                    }
-                }
-                Stage::C { out } if out > self.d => self.stage = Stage::Done,
-                Stage::C { out } => {
-                    self.stage = Stage::C { out: out + 1 };
-                    let out = out as Letter;
-                    if !self.used_out.contains(out) {
-                        let inn = self.smallest_free_in_letter();
-                        return Some(self.take(RouteShape::InsertTwo { out, inn }));
-                    }
-                }
-                Stage::Done => return None,
+        while let Stage::A { above } = self.stage {
+            let Some(overlap) = above.checked_sub(1) else {
+                self.stage = Stage::B;
+                break;
+            };
+            self.stage = Stage::A { above: overlap };
+            let shape = RouteShape::Overlap { overlap };
+            // The letter test is cheaper than the word comparison: do it first.
+            if self.is_free(shape.out_letter(self.dst), shape.in_letter(self.src))
+                && self.overlaps(overlap)
+            {
+                return Some(self.take(shape));
             }
         }
+        if self.stage == Stage::B {
+            match self.used_out.union(&self.used_in).smallest_missing(self.d) {
+                Some(letter) => return Some(self.take(RouteShape::Insert { letter })),
+                None => self.stage = Stage::C,
+            }
+        }
+        let out = self.used_out.smallest_missing(self.d)?;
+        let inn = self
+            .used_in
+            .smallest_missing(self.d)
+            .expect("free out- and in-letters are equal in number");
+        Some(self.take(RouteShape::InsertTwo { out, inn }))
     }
 }
 

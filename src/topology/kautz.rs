@@ -154,6 +154,20 @@ impl Kautz {
 
     /// Checks that `letters` is a node of this graph without taking ownership.
     pub fn check_letters(&self, letters: &[Letter]) -> Result<(), KautzError> {
+        // One pass for the common case, a valid word; the diagnosis below runs only on error.
+        let valid = letters.len() == self.k
+            && letters[0] as usize <= self.d
+            && letters
+                .windows(2)
+                .all(|w| w[1] as usize <= self.d && w[0] != w[1]);
+        if valid {
+            return Ok(());
+        }
+        self.diagnose(letters)
+    }
+
+    /// Names the first thing wrong with `letters`.
+    fn diagnose(&self, letters: &[Letter]) -> Result<(), KautzError> {
         let shown = || self.format_letters(letters);
         if letters.len() != self.k {
             return Err(KautzError::WordLength {

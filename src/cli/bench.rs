@@ -1,0 +1,58 @@
+//! `kautzgen bench`: route sets per second of the golden model and the flow reference.
+
+use crate::bench::{flow_reference, golden_model, table};
+use crate::cli::{input_error, output::print_stdout};
+use crate::topology::kautz::Kautz;
+use std::time::Duration;
+
+/// Time the Kautz route-set golden model over every ordered pair of each graph, on one
+/// thread, beside the min-cost-flow reference on a sample of pairs.
+///
+/// Build with optimisations (`make bench` runs `cargo run --release -- bench`): the figures
+/// of a debug build mean nothing.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  kautzgen bench
+  kautzgen bench --graph 2,10 --graph 8,4 --flow-seconds 1")]
+pub struct Args {
+    /// A graph to time, as D,K; repeat for several.
+    #[arg(long = "graph", value_name = "D,K", default_values = ["4,5", "3,6"])]
+    graphs: Vec<String>,
+    /// Seconds spent timing the flow reference on each graph.
+    #[arg(long, default_value_t = 2.0)]
+    flow_seconds: f64,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let graphs = args
+        .graphs
+        .iter()
+        .map(|text| parse_graph(text))
+        .collect::<anyhow::Result<Vec<Kautz>>>()?;
+    if !(args.flow_seconds.is_finite() && args.flow_seconds > 0.0) {
+        return Err(input_error(anyhow::anyhow!(
+            "--flow-seconds must be a positive number of seconds, got {}",
+            args.flow_seconds
+        )));
+    }
+    let mut rows = Vec::new();
+    for graph in &graphs {
+        rows.push(golden_model(graph).map_err(input_error)?);
+        rows.push(
+            flow_reference(graph, Duration::from_secs_f64(args.flow_seconds))
+                .map_err(input_error)?,
+        );
+    }
+    print_stdout(&table(&rows))
+}
+
+fn parse_graph(text: &str) -> anyhow::Result<Kautz> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let numbers: Option<Vec<u64>> = parts.iter().map(|p| p.parse().ok()).collect();
+    match numbers.as_deref() {
+        Some(&[d, k]) => Kautz::new(d, k).map_err(input_error),
+        _ => Err(input_error(anyhow::anyhow!(
+            "--graph '{text}' is not D,K (for example --graph 4,5)"
+        ))),
+    }
+}

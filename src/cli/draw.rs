@@ -1,0 +1,69 @@
+//! `kautzgen draw`: a Kautz graph as SVG or DOT, with the route set of one pair in colour.
+
+use crate::cli::{input_error, output::write_file_atomically};
+use crate::draw::{Highlight, kautz_dot, render_svg};
+use crate::routing::kautz::route_set;
+use crate::topology::kautz::Kautz;
+use std::path::PathBuf;
+
+/// Draw K(d,k) as Fig. 2 of seed 000 draws K(2,3), optionally with the node-disjoint routes
+/// between two nodes highlighted, one colour per route.
+///
+/// The file type follows the name: FILE.svg is laid out by Graphviz (`dot`), FILE.dot is
+/// the Graphviz source. Graphs of more than 400 nodes are refused as unreadable.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  kautzgen draw --d 2 --k 3 --src 120 --dst 201 --out k23.svg
+  kautzgen draw --d 3 --k 3 --out k33.dot")]
+pub struct Args {
+    /// Degree: letters are 0..=d.
+    #[arg(long)]
+    d: u64,
+    /// Word length and diameter.
+    #[arg(long)]
+    k: u64,
+    /// Source node of the highlighted route set.
+    #[arg(long, value_name = "WORD", requires = "dst")]
+    src: Option<String>,
+    /// Destination node of the highlighted route set.
+    #[arg(long, value_name = "WORD", requires = "src")]
+    dst: Option<String>,
+    /// Output file, FILE.svg or FILE.dot; written whole or not at all.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let graph = Kautz::new(args.d, args.k).map_err(input_error)?;
+    let svg = match args.out.extension().and_then(|e| e.to_str()) {
+        Some("svg") => true,
+        Some("dot") => false,
+        _ => {
+            return Err(input_error(anyhow::anyhow!(
+                "--out '{}' must end in .svg or .dot",
+                args.out.display()
+            )));
+        }
+    };
+    let dot = match (&args.src, &args.dst) {
+        (Some(src), Some(dst)) => {
+            let src = graph.parse_word(src).map_err(input_error)?;
+            let dst = graph.parse_word(dst).map_err(input_error)?;
+            let routes = route_set(&graph, src.letters(), dst.letters()).map_err(input_error)?;
+            let highlight = Highlight {
+                src: &src,
+                dst: &dst,
+                routes: &routes,
+            };
+            kautz_dot(&graph, Some(&highlight))
+        }
+        _ => kautz_dot(&graph, None),
+    }
+    .map_err(input_error)?;
+    let bytes = if svg {
+        render_svg(&dot)?
+    } else {
+        dot.into_bytes()
+    };
+    write_file_atomically(&args.out, &bytes)
+}

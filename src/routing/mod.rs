@@ -6,6 +6,7 @@
 //!
 //! [`Digraph`]: crate::topology::digraph::Digraph
 
+pub mod debruijn;
 pub mod flow;
 pub mod kautz;
 pub mod ldi;

@@ -1,0 +1,275 @@
+//! The `routes`, `draw` and `bench` commands as a user runs them: exact output, exact
+//! one-line errors with exit status 2, and no file left behind when a command fails.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn kautzgen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = kautzgen(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a command that must fail on its input: exit 2, nothing on stdout, one line on stderr.
+fn refused(args: &[&str]) -> String {
+    let out = kautzgen(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    err.trim_end().to_string()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kautzgen-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn routes_table_3_as_text() {
+    assert_eq!(
+        stdout(&[
+            "routes", "--d", "4", "--k", "5", "--src", "01234", "--dst", "23430"
+        ]),
+        "4 node-disjoint routes from 01234 to 23430 in K(4,5), shortest first:
+  #  phase  len  hops     walk
+  1  A      2    30       0123430
+  2  A      5    23430    0123423430
+  3  B      6    023430   01234023430
+  4  C      7    1323430  012341323430
+"
+    );
+}
+
+#[test]
+fn routes_table_3_as_json() {
+    assert_eq!(
+        stdout(&[
+            "routes",
+            "--d",
+            "4",
+            "--k",
+            "5",
+            "--src",
+            "0,1,2,3,4",
+            "--dst",
+            "2,3,4,3,0",
+            "--format",
+            "json"
+        ]),
+        "{\"d\":4,\"k\":5,\"src\":[0,1,2,3,4],\"dst\":[2,3,4,3,0],\"routes\":[{\"hops\":[3,0],\"len\":2},{\"hops\":[2,3,4,3,0],\"len\":5},{\"hops\":[0,2,3,4,3,0],\"len\":6},{\"hops\":[1,3,2,3,4,3,0],\"len\":7}]}\n"
+    );
+}
+
+#[test]
+fn routes_for_every_pair() {
+    assert_eq!(
+        stdout(&[
+            "routes", "--d", "1", "--k", "2", "--all", "--format", "jsonl"
+        ]),
+        "{\"d\":1,\"k\":2,\"src\":[0,1],\"dst\":[1,0],\"routes\":[{\"hops\":[0],\"len\":1}]}
+{\"d\":1,\"k\":2,\"src\":[1,0],\"dst\":[0,1],\"routes\":[{\"hops\":[1],\"len\":1}]}
+"
+    );
+    let lines = stdout(&[
+        "routes", "--d", "2", "--k", "3", "--all", "--format", "jsonl",
+    ]);
+    assert_eq!(lines.lines().count(), 12 * 11);
+    assert!(lines.starts_with("{\"d\":2,\"k\":3,\"src\":[0,1,0],\"dst\":[0,1,2],"));
+    let text = stdout(&["routes", "--d", "2", "--k", "3", "--all"]);
+    assert!(text.contains("\n120 -> 201: 1 201\n"), "{text}");
+}
+
+#[test]
+fn bad_parameters_and_words_are_refused() {
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &[
+                "routes", "--d", "0", "--k", "3", "--src", "01", "--dst", "10",
+            ],
+            "error: K(d,k) needs 1 <= d <= 255, got d = 0",
+        ),
+        (
+            &[
+                "routes", "--d", "256", "--k", "3", "--src", "01", "--dst", "10",
+            ],
+            "error: K(d,k) needs 1 <= d <= 255, got d = 256",
+        ),
+        (
+            &[
+                "routes", "--d", "2", "--k", "65", "--src", "01", "--dst", "10",
+            ],
+            "error: K(d,k) needs 1 <= k <= 64, got k = 65",
+        ),
+        (
+            &[
+                "routes", "--d", "4", "--k", "5", "--src", "01534", "--dst", "23430",
+            ],
+            "error: node word '01534': letter 5 at position 3 is out of range; K(4,5) uses letters 0 to 4",
+        ),
+        (
+            &[
+                "routes", "--d", "4", "--k", "5", "--src", "01234", "--dst", "23340",
+            ],
+            "error: node word '23340': letters 2 and 3 are both 3; neighbouring letters of a Kautz word must differ",
+        ),
+        (
+            &[
+                "routes", "--d", "4", "--k", "5", "--src", "0123", "--dst", "23430",
+            ],
+            "error: node word '0123' has 4 letters, but nodes of K(4,5) have 5",
+        ),
+        (
+            &[
+                "routes", "--d", "4", "--k", "5", "--src", "01234", "--dst", "01234",
+            ],
+            "error: source and destination are both '01234'; a route needs two different nodes",
+        ),
+        (
+            &[
+                "routes", "--d", "4", "--k", "5", "--src", "01234", "--dst", "23430", "--colour",
+            ],
+            "error: unexpected argument '--colour' found (see --help)",
+        ),
+        (
+            &["routes", "--d", "4", "--k", "5", "--src", "01234"],
+            "error: the following required arguments were not provided: --dst <WORD> (see --help)",
+        ),
+    ];
+    for (args, message) in cases {
+        assert_eq!(refused(args), message, "{args:?}");
+    }
+}
+
+#[test]
+fn draw_writes_dot_and_svg() {
+    let dot = scratch("k23.dot");
+    stdout(&[
+        "draw",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--src",
+        "120",
+        "--dst",
+        "201",
+        "--out",
+        dot.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&dot).unwrap();
+    assert!(text.starts_with("digraph \"K(2,3)\" {\n"));
+    assert!(text.contains("  \"120\" -> \"201\" [color=\"#d62728\", penwidth=3];\n"));
+
+    let svg = scratch("k23.svg");
+    stdout(&[
+        "draw",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--src",
+        "120",
+        "--dst",
+        "201",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    let first = std::fs::read(&svg).unwrap();
+    assert!(
+        String::from_utf8_lossy(&first).contains("<svg"),
+        "Graphviz wrote no SVG (apt-get install graphviz)"
+    );
+    stdout(&[
+        "draw",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--src",
+        "120",
+        "--dst",
+        "201",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read(&svg).unwrap(),
+        first,
+        "the same drawing twice differs"
+    );
+}
+
+#[test]
+fn draw_refuses_without_leaving_a_file() {
+    let big = scratch("k45.svg");
+    assert_eq!(
+        refused(&[
+            "draw",
+            "--d",
+            "4",
+            "--k",
+            "5",
+            "--out",
+            big.to_str().unwrap()
+        ]),
+        "error: K(4,5) has 1280 nodes; drawings are limited to 400 nodes to stay readable (choose a smaller d or k)"
+    );
+    assert!(!big.exists());
+    let png = scratch("k23.png");
+    assert_eq!(
+        refused(&[
+            "draw",
+            "--d",
+            "2",
+            "--k",
+            "3",
+            "--out",
+            png.to_str().unwrap()
+        ]),
+        format!("error: --out '{}' must end in .svg or .dot", png.display())
+    );
+    assert!(!png.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(big.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn bench_prints_a_row_per_method() {
+    let table = stdout(&["bench", "--graph", "2,3", "--flow-seconds", "0.05"]);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    assert!(lines[0].starts_with("graph     method"));
+    assert!(
+        lines[1].starts_with("K(2,3)    golden model                       132  "),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].starts_with("K(2,3)    min-cost flow reference"));
+    let flow_sets: u64 = lines[2].split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert!(
+        flow_sets > 0,
+        "the flow reference timed no route set: {}",
+        lines[2]
+    );
+    assert_eq!(
+        refused(&["bench", "--graph", "4"]),
+        "error: --graph '4' is not D,K (for example --graph 4,5)"
+    );
+}

@@ -7,5 +7,6 @@
 pub mod bench;
 pub mod cli;
 pub mod draw;
+pub mod emit;
 pub mod routing;
 pub mod topology;

@@ -9,4 +9,5 @@ pub mod cli;
 pub mod draw;
 pub mod emit;
 pub mod routing;
+pub mod rtl;
 pub mod topology;

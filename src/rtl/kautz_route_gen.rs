@@ -1,0 +1,1 @@
+//! Placeholder: the Kautz route generator.

@@ -259,7 +259,7 @@ mod tests {
     fn gcd_of(a: usize, b: usize) -> usize {
         (1..=a.min(b))
             .rev()
-            .find(|k| a % k == 0 && b % k == 0)
+            .find(|&k| a.is_multiple_of(k) && b.is_multiple_of(k))
             .unwrap()
     }
 
@@ -339,6 +339,16 @@ mod tests {
         assert!(g.has_arc(0, 0) && g9.has_arc(0, 0) && g9.has_arc(4, 4));
         assert_eq!(g9.out(4), &[3, 4, 5]);
         assert_eq!(g9.arc_count(), 27);
+    }
+
+    #[test]
+    fn section_4_three_faults_isolate_two_nodes_of_ldi_15_5() {
+        // Nodes 0 and 3 both link to 0..4 (3 * 3 = 9 + 0..4 = 15..19 = 0..4 mod 15), so with
+        // nodes 1, 2 and 4 faulty they only reach each other, as Figure 6(b) says. (The
+        // caption calls the graph LDI(15,3); the text and the picture are LDI(15,5).)
+        let g = ldi(15, 5).digraph().unwrap();
+        assert_eq!(g.out(0), &[0, 1, 2, 3, 4]);
+        assert_eq!(g.out(3), &[0, 1, 2, 3, 4]);
     }
 
     #[test]
@@ -474,8 +484,8 @@ mod tests {
             let eq2 = all_switches_are_permutations(m, s, eq2_target);
             let eq3 = all_switches_are_permutations(m, s, eq3_target);
             // The characterisations found by this brute force, checked on every instance.
-            let eq2_rule = m % s == 0 && gcd_of(m / s, s) == 1;
-            let eq3_rule = m % (s * s) == 0 && gcd_of(m / (s * s), s) == 1;
+            let eq2_rule = m.is_multiple_of(s) && gcd_of(m / s, s) == 1;
+            let eq3_rule = m.is_multiple_of(s * s) && gcd_of(m / (s * s), s) == 1;
             assert_eq!(eq2, eq2_rule, "eq. (2) on LDI({m},{s})");
             assert_eq!(eq3, eq3_rule, "eq. (3) on LDI({m},{s})");
             if eq2 {
@@ -507,7 +517,7 @@ mod tests {
     fn switch_settings_are_permutations_covering_exactly_the_links() {
         for (m, s) in small_instances() {
             let switches = ldi(m, s).switches().unwrap();
-            let eq3_rule = m % (s * s) == 0 && gcd_of(m / (s * s), s) == 1;
+            let eq3_rule = m.is_multiple_of(s * s) && gcd_of(m / (s * s), s) == 1;
             let expected_method = if eq3_rule {
                 SwitchMethod::PaperEq3
             } else {

@@ -16,7 +16,7 @@
 //! Theorem 3's routes are listed by increasing first link; [`Theorem3::link`] follows the one
 //! with the smallest first link.
 
-use crate::topology::ldi::{Ldi, LdiError};
+use crate::topology::ldi::Ldi;
 use thiserror::Error;
 
 /// Why a routing method does not apply to an LDI; each message fits on one line.
@@ -37,8 +37,6 @@ pub enum RouteError {
         m = ldi.m(), s = ldi.s()
     )]
     TwoHopNotMultiple { ldi: Ldi },
-    #[error(transparent)]
-    Topology(#[from] LdiError),
 }
 
 /// A walk in an LDI: `nodes[i + 1]` is where link `links[i]` of `nodes[i]` runs to.
@@ -152,10 +150,6 @@ impl Theorem3 {
             return Err(RouteError::TwoHopNotMultiple { ldi });
         }
         Theorem3::new(ldi)
-    }
-
-    pub fn ldi(&self) -> Ldi {
-        self.ldi
     }
 
     /// The route length, which is also the diameter.

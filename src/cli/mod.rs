@@ -4,6 +4,7 @@
 
 mod bench;
 mod draw;
+mod generate;
 mod ldi;
 mod mrns;
 pub mod output;
@@ -26,6 +27,7 @@ enum Command {
     Routes(routes::Args),
     Draw(draw::Args),
     Bench(bench::Args),
+    Generate(generate::Args),
     Ldi(ldi::Args),
     Mrns(mrns::Args),
     Torus(torus::Args),
@@ -37,6 +39,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Routes(args) => routes::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Ldi(args) => ldi::run(args),
         Command::Mrns(args) => mrns::run(args),
         Command::Torus(args) => torus::run(args),

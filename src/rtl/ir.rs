@@ -125,10 +125,6 @@ impl Expr {
         }
     }
 
-    pub fn not(self) -> Expr {
-        Expr::Unary(UnaryOp::Not, Box::new(self))
-    }
-
     pub fn any(self) -> Expr {
         Expr::Unary(UnaryOp::ReduceOr, Box::new(self))
     }
@@ -151,14 +147,6 @@ impl Expr {
 
     pub fn xor(self, other: Expr) -> Expr {
         Expr::binary(BinaryOp::Xor, self, other)
-    }
-
-    pub fn add(self, other: Expr) -> Expr {
-        Expr::binary(BinaryOp::Add, self, other)
-    }
-
-    pub fn sub(self, other: Expr) -> Expr {
-        Expr::binary(BinaryOp::Sub, self, other)
     }
 
     pub fn eq(self, other: Expr) -> Expr {
@@ -196,6 +184,30 @@ impl Expr {
             .into_iter()
             .reduce(Expr::or)
             .unwrap_or(Expr::bit(false))
+    }
+}
+
+/// Bitwise complement.
+impl std::ops::Not for Expr {
+    type Output = Expr;
+    fn not(self) -> Expr {
+        Expr::Unary(UnaryOp::Not, Box::new(self))
+    }
+}
+
+/// Unsigned sum modulo 2^width.
+impl std::ops::Add for Expr {
+    type Output = Expr;
+    fn add(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::Add, self, other)
+    }
+}
+
+/// Unsigned difference modulo 2^width.
+impl std::ops::Sub for Expr {
+    type Output = Expr;
+    fn sub(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::Sub, self, other)
     }
 }
 
@@ -328,7 +340,11 @@ impl Module {
     }
 
     fn signal(&mut self, name: &str, width: u32, kind: SignalKind, doc: &str) -> SignalId {
-        assert!(width > 0, "signal {name} of module {} has width 0", self.name);
+        assert!(
+            width > 0,
+            "signal {name} of module {} has width 0",
+            self.name
+        );
         self.signals.push(Signal {
             name: name.to_string(),
             width,
@@ -411,7 +427,13 @@ impl Module {
     }
 
     /// Instantiates `callee`, connecting its ports by name from `connections`.
-    pub fn instance(&mut self, callee: &Module, name: &str, connections: &[(&str, Expr)], doc: &str) {
+    pub fn instance(
+        &mut self,
+        callee: &Module,
+        name: &str,
+        connections: &[(&str, Expr)],
+        doc: &str,
+    ) {
         let ordered = callee
             .ports()
             .map(|(_, port)| {
@@ -420,7 +442,10 @@ impl Module {
                     .find(|(n, _)| *n == port.name)
                     .map(|(_, e)| e.clone())
                     .unwrap_or_else(|| {
-                        panic!("instance {name} of {} leaves port {} open", callee.name, port.name)
+                        panic!(
+                            "instance {name} of {} leaves port {} open",
+                            callee.name, port.name
+                        )
                     });
                 (port.name.clone(), value)
             })
@@ -460,16 +485,16 @@ impl Module {
 
     /// Signals that are the target of a register statement.
     pub fn is_register(&self, id: SignalId) -> bool {
-        self.items.iter().any(|item| {
-            matches!(item.statement, Statement::Register { target, .. } if target == id)
-        })
+        self.items.iter().any(
+            |item| matches!(item.statement, Statement::Register { target, .. } if target == id),
+        )
     }
 
     /// Signals that are the target of a case statement.
     pub fn is_case_target(&self, id: SignalId) -> bool {
-        self.items.iter().any(|item| {
-            matches!(item.statement, Statement::Case { target, .. } if target == id)
-        })
+        self.items
+            .iter()
+            .any(|item| matches!(item.statement, Statement::Case { target, .. } if target == id))
     }
 
     /// The width of `expr`, checking every operator's operands on the way.
@@ -480,13 +505,18 @@ impl Module {
             Expr::Slice { signal, lo, width } => {
                 let s = self.sig(*signal);
                 if *width == 0 || lo + width > s.width {
-                    return fail(format!("slices bits {lo}+{width} of {} ({} bits)", s.name, s.width));
+                    return fail(format!(
+                        "slices bits {lo}+{width} of {} ({} bits)",
+                        s.name, s.width
+                    ));
                 }
                 Ok(*width)
             }
             Expr::Const { width, value } => {
                 if *width == 0 || (*width < 64 && value >> width != 0) {
-                    return fail(format!("has constant {value} that does not fit {width} bits"));
+                    return fail(format!(
+                        "has constant {value} that does not fit {width} bits"
+                    ));
                 }
                 Ok(*width)
             }
@@ -519,7 +549,9 @@ impl Module {
                 let wc = self.width_of(cond)?;
                 let (wt, wo) = (self.width_of(then)?, self.width_of(otherwise)?);
                 if wc != 1 || wt != wo {
-                    return fail(format!("has a mux of condition width {wc} and arms {wt}, {wo}"));
+                    return fail(format!(
+                        "has a mux of condition width {wc} and arms {wt}, {wo}"
+                    ));
                 }
                 Ok(wt)
             }
@@ -535,7 +567,10 @@ impl Module {
         let expect = |target: SignalId, expr: &Expr| -> Result<(), IrError> {
             let (want, got) = (self.sig(target).width, self.width_of(expr)?);
             if want != got {
-                return fail(format!("drives {} ({want} bits) with {got} bits", self.sig(target).name));
+                return fail(format!(
+                    "drives {} ({want} bits) with {got} bits",
+                    self.sig(target).name
+                ));
             }
             Ok(())
         };
@@ -560,9 +595,16 @@ impl Module {
                     drivers[target.0 as usize] += 1;
                     note_reads(value, &mut read);
                 }
-                Statement::Register { target, reset, next } => {
+                Statement::Register {
+                    target,
+                    reset,
+                    next,
+                } => {
                     let Some(clocking) = self.clocking else {
-                        return fail(format!("has register {} but no clock", self.sig(*target).name));
+                        return fail(format!(
+                            "has register {} but no clock",
+                            self.sig(*target).name
+                        ));
                     };
                     expect(*target, next)?;
                     expect(*target, &Expr::konst(self.sig(*target).width, *reset))?;
@@ -571,17 +613,28 @@ impl Module {
                     note_reads(&clocking.clock.into(), &mut read);
                     note_reads(&clocking.reset.into(), &mut read);
                 }
-                Statement::Case { target, selector, arms, default } => {
+                Statement::Case {
+                    target,
+                    selector,
+                    arms,
+                    default,
+                } => {
                     let selector_width = self.sig(*selector).width;
                     let mut labels = Vec::new();
                     for (label, value) in arms {
                         let value_of_label = match label {
                             Expr::Const { value, .. } => *value,
                             Expr::Named(id) => self.konst(*id).value,
-                            _ => return fail("has a case label that is not a constant".to_string()),
+                            _ => {
+                                return fail("has a case label that is not a constant".to_string());
+                            }
                         };
-                        if self.width_of(label)? != selector_width || labels.contains(&value_of_label) {
-                            return fail(format!("has case label {value_of_label} repeated or of the wrong width"));
+                        if self.width_of(label)? != selector_width
+                            || labels.contains(&value_of_label)
+                        {
+                            return fail(format!(
+                                "has case label {value_of_label} repeated or of the wrong width"
+                            ));
                         }
                         labels.push(value_of_label);
                         expect(*target, value)?;
@@ -592,25 +645,40 @@ impl Module {
                     note_reads(&(*selector).into(), &mut read);
                     drivers[target.0 as usize] += 1;
                 }
-                Statement::Instance { module, name, connections } => {
+                Statement::Instance {
+                    module,
+                    name,
+                    connections,
+                } => {
                     let Some(callee) = earlier.iter().find(|m| &m.name == module) else {
-                        return fail(format!("instantiates {module}, which is not defined before it"));
+                        return fail(format!(
+                            "instantiates {module}, which is not defined before it"
+                        ));
                     };
                     let ports: Vec<(SignalId, &Signal)> = callee.ports().collect();
                     if ports.len() != connections.len() {
-                        return fail(format!("instance {name} connects {} of {} ports", connections.len(), ports.len()));
+                        return fail(format!(
+                            "instance {name} connects {} of {} ports",
+                            connections.len(),
+                            ports.len()
+                        ));
                     }
                     for ((_, port), (port_name, value)) in ports.iter().zip(connections) {
                         let got = self.width_of(value)?;
                         if &port.name != port_name || got != port.width {
-                            return fail(format!("instance {name} connects {port_name} ({got} bits) to port {} ({} bits)", port.name, port.width));
+                            return fail(format!(
+                                "instance {name} connects {port_name} ({got} bits) to port {} ({} bits)",
+                                port.name, port.width
+                            ));
                         }
                         match (&port.kind, value) {
                             (SignalKind::Port(Direction::Output), Expr::Signal(id)) => {
                                 drivers[id.0 as usize] += 1;
                             }
                             (SignalKind::Port(Direction::Output), _) => {
-                                return fail(format!("instance {name} drives {port_name} into something that is not a whole signal"));
+                                return fail(format!(
+                                    "instance {name} drives {port_name} into something that is not a whole signal"
+                                ));
                             }
                             _ => note_reads(value, &mut read),
                         }
@@ -642,7 +710,11 @@ impl Module {
 }
 
 fn bit_range(lo: u32, width: u32) -> u128 {
-    let ones = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
+    let ones = if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    };
     ones << lo
 }
 
@@ -659,7 +731,11 @@ fn visit_reads(expr: &Expr, f: &mut impl FnMut(SignalId, Option<(u32, u32)>)) {
             visit_reads(a, f);
             visit_reads(b, f);
         }
-        Expr::Mux { cond, then, otherwise } => {
+        Expr::Mux {
+            cond,
+            then,
+            otherwise,
+        } => {
             visit_reads(cond, f);
             visit_reads(then, f);
             visit_reads(otherwise, f);

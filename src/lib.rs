@@ -10,4 +10,5 @@ pub mod draw;
 pub mod emit;
 pub mod routing;
 pub mod rtl;
+pub mod synth;
 pub mod topology;

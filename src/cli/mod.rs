@@ -6,6 +6,7 @@ mod bench;
 mod draw;
 mod generate;
 mod ldi;
+mod lint;
 mod mrns;
 pub mod output;
 mod routes;
@@ -28,6 +29,7 @@ enum Command {
     Draw(draw::Args),
     Bench(bench::Args),
     Generate(generate::Args),
+    Lint(lint::Args),
     Ldi(ldi::Args),
     Mrns(mrns::Args),
     Torus(torus::Args),
@@ -40,6 +42,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Draw(args) => draw::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Lint(args) => lint::run(args),
         Command::Ldi(args) => ldi::run(args),
         Command::Mrns(args) => mrns::run(args),
         Command::Torus(args) => torus::run(args),

@@ -742,3 +742,150 @@ fn visit_reads(expr: &Expr, f: &mut impl FnMut(SignalId, Option<(u32, u32)>)) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `y = a & b` over 4 bits, with the given extra statements.
+    fn module(extra: impl FnOnce(&mut Module, SignalId, SignalId, SignalId)) -> Module {
+        let mut m = Module::new("m", &["test"]);
+        let a = m.input("a", 4, "");
+        let b = m.input("b", 4, "");
+        let y = m.output("y", 4, "");
+        extra(&mut m, a, b, y);
+        m
+    }
+
+    fn error(m: &Module) -> String {
+        m.validate(&[]).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn accepts_a_well_formed_module() {
+        let m = module(|m, a, b, y| m.assign(y, Expr::from(a).and(b.into()), ""));
+        assert_eq!(m.validate(&[]), Ok(()));
+    }
+
+    #[test]
+    fn rejects_width_mismatches() {
+        let m = module(|m, a, b, y| {
+            m.assign(y, Expr::from(a).eq(b.into()), "");
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m drives y (4 bits) with 1 bits"
+        );
+        let m = module(|m, a, b, y| {
+            let narrow = Expr::Slice {
+                signal: b,
+                lo: 0,
+                width: 3,
+            };
+            m.assign(y, Expr::from(a) + narrow, "");
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m applies Add to widths 4 and 3"
+        );
+        let m = module(|m, a, b, y| {
+            m.assign(y, Expr::from(a).and(b.into()).or(Expr::konst(4, 16)), "")
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m has constant 16 that does not fit 4 bits"
+        );
+    }
+
+    #[test]
+    fn rejects_bad_drivers() {
+        let m = module(|m, a, b, y| {
+            m.assign(y, a.into(), "");
+            m.assign(y, b.into(), "");
+        });
+        assert_eq!(error(&m), "internal error: module m drives y 2 times");
+        let m = module(|m, a, b, _| {
+            let t = m.internal("t", 4, "");
+            m.assign(t, Expr::from(a).and(b.into()), "");
+        });
+        assert_eq!(error(&m), "internal error: module m never drives y");
+        let m = module(|m, a, b, y| {
+            m.assign(a, b.into(), "");
+            m.assign(y, a.into(), "");
+        });
+        assert_eq!(error(&m), "internal error: module m drives its input a");
+        let m = module(|m, a, b, y| m.register(y, 0, Expr::from(a).and(b.into()), ""));
+        assert_eq!(
+            error(&m),
+            "internal error: module m has register y but no clock"
+        );
+    }
+
+    #[test]
+    fn rejects_bits_nothing_reads() {
+        let m = module(|m, a, b, y| {
+            let low = Expr::Slice {
+                signal: b,
+                lo: 0,
+                width: 2,
+            };
+            m.assign(
+                y,
+                Expr::from(a) + Expr::concat(vec![Expr::zero(2), low]),
+                "",
+            );
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m never reads some bits of b"
+        );
+    }
+
+    #[test]
+    fn rejects_instances_that_do_not_fit() {
+        let callee = module(|m, a, b, y| m.assign(y, Expr::from(a).and(b.into()), ""));
+        let mut caller = Module::new("top", &["test"]);
+        let x = caller.input("x", 3, "");
+        let z = caller.output("z", 4, "");
+        caller.items.push(Item {
+            doc: String::new(),
+            statement: Statement::Instance {
+                module: "m".into(),
+                name: "u".into(),
+                connections: vec![
+                    ("a".into(), x.into()),
+                    ("b".into(), x.into()),
+                    ("y".into(), z.into()),
+                ],
+            },
+        });
+        assert_eq!(
+            caller
+                .validate(std::slice::from_ref(&callee))
+                .unwrap_err()
+                .to_string(),
+            "internal error: module top instance u connects a (3 bits) to port a (4 bits)"
+        );
+        assert_eq!(
+            caller.validate(&[]).unwrap_err().to_string(),
+            "internal error: module top instantiates m, which is not defined before it"
+        );
+    }
+
+    #[test]
+    fn case_labels_must_be_distinct_constants() {
+        let m = module(|m, a, b, y| {
+            m.case(
+                y,
+                a,
+                vec![(Expr::konst(4, 1), b.into()), (Expr::konst(4, 1), b.into())],
+                b.into(),
+                "",
+            );
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m has case label 1 repeated or of the wrong width"
+        );
+    }
+}

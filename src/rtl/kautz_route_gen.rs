@@ -85,15 +85,31 @@ fn letter(word: SignalId, i: usize, k: usize, w: u32) -> Expr {
     }
 }
 
+/// A deliberate fault, built in to show that verification catches a broken design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fault {
+    /// Every match unit compares with `!=` instead of `==`.
+    FlippedComparator,
+    /// Letter 0 is never marked used when a route takes it.
+    UsedBitNeverSet,
+    /// Phase A is followed directly by phase C.
+    PhaseBSkipped,
+}
+
 /// The whole route generator.
 pub fn design(params: &RouteGenParams) -> Design {
-    let unit = match_unit(params);
+    design_with_fault(params, None)
+}
+
+/// The route generator, with `fault` built in if there is one.
+pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Design {
+    let unit = match_unit(params, fault);
     let block = match_block(params, &unit);
     let shift = shift_block(params);
     let counter = shift_inc(params);
-    let used = used_letters(params);
+    let used = used_letters(params, fault);
     let check = word_check(params);
-    let control = control(params);
+    let control = control(params, fault);
     let top = top(params, &block, &shift, &counter, &used, &check, &control);
     Design {
         modules: vec![unit, block, shift, counter, used, check, control, top],
@@ -113,7 +129,7 @@ fn name(params: &RouteGenParams, block: &str) -> String {
     format!("{}_{block}", params.top)
 }
 
-fn match_unit(params: &RouteGenParams) -> Module {
+fn match_unit(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     let w = params.letter_bits();
     let mut m = Module::new(
         name(params, "match_unit"),
@@ -174,9 +190,13 @@ fn match_unit(params: &RouteGenParams) -> Module {
         ),
         "The off front shifts right with the destination, one more unit per shift.",
     );
+    let equal = match fault {
+        Some(Fault::FlippedComparator) => Expr::from(src_part).ne(dst_part.into()),
+        _ => Expr::from(src_part).eq(dst_part.into()),
+    };
     m.assign(
         match_out,
-        Expr::from(match_in).and(Expr::from(off).or(Expr::from(src_part).eq(dst_part.into()))),
+        Expr::from(match_in).and(Expr::from(off).or(equal)),
         "Comparator, bypassed when off.",
     );
     m
@@ -489,7 +509,7 @@ fn decode(x: SignalId, w: u32, d: usize) -> Expr {
     )
 }
 
-fn used_letters(params: &RouteGenParams) -> Module {
+fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     let (w, d) = (params.letter_bits(), params.d());
     let letters = d as u32 + 1;
     let mut m = Module::new(
@@ -519,17 +539,24 @@ fn used_letters(params: &RouteGenParams) -> Module {
         decode(query, w, d),
         "Decoder for the queried letter.",
     );
+    let marked = match fault {
+        Some(Fault::UsedBitNeverSet) => Expr::from(used).or(Expr::concat(vec![
+            Expr::Slice {
+                signal: query_onehot,
+                lo: 1,
+                width: letters - 1,
+            },
+            Expr::zero(1),
+        ])),
+        _ => Expr::from(used).or(query_onehot.into()),
+    };
     m.register(
         used,
         0,
         Expr::mux(
             load.into(),
             first_onehot.into(),
-            Expr::mux(
-                mark.into(),
-                Expr::from(used).or(query_onehot.into()),
-                used.into(),
-            ),
+            Expr::mux(mark.into(), marked, used.into()),
         ),
         "Load, or mark the queried letter.",
     );
@@ -583,7 +610,7 @@ const STATES: [(&str, &str); 8] = [
     ("S_DONE", "no further route, or the words were invalid"),
 ];
 
-fn control(params: &RouteGenParams) -> Module {
+fn control(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     let mut m = Module::new(
         name(params, "control"),
         &[
@@ -698,6 +725,10 @@ fn control(params: &RouteGenParams) -> Module {
             .and(Expr::from(found).or(Expr::from(out_free).not())),
         "Part 2 moves past every out-letter that is used or has just been taken.",
     );
+    let after_a = match fault {
+        Some(Fault::PhaseBSkipped) => phase_c_s,
+        _ => phase_b_s,
+    };
     let resume = |phase: crate::rtl::ir::ConstId, wait: crate::rtl::ir::ConstId| {
         Expr::mux(
             next_route.into(),
@@ -714,7 +745,7 @@ fn control(params: &RouteGenParams) -> Module {
                 Expr::mux(
                     found.into(),
                     wait_a.into(),
-                    Expr::mux(full.into(), phase_b_s.into(), phase_a_s.into()),
+                    Expr::mux(full.into(), after_a.into(), phase_a_s.into()),
                 ),
             ),
             (

@@ -2,9 +2,11 @@
 //! directories with their manifest.
 //!
 //! In: a validated [`Design`]. Out: files, each opening with a header that says what it is
-//! and the command that produced it. What differs between the languages lives only in the
-//! two [`Backend`] implementations; names are decided beforehand by [`names`].
+//! and the command that produced it, the manifest and the FuseSoC core ([`fusesoc`]). What
+//! differs between the languages lives only in the two [`Backend`] implementations; names
+//! are decided beforehand by [`names`].
 
+pub mod fusesoc;
 pub mod manifest;
 pub mod names;
 pub mod verilog;
@@ -102,7 +104,8 @@ pub fn backend(language: Language) -> Box<dyn Backend> {
     }
 }
 
-/// Prints `design` in each of `languages`: the files and the manifest that lists them.
+/// Prints `design` in each of `languages`: the files, the manifest that lists them, and
+/// the FuseSoC core `<top>.core` (a file of the directory, but in neither language list).
 pub fn render(
     design: &Design,
     languages: &[Language],
@@ -127,6 +130,7 @@ pub fn render(
         list.extend(printed.iter().map(|f| f.path.clone()));
         files.extend(printed);
     }
+    files.push(fusesoc::core_file(design, &manifest, provenance));
     files.push(GeneratedFile {
         path: "manifest.json".to_string(),
         text: manifest.to_json(),

@@ -9,7 +9,9 @@ mod ldi;
 mod lint;
 mod mrns;
 pub mod output;
+mod prove;
 mod routes;
+mod synth;
 mod torus;
 
 use clap::{Parser, Subcommand};
@@ -33,6 +35,8 @@ enum Command {
     Ldi(ldi::Args),
     Mrns(mrns::Args),
     Torus(torus::Args),
+    Synth(synth::Args),
+    Prove(prove::Args),
 }
 
 /// Runs one parsed command line.
@@ -46,6 +50,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Ldi(args) => ldi::run(args),
         Command::Mrns(args) => mrns::run(args),
         Command::Torus(args) => torus::run(args),
+        Command::Synth(args) => synth::run(args),
+        Command::Prove(args) => prove::run(args),
     }
 }
 

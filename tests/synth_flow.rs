@@ -86,7 +86,7 @@ fn ice40_figures_for_both_languages_and_the_document() {
     let text = std::fs::read_to_string(&doc).unwrap();
     let r = &report.results;
     let row = format!(
-        "| route generator for the node-disjoint routes of the Kautz digraph K(2,3) | d=2, k=3 | iCE40 HX8K (CT256) | {} / {} | {} / {} |",
+        "| kautz-route-gen | d=2, k=3 | iCE40 HX8K (CT256) | {} / {} | {} / {} |",
         r[0].luts, r[1].luts, r[0].flip_flops, r[1].flip_flops
     );
     assert!(text.contains(&row), "no row {row:?} in\n{text}");

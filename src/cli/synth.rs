@@ -146,25 +146,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut targets = args.targets.clone();
     targets.sort();
     targets.dedup();
+    let mut command = format!(
+        "kautzgen synth {} {} --lang {} --seeds {}",
+        args.unit.command_line(),
+        targets
+            .iter()
+            .map(|t| format!("--target {}", t.name()))
+            .collect::<Vec<_>>()
+            .join(" "),
+        args.lang
+            .to_possible_value()
+            .expect("languages have names")
+            .get_name(),
+        args.seeds
+    );
+    if let Some(path) = &args.cycles {
+        command.push_str(&format!(" --cycles {}", path.display()));
+    }
     let options = Options {
         targets: targets.clone(),
         languages: args.lang.languages(),
         seeds: args.seeds,
         unit: args.unit.unit_name(),
-        command: format!(
-            "kautzgen synth {} {} --lang {} --seeds {}",
-            args.unit.command_line(),
-            targets
-                .iter()
-                .map(|t| format!("--target {}", t.name()))
-                .collect::<Vec<_>>()
-                .join(" "),
-            args.lang
-                .to_possible_value()
-                .expect("languages have names")
-                .get_name(),
-            args.seeds
-        ),
+        command,
         cycles,
     };
     let mut work = WorkDir::new(args.keep.as_deref()).context("cannot make a work directory")?;

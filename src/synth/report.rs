@@ -342,8 +342,15 @@ struct ToolVersion {
 }
 
 #[derive(Serialize)]
+struct UnitLine {
+    unit: String,
+    summary: String,
+}
+
+#[derive(Serialize)]
 struct DocContext {
     command: String,
+    units: Vec<UnitLine>,
     dates: String,
     seeds: String,
     rows: Vec<DocRow>,
@@ -387,7 +394,7 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
             let (v, h) = (of(Hdl::Verilog), of(Hdl::Vhdl));
             let both = |f: &dyn Fn(&TargetResult) -> String| pair(v.map(f), h.map(f));
             rows.push(DocRow {
-                unit: report.summary.clone(),
+                unit: report.unit.clone(),
                 size: params_text(&report.params),
                 target: target.device().to_string(),
                 luts: both(&|r| r.luts.to_string()),
@@ -395,7 +402,7 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
                 fmax: both(&|r| format!("{:.1}", r.fmax_median)),
                 spread: both(&|r| format!("{:.1}-{:.1}", r.fmax_min, r.fmax_max)),
                 cycles: match &report.cycles {
-                    Some(c) => format!("{:.1} (max {})", c.mean, c.max),
+                    Some(c) => format!("{:.1} (max {}, bound {})", c.mean, c.max, c.bound),
                     None => "-".to_string(),
                 },
                 rate: match &report.cycles {
@@ -405,8 +412,18 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
             });
         }
     }
+    let mut units: Vec<UnitLine> = Vec::new();
+    for report in reports {
+        if units.iter().all(|u| u.unit != report.unit) {
+            units.push(UnitLine {
+                unit: report.unit.clone(),
+                summary: report.summary.clone(),
+            });
+        }
+    }
     let context = DocContext {
         command: command.to_string(),
+        units,
         dates: dates.join(", "),
         seeds: seeds.join(", "),
         rows,
@@ -519,7 +536,7 @@ mod tests {
         };
         let doc = render_doc(&[report(Some(cycles))], "make synth").unwrap();
         assert!(doc.contains(
-            "| route generator | d=4, k=5 | iCE40 HX8K (CT256) | 230 / 230 | 103 / 103 | 95.0 / 82.5 | 90.0-100.0 / 80.0-85.0 | 19.0 (max 24) | 5.000 M/s / 4.342 M/s |"
+            "| kautz-route-gen | d=4, k=5 | iCE40 HX8K (CT256) | 230 / 230 | 103 / 103 | 95.0 / 82.5 | 90.0-100.0 / 80.0-85.0 | 19.0 (max 24, bound 24) | 5.000 M/s / 4.342 M/s |"
         ), "{doc}");
         assert!(doc.contains("Yosys 0.23"));
         let json = report(None).to_json();

@@ -6,7 +6,7 @@
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::Design;
-use kautzgen::rtl::kautz_route_gen::{RouteGenParams, design};
+use kautzgen::rtl::kautz_route_gen::{Fault, RouteGenParams, design, design_with_fault};
 use kautzgen::synth::equiv::{Setup, Verdict, prove};
 use std::path::Path;
 use std::process::Command;
@@ -136,6 +136,34 @@ fn a_changed_vhdl_gives_a_counterexample_naming_the_output() {
         stderr.contains("not proved; scripts and logs kept in"),
         "{stderr}"
     );
+}
+
+#[test]
+fn each_built_in_fault_in_the_vhdl_alone_gives_a_counterexample() {
+    let params = RouteGenParams::new(2, 3, "kautz_route_gen").unwrap();
+    for fault in [
+        Fault::FlippedComparator,
+        Fault::UsedBitNeverSet,
+        Fault::PhaseBSkipped,
+    ] {
+        let scratch = tempfile::tempdir().unwrap();
+        let (dir, faulty) = (scratch.path().join("good"), scratch.path().join("faulty"));
+        write(&design(&params), &dir);
+        write(&design_with_fault(&params, Some(fault)), &faulty);
+        for entry in std::fs::read_dir(faulty.join("vhdl")).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, dir.join("vhdl").join(path.file_name().unwrap())).unwrap();
+        }
+        let work = scratch.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        match prove(&dir, &Setup::default(), &work).unwrap() {
+            Verdict::Counterexample(trace) => {
+                let (cycle, outputs) = trace.first_difference().unwrap();
+                assert!(cycle >= 2 && !outputs.is_empty(), "{fault:?}");
+            }
+            other => panic!("{fault:?}: {}", other.render("faulty")),
+        }
+    }
 }
 
 #[test]

@@ -83,7 +83,7 @@ synth: deps $(KAUTZGEN)
 	  d=$${size%,*}; k=$${size#*,}; name=k$$d$$k; cycles=""; \
 	  if $(KAUTZGEN) verify --help >/dev/null 2>&1; then \
 	    $(KAUTZGEN) generate --d $$d --k $$k --out $(SYNTH_DIR)/$$name; \
-	    $(KAUTZGEN) verify --d $$d --k $$k --design $(SYNTH_DIR)/$$name --sim verilator --pairs 1000 \
+	    $(KAUTZGEN) verify --d $$d --k $$k --design $(CURDIR)/$(SYNTH_DIR)/$$name --sim verilator --pairs 1000 \
 	      > $(SYNTH_DIR)/$$name-verify.txt; \
 	    cycles="--cycles $(SYNTH_DIR)/$$name-verify.txt"; \
 	  fi; \

@@ -9,4 +9,5 @@ pub mod cli;
 pub mod draw;
 pub mod emit;
 pub mod routing;
+pub mod sim;
 pub mod topology;

@@ -9,6 +9,7 @@ mod mrns;
 pub mod output;
 mod routes;
 mod torus;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::fmt;
@@ -29,6 +30,7 @@ enum Command {
     Ldi(ldi::Args),
     Mrns(mrns::Args),
     Torus(torus::Args),
+    Verify(verify::Args),
 }
 
 /// Runs one parsed command line.
@@ -40,6 +42,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Ldi(args) => ldi::run(args),
         Command::Mrns(args) => mrns::run(args),
         Command::Torus(args) => torus::run(args),
+        Command::Verify(args) => verify::run(args),
     }
 }
 

@@ -9,5 +9,7 @@ pub mod cli;
 pub mod draw;
 pub mod emit;
 pub mod routing;
+pub mod rtl;
 pub mod sim;
+pub mod synth;
 pub mod topology;

@@ -4,7 +4,9 @@
 
 mod bench;
 mod draw;
+mod generate;
 mod ldi;
+mod lint;
 mod mrns;
 pub mod output;
 mod routes;
@@ -27,6 +29,8 @@ enum Command {
     Routes(routes::Args),
     Draw(draw::Args),
     Bench(bench::Args),
+    Generate(generate::Args),
+    Lint(lint::Args),
     Ldi(ldi::Args),
     Mrns(mrns::Args),
     Torus(torus::Args),
@@ -39,6 +43,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Routes(args) => routes::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Generate(args) => generate::run(args),
+        Command::Lint(args) => lint::run(args),
         Command::Ldi(args) => ldi::run(args),
         Command::Mrns(args) => mrns::run(args),
         Command::Torus(args) => torus::run(args),

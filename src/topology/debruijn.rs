@@ -103,6 +103,18 @@ mod tests {
     }
 
     #[test]
+    fn is_ldi_of_s_to_the_h_arc_for_arc() {
+        use crate::topology::ldi::Ldi;
+        for s in 2..=5u64 {
+            for h in 2..=4u32 {
+                let de_bruijn = DeBruijn::new(s, h as u64).unwrap().digraph();
+                let ldi = Ldi::new(s.pow(h), s).unwrap().digraph().unwrap();
+                assert_eq!(de_bruijn, ldi, "B({s},{h}) vs LDI({},{s})", s.pow(h));
+            }
+        }
+    }
+
+    #[test]
     fn bad_parameters() {
         assert_eq!(
             DeBruijn::new(1, 3).unwrap_err().to_string(),

@@ -1,0 +1,243 @@
+//! Prints the IR as Verilog-2005: one module per file, `verilog/<module>.v`.
+//!
+//! Every operator is parenthesised and every literal carries its width, so the text means
+//! the same to every tool and lints clean under `verilator -Wall`.
+
+use crate::emit::names::{DesignNames, ModuleNames};
+use crate::emit::{Backend, GeneratedFile, Provenance};
+use crate::rtl::ir::{BinaryOp, Design, Direction, Expr, Module, SignalKind, Statement, UnaryOp};
+use std::fmt::Write;
+
+pub struct Verilog;
+
+impl Backend for Verilog {
+    fn files(
+        &self,
+        design: &Design,
+        names: &DesignNames,
+        provenance: &Provenance,
+    ) -> Vec<GeneratedFile> {
+        design
+            .modules
+            .iter()
+            .map(|module| {
+                let local = names.of(module);
+                GeneratedFile {
+                    path: format!("verilog/{}.v", local.module),
+                    text: print_module(module, local, names, design, provenance),
+                }
+            })
+            .collect()
+    }
+}
+
+fn print_module(
+    module: &Module,
+    local: &ModuleNames,
+    names: &DesignNames,
+    design: &Design,
+    provenance: &Provenance,
+) -> String {
+    let mut out = String::new();
+    for line in provenance.header_lines(&local.module, module, design) {
+        writeln!(out, "{}", format!("// {line}").trim_end()).unwrap();
+    }
+    out += "\n`default_nettype none\n\n";
+    let ports: Vec<_> = module.ports().collect();
+    writeln!(out, "module {} (", local.module).unwrap();
+    for (i, (id, signal)) in ports.iter().enumerate() {
+        let direction = match signal.kind {
+            SignalKind::Port(Direction::Input) => "input  wire",
+            _ if drives_procedurally(module, *id) => "output reg ",
+            _ => "output wire",
+        };
+        let comma = if i + 1 < ports.len() { "," } else { "" };
+        let declaration = format!(
+            "{direction} {}{}{comma}",
+            range(signal.width),
+            local.signals[id.0 as usize]
+        );
+        writeln!(out, "    {declaration:<44} // {}", signal.doc).unwrap();
+    }
+    out += ");\n";
+    if !module.constants.is_empty() {
+        out += "\n";
+    }
+    for (i, constant) in module.constants.iter().enumerate() {
+        let declaration = format!(
+            "localparam {}{} = {};",
+            range(constant.width),
+            local.constants[i],
+            literal(constant.width, constant.value)
+        );
+        writeln!(out, "    {declaration:<44} // {}", constant.doc).unwrap();
+    }
+    let internals: Vec<_> = (0..module.signals.len())
+        .filter(|&i| module.signals[i].kind == SignalKind::Internal)
+        .collect();
+    if !internals.is_empty() {
+        out += "\n";
+    }
+    for i in internals {
+        let signal = &module.signals[i];
+        let kind = if drives_procedurally(module, crate::rtl::ir::SignalId(i as u32)) {
+            "reg "
+        } else {
+            "wire"
+        };
+        let declaration = format!("{kind} {}{};", range(signal.width), local.signals[i]);
+        writeln!(out, "    {declaration:<44} // {}", signal.doc).unwrap();
+    }
+    let clocking = module.clocking;
+    let mut instances = local.instances.iter();
+    for item in &module.items {
+        out += "\n";
+        for line in item.doc.lines() {
+            writeln!(out, "    // {line}").unwrap();
+        }
+        let e = |expr: &Expr| expression(expr, module, local);
+        match &item.statement {
+            Statement::Assign { target, value } => {
+                writeln!(
+                    out,
+                    "    assign {} = {};",
+                    local.signals[target.0 as usize],
+                    e(value)
+                )
+                .unwrap();
+            }
+            Statement::Register {
+                target,
+                reset,
+                next,
+            } => {
+                let clocking = clocking.expect("validated: registers have a clock");
+                let name = &local.signals[target.0 as usize];
+                writeln!(
+                    out,
+                    "    always @(posedge {}) begin",
+                    local.signals[clocking.clock.0 as usize]
+                )
+                .unwrap();
+                writeln!(
+                    out,
+                    "        if ({}) {name} <= {};",
+                    local.signals[clocking.reset.0 as usize],
+                    literal(module.sig(*target).width, *reset)
+                )
+                .unwrap();
+                writeln!(out, "        else {name} <= {};", e(next)).unwrap();
+                out += "    end\n";
+            }
+            Statement::Case {
+                target,
+                selector,
+                arms,
+                default,
+            } => {
+                let name = &local.signals[target.0 as usize];
+                out += "    always @* begin\n";
+                writeln!(out, "        case ({})", local.signals[selector.0 as usize]).unwrap();
+                for (label, value) in arms {
+                    writeln!(out, "            {}: {name} = {};", e(label), e(value)).unwrap();
+                }
+                writeln!(out, "            default: {name} = {};", e(default)).unwrap();
+                out += "        endcase\n    end\n";
+            }
+            Statement::Instance {
+                module: callee,
+                connections,
+                ..
+            } => {
+                let callee_module = design
+                    .module(callee)
+                    .expect("validated: instances name earlier modules");
+                let callee_names = names.of(callee_module);
+                let label = instances.next().expect("one label per instance");
+                writeln!(out, "    {} {label} (", callee_names.module).unwrap();
+                let ports: Vec<_> = callee_module.ports().collect();
+                for (i, ((port_id, _), (_, value))) in ports.iter().zip(connections).enumerate() {
+                    let comma = if i + 1 < connections.len() { "," } else { "" };
+                    writeln!(
+                        out,
+                        "        .{}({}){comma}",
+                        callee_names.signals[port_id.0 as usize],
+                        e(value)
+                    )
+                    .unwrap();
+                }
+                out += "    );\n";
+            }
+        }
+    }
+    out += "\nendmodule\n\n`default_nettype wire\n";
+    out
+}
+
+/// Registers and case targets are assigned in `always` blocks, so Verilog wants `reg`.
+fn drives_procedurally(module: &Module, id: crate::rtl::ir::SignalId) -> bool {
+    module.is_register(id) || module.is_case_target(id)
+}
+
+fn range(width: u32) -> String {
+    if width == 1 {
+        String::new()
+    } else {
+        format!("[{}:0] ", width - 1)
+    }
+}
+
+fn literal(width: u32, value: u64) -> String {
+    if width == 1 {
+        format!("1'b{value}")
+    } else {
+        format!("{width}'d{value}")
+    }
+}
+
+fn expression(expr: &Expr, module: &Module, names: &ModuleNames) -> String {
+    let e = |x: &Expr| expression(x, module, names);
+    match expr {
+        Expr::Signal(id) => names.signals[id.0 as usize].clone(),
+        Expr::Slice { signal, lo, width } => {
+            let name = &names.signals[signal.0 as usize];
+            match (module.sig(*signal).width, width) {
+                (w, _) if w == *width => name.clone(),
+                (_, 1) => format!("{name}[{lo}]"),
+                _ => format!("{name}[{}:{lo}]", lo + width - 1),
+            }
+        }
+        Expr::Const { width, value } => literal(*width, *value),
+        Expr::Named(id) => names.constants[id.0 as usize].clone(),
+        Expr::Concat(parts) => {
+            let parts: Vec<String> = parts.iter().map(e).collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        Expr::Unary(op, a) => {
+            let symbol = match op {
+                UnaryOp::Not => "~",
+                UnaryOp::ReduceOr => "|",
+                UnaryOp::ReduceAnd => "&",
+            };
+            format!("({symbol}{})", e(a))
+        }
+        Expr::Binary(op, a, b) => {
+            let symbol = match op {
+                BinaryOp::And => "&",
+                BinaryOp::Or => "|",
+                BinaryOp::Xor => "^",
+                BinaryOp::Add => "+",
+                BinaryOp::Sub => "-",
+                BinaryOp::Eq => "==",
+                BinaryOp::Ne => "!=",
+                BinaryOp::Lt => "<",
+            };
+            format!("({} {symbol} {})", e(a), e(b))
+        }
+        Expr::Mux {
+            cond,
+            then,
+            otherwise,
+        } => format!("({} ? {} : {})", e(cond), e(then), e(otherwise)),
+    }
+}

@@ -1,0 +1,341 @@
+//! Prints the IR as VHDL-2008 with `numeric_std`: a helper package first, then one entity
+//! and architecture per file, `vhdl/<module>.vhd`.
+//!
+//! Ports and signals of one bit are `std_logic`, wider ones `std_logic_vector(N-1 downto 0)`.
+//! VHDL has no conditional or boolean-to-bit expression, so comparisons and multiplexers
+//! are calls to small functions of the design's package (`kg_eq`, `kg_mux`, ...);
+//! concatenations are qualified so that their type never depends on context.
+
+use crate::emit::names::{DesignNames, ModuleNames};
+use crate::emit::{Backend, GeneratedFile, Provenance};
+use crate::rtl::ir::{BinaryOp, Design, Direction, Expr, Module, SignalKind, Statement, UnaryOp};
+use std::fmt::Write;
+
+pub struct Vhdl;
+
+const LIBRARIES: &str = "library ieee;\nuse ieee.std_logic_1164.all;\nuse ieee.numeric_std.all;\n";
+
+impl Backend for Vhdl {
+    fn files(
+        &self,
+        design: &Design,
+        names: &DesignNames,
+        provenance: &Provenance,
+    ) -> Vec<GeneratedFile> {
+        let mut files = vec![GeneratedFile {
+            path: format!("vhdl/{}.vhd", names.package),
+            text: package(&names.package, provenance, design),
+        }];
+        files.extend(design.modules.iter().map(|module| {
+            let local = names.of(module);
+            GeneratedFile {
+                path: format!("vhdl/{}.vhd", local.module),
+                text: print_module(module, local, names, design, provenance),
+            }
+        }));
+        files
+    }
+}
+
+fn package(name: &str, provenance: &Provenance, design: &Design) -> String {
+    let mut out = String::new();
+    for line in provenance.package_header_lines(name, design) {
+        writeln!(out, "{}", format!("-- {line}").trim_end()).unwrap();
+    }
+    out += "\n";
+    out += LIBRARIES;
+    writeln!(out, "\npackage {name} is").unwrap();
+    out += "    -- Comparisons of unsigned values as bits: '1' when true.
+    function kg_eq(a, b : std_logic_vector) return std_logic;
+    function kg_eq(a, b : std_logic) return std_logic;
+    function kg_ne(a, b : std_logic_vector) return std_logic;
+    function kg_ne(a, b : std_logic) return std_logic;
+    function kg_lt(a, b : std_logic_vector) return std_logic;
+    function kg_lt(a, b : std_logic) return std_logic;
+    -- Two-way multiplexer: a when c = '1', else b.
+    function kg_mux(c : std_logic; a, b : std_logic_vector) return std_logic_vector;
+    function kg_mux(c : std_logic; a, b : std_logic) return std_logic;
+";
+    writeln!(out, "end package {name};\n").unwrap();
+    writeln!(out, "package body {name} is").unwrap();
+    for (function, operands, test) in [
+        ("kg_eq", "std_logic_vector", "a = b"),
+        ("kg_eq", "std_logic", "a = b"),
+        ("kg_ne", "std_logic_vector", "a /= b"),
+        ("kg_ne", "std_logic", "a /= b"),
+        ("kg_lt", "std_logic_vector", "unsigned(a) < unsigned(b)"),
+        ("kg_lt", "std_logic", "a = '0' and b = '1'"),
+    ] {
+        writeln!(
+            out,
+            "    function {function}(a, b : {operands}) return std_logic is
+    begin
+        if {test} then
+            return '1';
+        end if;
+        return '0';
+    end function {function};
+"
+        )
+        .unwrap();
+    }
+    for operands in ["std_logic_vector", "std_logic"] {
+        writeln!(
+            out,
+            "    function kg_mux(c : std_logic; a, b : {operands}) return {operands} is
+    begin
+        if c = '1' then
+            return a;
+        end if;
+        return b;
+    end function kg_mux;
+"
+        )
+        .unwrap();
+    }
+    writeln!(out, "end package body {name};").unwrap();
+    out
+}
+
+fn type_of(width: u32) -> String {
+    if width == 1 {
+        "std_logic".to_string()
+    } else {
+        format!("std_logic_vector({} downto 0)", width - 1)
+    }
+}
+
+fn literal(width: u32, value: u64) -> String {
+    if width == 1 {
+        return format!("'{value}'");
+    }
+    let bits: String = (0..width)
+        .rev()
+        .map(|i| {
+            if i < 64 && value >> i & 1 == 1 {
+                '1'
+            } else {
+                '0'
+            }
+        })
+        .collect();
+    format!("\"{bits}\"")
+}
+
+fn print_module(
+    module: &Module,
+    local: &ModuleNames,
+    names: &DesignNames,
+    design: &Design,
+    provenance: &Provenance,
+) -> String {
+    let mut out = String::new();
+    for line in provenance.header_lines(&local.module, module, design) {
+        writeln!(out, "-- {line}").unwrap();
+    }
+    out += "\n";
+    out += LIBRARIES;
+    writeln!(out, "use work.{}.all;\n", names.package).unwrap();
+    writeln!(out, "entity {} is\n    port (", local.module).unwrap();
+    let ports: Vec<_> = module.ports().collect();
+    for (i, (id, signal)) in ports.iter().enumerate() {
+        let mode = match signal.kind {
+            SignalKind::Port(Direction::Input) => "in ",
+            _ => "out",
+        };
+        let semicolon = if i + 1 < ports.len() { ";" } else { "" };
+        let declaration = format!(
+            "{} : {mode} {}{semicolon}",
+            local.signals[id.0 as usize],
+            type_of(signal.width)
+        );
+        writeln!(out, "        {declaration:<48} -- {}", signal.doc).unwrap();
+    }
+    writeln!(out, "    );\nend entity {};\n", local.module).unwrap();
+    writeln!(out, "architecture rtl of {} is", local.module).unwrap();
+    for (i, constant) in module.constants.iter().enumerate() {
+        let declaration = format!(
+            "constant {} : {} := {};",
+            local.constants[i],
+            type_of(constant.width),
+            literal(constant.width, constant.value)
+        );
+        writeln!(out, "    {declaration:<52} -- {}", constant.doc).unwrap();
+    }
+    for (i, signal) in module.signals.iter().enumerate() {
+        if signal.kind == SignalKind::Internal {
+            let declaration = format!("signal {} : {};", local.signals[i], type_of(signal.width));
+            writeln!(out, "    {declaration:<52} -- {}", signal.doc).unwrap();
+        }
+    }
+    out += "begin\n";
+    let mut instances = local.instances.iter();
+    let mut processes = local.processes.iter();
+    for item in &module.items {
+        out += "\n";
+        for line in item.doc.lines() {
+            writeln!(out, "    -- {line}").unwrap();
+        }
+        let e = |expr: &Expr| expression(expr, module, local);
+        match &item.statement {
+            Statement::Assign { target, value } => {
+                let name = &local.signals[target.0 as usize];
+                writeln!(out, "    {name} <= {};", top_level(value, module, local)).unwrap();
+            }
+            Statement::Register {
+                target,
+                reset,
+                next,
+            } => {
+                let clocking = module.clocking.expect("validated: registers have a clock");
+                let name = &local.signals[target.0 as usize];
+                let label = processes.next().expect("one label per register");
+                let clock = &local.signals[clocking.clock.0 as usize];
+                let reset_signal = &local.signals[clocking.reset.0 as usize];
+                writeln!(
+                    out,
+                    "    {label} : process ({clock}) is
+    begin
+        if rising_edge({clock}) then
+            if {reset_signal} = '1' then
+                {name} <= {};
+            else
+                {name} <= {};
+            end if;
+        end if;
+    end process {label};",
+                    literal(module.sig(*target).width, *reset),
+                    e(next)
+                )
+                .unwrap();
+            }
+            Statement::Case {
+                target,
+                selector,
+                arms,
+                default,
+            } => {
+                let name = &local.signals[target.0 as usize];
+                writeln!(
+                    out,
+                    "    with {} select {name} <=",
+                    local.signals[selector.0 as usize]
+                )
+                .unwrap();
+                for (label, value) in arms {
+                    writeln!(out, "        {} when {},", e(value), e(label)).unwrap();
+                }
+                writeln!(out, "        {} when others;", e(default)).unwrap();
+            }
+            Statement::Instance {
+                module: callee,
+                connections,
+                ..
+            } => {
+                let callee_module = design
+                    .module(callee)
+                    .expect("validated: instances name earlier modules");
+                let callee_names = names.of(callee_module);
+                let label = instances.next().expect("one label per instance");
+                writeln!(
+                    out,
+                    "    {label} : entity work.{}\n        port map (",
+                    callee_names.module
+                )
+                .unwrap();
+                let ports: Vec<_> = callee_module.ports().collect();
+                for (i, ((port_id, _), (_, value))) in ports.iter().zip(connections).enumerate() {
+                    let comma = if i + 1 < connections.len() { "," } else { "" };
+                    writeln!(
+                        out,
+                        "            {} => {}{comma}",
+                        callee_names.signals[port_id.0 as usize],
+                        e(value)
+                    )
+                    .unwrap();
+                }
+                out += "        );\n";
+            }
+        }
+    }
+    writeln!(out, "\nend architecture rtl;").unwrap();
+    out
+}
+
+/// The right-hand side of a concurrent assignment: a chain of multiplexers reads best as
+/// `a when c = '1' else b`; anything else is a plain expression.
+fn top_level(expr: &Expr, module: &Module, names: &ModuleNames) -> String {
+    match expr {
+        Expr::Mux {
+            cond,
+            then,
+            otherwise,
+        } => format!(
+            "{} when {} = '1' else\n        {}",
+            expression(then, module, names),
+            expression(cond, module, names),
+            top_level(otherwise, module, names)
+        ),
+        _ => expression(expr, module, names),
+    }
+}
+
+fn expression(expr: &Expr, module: &Module, names: &ModuleNames) -> String {
+    let e = |x: &Expr| expression(x, module, names);
+    let width = |x: &Expr| module.width_of(x).expect("validated widths");
+    match expr {
+        Expr::Signal(id) => names.signals[id.0 as usize].clone(),
+        Expr::Slice { signal, lo, width } => {
+            let name = &names.signals[signal.0 as usize];
+            match (module.sig(*signal).width, width) {
+                (w, _) if w == *width => name.clone(),
+                (_, 1) => format!("{name}({lo})"),
+                _ => format!("{name}({} downto {lo})", lo + width - 1),
+            }
+        }
+        Expr::Const { width, value } => literal(*width, *value),
+        Expr::Named(id) => names.constants[id.0 as usize].clone(),
+        Expr::Concat(parts) => {
+            let parts: Vec<String> = parts.iter().map(e).collect();
+            format!("std_logic_vector'({})", parts.join(" & "))
+        }
+        Expr::Unary(UnaryOp::Not, a) => format!("(not {})", e(a)),
+        // A reduction of one bit is that bit; VHDL defines `or` and `and` only on vectors.
+        Expr::Unary(_, a) if width(a) == 1 => e(a),
+        Expr::Unary(UnaryOp::ReduceOr, a) => format!("(or {})", e(a)),
+        Expr::Unary(UnaryOp::ReduceAnd, a) => format!("(and {})", e(a)),
+        Expr::Binary(op, a_expr, b_expr) => {
+            let (a, b, one_bit) = (e(a_expr), e(b_expr), width(a_expr) == 1);
+            // A string literal has no type of its own: qualify it rather than convert it.
+            let number = |x: &Expr, text: &str| match x {
+                Expr::Const { .. } => format!("unsigned'({text})"),
+                _ => format!("unsigned({text})"),
+            };
+            match op {
+                BinaryOp::And => format!("({a} and {b})"),
+                BinaryOp::Or => format!("({a} or {b})"),
+                BinaryOp::Xor => format!("({a} xor {b})"),
+                // Modulo 2, sum and difference of bits are both their exclusive or.
+                BinaryOp::Add | BinaryOp::Sub if one_bit => format!("({a} xor {b})"),
+                BinaryOp::Add => format!(
+                    "std_logic_vector({} + {})",
+                    number(a_expr, &a),
+                    number(b_expr, &b)
+                ),
+                BinaryOp::Sub => format!(
+                    "std_logic_vector({} - {})",
+                    number(a_expr, &a),
+                    number(b_expr, &b)
+                ),
+                BinaryOp::Eq => format!("kg_eq({a}, {b})"),
+                BinaryOp::Ne => format!("kg_ne({a}, {b})"),
+                BinaryOp::Lt => format!("kg_lt({a}, {b})"),
+            }
+        }
+        Expr::Mux {
+            cond,
+            then,
+            otherwise,
+        } => format!("kg_mux({}, {}, {})", e(cond), e(then), e(otherwise)),
+    }
+}

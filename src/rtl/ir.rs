@@ -1,0 +1,891 @@
+//! The hardware IR: modules of signals, named constants and statements.
+//!
+//! A [`Module`] owns its signals and constants in arenas indexed by [`SignalId`] and
+//! [`ConstId`]. Statements are continuous assignments, registers with a synchronous
+//! active-high reset on the module's one clock, combinational case tables (state machines,
+//! ROMs, decoders) and instances of other modules. Every value has an explicit width and
+//! operands of an operator have equal widths: the backends never extend or truncate
+//! implicitly, so what is printed is exactly what is meant in both languages.
+//!
+//! [`Module::validate`] rejects a module that a backend could not print lint-clean: width
+//! mismatches, signals driven twice or not at all, and bits that nothing reads.
+
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// A signal of one module: an index into [`Module::signals`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SignalId(pub(crate) u32);
+
+/// A named constant of one module: an index into [`Module::constants`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConstId(pub(crate) u32);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Input,
+    Output,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignalKind {
+    Port(Direction),
+    /// Internal to the module; driven by exactly one statement.
+    Internal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signal {
+    pub name: String,
+    pub width: u32,
+    pub kind: SignalKind,
+    /// What the signal carries, printed beside its declaration.
+    pub doc: String,
+}
+
+/// A constant with a name, such as a state of a state machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constant {
+    pub name: String,
+    pub width: u32,
+    pub value: u64,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    /// Bitwise complement; same width.
+    Not,
+    /// OR of all bits; width 1.
+    ReduceOr,
+    /// AND of all bits; width 1.
+    ReduceAnd,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// Bitwise; operands and result of one width.
+    And,
+    Or,
+    Xor,
+    /// Unsigned, modulo 2^width; operands and result of one width.
+    Add,
+    Sub,
+    /// Comparisons of unsigned operands of one width; width 1.
+    Eq,
+    Ne,
+    Lt,
+}
+
+/// A value. Operand order is left to right as written; in [`Expr::Concat`] the first part
+/// is the most significant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    Signal(SignalId),
+    /// Bits `lo .. lo+width` of a signal (slices of expressions print in neither language).
+    Slice {
+        signal: SignalId,
+        lo: u32,
+        width: u32,
+    },
+    /// An unsigned literal; `value` must fit in `width` bits.
+    Const {
+        width: u32,
+        value: u64,
+    },
+    Named(ConstId),
+    Concat(Vec<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `cond ? then : otherwise`; `cond` has width 1.
+    Mux {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+}
+
+impl Expr {
+    pub fn konst(width: u32, value: u64) -> Expr {
+        Expr::Const { width, value }
+    }
+
+    pub fn bit(value: bool) -> Expr {
+        Expr::konst(1, value as u64)
+    }
+
+    pub fn zero(width: u32) -> Expr {
+        Expr::konst(width, 0)
+    }
+
+    pub fn concat(parts: Vec<Expr>) -> Expr {
+        match <[Expr; 1]>::try_from(parts) {
+            Ok([only]) => only,
+            Err(parts) => Expr::Concat(parts),
+        }
+    }
+
+    pub fn any(self) -> Expr {
+        Expr::Unary(UnaryOp::ReduceOr, Box::new(self))
+    }
+
+    pub fn all(self) -> Expr {
+        Expr::Unary(UnaryOp::ReduceAnd, Box::new(self))
+    }
+
+    fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    pub fn and(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::And, self, other)
+    }
+
+    pub fn or(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::Or, self, other)
+    }
+
+    pub fn xor(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::Xor, self, other)
+    }
+
+    pub fn eq(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::Eq, self, other)
+    }
+
+    pub fn ne(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::Ne, self, other)
+    }
+
+    pub fn lt(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::Lt, self, other)
+    }
+
+    /// `cond ? then : otherwise`.
+    pub fn mux(cond: Expr, then: Expr, otherwise: Expr) -> Expr {
+        Expr::Mux {
+            cond: Box::new(cond),
+            then: Box::new(then),
+            otherwise: Box::new(otherwise),
+        }
+    }
+
+    /// AND of all `terms`; true when there are none.
+    pub fn and_all(terms: impl IntoIterator<Item = Expr>) -> Expr {
+        terms
+            .into_iter()
+            .reduce(Expr::and)
+            .unwrap_or(Expr::bit(true))
+    }
+
+    /// OR of all `terms`; false when there are none.
+    pub fn or_all(terms: impl IntoIterator<Item = Expr>) -> Expr {
+        terms
+            .into_iter()
+            .reduce(Expr::or)
+            .unwrap_or(Expr::bit(false))
+    }
+}
+
+/// Bitwise complement.
+impl std::ops::Not for Expr {
+    type Output = Expr;
+    fn not(self) -> Expr {
+        Expr::Unary(UnaryOp::Not, Box::new(self))
+    }
+}
+
+/// Unsigned sum modulo 2^width.
+impl std::ops::Add for Expr {
+    type Output = Expr;
+    fn add(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::Add, self, other)
+    }
+}
+
+/// Unsigned difference modulo 2^width.
+impl std::ops::Sub for Expr {
+    type Output = Expr;
+    fn sub(self, other: Expr) -> Expr {
+        Expr::binary(BinaryOp::Sub, self, other)
+    }
+}
+
+impl From<SignalId> for Expr {
+    fn from(id: SignalId) -> Expr {
+        Expr::Signal(id)
+    }
+}
+
+impl From<ConstId> for Expr {
+    fn from(id: ConstId) -> Expr {
+        Expr::Named(id)
+    }
+}
+
+/// One line of a module body. `doc` on [`Item`] says what the statement is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Statement {
+    /// `target = value`, continuously.
+    Assign { target: SignalId, value: Expr },
+    /// On each rising clock edge: `target <= rst ? reset : next`.
+    Register {
+        target: SignalId,
+        reset: u64,
+        next: Expr,
+    },
+    /// `target = value of the first arm whose label equals selector, else default`; the
+    /// selector is a whole signal and labels are constants, all distinct.
+    Case {
+        target: SignalId,
+        selector: SignalId,
+        arms: Vec<(Expr, Expr)>,
+        default: Expr,
+    },
+    /// An instance of `module`; every port connected, inputs to values, outputs to whole
+    /// signals, in the callee's port order.
+    Instance {
+        module: String,
+        name: String,
+        connections: Vec<(String, Expr)>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub doc: String,
+    pub statement: Statement,
+}
+
+/// The module's clock and synchronous reset; required by registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clocking {
+    pub clock: SignalId,
+    pub reset: SignalId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Module {
+    pub name: String,
+    /// What the module is for: printed as its header comment.
+    pub doc: Vec<String>,
+    pub signals: Vec<Signal>,
+    pub constants: Vec<Constant>,
+    pub items: Vec<Item>,
+    pub clocking: Option<Clocking>,
+}
+
+/// A whole design: modules in compile order (every module after those it instantiates),
+/// the top one last.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Design {
+    pub modules: Vec<Module>,
+    /// The unit's size parameters, recorded in file headers and the manifest.
+    pub params: BTreeMap<String, u64>,
+    /// One line saying what the design is.
+    pub summary: String,
+}
+
+impl Design {
+    pub fn top(&self) -> &Module {
+        self.modules.last().expect("a design has a top module")
+    }
+
+    pub fn module(&self, name: &str) -> Option<&Module> {
+        self.modules.iter().find(|m| m.name == name)
+    }
+
+    /// Validates every module and every instance against the module it names.
+    pub fn validate(&self) -> Result<(), IrError> {
+        for (i, module) in self.modules.iter().enumerate() {
+            if self.modules[..i].iter().any(|m| m.name == module.name) {
+                return Err(IrError::new(&module.name, "is defined twice".to_string()));
+            }
+            module.validate(&self.modules[..i])?;
+        }
+        if self.modules.is_empty() {
+            return Err(IrError::new("design", "has no modules".to_string()));
+        }
+        Ok(())
+    }
+}
+
+/// Why a module cannot be printed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("internal error: module {module} {message}")]
+pub struct IrError {
+    pub module: String,
+    pub message: String,
+}
+
+impl IrError {
+    fn new(module: &str, message: String) -> Self {
+        IrError {
+            module: module.to_string(),
+            message,
+        }
+    }
+}
+
+impl Module {
+    pub fn new(name: impl Into<String>, doc: &[&str]) -> Self {
+        Module {
+            name: name.into(),
+            doc: doc.iter().map(|s| s.to_string()).collect(),
+            signals: Vec::new(),
+            constants: Vec::new(),
+            items: Vec::new(),
+            clocking: None,
+        }
+    }
+
+    fn signal(&mut self, name: &str, width: u32, kind: SignalKind, doc: &str) -> SignalId {
+        assert!(
+            width > 0,
+            "signal {name} of module {} has width 0",
+            self.name
+        );
+        self.signals.push(Signal {
+            name: name.to_string(),
+            width,
+            kind,
+            doc: doc.to_string(),
+        });
+        SignalId(self.signals.len() as u32 - 1)
+    }
+
+    pub fn input(&mut self, name: &str, width: u32, doc: &str) -> SignalId {
+        self.signal(name, width, SignalKind::Port(Direction::Input), doc)
+    }
+
+    pub fn output(&mut self, name: &str, width: u32, doc: &str) -> SignalId {
+        self.signal(name, width, SignalKind::Port(Direction::Output), doc)
+    }
+
+    pub fn internal(&mut self, name: &str, width: u32, doc: &str) -> SignalId {
+        self.signal(name, width, SignalKind::Internal, doc)
+    }
+
+    /// Adds the `clk` and `rst` inputs and makes them the module's clocking.
+    pub fn clocked(&mut self) -> Clocking {
+        let clock = self.input("clk", 1, "clock; everything changes on its rising edge");
+        let reset = self.input("rst", 1, "synchronous reset, active high");
+        let clocking = Clocking { clock, reset };
+        self.clocking = Some(clocking);
+        clocking
+    }
+
+    pub fn constant(&mut self, name: &str, width: u32, value: u64, doc: &str) -> ConstId {
+        self.constants.push(Constant {
+            name: name.to_string(),
+            width,
+            value,
+            doc: doc.to_string(),
+        });
+        ConstId(self.constants.len() as u32 - 1)
+    }
+
+    fn push(&mut self, doc: &str, statement: Statement) {
+        self.items.push(Item {
+            doc: doc.to_string(),
+            statement,
+        });
+    }
+
+    pub fn assign(&mut self, target: SignalId, value: Expr, doc: &str) {
+        self.push(doc, Statement::Assign { target, value });
+    }
+
+    pub fn register(&mut self, target: SignalId, reset: u64, next: Expr, doc: &str) {
+        self.push(
+            doc,
+            Statement::Register {
+                target,
+                reset,
+                next,
+            },
+        );
+    }
+
+    pub fn case(
+        &mut self,
+        target: SignalId,
+        selector: SignalId,
+        arms: Vec<(Expr, Expr)>,
+        default: Expr,
+        doc: &str,
+    ) {
+        self.push(
+            doc,
+            Statement::Case {
+                target,
+                selector,
+                arms,
+                default,
+            },
+        );
+    }
+
+    /// Instantiates `callee`, connecting its ports by name from `connections`.
+    pub fn instance(
+        &mut self,
+        callee: &Module,
+        name: &str,
+        connections: &[(&str, Expr)],
+        doc: &str,
+    ) {
+        let ordered = callee
+            .ports()
+            .map(|(_, port)| {
+                let value = connections
+                    .iter()
+                    .find(|(n, _)| *n == port.name)
+                    .map(|(_, e)| e.clone())
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "instance {name} of {} leaves port {} open",
+                            callee.name, port.name
+                        )
+                    });
+                (port.name.clone(), value)
+            })
+            .collect();
+        assert_eq!(
+            connections.len(),
+            callee.ports().count(),
+            "instance {name} of {} connects a port it does not have",
+            callee.name
+        );
+        self.push(
+            doc,
+            Statement::Instance {
+                module: callee.name.clone(),
+                name: name.to_string(),
+                connections: ordered,
+            },
+        );
+    }
+
+    pub fn sig(&self, id: SignalId) -> &Signal {
+        &self.signals[id.0 as usize]
+    }
+
+    pub fn konst(&self, id: ConstId) -> &Constant {
+        &self.constants[id.0 as usize]
+    }
+
+    /// The ports in declaration order.
+    pub fn ports(&self) -> impl Iterator<Item = (SignalId, &Signal)> {
+        self.signals
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.kind, SignalKind::Port(_)))
+            .map(|(i, s)| (SignalId(i as u32), s))
+    }
+
+    /// Signals that are the target of a register statement.
+    pub fn is_register(&self, id: SignalId) -> bool {
+        self.items.iter().any(
+            |item| matches!(item.statement, Statement::Register { target, .. } if target == id),
+        )
+    }
+
+    /// Signals that are the target of a case statement.
+    pub fn is_case_target(&self, id: SignalId) -> bool {
+        self.items
+            .iter()
+            .any(|item| matches!(item.statement, Statement::Case { target, .. } if target == id))
+    }
+
+    /// The width of `expr`, checking every operator's operands on the way.
+    pub fn width_of(&self, expr: &Expr) -> Result<u32, IrError> {
+        let fail = |message: String| Err(IrError::new(&self.name, message));
+        match expr {
+            Expr::Signal(id) => Ok(self.sig(*id).width),
+            Expr::Slice { signal, lo, width } => {
+                let s = self.sig(*signal);
+                if *width == 0 || lo + width > s.width {
+                    return fail(format!(
+                        "slices bits {lo}+{width} of {} ({} bits)",
+                        s.name, s.width
+                    ));
+                }
+                Ok(*width)
+            }
+            Expr::Const { width, value } => {
+                if *width == 0 || (*width < 64 && value >> width != 0) {
+                    return fail(format!(
+                        "has constant {value} that does not fit {width} bits"
+                    ));
+                }
+                Ok(*width)
+            }
+            Expr::Named(id) => Ok(self.konst(*id).width),
+            Expr::Concat(parts) => {
+                if parts.is_empty() {
+                    return fail("has an empty concatenation".to_string());
+                }
+                parts.iter().map(|p| self.width_of(p)).sum()
+            }
+            Expr::Unary(op, a) => {
+                let w = self.width_of(a)?;
+                Ok(if *op == UnaryOp::Not { w } else { 1 })
+            }
+            Expr::Binary(op, a, b) => {
+                let (wa, wb) = (self.width_of(a)?, self.width_of(b)?);
+                if wa != wb {
+                    return fail(format!("applies {op:?} to widths {wa} and {wb}"));
+                }
+                Ok(match op {
+                    BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt => 1,
+                    _ => wa,
+                })
+            }
+            Expr::Mux {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let wc = self.width_of(cond)?;
+                let (wt, wo) = (self.width_of(then)?, self.width_of(otherwise)?);
+                if wc != 1 || wt != wo {
+                    return fail(format!(
+                        "has a mux of condition width {wc} and arms {wt}, {wo}"
+                    ));
+                }
+                Ok(wt)
+            }
+        }
+    }
+
+    /// Checks widths, drivers and uses; see the module documentation.
+    pub fn validate(&self, earlier: &[Module]) -> Result<(), IrError> {
+        let fail = |message: String| Err(IrError::new(&self.name, message));
+        let mut drivers = vec![0u32; self.signals.len()];
+        let mut read = vec![0u128; self.signals.len()];
+        let mut wide_read = BTreeMap::new();
+        let expect = |target: SignalId, expr: &Expr| -> Result<(), IrError> {
+            let (want, got) = (self.sig(target).width, self.width_of(expr)?);
+            if want != got {
+                return fail(format!(
+                    "drives {} ({want} bits) with {got} bits",
+                    self.sig(target).name
+                ));
+            }
+            Ok(())
+        };
+        let mut note_reads = |expr: &Expr, read: &mut Vec<u128>| {
+            visit_reads(expr, &mut |signal, bits| {
+                let (lo, width) = bits.unwrap_or((0, self.sig(signal).width));
+                if lo + width <= 128 {
+                    read[signal.0 as usize] |= bit_range(lo, width);
+                } else {
+                    // Signals wider than 128 bits are tracked bit by bit.
+                    let bits: &mut Vec<bool> = wide_read
+                        .entry(signal)
+                        .or_insert_with(|| vec![false; self.sig(signal).width as usize]);
+                    bits[lo as usize..(lo + width) as usize].fill(true);
+                }
+            })
+        };
+        for item in &self.items {
+            match &item.statement {
+                Statement::Assign { target, value } => {
+                    expect(*target, value)?;
+                    drivers[target.0 as usize] += 1;
+                    note_reads(value, &mut read);
+                }
+                Statement::Register {
+                    target,
+                    reset,
+                    next,
+                } => {
+                    let Some(clocking) = self.clocking else {
+                        return fail(format!(
+                            "has register {} but no clock",
+                            self.sig(*target).name
+                        ));
+                    };
+                    expect(*target, next)?;
+                    expect(*target, &Expr::konst(self.sig(*target).width, *reset))?;
+                    drivers[target.0 as usize] += 1;
+                    note_reads(next, &mut read);
+                    note_reads(&clocking.clock.into(), &mut read);
+                    note_reads(&clocking.reset.into(), &mut read);
+                }
+                Statement::Case {
+                    target,
+                    selector,
+                    arms,
+                    default,
+                } => {
+                    let selector_width = self.sig(*selector).width;
+                    let mut labels = Vec::new();
+                    for (label, value) in arms {
+                        let value_of_label = match label {
+                            Expr::Const { value, .. } => *value,
+                            Expr::Named(id) => self.konst(*id).value,
+                            _ => {
+                                return fail("has a case label that is not a constant".to_string());
+                            }
+                        };
+                        if self.width_of(label)? != selector_width
+                            || labels.contains(&value_of_label)
+                        {
+                            return fail(format!(
+                                "has case label {value_of_label} repeated or of the wrong width"
+                            ));
+                        }
+                        labels.push(value_of_label);
+                        expect(*target, value)?;
+                        note_reads(value, &mut read);
+                    }
+                    expect(*target, default)?;
+                    note_reads(default, &mut read);
+                    note_reads(&(*selector).into(), &mut read);
+                    drivers[target.0 as usize] += 1;
+                }
+                Statement::Instance {
+                    module,
+                    name,
+                    connections,
+                } => {
+                    let Some(callee) = earlier.iter().find(|m| &m.name == module) else {
+                        return fail(format!(
+                            "instantiates {module}, which is not defined before it"
+                        ));
+                    };
+                    let ports: Vec<(SignalId, &Signal)> = callee.ports().collect();
+                    if ports.len() != connections.len() {
+                        return fail(format!(
+                            "instance {name} connects {} of {} ports",
+                            connections.len(),
+                            ports.len()
+                        ));
+                    }
+                    for ((_, port), (port_name, value)) in ports.iter().zip(connections) {
+                        let got = self.width_of(value)?;
+                        if &port.name != port_name || got != port.width {
+                            return fail(format!(
+                                "instance {name} connects {port_name} ({got} bits) to port {} ({} bits)",
+                                port.name, port.width
+                            ));
+                        }
+                        match (&port.kind, value) {
+                            (SignalKind::Port(Direction::Output), Expr::Signal(id)) => {
+                                drivers[id.0 as usize] += 1;
+                            }
+                            (SignalKind::Port(Direction::Output), _) => {
+                                return fail(format!(
+                                    "instance {name} drives {port_name} into something that is not a whole signal"
+                                ));
+                            }
+                            _ => note_reads(value, &mut read),
+                        }
+                    }
+                }
+            }
+        }
+        for (i, signal) in self.signals.iter().enumerate() {
+            let driven = drivers[i];
+            let is_input = signal.kind == SignalKind::Port(Direction::Input);
+            match (is_input, driven) {
+                (true, 0) | (false, 1) => {}
+                (true, _) => return fail(format!("drives its input {}", signal.name)),
+                (false, 0) => return fail(format!("never drives {}", signal.name)),
+                (false, _) => return fail(format!("drives {} {driven} times", signal.name)),
+            }
+            let is_output = signal.kind == SignalKind::Port(Direction::Output);
+            let fully_read = match wide_read.get(&SignalId(i as u32)) {
+                _ if signal.width <= 128 => read[i] == bit_range(0, signal.width),
+                Some(bits) => bits.iter().all(|&b| b),
+                None => false,
+            };
+            if !is_output && !fully_read {
+                return fail(format!("never reads some bits of {}", signal.name));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn bit_range(lo: u32, width: u32) -> u128 {
+    let ones = if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    };
+    ones << lo
+}
+
+/// Calls `f(signal, Some((lo, width)))` for every slice `expr` reads and `f(signal, None)`
+/// for every whole signal.
+fn visit_reads(expr: &Expr, f: &mut impl FnMut(SignalId, Option<(u32, u32)>)) {
+    match expr {
+        Expr::Signal(id) => f(*id, None),
+        Expr::Slice { signal, lo, width } => f(*signal, Some((*lo, *width))),
+        Expr::Const { .. } | Expr::Named(_) => {}
+        Expr::Concat(parts) => parts.iter().for_each(|p| visit_reads(p, f)),
+        Expr::Unary(_, a) => visit_reads(a, f),
+        Expr::Binary(_, a, b) => {
+            visit_reads(a, f);
+            visit_reads(b, f);
+        }
+        Expr::Mux {
+            cond,
+            then,
+            otherwise,
+        } => {
+            visit_reads(cond, f);
+            visit_reads(then, f);
+            visit_reads(otherwise, f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `y = a & b` over 4 bits, with the given extra statements.
+    fn module(extra: impl FnOnce(&mut Module, SignalId, SignalId, SignalId)) -> Module {
+        let mut m = Module::new("m", &["test"]);
+        let a = m.input("a", 4, "");
+        let b = m.input("b", 4, "");
+        let y = m.output("y", 4, "");
+        extra(&mut m, a, b, y);
+        m
+    }
+
+    fn error(m: &Module) -> String {
+        m.validate(&[]).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn accepts_a_well_formed_module() {
+        let m = module(|m, a, b, y| m.assign(y, Expr::from(a).and(b.into()), ""));
+        assert_eq!(m.validate(&[]), Ok(()));
+    }
+
+    #[test]
+    fn rejects_width_mismatches() {
+        let m = module(|m, a, b, y| {
+            m.assign(y, Expr::from(a).eq(b.into()), "");
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m drives y (4 bits) with 1 bits"
+        );
+        let m = module(|m, a, b, y| {
+            let narrow = Expr::Slice {
+                signal: b,
+                lo: 0,
+                width: 3,
+            };
+            m.assign(y, Expr::from(a) + narrow, "");
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m applies Add to widths 4 and 3"
+        );
+        let m = module(|m, a, b, y| {
+            m.assign(y, Expr::from(a).and(b.into()).or(Expr::konst(4, 16)), "")
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m has constant 16 that does not fit 4 bits"
+        );
+    }
+
+    #[test]
+    fn rejects_bad_drivers() {
+        let m = module(|m, a, b, y| {
+            m.assign(y, a.into(), "");
+            m.assign(y, b.into(), "");
+        });
+        assert_eq!(error(&m), "internal error: module m drives y 2 times");
+        let m = module(|m, a, b, _| {
+            let t = m.internal("t", 4, "");
+            m.assign(t, Expr::from(a).and(b.into()), "");
+        });
+        assert_eq!(error(&m), "internal error: module m never drives y");
+        let m = module(|m, a, b, y| {
+            m.assign(a, b.into(), "");
+            m.assign(y, a.into(), "");
+        });
+        assert_eq!(error(&m), "internal error: module m drives its input a");
+        let m = module(|m, a, b, y| m.register(y, 0, Expr::from(a).and(b.into()), ""));
+        assert_eq!(
+            error(&m),
+            "internal error: module m has register y but no clock"
+        );
+    }
+
+    #[test]
+    fn rejects_bits_nothing_reads() {
+        let m = module(|m, a, b, y| {
+            let low = Expr::Slice {
+                signal: b,
+                lo: 0,
+                width: 2,
+            };
+            m.assign(
+                y,
+                Expr::from(a) + Expr::concat(vec![Expr::zero(2), low]),
+                "",
+            );
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m never reads some bits of b"
+        );
+    }
+
+    #[test]
+    fn rejects_instances_that_do_not_fit() {
+        let callee = module(|m, a, b, y| m.assign(y, Expr::from(a).and(b.into()), ""));
+        let mut caller = Module::new("top", &["test"]);
+        let x = caller.input("x", 3, "");
+        let z = caller.output("z", 4, "");
+        caller.items.push(Item {
+            doc: String::new(),
+            statement: Statement::Instance {
+                module: "m".into(),
+                name: "u".into(),
+                connections: vec![
+                    ("a".into(), x.into()),
+                    ("b".into(), x.into()),
+                    ("y".into(), z.into()),
+                ],
+            },
+        });
+        assert_eq!(
+            caller
+                .validate(std::slice::from_ref(&callee))
+                .unwrap_err()
+                .to_string(),
+            "internal error: module top instance u connects a (3 bits) to port a (4 bits)"
+        );
+        assert_eq!(
+            caller.validate(&[]).unwrap_err().to_string(),
+            "internal error: module top instantiates m, which is not defined before it"
+        );
+    }
+
+    #[test]
+    fn case_labels_must_be_distinct_constants() {
+        let m = module(|m, a, b, y| {
+            m.case(
+                y,
+                a,
+                vec![(Expr::konst(4, 1), b.into()), (Expr::konst(4, 1), b.into())],
+                b.into(),
+                "",
+            );
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m has case label 1 repeated or of the wrong width"
+        );
+    }
+}

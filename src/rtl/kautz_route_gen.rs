@@ -1,0 +1,1070 @@
+//! The route generator of seed 000, section 4, for any K(d,k): it emits the d node-disjoint
+//! routes between two nodes, one per request, in exactly the order of
+//! [`crate::routing::kautz::DisjointRoutes`].
+//!
+//! In: (d, k) and a top name. Out: a [`Design`] of these blocks, each its own module:
+//! - **match unit** (k of them in the **match block**): the registers `src_part` and
+//!   `dst_part` and a comparator that the `off` bit switches off. At each shift the
+//!   destination letters and the `off` front move one unit to the right, so after p shifts
+//!   the chain tests whether the last k-p letters of the source are the first k-p of the
+//!   destination: overlap v = k-p, from k-1 down to 0, one per clock.
+//! - **shift block**: the letters leaving the last match unit, prepended one per shift, are
+//!   the hops of the phase A route `b(v+1)..bk`; after k shifts it holds `b1..bk`. It
+//!   assembles the route of each phase and holds it on the `route` output.
+//! - **shift/increment parts**: letter counters. Part 1 counts the inserted letter of
+//!   phase B, then the in-letter of phase C; part 2 counts the out-letter of phase C.
+//! - **used letters** (out and in): one bit per letter, loaded with the letter that names
+//!   no neighbour (`ak` for out, `b1` for in), marked by every route taken.
+//! - **word check**: whether `src` and `dst` are distinct nodes of K(d,k).
+//! - **control**: the state machine that walks phases A, B and C and the handshake.
+//!
+//! Cycle budget, from `init` to `done` without the cycles that wait for `next_route`:
+//! one to load, at most k in phase A (plus one after a route found at overlap 0), at most
+//! d+1 in phase B (plus one after a route found at the last letter), at most 2(d+1) in
+//! phase C: at most [`cycle_bound`] = k + 3(d+1) + 4 in all.
+
+use crate::rtl::ir::{Design, Expr, Module, SignalId};
+use crate::topology::kautz::{Kautz, KautzError};
+use std::collections::BTreeMap;
+use std::ops::{Add, Not};
+
+/// The size of a route generator: the graph and the name of its top module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteGenParams {
+    pub graph: Kautz,
+    pub top: String,
+}
+
+/// Default top module name.
+pub const DEFAULT_TOP: &str = "kautz_route_gen";
+
+impl RouteGenParams {
+    pub fn new(d: u64, k: u64, top: &str) -> Result<Self, KautzError> {
+        Ok(RouteGenParams {
+            graph: Kautz::new(d, k)?,
+            top: top.to_string(),
+        })
+    }
+
+    pub fn d(&self) -> usize {
+        self.graph.d()
+    }
+
+    pub fn k(&self) -> usize {
+        self.graph.k()
+    }
+
+    /// W: bits per letter, enough for `0..=d`.
+    pub fn letter_bits(&self) -> u32 {
+        bits_for(self.d() as u64 + 1)
+    }
+
+    /// LW: bits of `route_len`, enough for `0..=k+2`.
+    pub fn length_bits(&self) -> u32 {
+        bits_for(self.k() as u64 + 3)
+    }
+}
+
+/// The most cycles the generator works from `init` to `done`, waiting not counted; also
+/// the most cycles from `init` or `next_route` to the next `route_valid` or `done`.
+pub fn cycle_bound(d: usize, k: usize) -> usize {
+    k + 3 * (d + 1) + 4
+}
+
+/// Bits needed to count `values` different values; at least one.
+fn bits_for(values: u64) -> u32 {
+    (64 - (values - 1).leading_zeros()).max(1)
+}
+
+/// Letter `i` (0-based, a1 = 0) of a k-letter word in the most significant letters first.
+fn letter(word: SignalId, i: usize, k: usize, w: u32) -> Expr {
+    Expr::Slice {
+        signal: word,
+        lo: (k - 1 - i) as u32 * w,
+        width: w,
+    }
+}
+
+/// A deliberate fault, built in to show that verification catches a broken design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fault {
+    /// Every match unit compares with `!=` instead of `==`.
+    FlippedComparator,
+    /// Letter 0 is never marked used when a route takes it.
+    UsedBitNeverSet,
+    /// Phase A is followed directly by phase C.
+    PhaseBSkipped,
+}
+
+/// The whole route generator.
+pub fn design(params: &RouteGenParams) -> Design {
+    design_with_fault(params, None)
+}
+
+/// The route generator, with `fault` built in if there is one.
+pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Design {
+    let unit = match_unit(params, fault);
+    let block = match_block(params, &unit);
+    let shift = shift_block(params);
+    let counter = shift_inc(params);
+    let used = used_letters(params, fault);
+    let check = word_check(params);
+    let control = control(params, fault);
+    let top = top(params, &block, &shift, &counter, &used, &check, &control);
+    Design {
+        modules: vec![unit, block, shift, counter, used, check, control, top],
+        params: BTreeMap::from([
+            ("d".into(), params.d() as u64),
+            ("k".into(), params.k() as u64),
+        ]),
+        summary: format!(
+            "route generator for the node-disjoint routes of the Kautz digraph K({},{})",
+            params.d(),
+            params.k()
+        ),
+    }
+}
+
+fn name(params: &RouteGenParams, block: &str) -> String {
+    format!("{}_{block}", params.top)
+}
+
+fn match_unit(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+    let w = params.letter_bits();
+    let mut m = Module::new(
+        name(params, "match_unit"),
+        &[
+            "one match unit (seed 000, Fig. 5): a source letter, a destination letter and their comparator.",
+            "The destination letter and the off bit move one unit to the right on each shift;",
+            "a unit that is off always reports a match, so the chain tests ever shorter overlaps.",
+        ],
+    );
+    m.clocked();
+    let load = m.input("load", 1, "load src_load, dst_load and off_load (init)");
+    let shift = m.input(
+        "shift",
+        1,
+        "take dst_in and off_in from the unit to the left",
+    );
+    let src_load = m.input("src_load", w, "source letter of this position");
+    let dst_load = m.input("dst_load", w, "destination letter loaded here");
+    let off_load = m.input("off_load", 1, "whether this unit starts switched off");
+    let dst_in = m.input("dst_in", w, "destination letter of the unit to the left");
+    let off_in = m.input("off_in", 1, "off bit of the unit to the left");
+    let match_in = m.input("match_in", 1, "match of the units to the left");
+    let src_part = m.output("src_part", w, "source letter (src_part)");
+    let dst_part = m.output("dst_part", w, "destination letter (dst_part)");
+    let off = m.output(
+        "off",
+        1,
+        "comparator switched off (the sel signal of the paper)",
+    );
+    let match_out = m.output(
+        "match_out",
+        1,
+        "match of this unit and all units to its left",
+    );
+    m.register(
+        src_part,
+        0,
+        Expr::mux(load.into(), src_load.into(), src_part.into()),
+        "The source letter stays put from load to load.",
+    );
+    m.register(
+        dst_part,
+        0,
+        Expr::mux(
+            load.into(),
+            dst_load.into(),
+            Expr::mux(shift.into(), dst_in.into(), dst_part.into()),
+        ),
+        "The destination letter shifts right.",
+    );
+    m.register(
+        off,
+        0,
+        Expr::mux(
+            load.into(),
+            off_load.into(),
+            Expr::mux(shift.into(), off_in.into(), off.into()),
+        ),
+        "The off front shifts right with the destination, one more unit per shift.",
+    );
+    let equal = match fault {
+        Some(Fault::FlippedComparator) => Expr::from(src_part).ne(dst_part.into()),
+        _ => Expr::from(src_part).eq(dst_part.into()),
+    };
+    m.assign(
+        match_out,
+        Expr::from(match_in).and(Expr::from(off).or(equal)),
+        "Comparator, bypassed when off.",
+    );
+    m
+}
+
+fn match_block(params: &RouteGenParams, unit: &Module) -> Module {
+    let (k, w) = (params.k(), params.letter_bits());
+    let kw = k as u32 * w;
+    let mut m = Module::new(
+        name(params, "match_block"),
+        &[
+            "the match block: k match units in a chain. After p shifts (p = 1..k) it reports whether",
+            "the source overlaps the destination in v = k-p letters, and the source letter a(p),",
+            "which is the first letter of the route's in-node.",
+        ],
+    );
+    let clk = m.clocked();
+    let load = m.input("load", 1, "load a new source and destination (init)");
+    let shift = m.input("shift", 1, "shift the destination one unit to the right");
+    let src = m.input("src", kw, "source word, a1 in the most significant letter");
+    let dst = m.input(
+        "dst",
+        kw,
+        "destination word, b1 in the most significant letter",
+    );
+    let matched = m.output(
+        "matched",
+        1,
+        "every unit that is on matches: the overlap exists",
+    );
+    let in_letter = m.output(
+        "in_letter",
+        w,
+        "source letter of the last unit switched off: a(p)",
+    );
+    let shifted_out = m.output(
+        "shifted_out",
+        w,
+        "destination letter of the last unit, the next to leave",
+    );
+    let full = m.output("full", 1, "every unit is off: p = k, overlap 0");
+    let mut src_parts = Vec::new();
+    let mut dst_parts = Vec::new();
+    let mut offs = Vec::new();
+    let mut matches = Vec::new();
+    for i in 0..k {
+        src_parts.push(m.internal(
+            &format!("src_part_{i}"),
+            w,
+            &format!("source letter a{} in unit {i}", i + 1),
+        ));
+        dst_parts.push(m.internal(
+            &format!("dst_part_{i}"),
+            w,
+            &format!("destination letter in unit {i}"),
+        ));
+        offs.push(m.internal(&format!("off_{i}"), 1, &format!("unit {i} switched off")));
+        matches.push(m.internal(&format!("match_{i}"), 1, &format!("units 0..{i} match")));
+    }
+    for i in 0..k {
+        // Loaded already shifted once, so that the first cycle tests overlap k-1: unit i
+        // holds b(i), b(k) has gone to the shift block, and unit 0 (off) keeps a copy of
+        // b(k) that nothing compares.
+        let dst_load = letter(dst, (i + k - 1) % k, k, w);
+        let left =
+            |signals: &[SignalId], first: Expr| if i == 0 { first } else { signals[i - 1].into() };
+        m.instance(
+            unit,
+            &format!("u_unit_{i}"),
+            &[
+                ("clk", clk.clock.into()),
+                ("rst", clk.reset.into()),
+                ("load", load.into()),
+                ("shift", shift.into()),
+                ("src_load", letter(src, i, k, w)),
+                ("dst_load", dst_load),
+                ("off_load", Expr::bit(i == 0)),
+                ("dst_in", left(&dst_parts, Expr::zero(w))),
+                ("off_in", left(&offs, Expr::bit(true))),
+                ("match_in", left(&matches, Expr::bit(true))),
+                ("src_part", src_parts[i].into()),
+                ("dst_part", dst_parts[i].into()),
+                ("off", offs[i].into()),
+                ("match_out", matches[i].into()),
+            ],
+            &format!("Match unit {i}: compares source letter a{}.", i + 1),
+        );
+    }
+    m.assign(
+        matched,
+        matches[k - 1].into(),
+        "The end of the match chain.",
+    );
+    m.assign(
+        shifted_out,
+        dst_parts[k - 1].into(),
+        "The letter that leaves the block on the next shift.",
+    );
+    m.assign(
+        full,
+        offs[k - 1].into(),
+        "The off front has reached the last unit.",
+    );
+    // The units that are off form a prefix 0..p-1; the last of them holds a(p).
+    let pick = (1..k).fold(Expr::from(src_parts[0]), |earlier, i| {
+        Expr::mux(offs[i].into(), src_parts[i].into(), earlier)
+    });
+    m.assign(
+        in_letter,
+        pick,
+        "Source letter of the last unit that is off.",
+    );
+    m
+}
+
+fn shift_block(params: &RouteGenParams) -> Module {
+    let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
+    let kw = k as u32 * w;
+    let mut m = Module::new(
+        name(params, "shift_block"),
+        &[
+            "the shift block: collects the destination letters leaving the match block into the",
+            "hops of the phase A route, assembles the route of the current phase with the letters",
+            "of the shift/increment parts, and holds the route found on the outputs.",
+        ],
+    );
+    m.clocked();
+    let load = m.input("load", 1, "start a new search (init)");
+    let shift = m.input("shift", 1, "the match block shifts: prepend shifted_in");
+    let first = m.input("first", w, "bk, the first letter to leave the match block");
+    let shifted_in = m.input("shifted_in", w, "the letter leaving the match block");
+    let capture = m.input(
+        "capture",
+        1,
+        "a route is found: hold it on route and route_len",
+    );
+    let phase_b = m.input("phase_b", 1, "phase B: one letter inserted");
+    let phase_c = m.input("phase_c", 1, "phase C: two letters inserted");
+    let letter_b = m.input(
+        "letter_b",
+        w,
+        "shift/increment part 1: inserted letter (B), in-letter (C)",
+    );
+    let letter_c = m.input("letter_c", w, "shift/increment part 2: out-letter (C)");
+    let head = m.output("head", w, "first hop of the phase A route: its out-letter");
+    let route = m.output(
+        "route",
+        (k as u32 + 2) * w,
+        "the route found, first hop in the most significant letter",
+    );
+    let route_len = m.output("route_len", lw, "number of hops of the route found");
+    let hops = m.internal(
+        "hops",
+        kw,
+        "hops of the phase A route, left-aligned, zero-filled",
+    );
+    let count = m.internal(
+        "count",
+        lw,
+        "letters shifted into hops: the phase A route length",
+    );
+    let assembled = m.internal(
+        "assembled",
+        (k as u32 + 2) * w,
+        "route of the current phase",
+    );
+    let assembled_len = m.internal(
+        "assembled_len",
+        lw,
+        "length of the route of the current phase",
+    );
+    let prepended = if k == 1 {
+        Expr::from(shifted_in)
+    } else {
+        Expr::concat(vec![
+            shifted_in.into(),
+            Expr::Slice {
+                signal: hops,
+                lo: w,
+                width: kw - w,
+            },
+        ])
+    };
+    let loaded = if k == 1 {
+        Expr::from(first)
+    } else {
+        Expr::concat(vec![first.into(), Expr::zero(kw - w)])
+    };
+    m.register(
+        hops,
+        0,
+        Expr::mux(
+            load.into(),
+            loaded,
+            Expr::mux(shift.into(), prepended, hops.into()),
+        ),
+        "Each shift prepends the letter leaving the match block.",
+    );
+    m.register(
+        count,
+        0,
+        Expr::mux(
+            load.into(),
+            Expr::konst(lw, 1),
+            Expr::mux(
+                shift.into(),
+                Expr::from(count).add(Expr::konst(lw, 1)),
+                count.into(),
+            ),
+        ),
+        "Counts the hops of the phase A route (p).",
+    );
+    m.assign(
+        head,
+        Expr::Slice {
+            signal: hops,
+            lo: kw - w,
+            width: w,
+        },
+        "The first hop.",
+    );
+    m.assign(
+        assembled,
+        Expr::mux(
+            phase_c.into(),
+            Expr::concat(vec![letter_c.into(), letter_b.into(), hops.into()]),
+            Expr::mux(
+                phase_b.into(),
+                Expr::concat(vec![letter_b.into(), hops.into(), Expr::zero(w)]),
+                Expr::concat(vec![hops.into(), Expr::zero(2 * w)]),
+            ),
+        ),
+        "Phase C: out-letter, in-letter, b1..bk. Phase B: letter, b1..bk. Phase A: the hops.",
+    );
+    m.assign(
+        assembled_len,
+        Expr::mux(
+            phase_c.into(),
+            Expr::konst(lw, k as u64 + 2),
+            Expr::mux(phase_b.into(), Expr::konst(lw, k as u64 + 1), count.into()),
+        ),
+        "k+2, k+1, or the hops counted in phase A.",
+    );
+    m.register(
+        route,
+        0,
+        Expr::mux(
+            load.into(),
+            Expr::zero((k as u32 + 2) * w),
+            Expr::mux(capture.into(), assembled.into(), route.into()),
+        ),
+        "The route found, held until the next one.",
+    );
+    m.register(
+        route_len,
+        0,
+        Expr::mux(
+            load.into(),
+            Expr::zero(lw),
+            Expr::mux(capture.into(), assembled_len.into(), route_len.into()),
+        ),
+        "Its length.",
+    );
+    m
+}
+
+fn shift_inc(params: &RouteGenParams) -> Module {
+    let w = params.letter_bits();
+    let d = params.d() as u64;
+    let mut m = Module::new(
+        name(params, "shift_inc"),
+        &[
+            "a shift/increment part: counts letters 0..d for the inserted letters of phases B and C.",
+        ],
+    );
+    m.clocked();
+    let clear = m.input("clear", 1, "restart at letter 0");
+    let inc = m.input("inc", 1, "go to the next letter");
+    let letter_q = m.output("letter", w, "the current letter");
+    let last = m.output("last", 1, "the current letter is d, the last");
+    m.register(
+        letter_q,
+        0,
+        Expr::mux(
+            clear.into(),
+            Expr::zero(w),
+            Expr::mux(
+                inc.into(),
+                Expr::from(letter_q).add(Expr::konst(w, 1)),
+                letter_q.into(),
+            ),
+        ),
+        "The letter counter.",
+    );
+    m.assign(
+        last,
+        Expr::from(letter_q).eq(Expr::konst(w, d)),
+        "Letter d reached.",
+    );
+    m
+}
+
+/// One bit per letter, bit i set when `x == i`.
+fn decode(x: SignalId, w: u32, d: usize) -> Expr {
+    Expr::concat(
+        (0..=d)
+            .rev()
+            .map(|i| Expr::from(x).eq(Expr::konst(w, i as u64)))
+            .collect(),
+    )
+}
+
+fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+    let (w, d) = (params.letter_bits(), params.d());
+    let letters = d as u32 + 1;
+    let mut m = Module::new(
+        name(params, "used_letters"),
+        &[
+            "used in-node or out-node register: one bit per letter 0..d, set when a route has used",
+            "the neighbour that letter names, or when the letter names no neighbour.",
+        ],
+    );
+    m.clocked();
+    let load = m.input("load", 1, "start a new search: only `first` is used");
+    let first = m.input("first", w, "the letter that names no neighbour");
+    let mark = m.input("mark", 1, "a route takes the queried letter");
+    let query = m.input("query", w, "the letter asked about");
+    let free = m.output("free", 1, "the queried letter is free");
+    let all_used = m.output("all_used", 1, "every letter is used: no further route");
+    let used = m.internal("used", letters, "bit i: letter i used");
+    let first_onehot = m.internal("first_onehot", letters, "first, decoded");
+    let query_onehot = m.internal("query_onehot", letters, "query, decoded");
+    m.assign(
+        first_onehot,
+        decode(first, w, d),
+        "Decoder for the loaded letter.",
+    );
+    m.assign(
+        query_onehot,
+        decode(query, w, d),
+        "Decoder for the queried letter.",
+    );
+    let marked = match fault {
+        Some(Fault::UsedBitNeverSet) => Expr::from(used).or(Expr::concat(vec![
+            Expr::Slice {
+                signal: query_onehot,
+                lo: 1,
+                width: letters - 1,
+            },
+            Expr::zero(1),
+        ])),
+        _ => Expr::from(used).or(query_onehot.into()),
+    };
+    m.register(
+        used,
+        0,
+        Expr::mux(
+            load.into(),
+            first_onehot.into(),
+            Expr::mux(mark.into(), marked, used.into()),
+        ),
+        "Load, or mark the queried letter.",
+    );
+    m.assign(
+        free,
+        Expr::from(used).and(query_onehot.into()).any().not(),
+        "Not used.",
+    );
+    m.assign(all_used, Expr::from(used).all(), "All letters used.");
+    m
+}
+
+fn word_check(params: &RouteGenParams) -> Module {
+    let (k, w, d) = (params.k(), params.letter_bits(), params.d() as u64);
+    let kw = k as u32 * w;
+    let mut m = Module::new(
+        name(params, "word_check"),
+        &[
+            "checks that src and dst are two different nodes of K(d,k): letters 0..d, no two equal neighbours.",
+        ],
+    );
+    let src = m.input("src", kw, "source word");
+    let dst = m.input("dst", kw, "destination word");
+    let valid = m.output("valid", 1, "both are nodes and they differ");
+    let mut good = Vec::new();
+    for word in [src, dst] {
+        // When d+1 is a power of two every W-bit value is a letter: nothing to compare.
+        if d + 1 < 1 << w {
+            good.extend((0..k).map(|i| letter(word, i, k, w).lt(Expr::konst(w, d + 1))));
+        }
+        good.extend((1..k).map(|i| letter(word, i - 1, k, w).ne(letter(word, i, k, w))));
+    }
+    good.push(Expr::from(src).ne(dst.into()));
+    m.assign(
+        valid,
+        Expr::and_all(good),
+        "Every letter in range, neighbours differ, src differs from dst.",
+    );
+    m
+}
+
+/// States of the control unit, in encoding order.
+const STATES: [(&str, &str); 8] = [
+    ("S_IDLE", "after reset, until the first init"),
+    ("S_PHASE_A", "testing overlaps k-1 down to 0, one per clock"),
+    ("S_PHASE_B", "testing inserted letters 0..d"),
+    ("S_PHASE_C", "pairing free out-letters with free in-letters"),
+    ("S_WAIT_A", "route found in phase A, held until next_route"),
+    ("S_WAIT_B", "route found in phase B, held until next_route"),
+    ("S_WAIT_C", "route found in phase C, held until next_route"),
+    ("S_DONE", "no further route, or the words were invalid"),
+];
+
+fn control(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+    let mut m = Module::new(
+        name(params, "control"),
+        &[
+            "the control unit: a state machine that walks phases A, B and C and answers init and next_route.",
+        ],
+    );
+    m.clocked();
+    let init = m.input("init", 1, "start a new search");
+    let next_route = m.input("next_route", 1, "the route on the outputs has been taken");
+    let valid = m.input("valid", 1, "src and dst are different nodes");
+    let matched = m.input("matched", 1, "phase A: the current overlap exists");
+    let full = m.input("full", 1, "phase A: overlap 0 is being tested");
+    let out_free = m.input("out_free", 1, "the out-letter asked about is free");
+    let in_free = m.input("in_free", 1, "the in-letter asked about is free");
+    let b_last = m.input("b_last", 1, "shift/increment part 1 is at letter d");
+    let c_last = m.input("c_last", 1, "shift/increment part 2 is at letter d");
+    let all_out_used = m.input(
+        "all_out_used",
+        1,
+        "every out-letter is used: d routes given",
+    );
+    let load = m.output("load", 1, "load the datapath");
+    let shift = m.output("shift", 1, "shift the match block and the shift block");
+    let found = m.output(
+        "found",
+        1,
+        "a route is found this cycle: capture and mark it",
+    );
+    let phase_b = m.output("phase_b", 1, "phase B is being tested");
+    let phase_c = m.output("phase_c", 1, "phase C is being tested");
+    let inc_b = m.output("inc_b", 1, "advance shift/increment part 1");
+    let clear_b = m.output("clear_b", 1, "restart shift/increment part 1");
+    let inc_c = m.output("inc_c", 1, "advance shift/increment part 2");
+    let route_valid = m.output("route_valid", 1, "a route is on the outputs");
+    let done = m.output("done", 1, "no further route");
+    let error = m.output("error", 1, "src or dst is not a node, or they are equal");
+    let width = 3;
+    let states: Vec<_> = STATES
+        .iter()
+        .enumerate()
+        .map(|(i, (n, doc))| m.constant(n, width, i as u64, doc))
+        .collect();
+    let [
+        idle,
+        phase_a_s,
+        phase_b_s,
+        phase_c_s,
+        wait_a,
+        wait_b,
+        wait_c,
+        done_s,
+    ] = states[..]
+    else {
+        unreachable!("eight states")
+    };
+    let state = m.internal("state", width, "current state");
+    let state_next = m.internal("state_next", width, "state after this clock, unless init");
+    let next_state = m.internal("next_state", width, "state after this clock");
+    let in_a = m.internal("in_a", 1, "state is S_PHASE_A");
+    let in_b = m.internal("in_b", 1, "state is S_PHASE_B");
+    let in_c = m.internal("in_c", 1, "state is S_PHASE_C");
+    let is = |s: crate::rtl::ir::ConstId| Expr::from(state).eq(s.into());
+    m.assign(in_a, is(phase_a_s), "Phase decoding.");
+    m.assign(in_b, is(phase_b_s), "");
+    m.assign(in_c, is(phase_c_s), "");
+    let free = Expr::from(out_free).and(in_free.into());
+    m.assign(
+        found,
+        Expr::from(init).not().and(
+            Expr::from(in_a)
+                .and(Expr::from(matched).and(free.clone()))
+                .or(Expr::from(in_b).or(in_c.into()).and(free)),
+        ),
+        "A route: in phase A an overlap whose two letters are free; in B and C two free letters.",
+    );
+    m.assign(load, init.into(), "init loads everything at once.");
+    m.assign(
+        shift,
+        Expr::from(in_a)
+            .and(Expr::from(full).not())
+            .and(Expr::from(init).not()),
+        "Phase A moves on every clock until overlap 0.",
+    );
+    m.assign(
+        phase_b,
+        in_b.into(),
+        "Route and letter selection for phase B.",
+    );
+    m.assign(
+        phase_c,
+        in_c.into(),
+        "Route and letter selection for phase C.",
+    );
+    m.assign(
+        inc_b,
+        Expr::from(b_last).not().and(
+            Expr::from(in_b).or(Expr::from(in_c).and(out_free.into()).and(Expr::from(in_free).not())),
+        ),
+        "Part 1 walks the letters of phase B, then the in-letters of phase C while the out-letter waits.",
+    );
+    m.assign(
+        clear_b,
+        Expr::from(init).or(Expr::from(in_b)
+            .and(b_last.into())
+            .and(Expr::from(found).not())),
+        "Part 1 restarts at init and when phase B ends.",
+    );
+    m.assign(
+        inc_c,
+        Expr::from(in_c)
+            .and(Expr::from(c_last).not())
+            .and(Expr::from(found).or(Expr::from(out_free).not())),
+        "Part 2 moves past every out-letter that is used or has just been taken.",
+    );
+    let after_a = match fault {
+        Some(Fault::PhaseBSkipped) => phase_c_s,
+        _ => phase_b_s,
+    };
+    let resume = |phase: crate::rtl::ir::ConstId, wait: crate::rtl::ir::ConstId| {
+        Expr::mux(
+            next_route.into(),
+            Expr::mux(all_out_used.into(), done_s.into(), phase.into()),
+            wait.into(),
+        )
+    };
+    m.case(
+        state_next,
+        state,
+        vec![
+            (
+                phase_a_s.into(),
+                Expr::mux(
+                    found.into(),
+                    wait_a.into(),
+                    Expr::mux(full.into(), after_a.into(), phase_a_s.into()),
+                ),
+            ),
+            (
+                phase_b_s.into(),
+                Expr::mux(
+                    found.into(),
+                    wait_b.into(),
+                    Expr::mux(b_last.into(), phase_c_s.into(), phase_b_s.into()),
+                ),
+            ),
+            (
+                phase_c_s.into(),
+                Expr::mux(
+                    found.into(),
+                    wait_c.into(),
+                    Expr::mux(
+                        Expr::from(c_last).and(Expr::from(out_free).not()),
+                        done_s.into(),
+                        phase_c_s.into(),
+                    ),
+                ),
+            ),
+            (wait_a.into(), resume(phase_a_s, wait_a)),
+            (wait_b.into(), resume(phase_b_s, wait_b)),
+            (wait_c.into(), resume(phase_c_s, wait_c)),
+            (done_s.into(), done_s.into()),
+        ],
+        idle.into(),
+        "Transitions of each state when init is low.",
+    );
+    m.assign(
+        next_state,
+        Expr::mux(
+            init.into(),
+            Expr::mux(valid.into(), phase_a_s.into(), done_s.into()),
+            state_next.into(),
+        ),
+        "init restarts from any state.",
+    );
+    m.register(state, 0, next_state.into(), "The state register.");
+    let next_is = |s: crate::rtl::ir::ConstId| Expr::from(next_state).eq(s.into());
+    m.register(
+        route_valid,
+        0,
+        Expr::or_all([next_is(wait_a), next_is(wait_b), next_is(wait_c)]),
+        "Registered outputs: a route is held in the WAIT states.",
+    );
+    m.register(done, 0, next_is(done_s), "");
+    m.register(
+        error,
+        0,
+        Expr::mux(init.into(), Expr::from(valid).not(), error.into()),
+        "Whether the last init had invalid words.",
+    );
+    m
+}
+
+#[allow(clippy::too_many_arguments)]
+fn top(
+    params: &RouteGenParams,
+    block: &Module,
+    shift: &Module,
+    counter: &Module,
+    used: &Module,
+    check: &Module,
+    control: &Module,
+) -> Module {
+    let (k, d, w, lw) = (
+        params.k(),
+        params.d(),
+        params.letter_bits(),
+        params.length_bits(),
+    );
+    let kw = k as u32 * w;
+    let mut m = Module::new(
+        params.top.clone(),
+        &[
+            &format!(
+                "route generator for K({d},{k}) (seed 000, section 4): after init, gives the {d} node-disjoint"
+            ),
+            "routes from src to dst one at a time, shortest first; next_route takes the one shown.",
+            &format!(
+                "Each route_valid or done follows init or next_route within {} cycles.",
+                cycle_bound(d, k)
+            ),
+        ],
+    );
+    let clocking = m.clocked();
+    let init = m.input("init", 1, "capture src and dst and start a new search");
+    let next_route = m.input("next_route", 1, "take the route shown and search on");
+    let src = m.input("src", kw, "source node, a1 in the most significant letter");
+    let dst = m.input(
+        "dst",
+        kw,
+        "destination node, b1 in the most significant letter",
+    );
+    let route_valid = m.output("route_valid", 1, "route and route_len hold a route");
+    let route = m.output(
+        "route",
+        (k as u32 + 2) * w,
+        "hops z1..zL, z1 most significant, unused letters zero",
+    );
+    let route_len = m.output("route_len", lw, "number of hops L");
+    let done = m.output("done", 1, "no further route (stays high until init or rst)");
+    let error = m.output(
+        "error",
+        1,
+        "src or dst is not a node of K(d,k), or src equals dst",
+    );
+    let signal = |m: &mut Module, n: &str, width: u32, doc: &str| m.internal(n, width, doc);
+    let valid = signal(&mut m, "valid", 1, "src and dst are different nodes");
+    let matched = signal(&mut m, "matched", 1, "match block: overlap found");
+    let in_letter = signal(
+        &mut m,
+        "in_letter",
+        w,
+        "match block: in-letter of the phase A route",
+    );
+    let shifted_out = signal(
+        &mut m,
+        "shifted_out",
+        w,
+        "match block: letter leaving the last unit",
+    );
+    let full = signal(&mut m, "full", 1, "match block: all units off");
+    let head = signal(
+        &mut m,
+        "head",
+        w,
+        "shift block: out-letter of the phase A route",
+    );
+    let letter_b = signal(&mut m, "letter_b", w, "part 1 letter");
+    let letter_c = signal(&mut m, "letter_c", w, "part 2 letter");
+    let b_last = signal(&mut m, "b_last", 1, "part 1 at letter d");
+    let c_last = signal(&mut m, "c_last", 1, "part 2 at letter d");
+    let out_query = signal(&mut m, "out_query", w, "out-letter of the candidate route");
+    let in_query = signal(&mut m, "in_query", w, "in-letter of the candidate route");
+    let out_free = signal(&mut m, "out_free", 1, "out-letter free");
+    let in_free = signal(&mut m, "in_free", 1, "in-letter free");
+    let all_out_used = signal(&mut m, "all_out_used", 1, "all out-letters used");
+    let all_in_used = signal(
+        &mut m,
+        "all_in_used",
+        1,
+        "all in-letters used (equal in number to the out-letters)",
+    );
+    let load = signal(&mut m, "load", 1, "control: load");
+    let shift_en = signal(&mut m, "shift_en", 1, "control: shift");
+    let found = signal(&mut m, "found", 1, "control: route found");
+    let phase_b = signal(&mut m, "phase_b", 1, "control: phase B");
+    let phase_c = signal(&mut m, "phase_c", 1, "control: phase C");
+    let inc_b = signal(&mut m, "inc_b", 1, "control: advance part 1");
+    let clear_b = signal(&mut m, "clear_b", 1, "control: restart part 1");
+    let inc_c = signal(&mut m, "inc_c", 1, "control: advance part 2");
+    let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
+    m.instance(
+        check,
+        "u_word_check",
+        &[
+            ("src", src.into()),
+            ("dst", dst.into()),
+            ("valid", valid.into()),
+        ],
+        "Input check.",
+    );
+    m.instance(
+        block,
+        "u_match_block",
+        &[
+            ("clk", clk.clone()),
+            ("rst", rst.clone()),
+            ("load", load.into()),
+            ("shift", shift_en.into()),
+            ("src", src.into()),
+            ("dst", dst.into()),
+            ("matched", matched.into()),
+            ("in_letter", in_letter.into()),
+            ("shifted_out", shifted_out.into()),
+            ("full", full.into()),
+        ],
+        "Match block: the overlaps of phase A.",
+    );
+    m.instance(
+        shift,
+        "u_shift_block",
+        &[
+            ("clk", clk.clone()),
+            ("rst", rst.clone()),
+            ("load", load.into()),
+            ("shift", shift_en.into()),
+            ("first", letter(dst, k - 1, k, w)),
+            ("shifted_in", shifted_out.into()),
+            ("capture", found.into()),
+            ("phase_b", phase_b.into()),
+            ("phase_c", phase_c.into()),
+            ("letter_b", letter_b.into()),
+            ("letter_c", letter_c.into()),
+            ("head", head.into()),
+            ("route", route.into()),
+            ("route_len", route_len.into()),
+        ],
+        "Shift block: builds and holds the route.",
+    );
+    for (label, clear, inc, letter_q, last, doc) in [
+        (
+            "u_part_1",
+            Expr::from(clear_b),
+            inc_b,
+            letter_b,
+            b_last,
+            "Shift/increment part 1: phase B letter, phase C in-letter.",
+        ),
+        (
+            "u_part_2",
+            Expr::from(load),
+            inc_c,
+            letter_c,
+            c_last,
+            "Shift/increment part 2: phase C out-letter.",
+        ),
+    ] {
+        m.instance(
+            counter,
+            label,
+            &[
+                ("clk", clk.clone()),
+                ("rst", rst.clone()),
+                ("clear", clear),
+                ("inc", inc.into()),
+                ("letter", letter_q.into()),
+                ("last", last.into()),
+            ],
+            doc,
+        );
+    }
+    m.assign(
+        out_query,
+        Expr::mux(
+            phase_c.into(),
+            letter_c.into(),
+            Expr::mux(phase_b.into(), letter_b.into(), head.into()),
+        ),
+        "The out-letter of the candidate: phase A's first hop, part 1 in B, part 2 in C.",
+    );
+    m.assign(
+        in_query,
+        Expr::mux(
+            Expr::from(phase_b).or(phase_c.into()),
+            letter_b.into(),
+            in_letter.into(),
+        ),
+        "The in-letter of the candidate: phase A's a(p), part 1 in B and C.",
+    );
+    for (label, first, free, all, query, doc) in [
+        (
+            "u_used_out",
+            letter(src, k - 1, k, w),
+            out_free,
+            all_out_used,
+            out_query,
+            "Used out-nodes; ak names no out-neighbour.",
+        ),
+        (
+            "u_used_in",
+            letter(dst, 0, k, w),
+            in_free,
+            all_in_used,
+            in_query,
+            "Used in-nodes; b1 names no in-neighbour.",
+        ),
+    ] {
+        m.instance(
+            used,
+            label,
+            &[
+                ("clk", clk.clone()),
+                ("rst", rst.clone()),
+                ("load", load.into()),
+                ("first", first),
+                ("mark", found.into()),
+                ("query", query.into()),
+                ("free", free.into()),
+                ("all_used", all.into()),
+            ],
+            doc,
+        );
+    }
+    m.instance(
+        control,
+        "u_control",
+        &[
+            ("clk", clk),
+            ("rst", rst),
+            ("init", init.into()),
+            ("next_route", next_route.into()),
+            ("valid", valid.into()),
+            ("matched", matched.into()),
+            ("full", full.into()),
+            ("out_free", out_free.into()),
+            ("in_free", in_free.into()),
+            ("b_last", b_last.into()),
+            ("c_last", c_last.into()),
+            (
+                "all_out_used",
+                Expr::from(all_out_used).and(all_in_used.into()),
+            ),
+            ("load", load.into()),
+            ("shift", shift_en.into()),
+            ("found", found.into()),
+            ("phase_b", phase_b.into()),
+            ("phase_c", phase_c.into()),
+            ("inc_b", inc_b.into()),
+            ("clear_b", clear_b.into()),
+            ("inc_c", inc_c.into()),
+            ("route_valid", route_valid.into()),
+            ("done", done.into()),
+            ("error", error.into()),
+        ],
+        "Control unit.",
+    );
+    m
+}

@@ -1,0 +1,8 @@
+//! Hardware: a small structural IR and the generators that build designs in it.
+//!
+//! In: routing parameters (d, k, ...). Out: an [`ir::Design`], a list of modules with
+//! explicit widths, which the backends in `crate::emit` print as Verilog and VHDL. Sizes are
+//! runtime values, so one generator serves every (d, k).
+
+pub mod ir;
+pub mod kautz_route_gen;

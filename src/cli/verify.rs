@@ -1,19 +1,24 @@
 //! `kautzgen verify`: simulates the Kautz route generator in Verilator and GHDL and
 //! compares every route with the golden model.
 
+use crate::cli::generate::check_top_name;
 use crate::cli::{input_error, output::print_stdout};
+use crate::emit::names::Language;
+use crate::emit::{Provenance, write_design};
+use crate::rtl::kautz_route_gen::{DEFAULT_TOP, RouteGenParams, design};
 use crate::sim::ghdl::Ghdl;
 use crate::sim::vectors::{Pairs, Shard, VectorSet};
 use crate::sim::verilator::Verilator;
 use crate::sim::{Design, Options, Simulator, verify};
 use crate::topology::kautz::Kautz;
-use anyhow::bail;
+use anyhow::{Context, bail};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
 
-/// Simulate the route generator of K(d,k) and compare it with the golden model.
+/// Generate the route generator of K(d,k), simulate it and compare it with the golden model.
 ///
 /// For every selected source/destination pair, and for fixed invalid words (a letter above
 /// d, equal neighbours, source equal to destination), checks each route and its order,
@@ -23,10 +28,11 @@ use std::path::PathBuf;
 /// with a line `<simulator>: N passed, M failed` per simulator; exits 1 on any failure.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
-  kautzgen verify --d 2 --k 3 --design gen/k23 --pairs all
-  kautzgen verify --d 4 --k 5 --design gen/k45 --sim ghdl --pairs 500 --seed 7
-  kautzgen verify --d 4 --k 5 --design gen/k45 --pairs all --shard 3/8
-  kautzgen verify --d 3 --k 3 --design gen/k33 --sim verilator --pairs 20 --wave k33.vcd")]
+  kautzgen verify --d 2 --k 3 --pairs all
+  kautzgen verify --d 4 --k 5 --sim ghdl --pairs 500 --seed 7
+  kautzgen verify --d 4 --k 5 --pairs all --shard 3/8
+  kautzgen verify --d 3 --k 3 --sim verilator --pairs 20 --wave k33.vcd
+  kautzgen verify --d 4 --k 5 --design build/k45")]
 pub struct Args {
     /// Degree: letters are 0..=d.
     #[arg(long)]
@@ -54,10 +60,10 @@ pub struct Args {
     /// Name of the generator's top module and entity [default: kautz_route_gen].
     #[arg(long, value_name = "NAME")]
     top: Option<String>,
-    /// The generated design to verify: a directory holding manifest.json and the HDL
-    /// files it lists.
+    /// Verify the design in DIR (its manifest.json and the HDL files it lists, as
+    /// `kautzgen generate` writes them) instead of generating one.
     #[arg(long, value_name = "DIR")]
-    design: PathBuf,
+    design: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -107,17 +113,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )));
     }
     let vectors = VectorSet::new(&graph, pairs, shard).map_err(input_error)?;
-    let design = Design::load(&args.design).map_err(input_error)?;
-    design.check_graph(&graph).map_err(input_error)?;
-    if let Some(top) = &args.top
-        && top != design.top()
-    {
-        return Err(input_error(anyhow::anyhow!(
-            "--top {top}: the design in {} has the top '{}'",
-            args.design.display(),
-            design.top()
-        )));
-    }
+    let (design, generated) = match &args.design {
+        Some(dir) => (existing_design(dir, &graph, args.top.as_deref())?, None),
+        None => {
+            let (design, dir) = generate(&args, args.top.as_deref().unwrap_or(DEFAULT_TOP))?;
+            (design, Some(dir))
+        }
+    };
     print_stdout(&format!("{}\n", vectors.describe()))?;
     let options = Options { wave: args.wave };
     let mut failed = Vec::new();
@@ -127,7 +129,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bar.inc(n)
         });
         bar.finish_and_clear();
-        let report = report?;
+        // A simulator's log names the design's files: keep a generated design beside it.
+        let report = match report {
+            Ok(report) => report,
+            Err(e) => match generated {
+                Some(dir) => bail!(
+                    "{e}; the generated design is kept in {}",
+                    dir.keep().display()
+                ),
+                None => return Err(e.into()),
+            },
+        };
         print_stdout(&report.render())?;
         if !report.all_passed() {
             failed.push(format!(
@@ -142,6 +154,44 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("verification failed ({})", failed.join("; "));
     }
     Ok(())
+}
+
+/// Reads the design in `dir` and checks it is the one asked for.
+fn existing_design(dir: &Path, graph: &Kautz, top: Option<&str>) -> anyhow::Result<Design> {
+    let design = Design::load(dir).map_err(input_error)?;
+    design.check_graph(graph).map_err(input_error)?;
+    if let Some(top) = top
+        && top != design.top()
+    {
+        return Err(input_error(anyhow::anyhow!(
+            "--top {top}: the design in {} has the top '{}'",
+            dir.display(),
+            design.top()
+        )));
+    }
+    Ok(design)
+}
+
+/// Generates the route generator in both languages into a temporary directory, which
+/// lives as long as the returned handle.
+fn generate(args: &Args, top: &str) -> anyhow::Result<(Design, TempDir)> {
+    check_top_name(top)?;
+    let params = RouteGenParams::new(args.d, args.k, top).map_err(input_error)?;
+    let dir = tempfile::Builder::new()
+        .prefix("kautzgen-design-")
+        .tempdir()
+        .context("cannot create a temporary directory for the design")?;
+    let path = dir.path().join("design");
+    let provenance = Provenance {
+        command: format!("kautzgen verify --d {} --k {} --top {top}", args.d, args.k),
+    };
+    write_design(
+        &path,
+        &design(&params),
+        &[Language::Verilog, Language::Vhdl],
+        &provenance,
+    )?;
+    Ok((Design::load(&path)?, dir))
 }
 
 /// A bar on standard error while standard output is a terminal; nothing otherwise, so that

@@ -49,6 +49,8 @@ struct Context<'a> {
     word_bits: usize,
     route_bits: usize,
     len_bits: usize,
+    /// `(0)` when `src` and `dst` are one bit: such ports are `std_logic` in VHDL.
+    word_element: &'static str,
     word_text_bits: usize,
     route_text_bits: usize,
     len_text_bits: usize,
@@ -96,6 +98,7 @@ pub fn render(
         word_bits: widths.word(),
         route_bits: widths.route(),
         len_bits: widths.len,
+        word_element: if widths.word() == 1 { "(0)" } else { "" },
         word_text_bits: whole_digits(widths.word()),
         route_text_bits: whole_digits(widths.route()),
         len_text_bits: whole_digits(widths.len),

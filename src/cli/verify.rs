@@ -133,11 +133,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let report = match report {
             Ok(report) => report,
             Err(e) => match generated {
-                Some(dir) => bail!(
+                Some(dir) if e.keeps_files() => bail!(
                     "{e}; the generated design is kept in {}",
                     dir.keep().display()
                 ),
-                None => return Err(e.into()),
+                _ => return Err(e.into()),
             },
         };
         print_stdout(&report.render())?;

@@ -68,9 +68,9 @@ impl Simulator for Ghdl {
         _wave: bool,
     ) -> Result<(), SimError> {
         let log = work.join("compile.log");
-        std::fs::create_dir_all(work.join("ghdl")).map_err(|source| SimError::Io {
+        std::fs::create_dir_all(work.join("ghdl")).map_err(|cause| SimError::Io {
             what: format!("cannot create {}", work.join("ghdl").display()),
-            source,
+            cause,
         })?;
         let mut analyse = self.command("-a");
         analyse.args(sources);

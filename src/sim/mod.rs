@@ -68,28 +68,32 @@ pub enum SimError {
         first: String,
         log: PathBuf,
     },
-    #[error("{simulator}: {source}; files kept in {}", dir.display())]
+    #[error("{simulator}: {cause}; files kept in {}", dir.display())]
     Results {
         simulator: &'static str,
-        source: ResultsError,
+        cause: ResultsError,
         dir: PathBuf,
     },
     #[error("the design's manifest lists no {0} files")]
     NoSources(&'static str),
     #[error(transparent)]
     Testbench(#[from] TestbenchError),
-    #[error("{what}: {source}")]
-    Io {
-        what: String,
-        #[source]
-        source: io::Error,
-    },
+    #[error("{what}: {cause}")]
+    Io { what: String, cause: io::Error },
 }
 
 impl SimError {
+    /// Whether the error points at files kept for inspection (logs, the working directory).
+    pub fn keeps_files(&self) -> bool {
+        matches!(
+            self,
+            SimError::Compile { .. } | SimError::Run { .. } | SimError::Results { .. }
+        )
+    }
+
     fn io(what: impl Into<String>) -> impl FnOnce(io::Error) -> SimError {
         let what = what.into();
-        move |source| SimError::Io { what, source }
+        move |cause| SimError::Io { what, cause }
     }
 }
 
@@ -116,12 +120,12 @@ pub trait Simulator {
 /// Why a design directory cannot be used.
 #[derive(Debug, Error)]
 pub enum DesignError {
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
-    #[error("{} is not a design manifest: {source}", path.display())]
+    #[error("cannot read {}: {cause}", path.display())]
+    Read { path: PathBuf, cause: io::Error },
+    #[error("{} is not a design manifest: {cause}", path.display())]
     Manifest {
         path: PathBuf,
-        source: serde_json::Error,
+        cause: serde_json::Error,
     },
     #[error("the design in {} is for {found}, not d = {d}, k = {k}", dir.display())]
     Params {
@@ -143,12 +147,12 @@ impl Design {
     /// Reads `dir/manifest.json`.
     pub fn load(dir: &Path) -> Result<Self, DesignError> {
         let path = dir.join("manifest.json");
-        let text = std::fs::read_to_string(&path).map_err(|source| DesignError::Read {
+        let text = std::fs::read_to_string(&path).map_err(|cause| DesignError::Read {
             path: path.clone(),
-            source,
+            cause,
         })?;
         let manifest =
-            serde_json::from_str(&text).map_err(|source| DesignError::Manifest { path, source })?;
+            serde_json::from_str(&text).map_err(|cause| DesignError::Manifest { path, cause })?;
         Ok(Design {
             dir: dir.to_path_buf(),
             manifest,
@@ -194,8 +198,8 @@ pub struct Options {
 }
 
 /// Simulates every vector of `vectors` on `design` with `simulator` and judges the
-/// results; `progress` is told how many vectors each finished batch held. On a simulator
-/// error the working directory is kept and named in the error.
+/// results; `progress` is told how many vectors each finished batch held. When the error
+/// names a log, the working directory is kept.
 pub fn verify(
     simulator: &dyn Simulator,
     design: &Design,
@@ -257,7 +261,7 @@ pub fn verify(
         Ok(checker.finish(simulator.name()))
     };
     let report = run();
-    if report.is_err() {
+    if report.as_ref().is_err_and(SimError::keeps_files) {
         let _kept = work.keep();
     }
     report
@@ -289,9 +293,9 @@ fn run_batch(
     }
     simulator.simulate(work, top, wave)?;
     let text = std::fs::read_to_string(&results_file).unwrap_or_default();
-    let mut observed = results::parse(&text).map_err(|source| SimError::Results {
+    let mut observed = results::parse(&text).map_err(|cause| SimError::Results {
         simulator: simulator.name(),
-        source,
+        cause,
         dir: work.to_path_buf(),
     })?;
     observed.resize(

@@ -32,11 +32,10 @@ pub enum TestbenchError {
     )]
     Top(String),
     /// A fault of the templates themselves, which are compiled into the program.
-    #[error("testbench template {name}: {source}")]
+    #[error("testbench template {name}: {cause}")]
     Template {
         name: &'static str,
-        #[source]
-        source: tera::Error,
+        cause: tera::Error,
     },
 }
 
@@ -110,7 +109,7 @@ pub fn render(
         Language::Verilog => ("tb_kautz_route_gen.v.tera", VERILOG),
         Language::Vhdl => ("tb_kautz_route_gen.vhd.tera", VHDL),
     };
-    let failed = |source| TestbenchError::Template { name, source };
+    let failed = |cause| TestbenchError::Template { name, cause };
     let mut tera = tera::Tera::new();
     tera.autoescape_on(Vec::<&str>::new());
     tera.add_raw_template(name, template).map_err(failed)?;

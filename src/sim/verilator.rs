@@ -90,7 +90,7 @@ impl Simulator for Verilator {
                     "the model binary {} vanished",
                     work.join("obj/sim").display()
                 ),
-                source: std::io::ErrorKind::NotFound.into(),
+                cause: std::io::ErrorKind::NotFound.into(),
             }),
         }
     }

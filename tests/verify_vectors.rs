@@ -299,6 +299,13 @@ fn describe_names_the_selection() {
             .describe(),
         "K(4,5): all 1637120 pairs and 6 invalid vectors, shard 3/8: 204641 vectors"
     );
+    let one = Pairs::Sample { count: 1, seed: 5 };
+    assert_eq!(
+        VectorSet::new(&g, one, Shard::new(0, 1 << 30).unwrap())
+            .unwrap()
+            .describe(),
+        "K(4,5): 1 sampled pair (seed 5) and 6 invalid vectors, shard 0/1073741824: 1 vector"
+    );
     let big = Kautz::new(20, 8).unwrap();
     assert_eq!(
         VectorSet::new(&big, Pairs::All, Shard::WHOLE)

@@ -10,9 +10,9 @@
 //! with `error` as expected and stayed, outputs were low after `rst`, and the whole answer
 //! took at most the cycle bound.
 
-use crate::sim::hex;
 use crate::sim::results::{End, Observed, SeenRoute};
 use crate::sim::vectors::{Expected, Vector, Widths, cycle_bound};
+use crate::sim::{counted, hex};
 use crate::topology::kautz::{Kautz, Letter};
 use std::fmt::Write;
 
@@ -123,7 +123,7 @@ impl Checker {
             )),
             None if got.len() != expected.len() => problems.push(format!(
                 "{}, expected {}",
-                routes(got.len()),
+                counted(got.len() as u64, "route"),
                 expected.len()
             )),
             None => {}
@@ -265,13 +265,6 @@ impl Checker {
     }
 }
 
-fn routes(n: usize) -> String {
-    match n {
-        1 => "1 route".to_string(),
-        _ => format!("{n} routes"),
-    }
-}
-
 impl Report {
     /// The report as printed: the failures kept, the cycle figures, and last the line
     /// `<simulator>: N passed, M failed`.
@@ -280,7 +273,8 @@ impl Report {
         let mut text: String = self.failures.concat();
         let hidden = self.failed - self.failures.len() as u64;
         if hidden > 0 {
-            writeln!(text, "{name}: {hidden} more failures not shown").expect("String");
+            let more = counted(hidden, "more failure");
+            writeln!(text, "{name}: {more} not shown").expect("String");
         }
         let c = &self.cycles;
         match c.route_sets {

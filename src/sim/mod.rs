@@ -309,6 +309,14 @@ fn run_batch(
     Ok(observed)
 }
 
+/// "1 vector", "2 vectors": a count and its noun, for messages.
+fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
 /// Runs `command` in `dir` with its output appended to `log`. `Ok(None)` when the program
 /// does not exist, so the caller can name the package to install.
 fn run_logged(

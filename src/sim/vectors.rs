@@ -10,7 +10,7 @@
 //! large graph never holds more than one batch in memory.
 
 use crate::routing::kautz::route_set;
-use crate::sim::hex;
+use crate::sim::{counted, hex};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 use std::collections::HashSet;
 use std::fmt;
@@ -296,7 +296,10 @@ impl VectorSet {
     pub fn describe(&self) -> String {
         let selection = match (&self.pairs, &self.source) {
             (Pairs::Sample { seed, .. }, Source::Listed(_)) => {
-                format!("{} sampled pairs (seed {seed})", self.pair_count())
+                format!(
+                    "{} (seed {seed})",
+                    counted(self.pair_count(), "sampled pair")
+                )
             }
             _ => format!("all {} pairs", self.pair_count()),
         };
@@ -306,10 +309,10 @@ impl VectorSet {
             format!(", shard {}", self.shard)
         };
         format!(
-            "{}: {selection} and {} invalid vectors{shard}: {} vectors",
+            "{}: {selection} and {} invalid vectors{shard}: {}",
             self.graph,
             self.invalid_count(),
-            self.len()
+            counted(self.len(), "vector")
         )
     }
 }

@@ -898,6 +898,11 @@ mod tests {
                 assert_eq!(route.hop_count(), expected, "{torus} {src} -> {dst}");
                 let bfs = graph.distances_from(torus.index_of(&src))[torus.index_of(&dst)].unwrap();
                 longer += usize::from(route.hop_count() > bfs);
+                if route.hop_count() == bfs {
+                    // Minimal, it is e-cube's path, ties broken the same (mesh) way.
+                    let expected = dimension_order_path(&torus, &src, &dst);
+                    assert_eq!(route.nodes().cloned().collect::<Vec<_>>(), expected);
+                }
                 // Dimensions are corrected in increasing order, as in e-cube.
                 let dims: Vec<usize> = links(&route).iter().map(|(_, p, _)| p.dim).collect();
                 assert!(dims.windows(2).all(|w| w[0] <= w[1]), "{src} -> {dst}");
@@ -957,6 +962,9 @@ mod tests {
         assert_eq!(route(7, "0,0", "6,5"), "-1 +0 +0 +0 +0 +0");
         // West first: the west phase comes before the Y hops.
         assert_eq!(route(5, "0,3", "2,1"), "-0 -0 +1 +1");
+        // A wraparound that saves nothing is not taken: 3 -> 1 in a ring of 4 goes down.
+        assert_eq!(route(4, "0,3", "0,1"), "-0 -0");
+        assert_eq!(route(4, "0,0", "2,0"), "+1 +1");
     }
 
     /// Routes by (source, destination).

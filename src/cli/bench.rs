@@ -5,7 +5,9 @@ use crate::cli::{input_error, output::print_stdout};
 use crate::topology::kautz::Kautz;
 use std::time::Duration;
 
-/// Time the Kautz route-set golden model over every ordered pair of each graph, on one
+/// Route sets per second of the golden model and the flow reference.
+///
+/// Times the Kautz route-set golden model over every ordered pair of each graph, on one
 /// thread, beside the min-cost-flow reference on a sample of pairs.
 ///
 /// Build with optimisations (`make bench` runs `cargo run --release -- bench`): the figures

@@ -5,6 +5,7 @@
 //! and the command that produced it. What differs between the languages lives only in the
 //! two [`Backend`] implementations; names are decided beforehand by [`names`].
 
+pub mod expr;
 pub mod manifest;
 pub mod names;
 pub mod verilog;

@@ -18,14 +18,15 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
-/// Generate the route generator of K(d,k), simulate it and compare it with the golden model.
+/// Simulate the route generator in Verilator and GHDL against the golden model.
 ///
-/// For every selected source/destination pair, and for fixed invalid words (a letter above
-/// d, equal neighbours, source equal to destination), checks each route and its order,
-/// `done` and `error`; routes held while `next_route` comes late; `next_route` ignored while
-/// no route is valid; `init` and `rst` in the middle of a search; and at most
-/// k + 3(d+1) + 4 cycles of work per route set. Prints the first failures in full and ends
-/// with a line `<simulator>: N passed, M failed` per simulator; exits 1 on any failure.
+/// Generates the route generator of K(d,k), or reads one with --design. For every selected
+/// source/destination pair, and for fixed invalid words (a letter above d, equal
+/// neighbours, source equal to destination), checks each route and its order, `done` and
+/// `error`; routes held while `next_route` comes late; `next_route` ignored while no route
+/// is valid; `init` and `rst` in the middle of a search; and at most k + 3(d+1) + 4 cycles
+/// of work per route set. Prints the first failures in full and ends with a line
+/// `<simulator>: N passed, M failed` per simulator; exits 1 on any failure.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   kautzgen verify --d 2 --k 3 --pairs all

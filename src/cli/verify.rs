@@ -5,7 +5,7 @@ use crate::cli::generate::check_top_name;
 use crate::cli::{input_error, output::print_stdout};
 use crate::emit::names::Language;
 use crate::emit::{Provenance, write_design};
-use crate::rtl::kautz_route_gen::{DEFAULT_TOP, RouteGenParams, design};
+use crate::rtl::kautz_route_gen::{DEFAULT_TOP, Fault, RouteGenParams, design_with_fault};
 use crate::sim::ghdl::Ghdl;
 use crate::sim::vectors::{Pairs, Shard, VectorSet};
 use crate::sim::verilator::Verilator;
@@ -33,7 +33,8 @@ use tempfile::TempDir;
   kautzgen verify --d 4 --k 5 --sim ghdl --pairs 500 --seed 7
   kautzgen verify --d 4 --k 5 --pairs all --shard 3/8
   kautzgen verify --d 3 --k 3 --sim verilator --pairs 20 --wave k33.vcd
-  kautzgen verify --d 4 --k 5 --design build/k45")]
+  kautzgen verify --d 4 --k 5 --design build/k45
+  kautzgen verify --d 2 --k 3 --pairs all --fault phase-b-skipped   # must fail")]
 pub struct Args {
     /// Degree: letters are 0..=d.
     #[arg(long)]
@@ -63,8 +64,11 @@ pub struct Args {
     top: Option<String>,
     /// Verify the design in DIR (its manifest.json and the HDL files it lists, as
     /// `kautzgen generate` writes them) instead of generating one.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "fault")]
     design: Option<PathBuf>,
+    /// Build this deliberate fault into the generated design, to see verification fail.
+    #[arg(long, value_enum)]
+    fault: Option<Fault>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -188,7 +192,7 @@ fn generate(args: &Args, top: &str) -> anyhow::Result<(Design, TempDir)> {
     };
     write_design(
         &path,
-        &design(&params),
+        &design_with_fault(&params, args.fault),
         &[Language::Verilog, Language::Vhdl],
         &provenance,
     )?;

@@ -34,10 +34,10 @@ pub enum ToolError {
         program: &'static str,
         package: &'static str,
     },
-    #[error("cannot run {program}: {source}")]
+    #[error("cannot run {program}: {cause}")]
     Io {
         program: &'static str,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 }
 
@@ -67,7 +67,7 @@ impl Tool {
                 } else {
                     ToolError::Io {
                         program: self.program,
-                        source,
+                        cause: source,
                     }
                 }
             })?;
@@ -79,7 +79,7 @@ impl Tool {
         let log_path = dir.join(log_name);
         std::fs::write(&log_path, &log).map_err(|source| ToolError::Io {
             program: self.program,
-            source,
+            cause: source,
         })?;
         Ok(Outcome {
             success: output.status.success(),

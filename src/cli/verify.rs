@@ -3,15 +3,14 @@
 
 use crate::cli::generate::check_top_name;
 use crate::cli::{input_error, output::print_stdout};
-use crate::emit::names::Language;
-use crate::emit::{Provenance, write_design};
-use crate::rtl::kautz_route_gen::{DEFAULT_TOP, Fault, RouteGenParams, design_with_fault};
+use crate::emit::Provenance;
+use crate::rtl::kautz_route_gen::{DEFAULT_TOP, Fault, RouteGenParams};
 use crate::sim::ghdl::Ghdl;
 use crate::sim::vectors::{Pairs, Shard, VectorSet};
 use crate::sim::verilator::Verilator;
-use crate::sim::{Design, Options, Simulator, verify};
+use crate::sim::{Design, Options, Simulator, scratch_design, verify};
 use crate::topology::kautz::Kautz;
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -177,26 +176,14 @@ fn existing_design(dir: &Path, graph: &Kautz, top: Option<&str>) -> anyhow::Resu
     Ok(design)
 }
 
-/// Generates the route generator in both languages into a temporary directory, which
-/// lives as long as the returned handle.
+/// Generates the design to verify into a temporary directory.
 fn generate(args: &Args, top: &str) -> anyhow::Result<(Design, TempDir)> {
     check_top_name(top)?;
     let params = RouteGenParams::new(args.d, args.k, top).map_err(input_error)?;
-    let dir = tempfile::Builder::new()
-        .prefix("kautzgen-design-")
-        .tempdir()
-        .context("cannot create a temporary directory for the design")?;
-    let path = dir.path().join("design");
     let provenance = Provenance {
         command: format!("kautzgen verify --d {} --k {} --top {top}", args.d, args.k),
     };
-    write_design(
-        &path,
-        &design_with_fault(&params, args.fault),
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )?;
-    Ok((Design::load(&path)?, dir))
+    Ok(scratch_design(&params, args.fault, &provenance)?)
 }
 
 /// A bar on standard error while standard output is a terminal; nothing otherwise, so that

@@ -97,6 +97,27 @@ impl SimError {
     }
 }
 
+/// Generates the route generator of `params` (with `fault` built in, if any) in both
+/// languages into a temporary directory, which lives as long as the returned handle.
+pub fn scratch_design(
+    params: &crate::rtl::kautz_route_gen::RouteGenParams,
+    fault: Option<crate::rtl::kautz_route_gen::Fault>,
+    provenance: &crate::emit::Provenance,
+) -> Result<(Design, tempfile::TempDir), DesignError> {
+    let dir = tempfile::Builder::new()
+        .prefix("kautzgen-design-")
+        .tempdir()
+        .map_err(DesignError::Scratch)?;
+    let path = dir.path().join("design");
+    let design = crate::rtl::kautz_route_gen::design_with_fault(params, fault);
+    let languages = [
+        crate::emit::names::Language::Verilog,
+        crate::emit::names::Language::Vhdl,
+    ];
+    crate::emit::write_design(&path, &design, &languages, provenance)?;
+    Ok((Design::load(&path)?, dir))
+}
+
 /// One simulator: compiles a testbench with the design, then runs it on vector batches.
 /// Everything happens in a working directory the caller owns.
 pub trait Simulator {
@@ -120,6 +141,10 @@ pub trait Simulator {
 /// Why a design directory cannot be used.
 #[derive(Debug, Error)]
 pub enum DesignError {
+    #[error(transparent)]
+    Emit(#[from] crate::emit::EmitError),
+    #[error("cannot create a temporary directory for the design: {0}")]
+    Scratch(io::Error),
     #[error("cannot read {}: {cause}", path.display())]
     Read { path: PathBuf, cause: io::Error },
     #[error("{} is not a design manifest: {cause}", path.display())]

@@ -9,7 +9,7 @@ KAUTZGEN := target/release/kautzgen
 # Debian packages the project runs: simulators, synthesis, place-and-route, drawing.
 APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphviz
 
-.PHONY: all deps rust-deps run test bench clean
+.PHONY: all deps rust-deps run verify-full test bench clean
 
 all: test
 
@@ -33,14 +33,24 @@ rust-deps:
 $(KAUTZGEN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
 	$(CARGO) build --release --locked
 
-## run: the papers' default, K(4,5): Table 3 of seed 000, its route set as JSON, and the
-## K(2,3) drawing of Fig. 2 with the section 3.2 example highlighted, under generated/.
+# Writes the output of a command to a file whole or not at all: $(call save,FILE,COMMAND).
+save = { $(2) > $(1).tmp && mv $(1).tmp $(1) && cat $(1); } || { rm -f $(1).tmp; exit 1; }
+
+## run: the papers' default, K(4,5), under generated/: Table 3 of seed 000 and its JSON, the
+## K(2,3) drawing of Fig. 2, the route generator in Verilog and VHDL, its lint report, and
+## its verification in Verilator and GHDL on 1000 sampled pairs and the invalid words.
 run: deps $(KAUTZGEN)
 	mkdir -p generated
-	$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430 | tee generated/k45-table3.txt
-	$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430 --format json > generated/k45-table3.json
+	$(call save,generated/k45-table3.txt,$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430)
+	$(call save,generated/k45-table3.json,$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430 --format json)
 	$(KAUTZGEN) draw --d 2 --k 3 --src 120 --dst 201 --out generated/k23-routes.svg
-	@echo "wrote generated/k45-table3.txt, generated/k45-table3.json, generated/k23-routes.svg"
+	$(KAUTZGEN) generate --d 4 --k 5 --out generated/k45
+	$(call save,generated/k45-lint.txt,$(KAUTZGEN) lint generated/k45)
+	$(call save,generated/k45-verify.txt,$(KAUTZGEN) verify --d 4 --k 5 --design generated/k45)
+
+## verify-full: every ordered pair of K(4,5) (1,637,120) and the invalid words, in Verilator.
+verify-full: deps $(KAUTZGEN)
+	time $(KAUTZGEN) verify --d 4 --k 5 --pairs all --sim verilator
 
 ## test: formatting, lints, and every test (unit, property, command line).
 test: deps
@@ -48,9 +58,10 @@ test: deps
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) test --locked
 
-## bench: route sets per second of the golden model and the flow reference, one thread.
+## bench: route sets per second of the golden model and the flow reference (one thread),
+## and of the generated route generator in Verilator (all K(4,5) pairs) and GHDL (a sample).
 bench: deps $(KAUTZGEN)
-	$(KAUTZGEN) bench
+	$(KAUTZGEN) bench --simulate
 
 clean:
 	$(CARGO) clean

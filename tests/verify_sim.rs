@@ -89,6 +89,87 @@ fn every_pair_of_k23_passes_in_both_simulators() {
     );
 }
 
+/// The graphs the project promises to verify exhaustively. Expected figures are worked
+/// out here from the definitions: n = d^k + d^(k-1) nodes, n(n-1) ordered pairs; invalid
+/// vectors are src = dst twice, equal neighbours twice when k >= 2, and a letter above d
+/// twice when d+1 is not a power of two; bound k + 3(d+1) + 4.
+#[test]
+fn every_pair_of_the_promised_graphs_passes_in_both_simulators() {
+    for (d, k, pairs, invalid, bound) in [
+        (1u64, 2u64, 2u64, 4u64, 12u64),
+        (2, 2, 30, 6, 15),
+        (3, 3, 1260, 4, 19),
+        (4, 3, 6320, 6, 22),
+        (2, 5, 2256, 6, 18),
+    ] {
+        let nodes = d.pow(k as u32) + d.pow(k as u32 - 1);
+        assert_eq!(nodes * (nodes - 1), pairs, "K({d},{k})");
+        let out = kautzgen(&[
+            "verify",
+            "--d",
+            &d.to_string(),
+            "--k",
+            &k.to_string(),
+            "--pairs",
+            "all",
+        ]);
+        assert_passes(
+            &out,
+            &format!(
+                "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
+                pairs + invalid
+            ),
+            pairs + invalid,
+            bound,
+            &["verilator", "ghdl"],
+        );
+    }
+}
+
+#[test]
+fn a_design_directory_given_by_a_relative_path() {
+    let scratch = tempfile::tempdir().unwrap();
+    generate(&scratch.path().join("k22"), 2, 2, None);
+    let out = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+        .args([
+            "verify",
+            "--d",
+            "2",
+            "--k",
+            "2",
+            "--pairs",
+            "all",
+            "--sim",
+            "verilator",
+            "--design",
+            "k22",
+        ])
+        .current_dir(scratch.path())
+        .output()
+        .unwrap();
+    assert_passes(
+        &out,
+        "K(2,2): all 30 pairs and 6 invalid vectors: 36 vectors",
+        36,
+        15,
+        &["verilator"],
+    );
+}
+
+#[test]
+fn a_sample_of_k45_passes_in_both_simulators() {
+    let out = kautzgen(&[
+        "verify", "--d", "4", "--k", "5", "--pairs", "2000", "--seed", "3",
+    ]);
+    assert_passes(
+        &out,
+        "K(4,5): 2000 sampled pairs (seed 3) and 6 invalid vectors: 2006 vectors",
+        2006,
+        24,
+        &["verilator", "ghdl"],
+    );
+}
+
 #[test]
 fn one_bit_words_and_another_top_name() {
     // K(1,1): nodes 0 and 1, src and dst one bit each (std_logic ports in VHDL).

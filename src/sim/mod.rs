@@ -178,10 +178,12 @@ impl Design {
         })?;
         let manifest =
             serde_json::from_str(&text).map_err(|cause| DesignError::Manifest { path, cause })?;
-        Ok(Design {
-            dir: dir.to_path_buf(),
-            manifest,
-        })
+        // Simulators run in a directory of their own: the files need absolute paths.
+        let dir = std::fs::canonicalize(dir).map_err(|cause| DesignError::Read {
+            path: dir.to_path_buf(),
+            cause,
+        })?;
+        Ok(Design { dir, manifest })
     }
 
     /// Checks that the manifest's `d` and `k` are those of `graph`.

@@ -11,6 +11,7 @@
 //! one batch of vectors is in memory at a time.
 
 pub mod compare;
+pub mod function;
 pub mod ghdl;
 pub mod hex;
 pub mod results;

@@ -21,7 +21,7 @@ SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5
 SYNTH_DIR := generated/synth
 
-.PHONY: all deps rust-deps venv run test bench synth clean
+.PHONY: all deps rust-deps venv run verify-full test bench synth clean
 
 all: test
 
@@ -54,14 +54,24 @@ $(VENV)/.installed: Makefile
 $(KAUTZGEN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
 	$(CARGO) build --release --locked
 
-## run: the papers' default, K(4,5): Table 3 of seed 000, its route set as JSON, and the
-## K(2,3) drawing of Fig. 2 with the section 3.2 example highlighted, under generated/.
+# Writes the output of a command to a file whole or not at all: $(call save,FILE,COMMAND).
+save = { $(2) > $(1).tmp && mv $(1).tmp $(1) && cat $(1); } || { rm -f $(1).tmp; exit 1; }
+
+## run: the papers' default, K(4,5), under generated/: Table 3 of seed 000 and its JSON, the
+## K(2,3) drawing of Fig. 2, the route generator in Verilog and VHDL, its lint report, and
+## its verification in Verilator and GHDL on 1000 sampled pairs and the invalid words.
 run: deps $(KAUTZGEN)
 	mkdir -p generated
-	$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430 | tee generated/k45-table3.txt
-	$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430 --format json > generated/k45-table3.json
+	$(call save,generated/k45-table3.txt,$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430)
+	$(call save,generated/k45-table3.json,$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430 --format json)
 	$(KAUTZGEN) draw --d 2 --k 3 --src 120 --dst 201 --out generated/k23-routes.svg
-	@echo "wrote generated/k45-table3.txt, generated/k45-table3.json, generated/k23-routes.svg"
+	$(KAUTZGEN) generate --d 4 --k 5 --out generated/k45
+	$(call save,generated/k45-lint.txt,$(KAUTZGEN) lint generated/k45)
+	$(call save,generated/k45-verify.txt,$(KAUTZGEN) verify --d 4 --k 5 --design generated/k45)
+
+## verify-full: every ordered pair of K(4,5) (1,637,120) and the invalid words, in Verilator.
+verify-full: deps $(KAUTZGEN)
+	time $(KAUTZGEN) verify --d 4 --k 5 --pairs all --sim verilator
 
 ## test: formatting, lints, and every test (unit, property, command line).
 test: deps
@@ -69,27 +79,22 @@ test: deps
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) test --locked
 
-## bench: route sets per second of the golden model and the flow reference, one thread.
+## bench: route sets per second of the golden model and the flow reference (one thread),
+## and of the generated route generator in Verilator (all K(4,5) pairs) and GHDL (a sample).
 bench: deps $(KAUTZGEN)
-	$(KAUTZGEN) bench
+	$(KAUTZGEN) bench --simulate
 
 ## synth: yosys and nextpnr figures of the route generator on iCE40 HX8K and ECP5-25k, in
-## both languages, into docs/synthesis.md. Cycles per route set come from `kautzgen verify`
-## when this build has it. One run at a time: the tools share the machine's cores.
+## both languages, with its cycles per route set from `kautzgen verify` (Verilator, 1000
+## sampled pairs), into docs/synthesis.md. One tool runs at a time.
 synth: deps $(KAUTZGEN)
 	mkdir -p $(SYNTH_DIR)
 	rm -f $(SYNTH_DIR)/*.json
 	for size in $(SYNTH_SIZES); do \
-	  d=$${size%,*}; k=$${size#*,}; name=k$$d$$k; cycles=""; \
-	  if $(KAUTZGEN) verify --help >/dev/null 2>&1; then \
-	    $(KAUTZGEN) generate --d $$d --k $$k --out $(SYNTH_DIR)/$$name; \
-	    $(KAUTZGEN) verify --d $$d --k $$k --design $(CURDIR)/$(SYNTH_DIR)/$$name --sim verilator --pairs 1000 \
-	      > $(SYNTH_DIR)/$$name-verify.txt; \
-	    cycles="--cycles $(SYNTH_DIR)/$$name-verify.txt"; \
-	  fi; \
-	  echo "synth K($$d,$$k)"; \
-	  $(KAUTZGEN) synth --d $$d --k $$k $(SYNTH_TARGETS) --seeds $(SYNTH_SEEDS) --format json $$cycles \
-	    > $(SYNTH_DIR)/$$name.json; \
+	  d=$${size%,*}; k=$${size#*,}; name=$(SYNTH_DIR)/k$$d$$k; \
+	  $(KAUTZGEN) generate --d $$d --k $$k --out $$name; \
+	  $(call save,$$name-verify.txt,$(KAUTZGEN) verify --d $$d --k $$k --design $$name --sim verilator --pairs 1000); \
+	  $(call save,$$name.json,$(KAUTZGEN) synth --d $$d --k $$k $(SYNTH_TARGETS) --seeds $(SYNTH_SEEDS) --format json --cycles $$name-verify.txt); \
 	done
 	$(KAUTZGEN) synth --doc docs/synthesis.md --from $(SYNTH_DIR)
 	@echo "wrote docs/synthesis.md"

@@ -1,11 +1,17 @@
-//! Throughput of the Kautz route-set golden model beside the min-cost-flow reference.
+//! Throughput of the Kautz route-set golden model beside the min-cost-flow reference, and
+//! of the generated route generator in each simulator.
 //!
 //! In: a list of Kautz graphs. Out: one [`Measurement`] per graph and method, timed on one
 //! thread over every ordered pair (the golden model) or over an evenly spread sample of
-//! pairs that fills a time budget (the flow reference, which is thousands of times slower).
+//! pairs that fills a time budget (the flow reference, which is thousands of times slower);
+//! and a [`SimMeasurement`] per simulator run, the model build included.
 
+use crate::emit::Provenance;
 use crate::routing::flow::min_cost_disjoint_paths;
 use crate::routing::kautz::DisjointRoutes;
+use crate::rtl::kautz_route_gen::RouteGenParams;
+use crate::sim::vectors::{Pairs, Shard, VectorError, VectorSet};
+use crate::sim::{DesignError, Options, SimError, Simulator, scratch_design, verify};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -91,6 +97,100 @@ pub fn flow_reference(graph: &Kautz, budget: Duration) -> Result<Measurement, Ka
         route_sets,
         elapsed: start.elapsed(),
     })
+}
+
+/// How fast a simulator verified route sets of one graph, its model build included.
+#[derive(Debug, Clone)]
+pub struct SimMeasurement {
+    pub graph: Kautz,
+    pub simulator: &'static str,
+    pub vectors: u64,
+    pub failed: u64,
+    pub elapsed: Duration,
+    pub mean_cycles: f64,
+    pub max_cycles: u64,
+    pub bound: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error(transparent)]
+    Graph(#[from] KautzError),
+    #[error(transparent)]
+    Design(#[from] DesignError),
+    #[error(transparent)]
+    Vectors(#[from] VectorError),
+    #[error(transparent)]
+    Simulation(#[from] SimError),
+}
+
+/// Generates the route generator of `graph` and verifies `pairs` of it in `simulator`.
+pub fn simulated(
+    simulator: &dyn Simulator,
+    graph: &Kautz,
+    pairs: Pairs,
+) -> Result<SimMeasurement, BenchError> {
+    let params = RouteGenParams::new(
+        graph.d() as u64,
+        graph.k() as u64,
+        crate::rtl::kautz_route_gen::DEFAULT_TOP,
+    )?;
+    let provenance = Provenance {
+        command: "kautzgen bench --simulate".to_string(),
+    };
+    let (design, _dir) = scratch_design(&params, None, &provenance)?;
+    let vectors = VectorSet::new(graph, pairs, Shard::WHOLE)?;
+    let start = Instant::now();
+    let report = verify(
+        simulator,
+        &design,
+        &vectors,
+        &Options { wave: None },
+        &mut |_| {},
+    )?;
+    let elapsed = start.elapsed();
+    let cycles = report.cycles;
+    Ok(SimMeasurement {
+        graph: *graph,
+        simulator: simulator.name(),
+        vectors: report.passed + report.failed,
+        failed: report.failed,
+        elapsed,
+        mean_cycles: cycles.total as f64 / cycles.route_sets.max(1) as f64,
+        max_cycles: cycles.max,
+        bound: cycles.bound,
+    })
+}
+
+/// The simulator measurements as an aligned text table.
+pub fn sim_table(rows: &[SimMeasurement]) -> String {
+    let mut text = format!(
+        "{:<10}  {:<8}  {:>9}  {:>6}  {:>9}  {:>13}  {:>11}  {:>10}  {:>5}\n",
+        "simulator",
+        "graph",
+        "vectors",
+        "failed",
+        "seconds",
+        "route sets/s",
+        "mean cycles",
+        "max cycles",
+        "bound"
+    );
+    for row in rows {
+        text += &format!(
+            "{:<10}  {:<8}  {:>9}  {:>6}  {:>9.1}  {:>13.0}  {:>11.1}  {:>10}  {:>5}\n",
+            row.simulator,
+            row.graph.to_string(),
+            row.vectors,
+            row.failed,
+            row.elapsed.as_secs_f64(),
+            row.vectors as f64 / row.elapsed.as_secs_f64(),
+            row.mean_cycles,
+            row.max_cycles,
+            row.bound
+        );
+    }
+    text
 }
 
 fn gcd(a: usize, b: usize) -> usize {

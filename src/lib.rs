@@ -10,5 +10,6 @@ pub mod draw;
 pub mod emit;
 pub mod routing;
 pub mod rtl;
+pub mod sim;
 pub mod synth;
 pub mod topology;

@@ -31,8 +31,10 @@ fn refused(args: &[&str]) -> String {
     err.trim_end().to_string()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kautzgen-cli-{}", std::process::id()));
+/// A file in a directory of its own for `test`, since tests run in parallel and some of
+/// them look at everything in their directory.
+fn scratch(test: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kautzgen-cli-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
@@ -155,7 +157,7 @@ fn bad_parameters_and_words_are_refused() {
 
 #[test]
 fn draw_writes_dot_and_svg() {
-    let dot = scratch("k23.dot");
+    let dot = scratch("draw", "k23.dot");
     stdout(&[
         "draw",
         "--d",
@@ -173,7 +175,7 @@ fn draw_writes_dot_and_svg() {
     assert!(text.starts_with("digraph \"K(2,3)\" {\n"));
     assert!(text.contains("  \"120\" -> \"201\" [color=\"#d62728\", penwidth=3];\n"));
 
-    let svg = scratch("k23.svg");
+    let svg = scratch("draw", "k23.svg");
     stdout(&[
         "draw",
         "--d",
@@ -214,7 +216,7 @@ fn draw_writes_dot_and_svg() {
 
 #[test]
 fn draw_refuses_without_leaving_a_file() {
-    let big = scratch("k45.svg");
+    let big = scratch("refuse", "k45.svg");
     assert_eq!(
         refused(&[
             "draw",
@@ -228,7 +230,7 @@ fn draw_refuses_without_leaving_a_file() {
         "error: K(4,5) has 1280 nodes; drawings are limited to 400 nodes to stay readable (choose a smaller d or k)"
     );
     assert!(!big.exists());
-    let png = scratch("k23.png");
+    let png = scratch("refuse", "k23.png");
     assert_eq!(
         refused(&[
             "draw",

@@ -1,11 +1,17 @@
 //! `kautzgen bench`: route sets per second of the golden model and the flow reference.
 
-use crate::bench::{flow_reference, golden_model, table};
+use crate::bench::{BenchError, flow_reference, golden_model, sim_table, simulated, table};
 use crate::cli::{input_error, output::print_stdout};
+use crate::sim::Simulator;
+use crate::sim::ghdl::Ghdl;
+use crate::sim::vectors::Pairs;
+use crate::sim::verilator::Verilator;
 use crate::topology::kautz::Kautz;
 use std::time::Duration;
 
-/// Time the Kautz route-set golden model over every ordered pair of each graph, on one
+/// Route sets per second of the golden model and the flow reference.
+///
+/// Times the Kautz route-set golden model over every ordered pair of each graph, on one
 /// thread, beside the min-cost-flow reference on a sample of pairs.
 ///
 /// Build with optimisations (`make bench` runs `cargo run --release -- bench`): the figures
@@ -13,7 +19,8 @@ use std::time::Duration;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   kautzgen bench
-  kautzgen bench --graph 2,10 --graph 8,4 --flow-seconds 1")]
+  kautzgen bench --graph 2,10 --graph 8,4 --flow-seconds 1
+  kautzgen bench --simulate --ghdl-pairs 5000")]
 pub struct Args {
     /// A graph to time, as D,K; repeat for several.
     #[arg(long = "graph", value_name = "D,K", default_values = ["4,5", "3,6"])]
@@ -21,6 +28,13 @@ pub struct Args {
     /// Seconds spent timing the flow reference on each graph.
     #[arg(long, default_value_t = 2.0)]
     flow_seconds: f64,
+    /// Also time the generated route generator of K(4,5): every ordered pair in Verilator,
+    /// --ghdl-pairs sampled pairs in GHDL (model builds included).
+    #[arg(long)]
+    simulate: bool,
+    /// Pairs of K(4,5) simulated in GHDL with --simulate.
+    #[arg(long, default_value_t = 20_000)]
+    ghdl_pairs: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -43,7 +57,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .map_err(input_error)?,
         );
     }
-    print_stdout(&table(&rows))
+    print_stdout(&table(&rows))?;
+    if args.simulate {
+        let graph = Kautz::new(4, 5).expect("K(4,5) is a graph");
+        let runs: [(Box<dyn Simulator>, Pairs); 2] = [
+            (Box::new(Verilator::default()), Pairs::All),
+            (
+                Box::new(Ghdl::default()),
+                Pairs::Sample {
+                    count: args.ghdl_pairs,
+                    seed: 1,
+                },
+            ),
+        ];
+        let mut rows = Vec::new();
+        for (simulator, pairs) in runs {
+            rows.push(
+                simulated(simulator.as_ref(), &graph, pairs).map_err(|e| match e {
+                    BenchError::Vectors(_) => input_error(e),
+                    other => other.into(),
+                })?,
+            );
+        }
+        print_stdout(&format!("\n{}", sim_table(&rows)))?;
+    }
+    Ok(())
 }
 
 fn parse_graph(text: &str) -> anyhow::Result<Kautz> {

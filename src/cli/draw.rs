@@ -6,8 +6,10 @@ use crate::routing::kautz::route_set;
 use crate::topology::kautz::Kautz;
 use std::path::PathBuf;
 
-/// Draw K(d,k) as Fig. 2 of seed 000 draws K(2,3), optionally with the node-disjoint routes
-/// between two nodes highlighted, one colour per route.
+/// Draw K(d,k) as SVG or DOT, with a route set in colour.
+///
+/// Draws the graph as Fig. 2 of seed 000 draws K(2,3), optionally with the node-disjoint
+/// routes between two nodes highlighted, one colour per route.
 ///
 /// The file type follows the name: FILE.svg is laid out by Graphviz (`dot`), FILE.dot is
 /// the Graphviz source. Graphs of more than 400 nodes are refused as unreadable.

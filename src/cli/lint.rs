@@ -4,7 +4,9 @@ use crate::cli::input_error;
 use crate::synth::lint::{LintError, lint};
 use std::path::PathBuf;
 
-/// Check a design directory written by `kautzgen generate` with Verilator (-Wall), GHDL
+/// Check a generated design with Verilator, GHDL and yosys.
+///
+/// Checks a design directory written by `kautzgen generate` with Verilator (-Wall), GHDL
 /// (--std=08, analysis and elaboration) and yosys (check -assert, no latches). Any warning
 /// fails; the exit status is 1 then.
 #[derive(Debug, clap::Args)]

@@ -13,6 +13,7 @@ mod prove;
 mod routes;
 mod synth;
 mod torus;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::fmt;
@@ -35,6 +36,7 @@ enum Command {
     Ldi(ldi::Args),
     Mrns(mrns::Args),
     Torus(torus::Args),
+    Verify(verify::Args),
     Synth(synth::Args),
     Prove(prove::Args),
 }
@@ -50,6 +52,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Ldi(args) => ldi::run(args),
         Command::Mrns(args) => mrns::run(args),
         Command::Torus(args) => torus::run(args),
+        Command::Verify(args) => verify::run(args),
         Command::Synth(args) => synth::run(args),
         Command::Prove(args) => prove::run(args),
     }

@@ -6,6 +6,7 @@
 //! differs between the languages lives only in the two [`Backend`] implementations; names
 //! are decided beforehand by [`names`].
 
+pub mod expr;
 pub mod fusesoc;
 pub mod manifest;
 pub mod names;
@@ -89,10 +90,10 @@ impl Provenance {
 pub enum EmitError {
     #[error(transparent)]
     Invalid(#[from] IrError),
-    #[error("cannot write '{path}': {source}")]
+    #[error("cannot write '{path}': {cause}")]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 }
 
@@ -149,7 +150,7 @@ pub fn write_design(
     let (files, manifest) = render(design, languages, provenance)?;
     let io = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| EmitError::Io { path, source }
+        move |cause| EmitError::Io { path, cause }
     };
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),

@@ -3,6 +3,7 @@
 //! Every operator is parenthesised and every literal carries its width, so the text means
 //! the same to every tool and lints clean under `verilator -Wall`.
 
+use crate::emit::expr::{self, Operand, Syntax};
 use crate::emit::names::{DesignNames, ModuleNames};
 use crate::emit::{Backend, GeneratedFile, Provenance};
 use crate::rtl::ir::{BinaryOp, Design, Direction, Expr, Module, SignalKind, Statement, UnaryOp};
@@ -196,48 +197,52 @@ fn literal(width: u32, value: u64) -> String {
 }
 
 fn expression(expr: &Expr, module: &Module, names: &ModuleNames) -> String {
-    let e = |x: &Expr| expression(x, module, names);
-    match expr {
-        Expr::Signal(id) => names.signals[id.0 as usize].clone(),
-        Expr::Slice { signal, lo, width } => {
-            let name = &names.signals[signal.0 as usize];
-            match (module.sig(*signal).width, width) {
-                (w, _) if w == *width => name.clone(),
-                (_, 1) => format!("{name}[{lo}]"),
-                _ => format!("{name}[{}:{lo}]", lo + width - 1),
-            }
-        }
-        Expr::Const { width, value } => literal(*width, *value),
-        Expr::Named(id) => names.constants[id.0 as usize].clone(),
-        Expr::Concat(parts) => {
-            let parts: Vec<String> = parts.iter().map(e).collect();
-            format!("{{{}}}", parts.join(", "))
-        }
-        Expr::Unary(op, a) => {
-            let symbol = match op {
-                UnaryOp::Not => "~",
-                UnaryOp::ReduceOr => "|",
-                UnaryOp::ReduceAnd => "&",
-            };
-            format!("({symbol}{})", e(a))
-        }
-        Expr::Binary(op, a, b) => {
-            let symbol = match op {
-                BinaryOp::And => "&",
-                BinaryOp::Or => "|",
-                BinaryOp::Xor => "^",
-                BinaryOp::Add => "+",
-                BinaryOp::Sub => "-",
-                BinaryOp::Eq => "==",
-                BinaryOp::Ne => "!=",
-                BinaryOp::Lt => "<",
-            };
-            format!("({} {symbol} {})", e(a), e(b))
-        }
-        Expr::Mux {
-            cond,
-            then,
-            otherwise,
-        } => format!("({} ? {} : {})", e(cond), e(then), e(otherwise)),
+    expr::print(expr, module, names, &VerilogSyntax)
+}
+
+struct VerilogSyntax;
+
+impl Syntax for VerilogSyntax {
+    fn literal(&self, width: u32, value: u64) -> String {
+        literal(width, value)
+    }
+
+    fn bit_select(&self, name: &str, bit: u32) -> String {
+        format!("{name}[{bit}]")
+    }
+
+    fn range_select(&self, name: &str, high: u32, low: u32) -> String {
+        format!("{name}[{high}:{low}]")
+    }
+
+    fn concat(&self, parts: &[String]) -> String {
+        format!("{{{}}}", parts.join(", "))
+    }
+
+    fn unary(&self, op: UnaryOp, operand: Operand) -> String {
+        let symbol = match op {
+            UnaryOp::Not => "~",
+            UnaryOp::ReduceOr => "|",
+            UnaryOp::ReduceAnd => "&",
+        };
+        format!("({symbol}{})", operand.text)
+    }
+
+    fn binary(&self, op: BinaryOp, a: Operand, b: Operand) -> String {
+        let symbol = match op {
+            BinaryOp::And => "&",
+            BinaryOp::Or => "|",
+            BinaryOp::Xor => "^",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+        };
+        format!("({} {symbol} {})", a.text, b.text)
+    }
+
+    fn mux(&self, cond: &str, then: &str, otherwise: &str) -> String {
+        format!("({cond} ? {then} : {otherwise})")
     }
 }

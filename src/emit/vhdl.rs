@@ -6,6 +6,7 @@
 //! are calls to small functions of the design's package (`kg_eq`, `kg_mux`, ...);
 //! concatenations are qualified so that their type never depends on context.
 
+use crate::emit::expr::{self, Operand, Syntax};
 use crate::emit::names::{DesignNames, ModuleNames};
 use crate::emit::{Backend, GeneratedFile, Provenance};
 use crate::rtl::ir::{BinaryOp, Design, Direction, Expr, Module, SignalKind, Statement, UnaryOp};
@@ -281,61 +282,63 @@ fn top_level(expr: &Expr, module: &Module, names: &ModuleNames) -> String {
 }
 
 fn expression(expr: &Expr, module: &Module, names: &ModuleNames) -> String {
-    let e = |x: &Expr| expression(x, module, names);
-    let width = |x: &Expr| module.width_of(x).expect("validated widths");
-    match expr {
-        Expr::Signal(id) => names.signals[id.0 as usize].clone(),
-        Expr::Slice { signal, lo, width } => {
-            let name = &names.signals[signal.0 as usize];
-            match (module.sig(*signal).width, width) {
-                (w, _) if w == *width => name.clone(),
-                (_, 1) => format!("{name}({lo})"),
-                _ => format!("{name}({} downto {lo})", lo + width - 1),
+    expr::print(expr, module, names, &VhdlSyntax)
+}
+
+struct VhdlSyntax;
+
+impl Syntax for VhdlSyntax {
+    fn literal(&self, width: u32, value: u64) -> String {
+        literal(width, value)
+    }
+
+    fn bit_select(&self, name: &str, bit: u32) -> String {
+        format!("{name}({bit})")
+    }
+
+    fn range_select(&self, name: &str, high: u32, low: u32) -> String {
+        format!("{name}({high} downto {low})")
+    }
+
+    /// Qualified, so that the type of `a & b` never depends on its context.
+    fn concat(&self, parts: &[String]) -> String {
+        format!("std_logic_vector'({})", parts.join(" & "))
+    }
+
+    fn unary(&self, op: UnaryOp, operand: Operand) -> String {
+        match op {
+            UnaryOp::Not => format!("(not {})", operand.text),
+            // A reduction of one bit is that bit; VHDL defines `or` and `and` only on vectors.
+            _ if operand.width == 1 => operand.text,
+            UnaryOp::ReduceOr => format!("(or {})", operand.text),
+            UnaryOp::ReduceAnd => format!("(and {})", operand.text),
+        }
+    }
+
+    fn binary(&self, op: BinaryOp, a: Operand, b: Operand) -> String {
+        // A string literal has no type of its own: qualify it rather than convert it.
+        let number = |x: &Operand| {
+            if x.literal {
+                format!("unsigned'({})", x.text)
+            } else {
+                format!("unsigned({})", x.text)
             }
+        };
+        match op {
+            BinaryOp::And => format!("({} and {})", a.text, b.text),
+            BinaryOp::Or => format!("({} or {})", a.text, b.text),
+            BinaryOp::Xor => format!("({} xor {})", a.text, b.text),
+            // Modulo 2, sum and difference of bits are both their exclusive or.
+            BinaryOp::Add | BinaryOp::Sub if a.width == 1 => format!("({} xor {})", a.text, b.text),
+            BinaryOp::Add => format!("std_logic_vector({} + {})", number(&a), number(&b)),
+            BinaryOp::Sub => format!("std_logic_vector({} - {})", number(&a), number(&b)),
+            BinaryOp::Eq => format!("kg_eq({}, {})", a.text, b.text),
+            BinaryOp::Ne => format!("kg_ne({}, {})", a.text, b.text),
+            BinaryOp::Lt => format!("kg_lt({}, {})", a.text, b.text),
         }
-        Expr::Const { width, value } => literal(*width, *value),
-        Expr::Named(id) => names.constants[id.0 as usize].clone(),
-        Expr::Concat(parts) => {
-            let parts: Vec<String> = parts.iter().map(e).collect();
-            format!("std_logic_vector'({})", parts.join(" & "))
-        }
-        Expr::Unary(UnaryOp::Not, a) => format!("(not {})", e(a)),
-        // A reduction of one bit is that bit; VHDL defines `or` and `and` only on vectors.
-        Expr::Unary(_, a) if width(a) == 1 => e(a),
-        Expr::Unary(UnaryOp::ReduceOr, a) => format!("(or {})", e(a)),
-        Expr::Unary(UnaryOp::ReduceAnd, a) => format!("(and {})", e(a)),
-        Expr::Binary(op, a_expr, b_expr) => {
-            let (a, b, one_bit) = (e(a_expr), e(b_expr), width(a_expr) == 1);
-            // A string literal has no type of its own: qualify it rather than convert it.
-            let number = |x: &Expr, text: &str| match x {
-                Expr::Const { .. } => format!("unsigned'({text})"),
-                _ => format!("unsigned({text})"),
-            };
-            match op {
-                BinaryOp::And => format!("({a} and {b})"),
-                BinaryOp::Or => format!("({a} or {b})"),
-                BinaryOp::Xor => format!("({a} xor {b})"),
-                // Modulo 2, sum and difference of bits are both their exclusive or.
-                BinaryOp::Add | BinaryOp::Sub if one_bit => format!("({a} xor {b})"),
-                BinaryOp::Add => format!(
-                    "std_logic_vector({} + {})",
-                    number(a_expr, &a),
-                    number(b_expr, &b)
-                ),
-                BinaryOp::Sub => format!(
-                    "std_logic_vector({} - {})",
-                    number(a_expr, &a),
-                    number(b_expr, &b)
-                ),
-                BinaryOp::Eq => format!("kg_eq({a}, {b})"),
-                BinaryOp::Ne => format!("kg_ne({a}, {b})"),
-                BinaryOp::Lt => format!("kg_lt({a}, {b})"),
-            }
-        }
-        Expr::Mux {
-            cond,
-            then,
-            otherwise,
-        } => format!("kg_mux({}, {}, {})", e(cond), e(then), e(otherwise)),
+    }
+
+    fn mux(&self, cond: &str, then: &str, otherwise: &str) -> String {
+        format!("kg_mux({cond}, {then}, {otherwise})")
     }
 }

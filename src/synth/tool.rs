@@ -75,10 +75,10 @@ pub enum ToolError {
         program: &'static str,
         install: Install,
     },
-    #[error("cannot run {program}: {source}")]
+    #[error("cannot run {program}: {cause}")]
     Io {
         program: &'static str,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("{program} failed ({status}): {summary}; its log is kept in {}", log.display())]
     Failed {
@@ -143,7 +143,7 @@ impl Tool {
                 } else {
                     ToolError::Io {
                         program: self.program,
-                        source,
+                        cause: source,
                     }
                 }
             })?;
@@ -152,7 +152,7 @@ impl Tool {
         let log_path = dir.join(log_name);
         std::fs::write(&log_path, &log).map_err(|source| ToolError::Io {
             program: self.program,
-            source,
+            cause: source,
         })?;
         Ok(Outcome {
             success: output.status.success(),

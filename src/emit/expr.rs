@@ -1,0 +1,62 @@
+//! The expression walk both backends share: the structure is decided here, the tokens by
+//! each language's [`Syntax`].
+//!
+//! In: an IR expression, its module and the module's legal names. Out: the text of the
+//! expression in one language, every operator parenthesised.
+
+use crate::emit::names::ModuleNames;
+use crate::rtl::ir::{BinaryOp, Expr, Module, UnaryOp};
+
+/// One operand of an operator, printed, with what a language may need to know about it.
+pub struct Operand {
+    pub text: String,
+    pub width: u32,
+    /// A literal has no type of its own in VHDL.
+    pub literal: bool,
+}
+
+/// How one language spells each kind of expression.
+pub trait Syntax {
+    fn literal(&self, width: u32, value: u64) -> String;
+    fn bit_select(&self, name: &str, bit: u32) -> String;
+    fn range_select(&self, name: &str, high: u32, low: u32) -> String;
+    /// Parts most significant first.
+    fn concat(&self, parts: &[String]) -> String;
+    fn unary(&self, op: UnaryOp, operand: Operand) -> String;
+    /// Both operands have one width.
+    fn binary(&self, op: BinaryOp, a: Operand, b: Operand) -> String;
+    fn mux(&self, cond: &str, then: &str, otherwise: &str) -> String;
+}
+
+/// Prints `expr` of `module` in the language of `syntax`.
+pub fn print(expr: &Expr, module: &Module, names: &ModuleNames, syntax: &impl Syntax) -> String {
+    let e = |x: &Expr| print(x, module, names, syntax);
+    let operand = |x: &Expr| Operand {
+        text: e(x),
+        width: module.width_of(x).expect("validated widths"),
+        literal: matches!(x, Expr::Const { .. }),
+    };
+    match expr {
+        Expr::Signal(id) => names.signals[id.0 as usize].clone(),
+        Expr::Slice { signal, lo, width } => {
+            let name = &names.signals[signal.0 as usize];
+            if module.sig(*signal).width == *width {
+                name.clone()
+            } else if *width == 1 {
+                syntax.bit_select(name, *lo)
+            } else {
+                syntax.range_select(name, lo + width - 1, *lo)
+            }
+        }
+        Expr::Const { width, value } => syntax.literal(*width, *value),
+        Expr::Named(id) => names.constants[id.0 as usize].clone(),
+        Expr::Concat(parts) => syntax.concat(&parts.iter().map(e).collect::<Vec<_>>()),
+        Expr::Unary(op, a) => syntax.unary(*op, operand(a)),
+        Expr::Binary(op, a, b) => syntax.binary(*op, operand(a), operand(b)),
+        Expr::Mux {
+            cond,
+            then,
+            otherwise,
+        } => syntax.mux(&e(cond), &e(then), &e(otherwise)),
+    }
+}

@@ -1,0 +1,438 @@
+//! Test vectors from the golden model.
+//!
+//! In: a Kautz graph, which pairs to simulate ([`Pairs`]: every ordered pair, or a seeded
+//! sample) and which shard of them ([`Shard`]). Out: a [`VectorSet`], whose [`Vector`]s carry
+//! a source and a destination (the selected pairs, then a fixed list of invalid words), how
+//! the testbench drives them ([`Stimulus`]) and what the route generator must answer
+//! ([`Expected`], from `route_set`); and [`stimulus_file`], the lines the testbenches read.
+//!
+//! Vectors are made on demand from their position, so that a sweep over every pair of a
+//! large graph never holds more than one batch in memory.
+
+use crate::routing::kautz::route_set;
+use crate::sim::{counted, hex};
+use crate::topology::kautz::{Kautz, KautzError, Letter};
+use std::collections::HashSet;
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// Largest seeded sample: the sample is held in memory, one pair of words per entry.
+pub const MAX_SAMPLE: u64 = 1 << 24;
+
+/// Why a selection of vectors cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum VectorError {
+    #[error(transparent)]
+    Graph(#[from] KautzError),
+    #[error("shard '{0}' is not I/N with 0 <= I < N (for example 0/8)")]
+    Shard(String),
+    #[error(
+        "a sample holds at most {MAX_SAMPLE} pairs, got {0}; verify every pair in shards instead"
+    )]
+    SampleTooLarge(u64),
+}
+
+/// Port widths of the route generator of one graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Widths {
+    /// Bits per letter: max(1, ceil(log2(d+1))).
+    pub letter: usize,
+    /// Bits of `route_len`: ceil(log2(k+3)), enough for lengths up to k+2.
+    pub len: usize,
+    /// Letters per node word.
+    pub k: usize,
+}
+
+impl Widths {
+    pub fn of(graph: &Kautz) -> Self {
+        Widths {
+            letter: ceil_log2(graph.d() + 1).max(1),
+            len: ceil_log2(graph.k() + 3),
+            k: graph.k(),
+        }
+    }
+
+    /// Bits of `src` and `dst`: k letters.
+    pub fn word(&self) -> usize {
+        self.k * self.letter
+    }
+
+    /// Bits of `route`: k+2 letters, the longest route.
+    pub fn route(&self) -> usize {
+        (self.k + 2) * self.letter
+    }
+}
+
+fn ceil_log2(n: usize) -> usize {
+    (usize::BITS - n.saturating_sub(1).leading_zeros()) as usize
+}
+
+/// The cycle budget of one whole route set: k + 3(d+1) + 4 cycles of the generator's own
+/// work from `init` to `done`, cycles spent waiting for `next_route` not counted.
+pub fn cycle_bound(graph: &Kautz) -> u64 {
+    (graph.k() + 3 * (graph.d() + 1) + 4) as u64
+}
+
+/// Which ordered pairs of distinct nodes to simulate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pairs {
+    /// Every ordered pair, in lexicographic order of (src, dst).
+    All,
+    /// `count` distinct pairs drawn with a generator seeded by `seed`, in drawing order:
+    /// a smaller sample with the same seed is a prefix of a larger one. When `count` reaches
+    /// the number of pairs, every pair in lexicographic order.
+    Sample { count: u64, seed: u64 },
+}
+
+/// Slice `index` of `count`: the vectors whose position p has `p % count == index`.
+/// The shards of one `count` are disjoint and together hold every vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    index: u64,
+    count: u64,
+}
+
+impl Shard {
+    /// The whole selection: shard 0/1.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    pub fn new(index: u64, count: u64) -> Result<Self, VectorError> {
+        if index < count {
+            Ok(Shard { index, count })
+        } else {
+            Err(VectorError::Shard(format!("{index}/{count}")))
+        }
+    }
+
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Whether the vector at `position` of the whole selection is in this shard.
+    pub fn selects(&self, position: u64) -> bool {
+        position % self.count == self.index
+    }
+}
+
+impl FromStr for Shard {
+    type Err = VectorError;
+
+    fn from_str(text: &str) -> Result<Self, VectorError> {
+        let bad = || VectorError::Shard(text.to_string());
+        let (index, count) = text.split_once('/').ok_or_else(bad)?;
+        let index = index.trim().parse().map_err(|_| bad())?;
+        let count = count.trim().parse().map_err(|_| bad())?;
+        Shard::new(index, count).map_err(|_| bad())
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// How the testbench drives one vector, beyond `init` with its source and destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stimulus {
+    /// Cycles each route is held (and checked stable) before `next_route` is pulsed.
+    pub delay: u32,
+    /// Drive `next_route` high in every cycle in which `route_valid` is low, including
+    /// after `done`: the generator must ignore it.
+    pub nudge: bool,
+    /// When non-zero, first start a search from `dst` to `src` and run it for this many
+    /// cycles (taking each route at once), so that this vector's `init` or `rst` arrives
+    /// in the middle of a search.
+    pub lead: u32,
+    /// Pulse `rst` before this vector's `init` and check that every output is low after it.
+    pub reset: bool,
+}
+
+impl Stimulus {
+    /// The stimulus of a pair, a function of its two words only: the same pair is driven
+    /// the same way in every sample and shard, so a failure reproduces in a smaller run.
+    /// About a quarter of the vectors get a lead-in and a third a reset.
+    pub fn for_pair(src: &[Letter], dst: &[Letter], bound: u64) -> Self {
+        let mut h = 0x6b61_7574_7a67_656e_u64;
+        for &a in src.iter().chain(dst) {
+            h = mix(h ^ u64::from(a));
+        }
+        let lead = if (h >> 16).is_multiple_of(4) {
+            1 + (h >> 24) % (2 * bound)
+        } else {
+            0
+        };
+        Stimulus {
+            delay: (h % 4) as u32,
+            nudge: (h >> 8) & 1 == 1,
+            lead: lead as u32,
+            reset: (h >> 48).is_multiple_of(3),
+        }
+    }
+}
+
+/// What the route generator must answer for one vector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expected {
+    /// These routes (their hops) in this order, then `done` with `error` low.
+    Routes(Vec<Vec<Letter>>),
+    /// `error` and `done`, and no route: a word is not a node, or source equals destination.
+    Error,
+}
+
+/// One simulated source and destination with its stimulus and expected answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vector {
+    /// Position in the whole selection (pairs first, then invalid words), before sharding.
+    pub position: u64,
+    pub src: Vec<Letter>,
+    pub dst: Vec<Letter>,
+    pub stimulus: Stimulus,
+    pub expected: Expected,
+}
+
+#[derive(Debug, Clone)]
+enum Source {
+    /// Every ordered pair of distinct nodes of a graph with this many nodes.
+    All {
+        nodes: u64,
+    },
+    Listed(Vec<(Vec<Letter>, Vec<Letter>)>),
+}
+
+/// The vectors of one verification run: the selected pairs, then the invalid words,
+/// restricted to one shard.
+#[derive(Debug, Clone)]
+pub struct VectorSet {
+    graph: Kautz,
+    pairs: Pairs,
+    source: Source,
+    invalid: Vec<(Vec<Letter>, Vec<Letter>)>,
+    shard: Shard,
+}
+
+impl VectorSet {
+    pub fn new(graph: &Kautz, pairs: Pairs, shard: Shard) -> Result<Self, VectorError> {
+        let source = match pairs {
+            Pairs::All => Source::All {
+                nodes: graph.enumerable_node_count()? as u64,
+            },
+            Pairs::Sample { count, seed } => sample(graph, count, seed)?,
+        };
+        Ok(VectorSet {
+            graph: *graph,
+            pairs,
+            source,
+            invalid: invalid_pairs(graph),
+            shard,
+        })
+    }
+
+    pub fn graph(&self) -> &Kautz {
+        &self.graph
+    }
+
+    pub fn shard(&self) -> Shard {
+        self.shard
+    }
+
+    /// Selected pairs, before sharding.
+    pub fn pair_count(&self) -> u64 {
+        match &self.source {
+            Source::All { nodes } => nodes * nodes.saturating_sub(1),
+            Source::Listed(pairs) => pairs.len() as u64,
+        }
+    }
+
+    /// Invalid source/destination vectors added after the pairs, before sharding.
+    pub fn invalid_count(&self) -> u64 {
+        self.invalid.len() as u64
+    }
+
+    /// Vectors in this shard.
+    pub fn len(&self) -> u64 {
+        let total = self.pair_count() + self.invalid_count();
+        (total + self.shard.count - 1 - self.shard.index) / self.shard.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th vector of this shard, `i < len()`.
+    pub fn get(&self, i: u64) -> Vector {
+        let position = self.shard.index + i * self.shard.count;
+        let (src, dst) = self.words_at(position);
+        let expected = match route_set(&self.graph, &src, &dst) {
+            Ok(routes) => Expected::Routes(routes.into_iter().map(|r| r.hops).collect()),
+            Err(_) => Expected::Error,
+        };
+        Vector {
+            position,
+            stimulus: Stimulus::for_pair(&src, &dst, cycle_bound(&self.graph)),
+            src,
+            dst,
+            expected,
+        }
+    }
+
+    fn words_at(&self, position: u64) -> (Vec<Letter>, Vec<Letter>) {
+        let pairs = self.pair_count();
+        if position >= pairs {
+            return self.invalid[(position - pairs) as usize].clone();
+        }
+        match &self.source {
+            Source::All { nodes } => {
+                let (s, r) = (position / (nodes - 1), position % (nodes - 1));
+                let t = r + u64::from(r >= s);
+                let word = |i: u64| self.graph.word_at(i as usize).letters().to_vec();
+                (word(s), word(t))
+            }
+            Source::Listed(pairs) => pairs[position as usize].clone(),
+        }
+    }
+
+    /// One line for reports: what was selected and which shard of it runs.
+    pub fn describe(&self) -> String {
+        let selection = match (&self.pairs, &self.source) {
+            (Pairs::Sample { seed, .. }, Source::Listed(_)) => {
+                format!(
+                    "{} (seed {seed})",
+                    counted(self.pair_count(), "sampled pair")
+                )
+            }
+            _ => format!("all {} pairs", self.pair_count()),
+        };
+        let shard = if self.shard == Shard::WHOLE {
+            String::new()
+        } else {
+            format!(", shard {}", self.shard)
+        };
+        format!(
+            "{}: {selection} and {} invalid vectors{shard}: {}",
+            self.graph,
+            self.invalid_count(),
+            counted(self.len(), "vector")
+        )
+    }
+}
+
+/// The stimulus file of `vectors`, one line each:
+/// `<src hex> <dst hex> <delay> <nudge 0|1> <lead> <reset 0|1>`.
+pub fn stimulus_file(vectors: &[Vector], widths: Widths) -> String {
+    let mut text = String::new();
+    for v in vectors {
+        let s = &v.stimulus;
+        text.push_str(&format!(
+            "{} {} {} {} {} {}\n",
+            hex::encode(&v.src, widths.letter),
+            hex::encode(&v.dst, widths.letter),
+            s.delay,
+            u8::from(s.nudge),
+            s.lead,
+            u8::from(s.reset),
+        ));
+    }
+    text
+}
+
+/// Source/destination vectors that are not a pair of distinct nodes, built from the lowest
+/// node `0101..` and the highest `d(d-1)d..`: source equal to destination (both nodes),
+/// two equal neighbouring letters (source's last two, destination's first two; k >= 2),
+/// and a letter above d (source's last, destination's first; only when d+1 is not a power
+/// of two, since otherwise every W-bit value is a letter).
+pub fn invalid_pairs(graph: &Kautz) -> Vec<(Vec<Letter>, Vec<Letter>)> {
+    let (d, k) = (graph.d(), graph.k());
+    let low: Vec<Letter> = (0..k).map(|i| (i % 2) as Letter).collect();
+    let high: Vec<Letter> = (0..k).map(|i| (d - i % 2) as Letter).collect();
+    let mut pairs = vec![(low.clone(), low.clone()), (high.clone(), high.clone())];
+    if k >= 2 {
+        let mut src = low.clone();
+        src[k - 1] = src[k - 2];
+        pairs.push((src, high.clone()));
+        let mut dst = high.clone();
+        dst[0] = dst[1];
+        pairs.push((low.clone(), dst));
+    }
+    let largest = (1usize << Widths::of(graph).letter) - 1;
+    if largest > d {
+        let mut src = low.clone();
+        src[k - 1] = (d + 1) as Letter;
+        pairs.push((src, high.clone()));
+        let mut dst = high;
+        dst[0] = largest as Letter;
+        pairs.push((low, dst));
+    }
+    pairs
+}
+
+fn sample(graph: &Kautz, count: u64, seed: u64) -> Result<Source, VectorError> {
+    if count > MAX_SAMPLE {
+        return Err(VectorError::SampleTooLarge(count));
+    }
+    if let Some(nodes) = graph.node_count()
+        && u128::from(count) >= u128::from(nodes) * u128::from(nodes - 1)
+    {
+        // At most MAX_SAMPLE pairs, so the graph is small enough to enumerate.
+        return Ok(Source::All {
+            nodes: graph.enumerable_node_count()? as u64,
+        });
+    }
+    let mut rng = SplitMix64(seed);
+    let mut seen = HashSet::new();
+    let mut pairs = Vec::with_capacity(count as usize);
+    while (pairs.len() as u64) < count {
+        let src = rng.word(graph);
+        let dst = loop {
+            let dst = rng.word(graph);
+            if dst != src {
+                break dst;
+            }
+        };
+        if seen.insert((src.clone(), dst.clone())) {
+            pairs.push((src, dst));
+        }
+    }
+    Ok(Source::Listed(pairs))
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): small, fast, and the same on every platform.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        mix(self.0)
+    }
+
+    /// A number in `0..n`, by the high half of a 128-bit product.
+    fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// A node drawn uniformly: the first letter is one of d+1, each later one of the d
+    /// that differ from its left neighbour, and every node is one such choice.
+    fn word(&mut self, graph: &Kautz) -> Vec<Letter> {
+        let d = graph.d() as u64;
+        let mut letters = Vec::with_capacity(graph.k());
+        letters.push(self.below(d + 1) as Letter);
+        for _ in 1..graph.k() {
+            let previous = *letters.last().expect("first letter pushed");
+            let rank = self.below(d) as Letter;
+            letters.push(rank + Letter::from(rank >= previous));
+        }
+        letters
+    }
+}
+
+/// The SplitMix64 output function: a bijection that spreads every input bit.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

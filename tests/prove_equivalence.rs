@@ -97,9 +97,12 @@ fn a_changed_vhdl_gives_a_counterexample_naming_the_output() {
         text.replace(right, "error <= kg_mux(init, valid, error);"),
     )
     .unwrap();
+    let kept = scratch.path().join("work");
     let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
         .args(["prove", "--design"])
         .arg(&dir)
+        .arg("--keep")
+        .arg(&kept)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -132,10 +135,14 @@ fn a_changed_vhdl_gives_a_counterexample_naming_the_output() {
         lines[5].ends_with("error: 1 / 0") || lines[5].ends_with("error: 0 / 1"),
         "{stdout}"
     );
-    assert!(
-        stderr.contains("not proved; scripts and logs kept in"),
-        "{stderr}"
+    assert_eq!(
+        stderr,
+        format!(
+            "error: not proved; scripts and logs kept in {}\n",
+            kept.canonicalize().unwrap().display()
+        )
     );
+    assert!(kept.join("search.log").exists());
 }
 
 #[test]

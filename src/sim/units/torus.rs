@@ -2,8 +2,9 @@
 //! [`FunctionUnit`]: its vectors and the golden model's answers from [`Router::step`].
 //!
 //! In: [`TorusRouterParams`] and which inputs to run: every input of a small cube
-//! ([`TorusUnit::exhaustive`]), or the router evaluations of whole routes
-//! ([`TorusUnit::walks`]). Out: vectors in the unit's port order and expected outputs;
+//! ([`TorusUnit::exhaustive`]), the router evaluations of whole routes
+//! ([`TorusUnit::walks`]), or the one followed by the other ([`TorusUnit::with_walks`],
+//! so that one simulator build serves both). Out: vectors in the unit's port order and expected outputs;
 //! [`TorusUnit::inputs`] and [`TorusUnit::decision`] translate between port values and the
 //! golden model's types, so routes can be chained through the unit's answers.
 
@@ -65,7 +66,8 @@ enum Stimulus {
 #[derive(Debug, Clone)]
 pub struct TorusUnit {
     params: TorusRouterParams,
-    stimulus: Stimulus,
+    /// The vectors, part after part.
+    parts: Vec<Stimulus>,
 }
 
 impl TorusUnit {
@@ -91,7 +93,7 @@ impl TorusUnit {
         }
         Ok(TorusUnit {
             params,
-            stimulus: Stimulus::Exhaustive { nodes, fields },
+            parts: vec![Stimulus::Exhaustive { nodes, fields }],
         })
     }
 
@@ -101,7 +103,16 @@ impl TorusUnit {
     /// destination walks exactly the golden model's route.
     pub fn walks(params: TorusRouterParams, fault_sets: &[Faults]) -> Result<Self, UnitError> {
         check_widths(&params)?;
-        let router = params.router;
+        TorusUnit {
+            params,
+            parts: Vec::new(),
+        }
+        .with_walks(fault_sets)
+    }
+
+    /// These vectors, then those of [`TorusUnit::walks`].
+    pub fn with_walks(mut self, fault_sets: &[Faults]) -> Result<Self, UnitError> {
+        let router = self.params.router;
         let torus = *router.torus();
         let nodes: Vec<Node> = torus.nodes()?.collect();
         let mut list = Vec::new();
@@ -122,10 +133,8 @@ impl TorusUnit {
                 }
             }
         }
-        Ok(TorusUnit {
-            params,
-            stimulus: Stimulus::List(list),
-        })
+        self.parts.push(Stimulus::List(list));
+        Ok(self)
     }
 
     pub fn params(&self) -> &TorusRouterParams {
@@ -248,6 +257,41 @@ impl TorusUnit {
         };
         (node, header, mask)
     }
+
+    /// Vectors in one part.
+    fn count(&self, part: &Stimulus) -> u64 {
+        match part {
+            Stimulus::Exhaustive { nodes, fields } => {
+                nodes * nodes * fields.len() as u64 * (1 << (2 * self.params.n()))
+            }
+            Stimulus::List(list) => list.len() as u64,
+        }
+    }
+
+    /// Vector `index` of `part`.
+    fn vector_in(&self, part: &Stimulus, index: u64) -> Vec<u64> {
+        let torus = self.params.router.torus();
+        match part {
+            Stimulus::Exhaustive { nodes, fields } => {
+                let masks = 1u64 << (2 * torus.n());
+                let mask = index % masks;
+                let rest = index / masks;
+                let (f, x, y) = fields[(rest % fields.len() as u64) as usize];
+                let rest = rest / fields.len() as u64;
+                let dst = torus.node_at((rest % nodes) as usize);
+                let node = torus.node_at((rest / nodes) as usize);
+                let mask = torus
+                    .ports()
+                    .filter(|p| mask >> p.index() & 1 == 1)
+                    .fold(PortMask::empty(), PortMask::with);
+                self.inputs(&node, &Header { dst, f, x, y }, mask)
+            }
+            Stimulus::List(list) => {
+                let e = &list[index as usize];
+                self.inputs(&e.node, &e.header, e.mask)
+            }
+        }
+    }
 }
 
 /// Address ports must fit a vector field.
@@ -262,8 +306,8 @@ fn check_widths(params: &TorusRouterParams) -> Result<(), UnitError> {
     Ok(())
 }
 
-/// The (f, x, y) values of `headers` for `router`'s algorithm, in a fixed order.
-fn header_fields(router: Router, headers: Headers) -> Vec<(bool, usize, usize)> {
+/// The (f, x, y) values of `headers` for `router`'s algorithm, f slowest, then x, y.
+pub fn header_fields(router: Router, headers: Headers) -> Vec<(bool, usize, usize)> {
     let n = router.torus().n();
     let all =
         (0..2).flat_map(move |f| (0..n).flat_map(move |x| (0..n).map(move |y| (f == 1, x, y))));
@@ -307,36 +351,22 @@ impl FunctionUnit for TorusUnit {
     }
 
     fn vector_count(&self) -> u64 {
-        match &self.stimulus {
-            Stimulus::Exhaustive { nodes, fields } => {
-                nodes * nodes * fields.len() as u64 * (1 << (2 * self.params.n()))
-            }
-            Stimulus::List(list) => list.len() as u64,
-        }
+        self.parts.iter().map(|part| self.count(part)).sum()
     }
 
     fn vector(&self, index: u64) -> Vec<u64> {
-        let torus = self.params.router.torus();
-        match &self.stimulus {
-            Stimulus::Exhaustive { nodes, fields } => {
-                let masks = 1u64 << (2 * torus.n());
-                let mask = index % masks;
-                let rest = index / masks;
-                let (f, x, y) = fields[(rest % fields.len() as u64) as usize];
-                let rest = rest / fields.len() as u64;
-                let dst = torus.node_at((rest % nodes) as usize);
-                let node = torus.node_at((rest / nodes) as usize);
-                let mask = torus
-                    .ports()
-                    .filter(|p| mask >> p.index() & 1 == 1)
-                    .fold(PortMask::empty(), PortMask::with);
-                self.inputs(&node, &Header { dst, f, x, y }, mask)
+        let mut within = index;
+        for part in &self.parts {
+            let count = self.count(part);
+            if within < count {
+                return self.vector_in(part, within);
             }
-            Stimulus::List(list) => {
-                let e = &list[index as usize];
-                self.inputs(&e.node, &e.header, e.mask)
-            }
+            within -= count;
         }
+        panic!(
+            "vector {index} is beyond vector_count() = {}",
+            self.vector_count()
+        );
     }
 
     fn expected(&self, inputs: &[u64]) -> Vec<u64> {

@@ -243,7 +243,10 @@ fn vectors_cover_every_input_once_and_decode_back() {
         vec![0, 0, 3, 0, 0, 0],
         vec![0, 0, 0, 0, 2, 0],
     ] {
-        assert!(unit.decision(&bad).is_err(), "{bad:?}");
+        assert_eq!(
+            unit.decision(&bad).unwrap_err().to_string(),
+            format!("output words {bad:x?} (hexadecimal) encode no decision of the unit")
+        );
     }
 }
 

@@ -26,6 +26,8 @@ pub enum UnitError {
         "the {cube} has too many inputs to enumerate ({what}); check a smaller cube, or walk routes"
     )]
     TooMany { cube: String, what: String },
+    #[error("output words {0:x?} (hexadecimal) encode no decision of the unit")]
+    NotADecision(Vec<u64>),
     #[error(transparent)]
     Node(#[from] TorusError),
 }
@@ -164,12 +166,12 @@ impl TorusUnit {
     }
 
     /// Output port values read back as a decision: `out_port`, `blocked`, `dst_out`,
-    /// `f_out`, then `x_out` and `y_out` (when n > 1). Port values outside the encoding are
-    /// a unit error, reported as the text of the values.
-    pub fn decision(&self, outputs: &[u64]) -> Result<Decision, String> {
+    /// `f_out`, then `x_out` and `y_out` (when n > 1); values outside the encoding are an
+    /// error.
+    pub fn decision(&self, outputs: &[u64]) -> Result<Decision, UnitError> {
         let torus = self.params.router.torus();
         let eject = torus.eject_port() as u64;
-        let fail = || format!("outputs {outputs:x?} are not a decision of the unit");
+        let fail = || UnitError::NotADecision(outputs.to_vec());
         let pairs = self.params.dim_bits() > 0;
         if outputs.len() != if pairs { 6 } else { 4 } {
             return Err(fail());

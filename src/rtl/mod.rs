@@ -6,3 +6,4 @@
 
 pub mod ir;
 pub mod kautz_route_gen;
+pub mod torus_router;

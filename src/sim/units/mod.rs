@@ -1,0 +1,7 @@
+//! Function units checked vector by vector against their golden models
+//! ([`crate::sim::function::FunctionUnit`] implementations), one module per kind of unit.
+//!
+//! In: a unit's generator parameters. Out: the unit's design, its vectors and the golden
+//! model's expected outputs.
+
+pub mod torus;

@@ -16,6 +16,7 @@ pub mod ghdl;
 pub mod hex;
 pub mod results;
 pub mod testbench;
+pub mod units;
 pub mod vectors;
 pub mod verilator;
 

@@ -7,7 +7,14 @@
 //! In: a [`FunctionUnit`]. Out: a report of vectors passed and failed, the first failures
 //! in full with port names.
 
-use crate::rtl::ir::Design;
+use crate::emit::names::{Language, name_design};
+use crate::emit::{Provenance, render};
+use crate::rtl::ir::{Design, Direction, SignalId, SignalKind};
+use crate::sim::testbench::{TestbenchError, testbench_name};
+use crate::sim::vectors::Shard;
+use crate::sim::{SimError, Simulator};
+use serde::Serialize;
+use std::io;
 
 /// A unit whose outputs are a function of its inputs, `latency` clock edges later.
 ///
@@ -28,4 +35,250 @@ pub trait FunctionUnit {
     fn vector(&self, index: u64) -> Vec<u64>;
     /// The output port values the golden model gives for `inputs`.
     fn expected(&self, inputs: &[u64]) -> Vec<u64>;
+}
+
+/// How one simulator judged a function unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionReport {
+    pub simulator: String,
+    pub passed: u64,
+    pub failed: u64,
+    /// The first failures, each on one line with port names and values.
+    pub failures: Vec<String>,
+}
+
+impl FunctionReport {
+    pub fn all_passed(&self) -> bool {
+        self.failed == 0 && self.passed > 0
+    }
+
+    /// The failures shown, how many more there were, and `<sim>: N passed, M failed`.
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        for failure in &self.failures {
+            text += &format!("{}: {failure}\n", self.simulator);
+        }
+        let hidden = self.failed - self.failures.len() as u64;
+        if hidden > 0 {
+            text += &format!("{}: {hidden} more failures not shown\n", self.simulator);
+        }
+        text += &format!(
+            "{}: {} passed, {} failed\n",
+            self.simulator, self.passed, self.failed
+        );
+        text
+    }
+}
+
+/// A port of the unit's top, as a testbench sees it.
+#[derive(Debug, Clone, Serialize)]
+struct TbPort {
+    /// The legal name in the testbench's language.
+    name: String,
+    width: u32,
+    /// Whole hexadecimal digits, as bits.
+    text_bits: u32,
+}
+
+#[derive(Serialize)]
+struct TbContext {
+    top: String,
+    tb: String,
+    describe: String,
+    latency: u32,
+    inputs: Vec<TbPort>,
+    outputs: Vec<TbPort>,
+    input_names: String,
+    output_names: String,
+    read_format: String,
+    write_format: String,
+}
+
+const VERILOG_TB: &str = include_str!("../../templates/tb_function.v.tera");
+const VHDL_TB: &str = include_str!("../../templates/tb_function.vhd.tera");
+
+/// The ports of a vector: `(inputs, outputs)` of the top, without `clk` and `rst`.
+fn vector_ports(design: &Design, language: Language) -> (Vec<TbPort>, Vec<TbPort>) {
+    let names = name_design(design, language);
+    let top = design.top();
+    let local = names.of(top);
+    let clocking: Vec<SignalId> = top
+        .clocking
+        .iter()
+        .flat_map(|c| [c.clock, c.reset])
+        .collect();
+    let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+    for (id, signal) in top.ports().filter(|(id, _)| !clocking.contains(id)) {
+        let port = TbPort {
+            name: local.signals[id.0 as usize].clone(),
+            width: signal.width,
+            text_bits: signal.width.div_ceil(4) * 4,
+        };
+        match signal.kind {
+            SignalKind::Port(Direction::Input) => inputs.push(port),
+            _ => outputs.push(port),
+        }
+    }
+    (inputs, outputs)
+}
+
+/// The testbench of `unit` in `language`, named `tb_<top>`.
+fn testbench(
+    unit: &dyn FunctionUnit,
+    design: &Design,
+    language: Language,
+) -> Result<(String, String), SimError> {
+    let names = name_design(design, language);
+    let top = names.modules[&design.top().name].clone();
+    let (inputs, outputs) = vector_ports(design, language);
+    let list = |ports: &[TbPort]| {
+        ports
+            .iter()
+            .map(|p| p.name.clone())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let format = |ports: &[TbPort]| vec!["%h"; ports.len()].join(" ");
+    let context = TbContext {
+        tb: testbench_name(&top),
+        top,
+        describe: unit.describe(),
+        latency: unit.latency(),
+        input_names: list(&inputs),
+        output_names: list(&outputs),
+        read_format: format(&inputs),
+        write_format: format(&outputs),
+        inputs,
+        outputs,
+    };
+    let (name, template) = match language {
+        Language::Verilog => ("tb_function.v.tera", VERILOG_TB),
+        Language::Vhdl => ("tb_function.vhd.tera", VHDL_TB),
+    };
+    let failed = |cause| TestbenchError::Template { name, cause };
+    let mut tera = tera::Tera::new();
+    tera.autoescape_on(Vec::<&str>::new());
+    tera.add_raw_template(name, template).map_err(failed)?;
+    let rendered = tera
+        .render(
+            name,
+            &tera::Context::from_serialize(&context).map_err(failed)?,
+        )
+        .map_err(failed)?;
+    Ok((context.tb, rendered))
+}
+
+/// Width of an input or output value in whole hexadecimal digits.
+fn digits(width: u32) -> usize {
+    width.div_ceil(4) as usize
+}
+
+/// Runs every vector of `shard` of `unit` through `simulator` and compares the outputs
+/// with the golden model; the first `shown` failures are kept in full.
+pub fn verify(
+    simulator: &dyn Simulator,
+    unit: &dyn FunctionUnit,
+    shard: Shard,
+    shown: usize,
+) -> Result<FunctionReport, SimError> {
+    let design = unit.design();
+    let language = simulator.language();
+    let work = tempfile::Builder::new()
+        .prefix(&format!("kautzgen-{}-", simulator.name()))
+        .tempdir()
+        .map_err(SimError::io("cannot create a temporary directory"))?;
+    let provenance = Provenance {
+        command: format!("verification of {}", unit.describe()),
+    };
+    let (files, _) = render(&design, &[language], &provenance).map_err(|e| SimError::Io {
+        what: format!("cannot print {}: {e}", unit.describe()),
+        cause: io::ErrorKind::InvalidInput.into(),
+    })?;
+    let mut sources = Vec::new();
+    for file in files.iter().filter(|f| f.path != "manifest.json") {
+        let path = work.path().join(file.path.replace('/', "_"));
+        std::fs::write(&path, &file.text)
+            .map_err(SimError::io(format!("cannot write {}", path.display())))?;
+        sources.push(path);
+    }
+    let (tb, text) = testbench(unit, &design, language)?;
+    let tb_path = work.path().join(match language {
+        Language::Verilog => format!("{tb}.v"),
+        Language::Vhdl => format!("{tb}.vhd"),
+    });
+    std::fs::write(&tb_path, text).map_err(SimError::io("cannot write the testbench"))?;
+    sources.push(tb_path);
+    let (inputs, outputs) = vector_ports(&design, language);
+    let indices: Vec<u64> = (0..unit.vector_count())
+        .filter(|&i| shard.selects(i))
+        .collect();
+    let mut vectors = String::new();
+    for &i in &indices {
+        let values = unit.vector(i);
+        let fields: Vec<String> = values
+            .iter()
+            .zip(&inputs)
+            .map(|(v, p)| format!("{v:0width$x}", width = digits(p.width)))
+            .collect();
+        vectors += &fields.join(" ");
+        vectors.push('\n');
+    }
+    std::fs::write(work.path().join("vectors.txt"), vectors)
+        .map_err(SimError::io("cannot write vectors.txt"))?;
+    simulator.compile(work.path(), &sources, &tb, false)?;
+    simulator.simulate(work.path(), &tb, false)?;
+    let results = std::fs::read_to_string(work.path().join("results.txt"))
+        .map_err(SimError::io("the testbench wrote no results.txt"))?;
+    let mut lines = results.lines();
+    let mut report = FunctionReport {
+        simulator: simulator.name().to_string(),
+        passed: 0,
+        failed: 0,
+        failures: Vec::new(),
+    };
+    let show = |ports: &[TbPort], values: &[String]| {
+        ports
+            .iter()
+            .zip(values)
+            .map(|(p, v)| format!("{}={v}", p.name))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for &i in &indices {
+        let given = unit.vector(i);
+        let expected = unit.expected(&given);
+        let line = lines.next().unwrap_or("");
+        let got: Vec<Option<u64>> = line
+            .split_whitespace()
+            .map(|f| u64::from_str_radix(f, 16).ok())
+            .collect();
+        let matches =
+            got.len() == expected.len() && got.iter().zip(&expected).all(|(g, e)| *g == Some(*e));
+        if matches {
+            report.passed += 1;
+            continue;
+        }
+        report.failed += 1;
+        if report.failures.len() < shown {
+            let hex = |values: &[u64], ports: &[TbPort]| -> Vec<String> {
+                values
+                    .iter()
+                    .zip(ports)
+                    .map(|(v, p)| format!("{v:0width$x}", width = digits(p.width)))
+                    .collect()
+            };
+            let got_text: Vec<String> = if line.is_empty() {
+                vec!["(nothing)".to_string()]
+            } else {
+                line.split_whitespace().map(str::to_string).collect()
+            };
+            report.failures.push(format!(
+                "vector {i}: {}; expected {}; got {}",
+                show(&inputs, &hex(&given, &inputs)),
+                show(&outputs, &hex(&expected, &outputs)),
+                show(&outputs, &got_text)
+            ));
+        }
+    }
+    Ok(report)
 }

@@ -112,10 +112,7 @@ pub fn scratch_design(
         .map_err(DesignError::Scratch)?;
     let path = dir.path().join("design");
     let design = crate::rtl::kautz_route_gen::design_with_fault(params, fault);
-    let languages = [
-        crate::emit::names::Language::Verilog,
-        crate::emit::names::Language::Vhdl,
-    ];
+    let languages = [Language::Verilog, Language::Vhdl];
     crate::emit::write_design(&path, &design, &languages, provenance)?;
     Ok((Design::load(&path)?, dir))
 }

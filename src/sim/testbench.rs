@@ -7,6 +7,7 @@
 //! `results.txt` in their working directory, in the formats of [`crate::sim::vectors`] and
 //! [`crate::sim::results`], and only drive and record: the judging is done once, in Rust.
 
+pub use crate::emit::names::Language;
 use crate::sim::hex;
 use crate::sim::vectors::{Widths, cycle_bound};
 use crate::topology::kautz::Kautz;
@@ -18,12 +19,6 @@ const VHDL: &str = include_str!("../../templates/tb_kautz_route_gen.vhd.tera");
 
 /// Multiple of the cycle bound after which a testbench stops waiting for `done`.
 pub const TIMEOUT_FACTOR: u64 = 8;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Language {
-    Verilog,
-    Vhdl,
-}
 
 #[derive(Debug, Error)]
 pub enum TestbenchError {

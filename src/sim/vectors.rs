@@ -112,6 +112,11 @@ impl Shard {
     pub fn count(&self) -> u64 {
         self.count
     }
+
+    /// Whether the vector at `position` of the whole selection is in this shard.
+    pub fn selects(&self, position: u64) -> bool {
+        position % self.count == self.index
+    }
 }
 
 impl FromStr for Shard {

@@ -802,3 +802,104 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     }
     a
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(kind: LdiUnitKind, m: u64, s: u64) -> String {
+        LdiUnitParams::new(kind, m, s).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn parameters_a_unit_cannot_take_say_why() {
+        assert_eq!(
+            error(LdiUnitKind::Theorem3, 20, 4),
+            "theorem 3 routing needs M = S^(h-1) G with 1 < G <= S; LDI(20,4) has h = 3 and 20 is not a multiple of 4^2 = 16"
+        );
+        assert_eq!(
+            error(LdiUnitKind::TwoHop, 18, 3),
+            "two-hop routing needs M = S G with 1 < G <= S; LDI(18,3) has M = 18 > S^2 = 9"
+        );
+        assert_eq!(
+            error(LdiUnitKind::Shortest, 3, 3),
+            "LDI(M,S) needs S < M <= 4294967296 (the paper's S^(h-1) < M <= S^h with h > 1), got M = 3 and S = 3"
+        );
+        assert_eq!(
+            error(LdiUnitKind::SwitchRom, 1025, 4),
+            "a switch ROM for LDI(1025,4) would have 4100 entries, more than 4096; use switch-logic"
+        );
+        assert_eq!(
+            error(LdiUnitKind::Crossbar, 65, 2),
+            "a crossbar for LDI(65,2) would have 65 data ports each way, more than 64"
+        );
+        let params = LdiUnitParams::new(LdiUnitKind::Crossbar, 9, 3).unwrap();
+        assert_eq!(
+            params.with_data_bits(0).unwrap_err().to_string(),
+            "crossbar data width must be 1 to 64 bits, got 0"
+        );
+    }
+
+    #[test]
+    fn ports_follow_the_parameters() {
+        let ports = |params: &LdiUnitParams| -> Vec<(String, u32)> {
+            design(params)
+                .top()
+                .ports()
+                .map(|(_, p)| (p.name.clone(), p.width))
+                .collect()
+        };
+        let own = |list: &[(&str, u32)]| -> Vec<(String, u32)> {
+            list.iter().map(|&(n, w)| (n.to_string(), w)).collect()
+        };
+        // LDI(18,3): h = 3, G = 2 does not divide 3, so the first link reads current.
+        let t3 = LdiUnitParams::new(LdiUnitKind::Theorem3, 18, 3).unwrap();
+        assert_eq!(
+            ports(&t3),
+            own(&[("current", 5), ("dst", 5), ("hop", 2), ("link", 2)])
+        );
+        // LDI(16,2) is de Bruijn: G = S, the route does not depend on current.
+        let de_bruijn = LdiUnitParams::new(LdiUnitKind::Theorem3, 16, 2).unwrap();
+        assert_eq!(
+            ports(&de_bruijn),
+            own(&[("dst", 4), ("hop", 2), ("link", 1)])
+        );
+        let shortest = LdiUnitParams::new(LdiUnitKind::Shortest, 20, 4)
+            .unwrap()
+            .registered(true);
+        assert_eq!(
+            ports(&shortest),
+            own(&[
+                ("clk", 1),
+                ("rst", 1),
+                ("current", 5),
+                ("dst", 5),
+                ("link", 2),
+                ("arrived", 1)
+            ])
+        );
+        let crossbar = LdiUnitParams::new(LdiUnitKind::Crossbar, 7, 2)
+            .unwrap()
+            .with_data_bits(8)
+            .unwrap();
+        let names: Vec<String> = ports(&crossbar).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names.len(), 1 + 7 + 7 + 1);
+        assert_eq!(
+            (
+                names[0].as_str(),
+                names[1].as_str(),
+                names[8].as_str(),
+                names[15].as_str()
+            ),
+            ("switch_index", "in_0", "out_0", "permutation")
+        );
+        for kind in LdiUnitKind::ALL {
+            let size = match kind {
+                LdiUnitKind::Theorem3 | LdiUnitKind::TwoHop => (12, 4),
+                _ => (20, 4),
+            };
+            let params = LdiUnitParams::new(kind, size.0, size.1).unwrap();
+            assert_eq!(design(&params).validate(), Ok(()), "{}", kind.name());
+        }
+    }
+}

@@ -4,6 +4,8 @@
 //! explicit widths, which the backends in `crate::emit` print as Verilog and VHDL. Sizes are
 //! runtime values, so one generator serves every (d, k).
 
+pub mod const_arith;
 pub mod ir;
 pub mod kautz_route_gen;
+pub mod ldi_units;
 pub mod torus_router;

@@ -5,8 +5,11 @@
 
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
+use kautzgen::routing::torus::Algorithm;
 use kautzgen::rtl::ir::Design;
 use kautzgen::rtl::kautz_route_gen::{Fault, RouteGenParams, design, design_with_fault};
+use kautzgen::rtl::ldi_units::{self, LdiUnitKind, LdiUnitParams};
+use kautzgen::rtl::torus_router::{self, TorusRouterParams};
 use kautzgen::synth::equiv::{Setup, Verdict, prove};
 use std::path::Path;
 use std::process::Command;
@@ -29,12 +32,33 @@ fn write(design: &Design, dir: &Path) {
 }
 
 /// Every unit the proof runs on in `make test`: the route generator at three sizes, and
-/// one instance of each other unit as it joins the IR.
+/// one instance of each other unit, registered where it has the option so that the
+/// induction has state to carry.
 fn instances() -> Vec<(String, Design)> {
-    [(1, 2), (2, 3), (3, 3)]
+    let mut units: Vec<(String, Design)> = [(1, 2), (2, 3), (3, 3)]
         .into_iter()
         .map(|(d, k)| (format!("route generator K({d},{k})"), route_generator(d, k)))
-        .collect()
+        .collect();
+    for kind in LdiUnitKind::ALL {
+        let params = LdiUnitParams::new(kind, 9, 3).unwrap().registered(true);
+        units.push((
+            format!("LDI(9,3) {}", kind.name()),
+            ldi_units::design(&params),
+        ));
+    }
+    for algorithm in [
+        Algorithm::ECube,
+        Algorithm::DoubleECube,
+        Algorithm::WestFirst,
+        Algorithm::DirectionFirst,
+    ] {
+        let params = TorusRouterParams::new(3, 2, algorithm, true, "torus_router").unwrap();
+        units.push((
+            format!("3-ary 2-cube {}", algorithm.name()),
+            torus_router::design(&params),
+        ));
+    }
+    units
 }
 
 #[test]

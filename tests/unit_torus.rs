@@ -14,11 +14,11 @@ use kautzgen::rtl::torus_router::{TorusRouterParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::function::{FunctionUnit, verify};
 use kautzgen::sim::ghdl::Ghdl;
-use kautzgen::sim::units::torus::{Headers, TorusUnit, header_fields};
+use kautzgen::sim::units::torus::{Headers, TorusUnit, header_fields, single_faults};
 use kautzgen::sim::vectors::Shard;
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
-use kautzgen::topology::torus::{Faults, Link, Node, Torus};
+use kautzgen::topology::torus::{Faults, Torus};
 use std::collections::BTreeSet;
 
 fn params(k: u64, n: u64, algorithm: Algorithm, registered: bool) -> TorusRouterParams {
@@ -250,33 +250,8 @@ fn vectors_cover_every_input_once_and_decode_back() {
     }
 }
 
-/// Every single faulty node and every `stride`-th single faulty link of the cube.
 fn fault_sets(torus: &Torus, node_stride: usize, link_stride: usize) -> Vec<Faults> {
-    let nodes: Vec<Node> = torus.nodes().unwrap().collect();
-    let mut sets = vec![Faults::new()];
-    for node in nodes.iter().step_by(node_stride) {
-        let mut faults = Faults::new();
-        faults.insert_node(node.clone());
-        sets.push(faults);
-    }
-    let links: Vec<Link> = nodes
-        .iter()
-        .flat_map(|node| {
-            torus
-                .ports()
-                .filter(|&port| torus.has_port(node, port))
-                .map(|port| Link {
-                    node: node.clone(),
-                    port,
-                })
-        })
-        .collect();
-    for link in links.into_iter().step_by(link_stride) {
-        let mut faults = Faults::new();
-        faults.insert_link(link);
-        sets.push(faults);
-    }
-    sets
+    single_faults(torus, node_stride, link_stride).unwrap()
 }
 
 #[test]

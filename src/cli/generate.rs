@@ -1,37 +1,40 @@
 //! `kautzgen generate`: write a unit's Verilog and VHDL and its manifest to a directory.
 
 use crate::cli::input_error;
+use crate::cli::unit::UnitSelection;
 use crate::emit::names::Language;
 use crate::emit::{Provenance, write_design};
-use crate::rtl::kautz_route_gen::{DEFAULT_TOP, RouteGenParams, cycle_bound, design};
 use clap::ValueEnum;
 use std::path::PathBuf;
 
-/// Generate the route generator of seed 000 for K(d,k) as Verilog-2005 and VHDL-2008.
+/// Generate a unit as Verilog-2005 and VHDL-2008: by default the route generator of seed
+/// 000 for K(d,k), or the unit named.
 ///
-/// Writes DIR/verilog/*.v, DIR/vhdl/*.vhd and DIR/manifest.json, which names the top and
-/// the files of each language in compile order. DIR is replaced as a whole: the files are
-/// written to a temporary directory beside it, which is then renamed.
+/// Writes DIR/verilog/*.v, DIR/vhdl/*.vhd, DIR/manifest.json, which names the top and
+/// the files of each language in compile order, and DIR/<top>.core for FuseSoC. DIR is
+/// replaced as a whole: the files are written to a temporary directory beside it, which is
+/// then renamed. `kautzgen generate UNIT --help` lists a unit's parameters.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:
+#[command(
+    subcommand_value_name = "UNIT",
+    subcommand_help_heading = "Units",
+    disable_help_subcommand = true,
+    after_help = "Examples, one per unit:
   kautzgen generate --d 4 --k 5 --out build/k45
-  kautzgen generate --d 2 --k 3 --out build/k23 --lang vhdl --top router_k23")]
+  kautzgen generate --d 2 --k 3 --out build/k23 --lang vhdl --top router_k23
+  kautzgen generate ldi --m 18 --s 3 --out build/ldi18
+  kautzgen generate ldi --kind switch-rom --m 12 --s 3 --out build/ldi12-rom
+  kautzgen generate torus --k 3 --n 3 --algo direction-first --registered --out build/t33"
+)]
 pub struct Args {
-    /// Degree: letters are 0..=d (1 to 255).
-    #[arg(long)]
-    d: u64,
-    /// Word length and diameter (1 to 64).
-    #[arg(long)]
-    k: u64,
-    /// Directory to write; replaced as a whole.
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    #[command(flatten)]
+    unit: UnitSelection,
+    /// Directory to write; replaced as a whole (required).
+    #[arg(long, value_name = "DIR", global = true)]
+    out: Option<PathBuf>,
     /// Which languages to write.
-    #[arg(long, value_enum, default_value_t = Lang::Both)]
+    #[arg(long, value_enum, default_value_t = Lang::Both, global = true)]
     lang: Lang,
-    /// Name of the top module and entity; submodules are prefixed with it.
-    #[arg(long, default_value = DEFAULT_TOP)]
-    top: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -60,43 +63,27 @@ impl Lang {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let params = RouteGenParams::new(args.d, args.k, &args.top).map_err(input_error)?;
-    check_top_name(&args.top)?;
+    let unit = args.unit.resolve()?;
+    let Some(out) = &args.out else {
+        return Err(input_error(anyhow::anyhow!(
+            "the following required argument was not provided: --out <DIR>"
+        )));
+    };
     let provenance = Provenance {
         command: format!(
-            "kautzgen generate --d {} --k {} --lang {} --top {}",
-            args.d,
-            args.k,
-            args.lang.flag(),
-            args.top
+            "kautzgen generate {} --lang {}",
+            unit.command_line(),
+            args.lang.flag()
         ),
     };
-    let manifest = write_design(
-        &args.out,
-        &design(&params),
-        &args.lang.languages(),
-        &provenance,
-    )?;
+    let manifest = write_design(out, &unit.design(), &args.lang.languages(), &provenance)?;
     println!(
-        "wrote {}: top {}, {} Verilog and {} VHDL files; each route_valid or done follows init or next_route within {} cycles",
-        args.out.display(),
+        "wrote {}: top {}, {} Verilog and {} VHDL files; {}",
+        out.display(),
         manifest.top,
         manifest.verilog.len(),
         manifest.vhdl.len(),
-        cycle_bound(params.d(), params.k())
+        unit.timing()
     );
-    Ok(())
-}
-
-/// The top name is part of the interface, so it is refused rather than repaired.
-pub fn check_top_name(top: &str) -> anyhow::Result<()> {
-    for language in [Language::Verilog, Language::Vhdl] {
-        let legal = crate::emit::names::legalise(top, language);
-        if legal != top {
-            return Err(input_error(anyhow::anyhow!(
-                "--top '{top}' is not a legal {language:?} name (it would have to be '{legal}')"
-            )));
-        }
-    }
     Ok(())
 }

@@ -13,6 +13,7 @@ mod prove;
 mod routes;
 mod synth;
 mod torus;
+mod unit;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -103,5 +104,16 @@ pub fn exit_status(error: &anyhow::Error) -> u8 {
         2
     } else {
         1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
     }
 }

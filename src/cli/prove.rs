@@ -2,7 +2,8 @@
 
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
-use crate::cli::synth::{UnitArgs, spinner};
+use crate::cli::synth::spinner;
+use crate::cli::unit::UnitSelection;
 use crate::emit::names::{Language, name_design};
 use crate::emit::{Provenance, write_design};
 use crate::synth::WorkDir;
@@ -22,25 +23,32 @@ use std::path::PathBuf;
 /// two share by name. Prints PROVED, or a counterexample: the inputs of each cycle from
 /// reset and the outputs that differ. Exit status 1 when not proved.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:
+#[command(
+    subcommand_value_name = "UNIT",
+    subcommand_help_heading = "Units",
+    disable_help_subcommand = true,
+    after_help = "Examples:
   kautzgen prove --d 2 --k 3
   kautzgen prove --design build/k45
-  kautzgen prove --d 3 --k 3 --keep build/prove-k33")]
+  kautzgen prove --d 3 --k 3 --keep build/prove-k33
+  kautzgen prove ldi --kind shortest --m 10 --s 3 --registered
+  kautzgen prove torus --k 3 --n 3 --algo direction-first"
+)]
 pub struct Args {
     #[command(flatten)]
-    unit: UnitArgs,
+    unit: UnitSelection,
     /// Prove the design directory DIR (as `kautzgen generate` writes it, both languages)
     /// instead of generating the unit; its clock and reset must be named clk and rst.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["d", "k"])]
+    #[arg(global = true, long, value_name = "DIR")]
     design: Option<PathBuf>,
     /// Run the tools in DIR and keep their scripts and logs there.
-    #[arg(long, value_name = "DIR")]
+    #[arg(global = true, long, value_name = "DIR")]
     keep: Option<PathBuf>,
     /// Longest induction to try.
-    #[arg(long, default_value_t = Setup::default().induction_limit, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(global = true, long, default_value_t = Setup::default().induction_limit, value_parser = clap::value_parser!(u32).range(1..=64))]
     induction: u32,
     /// Cycles after reset to search for differing outputs once the proof fails.
-    #[arg(long, default_value_t = Setup::default().search_depth, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(global = true, long, default_value_t = Setup::default().search_depth, value_parser = clap::value_parser!(u32).range(1..=1000))]
     depth: u32,
 }
 
@@ -58,6 +66,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut work = WorkDir::new(args.keep.as_deref()).context("cannot make a work directory")?;
     let (dir, top) = match &args.design {
+        Some(_)
+            if args.unit.unit.is_some()
+                || args.unit.kautz.d.is_some()
+                || args.unit.kautz.k.is_some() =>
+        {
+            return Err(input_error(anyhow::anyhow!(
+                "--design proves the design in DIR: give no unit, --d or --k with it"
+            )));
+        }
         Some(dir) => {
             let label = match read_manifest(dir) {
                 Ok(manifest) => label(&manifest.top, &manifest.params),
@@ -66,7 +83,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (dir.clone(), label)
         }
         None => {
-            let design = args.unit.design()?;
+            let unit = args.unit.resolve()?;
+            let design = unit.design();
             let names = name_design(&design, Language::Verilog);
             let top = design.top();
             let local = names.of(top);
@@ -76,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             let dir = work.path().join("design");
             let provenance = Provenance {
-                command: format!("kautzgen prove {}", args.unit.command_line()),
+                command: format!("kautzgen prove {}", unit.command_line()),
             };
             write_design(
                 &dir,

@@ -1,11 +1,10 @@
 //! `kautzgen synth`: synthesis and place-and-route figures of a unit, and
 //! `docs/synthesis.md` gathered from many runs.
 
-use crate::cli::generate::{Lang, check_top_name};
+use crate::cli::generate::Lang;
 use crate::cli::input_error;
 use crate::cli::output::{print_stdout, write_file_atomically};
-use crate::rtl::ir::Design;
-use crate::rtl::kautz_route_gen::{DEFAULT_TOP, RouteGenParams, design};
+use crate::cli::unit::UnitSelection;
 use crate::synth::WorkDir;
 use crate::synth::flow::{Options, SynthError, synthesise};
 use crate::synth::report::{read_cycles, read_reports, render_doc};
@@ -16,69 +15,6 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-
-/// The units kautzgen generates hardware for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Unit {
-    /// The route generator of seed 000 for K(d,k): --d and --k.
-    KautzRouteGen,
-}
-
-/// Which unit, and its size; shared by the commands that build a design from the IR.
-#[derive(Debug, Clone, clap::Args)]
-pub struct UnitArgs {
-    /// The unit to build.
-    #[arg(value_enum, default_value_t = Unit::KautzRouteGen)]
-    unit: Unit,
-    /// Degree of K(d,k), for the route generator.
-    #[arg(long)]
-    d: Option<u64>,
-    /// Word length and diameter of K(d,k), for the route generator.
-    #[arg(long)]
-    k: Option<u64>,
-    /// Name of the top module and entity.
-    #[arg(long, default_value = DEFAULT_TOP)]
-    top: String,
-}
-
-impl UnitArgs {
-    /// The unit's name on the command line.
-    pub fn unit_name(&self) -> String {
-        self.unit
-            .to_possible_value()
-            .expect("units have names")
-            .get_name()
-            .to_string()
-    }
-
-    /// The arguments as they would be typed, for reports and file headers.
-    pub fn command_line(&self) -> String {
-        let mut words = vec![self.unit_name()];
-        if let (Some(d), Some(k)) = (self.d, self.k) {
-            words.push(format!("--d {d} --k {k}"));
-        }
-        if self.top != DEFAULT_TOP {
-            words.push(format!("--top {}", self.top));
-        }
-        words.join(" ")
-    }
-
-    /// The unit's IR; a missing or bad parameter is the user's error.
-    pub fn design(&self) -> anyhow::Result<Design> {
-        check_top_name(&self.top)?;
-        match self.unit {
-            Unit::KautzRouteGen => {
-                let (Some(d), Some(k)) = (self.d, self.k) else {
-                    return Err(input_error(anyhow::anyhow!(
-                        "the route generator needs --d and --k (the Kautz digraph K(d,k))"
-                    )));
-                };
-                let params = RouteGenParams::new(d, k, &self.top).map_err(input_error)?;
-                Ok(design(&params))
-            }
-        }
-    }
-}
 
 /// Synthesise a unit with yosys and place and route it with nextpnr; print its LUTs,
 /// flip-flops and maximum frequency.
@@ -92,38 +28,45 @@ impl UnitArgs {
 ///
 /// With --doc, writes the document of `make synth` from the JSON reports in --from.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:
+#[command(
+    subcommand_value_name = "UNIT",
+    subcommand_help_heading = "Units",
+    disable_help_subcommand = true,
+    after_help = "Examples:
   kautzgen synth --d 4 --k 5 --target ice40-hx8k
   kautzgen synth --d 2 --k 3 --target ice40-hx8k --target ecp5-25k --seeds 3 --format json
   kautzgen synth --d 8 --k 4 --lang verilog --keep build/synth-k84
-  kautzgen synth --doc docs/synthesis.md --from generated/synth")]
+  kautzgen synth ldi --m 18 --s 3 --target ice40-hx8k
+  kautzgen synth torus --k 4 --n 2 --algo west-first --registered --target ecp5-25k
+  kautzgen synth --doc docs/synthesis.md --from generated/synth"
+)]
 pub struct Args {
     #[command(flatten)]
-    unit: UnitArgs,
+    unit: UnitSelection,
     /// FPGA to place and route on; repeat for several.
-    #[arg(long = "target", value_enum, default_values = ["ice40-hx8k"])]
+    #[arg(global = true, long = "target", value_enum, default_values = ["ice40-hx8k"])]
     targets: Vec<Target>,
     /// Languages to synthesise.
-    #[arg(long, value_enum, default_value_t = Lang::Both)]
+    #[arg(global = true, long, value_enum, default_value_t = Lang::Both)]
     lang: Lang,
     /// Placement runs, with seeds 1 to N.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=99))]
+    #[arg(global = true, long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=99))]
     seeds: u64,
     /// Output: a table, or one JSON object.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(global = true, long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Run the tools in DIR and keep their scripts, netlists and logs there.
-    #[arg(long, value_name = "DIR")]
+    #[arg(global = true, long, value_name = "DIR")]
     keep: Option<PathBuf>,
     /// What `kautzgen verify` printed for this unit: its cycles per route set are reported
     /// with the route sets per second they allow.
-    #[arg(long, value_name = "FILE")]
+    #[arg(global = true, long, value_name = "FILE")]
     cycles: Option<PathBuf>,
     /// Write the synthesis document to FILE from the reports in --from, and do nothing else.
-    #[arg(long, value_name = "FILE", requires = "from")]
+    #[arg(global = true, long, value_name = "FILE", requires = "from")]
     doc: Option<PathBuf>,
     /// A directory of `--format json` reports, for --doc.
-    #[arg(long, value_name = "DIR", requires = "doc")]
+    #[arg(global = true, long, value_name = "DIR", requires = "doc")]
     from: Option<PathBuf>,
 }
 
@@ -139,7 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let text = render_doc(&reports, "make synth")?;
         return write_file_atomically(doc, text.as_bytes());
     }
-    let design = args.unit.design()?;
+    let unit = args.unit.resolve()?;
+    let design = unit.design();
     let cycles = match &args.cycles {
         Some(path) => Some(read_cycles(path).map_err(input_error)?),
         None => None,
@@ -149,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     targets.dedup();
     let mut command = format!(
         "kautzgen synth {} {} --lang {} --seeds {}",
-        args.unit.command_line(),
+        unit.command_line(),
         targets
             .iter()
             .map(|t| format!("--target {}", t.name()))
@@ -168,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         targets: targets.clone(),
         languages: args.lang.languages(),
         seeds: args.seeds,
-        unit: args.unit.unit_name(),
+        unit: unit.name(),
         command,
         cycles,
     };

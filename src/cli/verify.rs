@@ -1,15 +1,17 @@
-//! `kautzgen verify`: simulates the Kautz route generator in Verilator and GHDL and
-//! compares every route with the golden model.
+//! `kautzgen verify`: simulates a unit in Verilator and GHDL and compares it with its golden
+//! model: the Kautz route generator route by route, the function units vector by vector.
 
-use crate::cli::generate::check_top_name;
+use crate::cli::unit::{Unit, UnitSelection};
 use crate::cli::{input_error, output::print_stdout};
 use crate::emit::Provenance;
-use crate::rtl::kautz_route_gen::{DEFAULT_TOP, Fault, RouteGenParams};
+use crate::rtl::kautz_route_gen::{Fault, RouteGenParams};
+use crate::sim::function::{self, FunctionUnit};
 use crate::sim::ghdl::Ghdl;
+use crate::sim::units::ldi::LdiUnit;
+use crate::sim::units::torus::{Headers, TorusUnit, single_faults};
 use crate::sim::vectors::{Pairs, Shard, VectorSet};
 use crate::sim::verilator::Verilator;
 use crate::sim::{Design, Options, Simulator, scratch_design, verify};
-use crate::topology::kautz::Kautz;
 use anyhow::bail;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,57 +19,82 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
-/// Simulate the route generator in Verilator and GHDL against the golden model.
+/// Simulate a unit in Verilator and GHDL against its golden model.
 ///
-/// Generates the route generator of K(d,k), or reads one with --design. For every selected
-/// source/destination pair, and for fixed invalid words (a letter above d, equal
-/// neighbours, source equal to destination), checks each route and its order, `done` and
-/// `error`; routes held while `next_route` comes late; `next_route` ignored while no route
-/// is valid; `init` and `rst` in the middle of a search; and at most k + 3(d+1) + 4 cycles
-/// of work per route set. Prints the first failures in full and ends with a line
-/// `<simulator>: N passed, M failed` per simulator; exits 1 on any failure.
+/// The Kautz route generator (the default unit) of K(d,k) is generated, or read with
+/// --design. For every selected source/destination pair, and for fixed invalid words (a
+/// letter above d, equal neighbours, source equal to destination), each route and its
+/// order, `done` and `error` are checked; routes held while `next_route` comes late;
+/// `next_route` ignored while no route is valid; `init` and `rst` in the middle of a
+/// search; and at most k + 3(d+1) + 4 cycles of work per route set.
+///
+/// The LDI units are checked on every input they are specified for. The torus unit is
+/// checked on every input of the cube (every node, destination, header a route can carry
+/// and mask of faulty or busy links), then along the golden model's route between every
+/// pair of nodes with no fault, each single faulty node and each single faulty link.
+///
+/// Prints the first failures in full and ends with a line `<simulator>: N passed, M
+/// failed` per simulator; exits 1 on any failure.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:
+#[command(
+    subcommand_value_name = "UNIT",
+    subcommand_help_heading = "Units",
+    disable_help_subcommand = true,
+    after_help = "Examples:
   kautzgen verify --d 2 --k 3 --pairs all
   kautzgen verify --d 4 --k 5 --sim ghdl --pairs 500 --seed 7
   kautzgen verify --d 4 --k 5 --pairs all --shard 3/8
   kautzgen verify --d 3 --k 3 --sim verilator --pairs 20 --wave k33.vcd
   kautzgen verify --d 4 --k 5 --design build/k45
-  kautzgen verify --d 2 --k 3 --pairs all --fault phase-b-skipped   # must fail")]
+  kautzgen verify --d 2 --k 3 --pairs all --fault phase-b-skipped   # must fail
+  kautzgen verify ldi --m 18 --s 3
+  kautzgen verify ldi --kind crossbar --m 10 --s 3 --registered --sim ghdl
+  kautzgen verify torus --k 3 --n 3 --algo direction-first
+  kautzgen verify torus --k 6 --n 2 --algo west-first --vectors walks"
+)]
 pub struct Args {
-    /// Degree: letters are 0..=d.
-    #[arg(long)]
-    d: u64,
-    /// Word length and diameter.
-    #[arg(long)]
-    k: u64,
+    #[command(flatten)]
+    unit: UnitSelection,
     /// Simulators to run.
-    #[arg(long, value_enum, default_value_t = Sim::All)]
+    #[arg(global = true, long, value_enum, default_value_t = Sim::All)]
     sim: Sim,
-    /// "all": every ordered pair of distinct nodes, in lexicographic order; N: N distinct
-    /// pairs drawn with --seed (every pair when N reaches their number).
-    #[arg(long, value_name = "all|N", default_value = "1000", value_parser = parse_pairs)]
-    pairs: PairCount,
-    /// Seed of the sample drawn by --pairs N.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Verify slice I of N (0 <= I < N): the vectors at positions p with p mod N = I.
     /// The N slices are disjoint and together hold every vector.
-    #[arg(long, value_name = "I/N")]
+    #[arg(global = true, long, value_name = "I/N")]
     shard: Option<String>,
-    /// Write the waves of the run to this VCD file (with one --sim only).
-    #[arg(long, value_name = "FILE.vcd")]
+    /// Route generator: "all": every ordered pair of distinct nodes, in lexicographic
+    /// order; N: N distinct pairs drawn with --seed (every pair when N reaches their
+    /// number) [default: 1000].
+    #[arg(global = true, long, value_name = "all|N", value_parser = parse_pairs)]
+    pairs: Option<PairCount>,
+    /// Route generator: seed of the sample drawn by --pairs N [default: 1].
+    #[arg(global = true, long)]
+    seed: Option<u64>,
+    /// Route generator: write the waves of the run to this VCD file (with one --sim only).
+    #[arg(global = true, long, value_name = "FILE.vcd")]
     wave: Option<PathBuf>,
-    /// Name of the generator's top module and entity [default: kautz_route_gen].
-    #[arg(long, value_name = "NAME")]
-    top: Option<String>,
-    /// Verify the design in DIR (its manifest.json and the HDL files it lists, as
-    /// `kautzgen generate` writes them) instead of generating one.
-    #[arg(long, value_name = "DIR", conflicts_with = "fault")]
+    /// Route generator: verify the design in DIR (its manifest.json and the HDL files it
+    /// lists, as `kautzgen generate` writes them) instead of generating one.
+    #[arg(global = true, long, value_name = "DIR", conflicts_with = "fault")]
     design: Option<PathBuf>,
-    /// Build this deliberate fault into the generated design, to see verification fail.
-    #[arg(long, value_enum)]
+    /// Route generator: build this deliberate fault into the design, to see verification
+    /// fail.
+    #[arg(global = true, long, value_enum)]
     fault: Option<Fault>,
+    /// Torus unit: which vectors to run.
+    #[arg(global = true, long, value_enum)]
+    vectors: Option<TorusVectors>,
+}
+
+/// The vectors of the torus unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TorusVectors {
+    /// Every input of the cube, then the walks [the default].
+    Both,
+    /// Every node, destination, reachable header and mask.
+    EveryInput,
+    /// The router evaluations along every route, with no fault and each single fault.
+    Walks,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -94,40 +121,138 @@ fn parse_pairs(text: &str) -> Result<PairCount, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let graph = Kautz::new(args.d, args.k).map_err(input_error)?;
+    let unit = args.unit.resolve()?;
     let shard = match &args.shard {
         Some(text) => text.parse().map_err(input_error)?,
         None => Shard::WHOLE,
-    };
-    let pairs = match args.pairs {
-        PairCount::All => Pairs::All,
-        PairCount::Count(count) => Pairs::Sample {
-            count,
-            seed: args.seed,
-        },
     };
     let simulators: Vec<Box<dyn Simulator>> = match args.sim {
         Sim::Verilator => vec![Box::new(Verilator::default())],
         Sim::Ghdl => vec![Box::new(Ghdl::default())],
         Sim::All => vec![Box::new(Verilator::default()), Box::new(Ghdl::default())],
     };
+    let only = |flag: &str, owner: &str, given: bool| -> anyhow::Result<()> {
+        if given {
+            return Err(input_error(anyhow::anyhow!(
+                "{flag} applies to the {owner} only, not to the {} unit",
+                unit.name()
+            )));
+        }
+        Ok(())
+    };
+    if !matches!(unit, Unit::Kautz(_)) {
+        let owner = "Kautz route generator";
+        only("--pairs", owner, args.pairs.is_some())?;
+        only("--seed", owner, args.seed.is_some())?;
+        only("--wave", owner, args.wave.is_some())?;
+        only("--design", owner, args.design.is_some())?;
+        only("--fault", owner, args.fault.is_some())?;
+    }
+    if !matches!(unit, Unit::Torus(_)) {
+        only("--vectors", "torus unit", args.vectors.is_some())?;
+    }
+    match &unit {
+        Unit::Kautz(params) => route_generator(&args, params, shard, &simulators),
+        Unit::Ldi(params) => function_unit(&LdiUnit::new(params.clone()), shard, &simulators),
+        Unit::Torus(params) => {
+            let faults = single_faults(params.router.torus(), 1, 1).map_err(input_error)?;
+            let unit = match args.vectors.unwrap_or(TorusVectors::Both) {
+                TorusVectors::Both => TorusUnit::exhaustive(params.clone(), Headers::Reachable)
+                    .and_then(|unit| unit.with_walks(&faults)),
+                TorusVectors::EveryInput => {
+                    TorusUnit::exhaustive(params.clone(), Headers::Reachable)
+                }
+                TorusVectors::Walks => TorusUnit::walks(params.clone(), &faults),
+            }
+            .map_err(input_error)?;
+            function_unit(&unit, shard, &simulators)
+        }
+    }
+}
+
+/// Runs a function unit's vectors in each simulator and compares them with its golden model.
+fn function_unit(
+    unit: &dyn FunctionUnit,
+    shard: Shard,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    let selected = (0..unit.vector_count())
+        .filter(|&i| shard.selects(i))
+        .count();
+    print_stdout(&format!("{}: {selected} vectors\n", unit.describe()))?;
+    let mut failed = Vec::new();
+    for simulator in simulators {
+        let bar = spinner(simulator.name());
+        let report = function::verify(simulator.as_ref(), unit, shard, SHOWN);
+        bar.finish_and_clear();
+        let report = report?;
+        print_stdout(&report.render())?;
+        if !report.all_passed() {
+            failed.push(format!(
+                "{}: {} of {} vectors",
+                simulator.name(),
+                report.failed,
+                report.passed + report.failed
+            ));
+        }
+    }
+    finish(failed)
+}
+
+/// Failures shown in full per simulator.
+const SHOWN: usize = 10;
+
+/// Ok when no simulator failed; else the error that names each one's failures.
+fn finish(failed: Vec<String>) -> anyhow::Result<()> {
+    if !failed.is_empty() {
+        bail!("verification failed ({})", failed.join("; "));
+    }
+    Ok(())
+}
+
+/// Checks the Kautz route generator route by route.
+fn route_generator(
+    args: &Args,
+    params: &RouteGenParams,
+    shard: Shard,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    let graph = &params.graph;
+    let pairs = match args.pairs.unwrap_or(PairCount::Count(1000)) {
+        PairCount::All => Pairs::All,
+        PairCount::Count(count) => Pairs::Sample {
+            count,
+            seed: args.seed.unwrap_or(1),
+        },
+    };
     if args.wave.is_some() && simulators.len() > 1 {
         return Err(input_error(anyhow::anyhow!(
             "--wave writes the waves of one simulator: add --sim verilator or --sim ghdl"
         )));
     }
-    let vectors = VectorSet::new(&graph, pairs, shard).map_err(input_error)?;
+    let vectors = VectorSet::new(graph, pairs, shard).map_err(input_error)?;
     let (design, generated) = match &args.design {
-        Some(dir) => (existing_design(dir, &graph, args.top.as_deref())?, None),
+        Some(dir) => (
+            existing_design(dir, params, args.unit.top.as_deref())?,
+            None,
+        ),
         None => {
-            let (design, dir) = generate(&args, args.top.as_deref().unwrap_or(DEFAULT_TOP))?;
+            let provenance = Provenance {
+                command: format!(
+                    "kautzgen verify {}",
+                    Unit::Kautz(params.clone()).command_line()
+                ),
+            };
+            let (design, dir) = scratch_design(params, args.fault, &provenance)?;
             (design, Some(dir))
         }
     };
     print_stdout(&format!("{}\n", vectors.describe()))?;
-    let options = Options { wave: args.wave };
+    let options = Options {
+        wave: args.wave.clone(),
+    };
     let mut failed = Vec::new();
-    for simulator in &simulators {
+    for simulator in simulators {
         let bar = progress_bar(vectors.len(), simulator.name());
         let report = verify(simulator.as_ref(), &design, &vectors, &options, &mut |n| {
             bar.inc(n)
@@ -139,7 +264,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Err(e) => match generated {
                 Some(dir) if e.keeps_files() => bail!(
                     "{e}; the generated design is kept in {}",
-                    dir.keep().display()
+                    TempDir::keep(dir).display()
                 ),
                 _ => return Err(e.into()),
             },
@@ -154,16 +279,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             ));
         }
     }
-    if !failed.is_empty() {
-        bail!("verification failed ({})", failed.join("; "));
-    }
-    Ok(())
+    finish(failed)
 }
 
 /// Reads the design in `dir` and checks it is the one asked for.
-fn existing_design(dir: &Path, graph: &Kautz, top: Option<&str>) -> anyhow::Result<Design> {
+fn existing_design(
+    dir: &Path,
+    params: &RouteGenParams,
+    top: Option<&str>,
+) -> anyhow::Result<Design> {
     let design = Design::load(dir).map_err(input_error)?;
-    design.check_graph(graph).map_err(input_error)?;
+    design.check_graph(&params.graph).map_err(input_error)?;
     if let Some(top) = top
         && top != design.top()
     {
@@ -174,16 +300,6 @@ fn existing_design(dir: &Path, graph: &Kautz, top: Option<&str>) -> anyhow::Resu
         )));
     }
     Ok(design)
-}
-
-/// Generates the design to verify into a temporary directory.
-fn generate(args: &Args, top: &str) -> anyhow::Result<(Design, TempDir)> {
-    check_top_name(top)?;
-    let params = RouteGenParams::new(args.d, args.k, top).map_err(input_error)?;
-    let provenance = Provenance {
-        command: format!("kautzgen verify --d {} --k {} --top {top}", args.d, args.k),
-    };
-    Ok(scratch_design(&params, args.fault, &provenance)?)
 }
 
 /// A bar on standard error while standard output is a terminal; nothing otherwise, so that
@@ -198,4 +314,18 @@ fn progress_bar(len: u64, name: &str) -> ProgressBar {
     ProgressBar::new(len)
         .with_style(style)
         .with_prefix(name.to_string())
+}
+
+/// A line on standard error naming the unit's simulator at work, while standard output is
+/// a terminal.
+fn spinner(name: &str) -> ProgressBar {
+    if !std::io::stdout().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner().with_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("the template is valid"),
+    );
+    bar.set_message(format!("{name}: building and simulating"));
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
 }

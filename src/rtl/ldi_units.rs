@@ -60,6 +60,12 @@ impl LdiUnitKind {
         }
     }
 
+    /// The top module's name unless asked otherwise: `ldi_` and the name, dashes as
+    /// underscores.
+    pub fn default_top(self) -> String {
+        format!("ldi_{}", self.name().replace('-', "_"))
+    }
+
     /// Every kind, in declaration order.
     pub const ALL: [LdiUnitKind; 6] = [
         LdiUnitKind::Theorem3,
@@ -133,7 +139,7 @@ impl LdiUnitParams {
             ldi,
             registered: false,
             data_bits: DEFAULT_DATA_BITS,
-            top: format!("ldi_{}", kind.name().replace('-', "_")),
+            top: kind.default_top(),
             theorem3,
             switches,
         })

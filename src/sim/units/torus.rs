@@ -12,7 +12,7 @@ use crate::routing::torus::{Action, Algorithm, Decision, Header, Router};
 use crate::rtl::ir::Design;
 use crate::rtl::torus_router::{TorusRouterParams, design};
 use crate::sim::function::FunctionUnit;
-use crate::topology::torus::{Faults, Node, Port, PortMask, TorusError};
+use crate::topology::torus::{Faults, Link, Node, Port, PortMask, Torus, TorusError};
 use thiserror::Error;
 
 /// Why a unit cannot be checked vector by vector.
@@ -306,6 +306,37 @@ fn check_widths(params: &TorusRouterParams) -> Result<(), UnitError> {
         });
     }
     Ok(())
+}
+
+/// Fault sets for walks: none, then every `node_stride`-th single faulty node, then every
+/// `link_stride`-th single faulty link, in node order and then port order.
+pub fn single_faults(
+    torus: &Torus,
+    node_stride: usize,
+    link_stride: usize,
+) -> Result<Vec<Faults>, TorusError> {
+    let nodes: Vec<Node> = torus.nodes()?.collect();
+    let mut sets = vec![Faults::new()];
+    for node in nodes.iter().step_by(node_stride) {
+        let mut faults = Faults::new();
+        faults.insert_node(node.clone());
+        sets.push(faults);
+    }
+    let links = nodes.iter().flat_map(|node| {
+        torus
+            .ports()
+            .filter(|&port| torus.has_port(node, port))
+            .map(|port| Link {
+                node: node.clone(),
+                port,
+            })
+    });
+    for link in links.step_by(link_stride) {
+        let mut faults = Faults::new();
+        faults.insert_link(link);
+        sets.push(faults);
+    }
+    Ok(sets)
 }
 
 /// The (f, x, y) values of `headers` for `router`'s algorithm, f slowest, then x, y.

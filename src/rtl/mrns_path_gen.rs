@@ -669,7 +669,7 @@ fn cursor(params: &MrnsPathGenParams) -> Module {
     });
     m.assign(
         value_last,
-        !Expr::from(side).or(Expr::from(v).eq(top_value)),
+        (!Expr::from(side)).or(Expr::from(v).eq(top_value)),
         "A dimension holds one shortest candidate, and m_m side exits.",
     );
     m.assign(

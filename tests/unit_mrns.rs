@@ -13,12 +13,13 @@ use kautzgen::rtl::mrns_path_gen::{Fault, MrnsPathGenParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::bits::Bits;
 use kautzgen::sim::ghdl::Ghdl;
-use kautzgen::sim::sequence::{SequenceReport, SequenceUnit, verify};
+use kautzgen::sim::sequence::{SequenceReport, SequenceUnit, testbench, verify};
 use kautzgen::sim::units::mrns::MrnsPathUnit;
 use kautzgen::sim::vectors::Shard;
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
 use kautzgen::topology::mrns::Address;
+use std::process::Command;
 
 fn params(radices: &[u64]) -> MrnsPathGenParams {
     MrnsPathGenParams::new(radices).unwrap()
@@ -82,6 +83,61 @@ fn every_shape_is_lint_clean() {
         for v in verdicts {
             assert!(v.clean, "{radices:?} {}:\n{}", v.check, v.log);
         }
+    }
+}
+
+#[test]
+fn the_generic_testbenches_are_lint_clean() {
+    // Z2 has one-bit data inputs (std_logic in VHDL); Z2xZ3xZ3xZ4 vectors.
+    for radices in [&[2][..], &[2, 3, 3, 4]] {
+        let unit = exhaustive(radices);
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
+        let d = unit.design();
+        let provenance = Provenance {
+            command: "unit_mrns test".into(),
+        };
+        let manifest = write_design(
+            &dir.join("design"),
+            &d,
+            &[Language::Verilog, Language::Vhdl],
+            &provenance,
+        )
+        .unwrap();
+        let files = |list: &[String]| {
+            list.iter()
+                .map(|f| dir.join("design").join(f))
+                .collect::<Vec<_>>()
+        };
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        let (tb, verilog) = testbench(&unit, &d, Language::Verilog).unwrap();
+        let tb_v = dir.join(format!("{tb}.v"));
+        std::fs::write(&tb_v, verilog).unwrap();
+        let lint = Command::new("verilator")
+            .args(["--lint-only", "-Wall", "--timing", "--top-module", &tb])
+            .args(files(&manifest.verilog))
+            .arg(&tb_v)
+            .output()
+            .expect("verilator runs (make deps installs it)");
+        assert!(lint.status.success(), "{radices:?}: {}", text(&lint.stderr));
+        assert_eq!(text(&lint.stderr), "", "{radices:?}");
+        let (tb, vhdl) = testbench(&unit, &d, Language::Vhdl).unwrap();
+        let tb_vhd = dir.join(format!("{tb}.vhd"));
+        std::fs::write(&tb_vhd, vhdl).unwrap();
+        std::fs::create_dir(dir.join("work")).unwrap();
+        let analyse = Command::new("ghdl")
+            .args(["-a", "--std=08", "--workdir=work"])
+            .args(files(&manifest.vhdl))
+            .arg(&tb_vhd)
+            .current_dir(dir)
+            .output()
+            .expect("ghdl runs (make deps installs it)");
+        assert!(
+            analyse.status.success(),
+            "{radices:?}: {}",
+            text(&analyse.stderr)
+        );
+        assert_eq!(text(&analyse.stderr), "", "{radices:?}");
     }
 }
 

@@ -8,4 +8,5 @@ pub mod const_arith;
 pub mod ir;
 pub mod kautz_route_gen;
 pub mod ldi_units;
+pub mod mrns_path_gen;
 pub mod torus_router;

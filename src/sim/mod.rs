@@ -10,11 +10,13 @@
 //! by batch; [`results`] parses what the testbench recorded; [`compare`] judges it. Only
 //! one batch of vectors is in memory at a time.
 
+pub mod bits;
 pub mod compare;
 pub mod function;
 pub mod ghdl;
 pub mod hex;
 pub mod results;
+pub mod sequence;
 pub mod testbench;
 pub mod units;
 pub mod vectors;

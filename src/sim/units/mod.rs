@@ -1,8 +1,10 @@
-//! Function units checked vector by vector against their golden models
-//! ([`crate::sim::function::FunctionUnit`] implementations), one module per family of units.
+//! Units checked vector by vector against their golden models, one module per family of
+//! units: function units ([`crate::sim::function::FunctionUnit`]: ldi, torus) and
+//! sequence units ([`crate::sim::sequence::SequenceUnit`]: mrns).
 //!
 //! In: a unit's generator parameters. Out: the unit's design, its vectors and the golden
 //! model's expected outputs.
 
 pub mod ldi;
+pub mod mrns;
 pub mod torus;

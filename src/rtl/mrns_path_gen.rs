@@ -1,0 +1,1130 @@
+//! The node-disjoint path generator of seed 001 (Choi & Chung) for any MRNS network: given
+//! A and B it emits the l = sum (m_i - 1) paths one per request, each as its moves
+//! (dimension, new digit), in exactly the order of [`crate::routing::mrns::DisjointPaths`].
+//!
+//! In: the radices (written most significant first, as `--radices 2,3,3,4`) and a top
+//! name. Out: a [`Design`] of these blocks, each its own module:
+//! - **check**: whether `src` and `dst` are distinct nodes, and which digits differ.
+//! - **compact** (priority logic): C, the moves (i, b_i) of the differing dimensions i in
+//!   increasing order, packed to the front of an n-slot list, its thermometer mask (k
+//!   ones) and k.
+//! - **append** (two instances): a list of up to n-1 moves with a move appended after its
+//!   last one. Appending the first move to the rest is a rotation of the list.
+//! - **rows**: the rotating register that holds the current row of the Hamiltonian-circuit
+//!   Latin square (loaded with C = row 0, rotated left by one each time the cursor leaves
+//!   a differing dimension), the unrotated C for excursions, the mask and k.
+//! - **select**: `src` and `dst` captured at `init`, and the digits a_m and b_m of the
+//!   cursor's dimension.
+//! - **cursor**: where the generator stands: first every dimension m (a shortest path
+//!   where A and B differ), then every (m, v) with v = 0 .. m_m - 1 (a side exit where v
+//!   is neither a_m nor b_m), one candidate per clock.
+//! - **assemble**: the path of the current candidate (shortest: the row; detour on m:
+//!   (m, v) then the row rotated once more, which is the rest of the row starting with m
+//!   followed by (m, b_m); excursion: (m, v), C, (m, a_m)) and its length; holds the path
+//!   found on the outputs.
+//! - **control**: the handshake state machine (search, wait for `next_path`, done).
+//!
+//! Walking the dimensions in increasing order visits the rows in the order of C, so the
+//! shortest paths need no row counter, and after the walk the rows have turned k times,
+//! back to row 0, ready for the side exits. Each candidate takes one clock whether it is a
+//! path or not, so every route set takes exactly [`cycle_bound`] = 1 + n + sum m_i cycles
+//! of work (waiting for `next_path` not counted). Ports and encodings: docs/mrns-path-gen.md.
+
+use crate::rtl::const_arith::{bits_for, extend};
+use crate::rtl::ir::{ConstId, Design, Expr, Module, SignalId};
+use crate::topology::mrns::{Mrns, MrnsError};
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// Default top module name.
+pub const DEFAULT_TOP: &str = "mrns_path_gen";
+
+/// Most dimensions a generator is built for: the compaction is n stages of n moves, and
+/// at 256 per radix the path port (n+1 moves of up to 12 bits) stays at 204 bits.
+pub const MAX_DIMENSIONS: usize = 16;
+
+/// Why no generator is built for the radices given; each message fits on one line.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MrnsPathGenError {
+    #[error(transparent)]
+    Network(#[from] MrnsError),
+    #[error(
+        "{network} has {n} dimensions; the MRNS path generator is built for 1 to {MAX_DIMENSIONS}"
+    )]
+    TooManyDimensions { network: String, n: usize },
+}
+
+/// The network of a path generator and the name of its top module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MrnsPathGenParams {
+    network: Mrns,
+    top: String,
+}
+
+impl MrnsPathGenParams {
+    /// The generator for the network with radices `radices`, most significant first
+    /// (`[2, 3, 3, 4]` is Z2xZ3xZ3xZ4), its top named [`DEFAULT_TOP`].
+    pub fn new(radices: &[u64]) -> Result<Self, MrnsPathGenError> {
+        let network = Mrns::new(radices)?;
+        if network.dimensions() > MAX_DIMENSIONS {
+            return Err(MrnsPathGenError::TooManyDimensions {
+                network: network.to_string(),
+                n: network.dimensions(),
+            });
+        }
+        Ok(MrnsPathGenParams {
+            network,
+            top: DEFAULT_TOP.to_string(),
+        })
+    }
+
+    /// The same generator with its top module named `top`.
+    pub fn with_top(mut self, top: &str) -> Self {
+        self.top = top.to_string();
+        self
+    }
+
+    pub fn network(&self) -> &Mrns {
+        &self.network
+    }
+
+    pub fn top(&self) -> &str {
+        &self.top
+    }
+
+    /// n, the number of dimensions.
+    pub fn n(&self) -> usize {
+        self.network.dimensions()
+    }
+
+    /// Bits of digit `dimension` in `src` and `dst`: ceil(log2 m_i), at least 1.
+    pub fn digit_bits(&self, dimension: usize) -> u32 {
+        bits_for(self.network.radix(dimension) as u64)
+    }
+
+    /// Bit position of the lowest bit of digit `dimension` in an address: the digits are
+    /// packed most significant dimension first, so dimension 0 is the lowest.
+    pub fn digit_lo(&self, dimension: usize) -> u32 {
+        (0..dimension).map(|i| self.digit_bits(i)).sum()
+    }
+
+    /// Width of `src` and `dst`.
+    pub fn address_bits(&self) -> u32 {
+        self.digit_lo(self.n())
+    }
+
+    /// Bits of the dimension field of a move: enough for 0 .. n-1.
+    pub fn dimension_bits(&self) -> u32 {
+        bits_for(self.n() as u64)
+    }
+
+    /// Bits of the value field of a move: enough for every digit of every dimension.
+    pub fn value_bits(&self) -> u32 {
+        (0..self.n()).map(|i| self.digit_bits(i)).max().unwrap_or(1)
+    }
+
+    /// Bits of one move: dimension field, then value field.
+    pub fn move_bits(&self) -> u32 {
+        self.dimension_bits() + self.value_bits()
+    }
+
+    /// Move slots on `path`: n + 1, the longest path (an excursion, k + 2 with k <= n - 1,
+    /// or a detour, k + 1 with k = n). Only Z2 never fills the second slot.
+    pub fn path_moves(&self) -> usize {
+        self.n() + 1
+    }
+
+    /// Width of `path`.
+    pub fn path_bits(&self) -> u32 {
+        self.path_moves() as u32 * self.move_bits()
+    }
+
+    /// Width of `path_len`: enough for 0 .. n+1.
+    pub fn len_bits(&self) -> u32 {
+        bits_for(self.path_moves() as u64 + 1)
+    }
+
+    /// See [`cycle_bound`].
+    pub fn cycle_bound(&self) -> u64 {
+        cycle_bound(&self.network)
+    }
+}
+
+/// Cycles of work from `init` to `done` for every pair of distinct nodes, waiting for
+/// `next_path` not counted: one to load, n for the shortest paths (one per dimension),
+/// one per (dimension, digit value) for the side exits. Also the most cycles from `init`
+/// or `next_path` to the next `path_valid` or `done`. For Z2xZ3xZ3xZ4: 1 + 4 + 12 = 17.
+pub fn cycle_bound(network: &Mrns) -> u64 {
+    let n = network.dimensions();
+    1 + n as u64 + (0..n).map(|i| network.radix(i) as u64).sum::<u64>()
+}
+
+/// A deliberate fault, built in to show that verification catches a broken design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fault {
+    /// The rows turn only during the side exits: every shortest path is row 0.
+    RowsFrozenWhileShortest,
+    /// A side exit in a differing dimension may take b_m: one extra path per such
+    /// dimension, ending with the same move it started with.
+    DestinationDigitNotSkipped,
+}
+
+/// The whole path generator.
+pub fn design(params: &MrnsPathGenParams) -> Design {
+    design_with_fault(params, None)
+}
+
+/// The path generator, with `fault` built in if there is one.
+pub fn design_with_fault(params: &MrnsPathGenParams, fault: Option<Fault>) -> Design {
+    let check = check(params);
+    let compact = compact(params);
+    let append = (params.n() >= 2).then(|| append(params));
+    let rows = rows(params, append.as_ref());
+    let select = select(params);
+    let cursor = cursor(params);
+    let assemble = assemble(params, fault);
+    let control = control(params);
+    let top = top(
+        params, &check, &compact, &rows, &select, &cursor, &assemble, &control, fault,
+    );
+    let mut modules = vec![check, compact];
+    modules.extend(append);
+    modules.extend([rows, select, cursor, assemble, control, top]);
+    let mut values = BTreeMap::from([("n".to_string(), params.n() as u64)]);
+    for i in 0..params.n() {
+        values.insert(format!("m{i}"), params.network.radix(i) as u64);
+    }
+    Design {
+        modules,
+        params: values,
+        summary: format!(
+            "path generator for the node-disjoint paths of the MRNS network {}",
+            params.network
+        ),
+    }
+}
+
+fn name(params: &MrnsPathGenParams, block: &str) -> String {
+    format!("{}_{block}", params.top)
+}
+
+/// Slot `j` (0 = first, most significant) of a list of `slots` moves held in `list`.
+fn slot(list: SignalId, j: usize, slots: usize, mw: u32) -> Expr {
+    Expr::Slice {
+        signal: list,
+        lo: (slots - 1 - j) as u32 * mw,
+        width: mw,
+    }
+}
+
+/// Bit `j` of a mask whose first slot is its most significant bit.
+fn mask_bit(mask: SignalId, j: usize, slots: usize) -> Expr {
+    Expr::Slice {
+        signal: mask,
+        lo: (slots - 1 - j) as u32,
+        width: 1,
+    }
+}
+
+/// `piece` (`piece_bits` wide) in front of the first `all - piece_bits` bits of `list`
+/// (the empty list if there is none): the list shifted one place back, `all` bits wide.
+fn prepend(piece: Expr, list: Option<SignalId>, piece_bits: u32, all: u32) -> Expr {
+    if all == piece_bits {
+        return piece;
+    }
+    let rest = match list {
+        Some(signal) => Expr::Slice {
+            signal,
+            lo: piece_bits,
+            width: all - piece_bits,
+        },
+        None => Expr::zero(all - piece_bits),
+    };
+    Expr::concat(vec![piece, rest])
+}
+
+/// Digit `dimension` of address `address`.
+fn digit(params: &MrnsPathGenParams, address: SignalId, dimension: usize) -> Expr {
+    Expr::Slice {
+        signal: address,
+        lo: params.digit_lo(dimension),
+        width: params.digit_bits(dimension),
+    }
+}
+
+/// `value(i)` for the dimension i that `m` names; zero for no dimension. An AND-OR over
+/// the dimensions, so it reads every bit of every value.
+fn by_dimension(
+    params: &MrnsPathGenParams,
+    m: SignalId,
+    width: u32,
+    value: impl Fn(usize) -> Expr,
+) -> Expr {
+    let dw = params.dimension_bits();
+    Expr::or_all((0..params.n()).map(|i| {
+        Expr::mux(
+            Expr::from(m).eq(Expr::konst(dw, i as u64)),
+            value(i),
+            Expr::zero(width),
+        )
+    }))
+}
+
+fn check(params: &MrnsPathGenParams) -> Module {
+    let n = params.n();
+    let aw = params.address_bits();
+    let mut m = Module::new(
+        name(params, "check"),
+        &[
+            "input check: whether src and dst are distinct nodes (every digit below its radix),",
+            "and which of their digits differ.",
+        ],
+    );
+    let src = m.input(
+        "src",
+        aw,
+        "source address, most significant dimension first",
+    );
+    let dst = m.input("dst", aw, "destination address, same layout");
+    let valid = m.output("valid", 1, "both are nodes and they differ");
+    let differ = m.output("differ", n as u32, "bit i: digit i differs");
+    m.assign(
+        differ,
+        Expr::concat(
+            (0..n)
+                .rev()
+                .map(|i| digit(params, src, i).ne(digit(params, dst, i)))
+                .collect(),
+        ),
+        "One comparator per dimension.",
+    );
+    // A digit field that holds only digits of its radix (a power of two) needs no check.
+    let in_range = (0..n)
+        .filter(|&i| !params.network.radix(i).is_power_of_two())
+        .flat_map(|i| {
+            let radix = Expr::konst(params.digit_bits(i), params.network.radix(i) as u64);
+            [
+                digit(params, src, i).lt(radix.clone()),
+                digit(params, dst, i).lt(radix),
+            ]
+        });
+    m.assign(
+        valid,
+        Expr::and_all(in_range).and(Expr::from(differ).any()),
+        "Digits in range, and at least one differs.",
+    );
+    m
+}
+
+fn compact(params: &MrnsPathGenParams) -> Module {
+    let n = params.n();
+    let (dw, vw, mw, lw) = (
+        params.dimension_bits(),
+        params.value_bits(),
+        params.move_bits(),
+        params.len_bits(),
+    );
+    let list_bits = n as u32 * mw;
+    let mut m = Module::new(
+        name(params, "compact"),
+        &[
+            "compaction (priority logic): the moves (i, b_i) of the differing dimensions i, in",
+            "increasing order of i, packed into the first k slots of an n-slot list: the list C,",
+            "row 0 of the Latin square. Also its mask (k ones from the first slot) and k.",
+        ],
+    );
+    let dst = m.input("dst", params.address_bits(), "destination address");
+    let differ = m.input("differ", n as u32, "bit i: digit i differs");
+    let row = m.output(
+        "row",
+        list_bits,
+        "C, first move most significant, unused slots zero",
+    );
+    let mask = (n >= 2).then(|| m.output("mask", n as u32, "slot j of C holds a move: j < k"));
+    let count = m.output("count", lw, "k, the number of differing dimensions");
+    // Stage i packs dimensions i .. n-1: dimension i's move goes in front of what the
+    // stages above packed, if digit i differs. Stage n is the empty list.
+    let mut later: Option<(SignalId, Option<SignalId>)> = None;
+    for i in (0..n).rev() {
+        let differs = Expr::Slice {
+            signal: differ,
+            lo: i as u32,
+            width: 1,
+        };
+        let step = Expr::concat(vec![
+            Expr::konst(dw, i as u64),
+            extend(digit(params, dst, i), params.digit_bits(i), vw),
+        ]);
+        let list = m.internal(
+            &format!("list_{i}"),
+            list_bits,
+            &format!("dimensions {i} .. n-1 packed"),
+        );
+        m.assign(
+            list,
+            Expr::mux(
+                differs.clone(),
+                prepend(step, later.map(|(l, _)| l), mw, list_bits),
+                later.map_or(Expr::zero(list_bits), |(l, _)| l.into()),
+            ),
+            &format!("Stage {i}: dimension {i} in front if it differs."),
+        );
+        let bits = (n >= 2).then(|| {
+            let bits = m.internal(
+                &format!("mask_{i}"),
+                n as u32,
+                &format!("mask of dimensions {i} .. n-1 packed"),
+            );
+            let later_mask = later.and_then(|(_, mask)| mask);
+            m.assign(
+                bits,
+                Expr::mux(
+                    differs,
+                    prepend(Expr::bit(true), later_mask, 1, n as u32),
+                    later_mask.map_or(Expr::zero(n as u32), Expr::from),
+                ),
+                "",
+            );
+            bits
+        });
+        later = Some((list, bits));
+    }
+    let (list, bits) = later.expect("at least one dimension");
+    m.assign(row, list.into(), "All dimensions packed.");
+    if let (Some(mask), Some(bits)) = (mask, bits) {
+        m.assign(mask, bits.into(), "");
+    }
+    let k = (0..n).fold(Expr::zero(lw), |sum, i| {
+        sum + extend(
+            Expr::Slice {
+                signal: differ,
+                lo: i as u32,
+                width: 1,
+            },
+            1,
+            lw,
+        )
+    });
+    m.assign(count, k, "k: one per differing digit.");
+    m
+}
+
+fn append(params: &MrnsPathGenParams) -> Module {
+    let n = params.n();
+    let mw = params.move_bits();
+    let slots = n - 1;
+    let mut m = Module::new(
+        name(params, "append"),
+        &[
+            "a list of up to n-1 moves with one more move after its last: the list's own first move",
+            "makes this a rotation; the back move of an excursion makes C an excursion's middle.",
+        ],
+    );
+    let list = m.input(
+        "list",
+        slots as u32 * mw,
+        "moves, first most significant, packed to the front",
+    );
+    let valid = m.input(
+        "valid",
+        slots as u32,
+        "slot j holds a move (first slot MSB)",
+    );
+    let tail = m.input("tail", mw, "the move to append");
+    let out = m.output(
+        "out",
+        n as u32 * mw,
+        "list then tail, first most significant, unused slots zero",
+    );
+    let parts = (0..=slots)
+        .map(|j| {
+            // The tail goes in the first slot that holds no move.
+            let after_last = if j == 0 {
+                Expr::bit(true)
+            } else {
+                mask_bit(valid, j - 1, slots)
+            };
+            let tail_here = Expr::mux(after_last, tail.into(), Expr::zero(mw));
+            if j < slots {
+                Expr::mux(
+                    mask_bit(valid, j, slots),
+                    slot(list, j, slots, mw),
+                    tail_here,
+                )
+            } else {
+                tail_here
+            }
+        })
+        .collect();
+    m.assign(out, Expr::concat(parts), "One multiplexer per slot.");
+    m
+}
+
+fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
+    let n = params.n();
+    let (mw, lw) = (params.move_bits(), params.len_bits());
+    let list_bits = n as u32 * mw;
+    let mut m = Module::new(
+        name(params, "rows"),
+        &[
+            "the rows of the Hamiltonian-circuit Latin square: a rotating register loaded with C",
+            "(row 0) and turned left by one move per rotate, so that row r is C rotated by r; beside",
+            "it the unrotated C for excursions, the mask of C and k.",
+        ],
+    );
+    m.clocked();
+    let load = m.input("load", 1, "load a new C (init)");
+    let rotate = m.input("rotate", 1, "turn the row left by one move");
+    let row_in = m.input("row_in", list_bits, "C from the compaction");
+    let mask_in = (n >= 2).then(|| m.input("mask_in", n as u32, "mask of C"));
+    let count_in = m.input("count_in", lw, "k");
+    let back = (n >= 2).then(|| {
+        m.input(
+            "back",
+            mw,
+            "the last move of an excursion on the cursor's dimension",
+        )
+    });
+    let row = m.output(
+        "row",
+        list_bits,
+        "the current row, first move most significant",
+    );
+    let row_next = m.output("row_next", list_bits, "the row turned once more");
+    let excursion = (n >= 2).then(|| {
+        m.output(
+            "excursion",
+            list_bits,
+            "C followed by the back move: an excursion after its first move",
+        )
+    });
+    let k = m.output("k", lw, "number of differing dimensions");
+    m.register(
+        row,
+        0,
+        Expr::mux(
+            load.into(),
+            row_in.into(),
+            Expr::mux(rotate.into(), row_next.into(), row.into()),
+        ),
+        "The rotating register.",
+    );
+    m.register(
+        k,
+        0,
+        Expr::mux(load.into(), count_in.into(), k.into()),
+        "k stays from init to init.",
+    );
+    match (append, mask_in, back, excursion) {
+        (Some(append), Some(mask_in), Some(back), Some(excursion)) => {
+            let rest = (n - 1) as u32;
+            let mask = m.internal("mask", n as u32, "slot j of C holds a move");
+            let c = m.internal(
+                "c",
+                rest * mw,
+                "C without its last slot, which only k = n fills, when there is no excursion",
+            );
+            m.register(
+                mask,
+                0,
+                Expr::mux(load.into(), mask_in.into(), mask.into()),
+                "",
+            );
+            m.register(
+                c,
+                0,
+                Expr::mux(
+                    load.into(),
+                    Expr::Slice {
+                        signal: row_in,
+                        lo: mw,
+                        width: rest * mw,
+                    },
+                    c.into(),
+                ),
+                "",
+            );
+            m.instance(
+                append,
+                "u_rotate",
+                &[
+                    (
+                        "list",
+                        Expr::Slice {
+                            signal: row,
+                            lo: 0,
+                            width: rest * mw,
+                        },
+                    ),
+                    (
+                        "valid",
+                        Expr::Slice {
+                            signal: mask,
+                            lo: 0,
+                            width: rest,
+                        },
+                    ),
+                    ("tail", slot(row, 0, n, mw)),
+                    ("out", row_next.into()),
+                ],
+                "Rotation: the first move goes after the last; the row keeps k moves.",
+            );
+            m.instance(
+                append,
+                "u_excursion",
+                &[
+                    ("list", c.into()),
+                    (
+                        "valid",
+                        Expr::Slice {
+                            signal: mask,
+                            lo: 1,
+                            width: rest,
+                        },
+                    ),
+                    ("tail", back.into()),
+                    ("out", excursion.into()),
+                ],
+                "Excursion: C, then back to the source's digit.",
+            );
+        }
+        _ => m.assign(
+            row_next,
+            row.into(),
+            "One dimension: a row of one move is its own rotation.",
+        ),
+    }
+    m
+}
+
+fn select(params: &MrnsPathGenParams) -> Module {
+    let (aw, dw, vw) = (
+        params.address_bits(),
+        params.dimension_bits(),
+        params.value_bits(),
+    );
+    let mut m = Module::new(
+        name(params, "select"),
+        &[
+            "the operands: src and dst captured at init, and the digits a_m and b_m of the cursor's",
+            "dimension m.",
+        ],
+    );
+    m.clocked();
+    let load = m.input("load", 1, "capture src and dst (init)");
+    let src = m.input("src", aw, "source address");
+    let dst = m.input("dst", aw, "destination address");
+    let dim = m.input("m", dw, "the cursor's dimension");
+    let a = m.output("a", vw, "a_m, the source's digit m");
+    let b = m.output("b", vw, "b_m, the destination's digit m");
+    let differ = m.output("differ", 1, "a_m differs from b_m");
+    let src_q = m.internal("src_q", aw, "source captured at init");
+    let dst_q = m.internal("dst_q", aw, "destination captured at init");
+    for (q, input) in [(src_q, src), (dst_q, dst)] {
+        m.register(
+            q,
+            0,
+            Expr::mux(load.into(), input.into(), q.into()),
+            "Held from init to init.",
+        );
+    }
+    for (out, q) in [(a, src_q), (b, dst_q)] {
+        let picked = by_dimension(params, dim, vw, |i| {
+            extend(digit(params, q, i), params.digit_bits(i), vw)
+        });
+        m.assign(out, picked, "Digit m, widened to a move's value field.");
+    }
+    m.assign(differ, Expr::from(a).ne(b.into()), "");
+    m
+}
+
+fn cursor(params: &MrnsPathGenParams) -> Module {
+    let n = params.n();
+    let (dw, vw) = (params.dimension_bits(), params.value_bits());
+    let mut m = Module::new(
+        name(params, "cursor"),
+        &[
+            "the cursor: the candidate path the generator looks at. First the dimensions m = 0 .. n-1",
+            "(shortest paths), then the side exits (m, v) for m = 0 .. n-1 and v = 0 .. m_m - 1; one",
+            "candidate per advance.",
+        ],
+    );
+    m.clocked();
+    let start = m.input("start", 1, "go to the first candidate (init)");
+    let advance = m.input("advance", 1, "go to the next candidate");
+    let dim = m.output("m", dw, "dimension of the candidate");
+    let v = m.output("v", vw, "digit value of a side exit");
+    let side = m.output("side", 1, "walking the side exits");
+    let last = m.output("last", 1, "the candidate is the very last");
+    let leave = m.output(
+        "leave",
+        1,
+        "this advance leaves dimension m for the next one",
+    );
+    let exhausted = m.output("exhausted", 1, "advanced past the last candidate");
+    let value_last = m.internal("value_last", 1, "no further candidate in dimension m");
+    let dim_last = m.internal("dim_last", 1, "m is the highest dimension");
+    let top_value = by_dimension(params, dim, vw, |i| {
+        Expr::konst(vw, params.network.radix(i) as u64 - 1)
+    });
+    m.assign(
+        value_last,
+        (!Expr::from(side)).or(Expr::from(v).eq(top_value)),
+        "A dimension holds one shortest candidate, and m_m side exits.",
+    );
+    m.assign(
+        dim_last,
+        Expr::from(dim).eq(Expr::konst(dw, n as u64 - 1)),
+        "",
+    );
+    m.assign(
+        leave,
+        Expr::from(advance).and(value_last.into()),
+        "Leaving a dimension.",
+    );
+    m.assign(
+        last,
+        Expr::from(side).and(value_last.into()).and(dim_last.into()),
+        "",
+    );
+    m.register(
+        v,
+        0,
+        Expr::mux(
+            Expr::from(start).or(leave.into()),
+            Expr::zero(vw),
+            Expr::mux(advance.into(), Expr::from(v) + Expr::konst(vw, 1), v.into()),
+        ),
+        "Digit counter.",
+    );
+    m.register(
+        dim,
+        0,
+        Expr::mux(
+            Expr::from(start).or(Expr::from(leave).and(dim_last.into())),
+            Expr::zero(dw),
+            Expr::mux(
+                leave.into(),
+                Expr::from(dim) + Expr::konst(dw, 1),
+                dim.into(),
+            ),
+        ),
+        "Dimension counter; it wraps from the shortest walk to the side exits.",
+    );
+    m.register(
+        side,
+        0,
+        Expr::mux(
+            start.into(),
+            Expr::bit(false),
+            Expr::from(side).or(Expr::from(leave).and(dim_last.into())),
+        ),
+        "",
+    );
+    m.register(
+        exhausted,
+        0,
+        Expr::mux(
+            start.into(),
+            Expr::bit(false),
+            Expr::from(exhausted).or(Expr::from(advance).and(last.into())),
+        ),
+        "",
+    );
+    m
+}
+
+fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> Module {
+    let n = params.n();
+    let (dw, vw, mw, lw) = (
+        params.dimension_bits(),
+        params.value_bits(),
+        params.move_bits(),
+        params.len_bits(),
+    );
+    let list_bits = n as u32 * mw;
+    let mut m = Module::new(
+        name(params, "assemble"),
+        &[
+            "the candidate's path and length, and whether it is a path at all; the path found is",
+            "held on the outputs. Shortest: the row. Detour on m: (m, v), then the row turned once",
+            "more (the rest of the row starting with m, then (m, b_m)). Excursion: (m, v), C, (m, a_m).",
+        ],
+    );
+    m.clocked();
+    let capture = m.input("capture", 1, "a path is found: hold it");
+    let side = m.input("side", 1, "the candidate is a side exit");
+    let dim = m.input("m", dw, "the candidate's dimension");
+    let v = m.input("v", vw, "the side exit's digit value");
+    let a = m.input("a", vw, "a_m");
+    let b = m.input("b", vw, "b_m");
+    let differ = m.input("differ", 1, "a_m differs from b_m");
+    let row = m.input("row", list_bits, "the current row");
+    let row_next = m.input("row_next", list_bits, "the row turned once more");
+    let excursion = (n >= 2).then(|| m.input("excursion", list_bits, "C, then (m, a_m)"));
+    let k = m.input("k", lw, "number of differing dimensions");
+    let candidate = m.output("candidate", 1, "the candidate is a path");
+    let path = m.output("path", params.path_bits(), "the path found");
+    let path_len = m.output("path_len", lw, "its number of moves");
+    let now = m.internal("now", params.path_bits(), "the candidate's path");
+    let now_len = m.internal("now_len", lw, "the candidate's length");
+    let not_b = match fault {
+        Some(Fault::DestinationDigitNotSkipped) => Expr::from(v).ne(b.into()).or(differ.into()),
+        _ => Expr::from(v).ne(b.into()),
+    };
+    m.assign(
+        candidate,
+        Expr::mux(
+            side.into(),
+            Expr::from(v).ne(a.into()).and(not_b),
+            differ.into(),
+        ),
+        "A shortest path where the digits differ; a side exit to a digit neither a_m nor b_m.",
+    );
+    let side_body = match excursion {
+        Some(excursion) => Expr::mux(differ.into(), row_next.into(), excursion.into()),
+        None => row_next.into(),
+    };
+    m.assign(
+        now,
+        Expr::mux(
+            side.into(),
+            Expr::concat(vec![dim.into(), v.into(), side_body]),
+            Expr::concat(vec![row.into(), Expr::zero(mw)]),
+        ),
+        "",
+    );
+    m.assign(
+        now_len,
+        Expr::mux(
+            side.into(),
+            Expr::from(k) + Expr::mux(differ.into(), Expr::konst(lw, 1), Expr::konst(lw, 2)),
+            k.into(),
+        ),
+        "k, k+1 for a detour, k+2 for an excursion.",
+    );
+    m.register(
+        path,
+        0,
+        Expr::mux(capture.into(), now.into(), path.into()),
+        "Registered outputs, held until the next path.",
+    );
+    m.register(
+        path_len,
+        0,
+        Expr::mux(capture.into(), now_len.into(), path_len.into()),
+        "",
+    );
+    m
+}
+
+/// The control's states, in encoding order.
+const STATES: [(&str, &str); 4] = [
+    ("S_IDLE", "after reset: nothing to do"),
+    ("S_SEARCH", "looking at one candidate per clock"),
+    ("S_WAIT", "a path is on the outputs until next_path"),
+    ("S_DONE", "no further path (or invalid input)"),
+];
+
+fn control(params: &MrnsPathGenParams) -> Module {
+    let mut m = Module::new(
+        name(params, "control"),
+        &[
+            "control: the handshake. init loads and searches (from any state); each path found waits",
+            "for next_path; done after the last candidate, with error if the input was invalid.",
+        ],
+    );
+    m.clocked();
+    let init = m.input("init", 1, "capture src and dst and start");
+    let next_path = m.input("next_path", 1, "take the path shown and go on");
+    let valid = m.input("valid", 1, "src and dst are distinct nodes");
+    let candidate = m.input("candidate", 1, "the cursor's candidate is a path");
+    let last = m.input("last", 1, "the cursor is at the last candidate");
+    let exhausted = m.input("exhausted", 1, "the cursor is past the last candidate");
+    let load = m.output("load", 1, "load the datapath");
+    let advance = m.output("advance", 1, "move the cursor on");
+    let found = m.output("found", 1, "capture the candidate's path");
+    let path_valid = m.output("path_valid", 1, "a path is on the outputs");
+    let done = m.output("done", 1, "no further path");
+    let error = m.output("error", 1, "the last init had invalid input");
+    let states: Vec<ConstId> = STATES
+        .iter()
+        .enumerate()
+        .map(|(i, (n, doc))| m.constant(n, 2, i as u64, doc))
+        .collect();
+    let [idle, search, wait, done_s] = states[..] else {
+        unreachable!("four states")
+    };
+    let state = m.internal("state", 2, "current state");
+    let state_next = m.internal("state_next", 2, "state after this clock, unless init");
+    let next_state = m.internal("next_state", 2, "state after this clock");
+    let searching = m.internal("searching", 1, "a candidate is looked at this clock");
+    m.assign(
+        searching,
+        Expr::from(state).eq(search.into()).and(!Expr::from(init)),
+        "",
+    );
+    m.assign(load, init.into(), "init loads everything at once.");
+    m.assign(
+        advance,
+        searching.into(),
+        "Every candidate looked at is passed.",
+    );
+    m.assign(found, Expr::from(searching).and(candidate.into()), "");
+    m.case(
+        state_next,
+        state,
+        vec![
+            (
+                search.into(),
+                Expr::mux(
+                    candidate.into(),
+                    wait.into(),
+                    Expr::mux(last.into(), done_s.into(), search.into()),
+                ),
+            ),
+            (
+                wait.into(),
+                Expr::mux(
+                    next_path.into(),
+                    Expr::mux(exhausted.into(), done_s.into(), search.into()),
+                    wait.into(),
+                ),
+            ),
+            (done_s.into(), done_s.into()),
+        ],
+        idle.into(),
+        "Transitions when init is low.",
+    );
+    m.assign(
+        next_state,
+        Expr::mux(
+            init.into(),
+            Expr::mux(valid.into(), search.into(), done_s.into()),
+            state_next.into(),
+        ),
+        "init restarts from any state.",
+    );
+    m.register(state, 0, next_state.into(), "The state register.");
+    let next_is = |s: ConstId| Expr::from(next_state).eq(s.into());
+    m.register(
+        path_valid,
+        0,
+        next_is(wait),
+        "Registered outputs: a path is held in S_WAIT.",
+    );
+    m.register(done, 0, next_is(done_s), "");
+    m.register(
+        error,
+        0,
+        Expr::mux(init.into(), !Expr::from(valid), error.into()),
+        "Whether the last init had invalid input.",
+    );
+    m
+}
+
+#[allow(clippy::too_many_arguments)]
+fn top(
+    params: &MrnsPathGenParams,
+    check: &Module,
+    compact: &Module,
+    rows: &Module,
+    select: &Module,
+    cursor: &Module,
+    assemble: &Module,
+    control: &Module,
+    fault: Option<Fault>,
+) -> Module {
+    let n = params.n();
+    let (aw, dw, vw, mw, lw) = (
+        params.address_bits(),
+        params.dimension_bits(),
+        params.value_bits(),
+        params.move_bits(),
+        params.len_bits(),
+    );
+    let list_bits = n as u32 * mw;
+    let l = params.network.degree();
+    let mut m = Module::new(
+        params.top.clone(),
+        &[
+            &format!(
+                "node-disjoint path generator for the MRNS network {} (seed 001): after init, gives the {l}",
+                params.network
+            ),
+            "paths from src to dst one at a time, shortest first; next_path takes the one shown.",
+            &format!(
+                "Every route set takes {} cycles of work; ports and encodings: docs/mrns-path-gen.md.",
+                params.cycle_bound()
+            ),
+        ],
+    );
+    let clocking = m.clocked();
+    let init = m.input("init", 1, "capture src and dst and start a new search");
+    let next_path = m.input("next_path", 1, "take the path shown and search on");
+    let src = m.input(
+        "src",
+        aw,
+        "source node, most significant digit first, ceil(log2 m_i) bits each",
+    );
+    let dst = m.input("dst", aw, "destination node, same layout");
+    let path_valid = m.output("path_valid", 1, "path and path_len hold a path");
+    let path = m.output(
+        "path",
+        params.path_bits(),
+        "moves (dimension, value), first most significant, unused moves zero",
+    );
+    let path_len = m.output("path_len", lw, "number of moves");
+    let done = m.output("done", 1, "no further path (stays high until init or rst)");
+    let error = m.output(
+        "error",
+        1,
+        "a digit of src or dst is not below its radix, or src equals dst",
+    );
+    let signal = |m: &mut Module, n: &str, width: u32, doc: &str| m.internal(n, width, doc);
+    let valid = signal(&mut m, "valid", 1, "check: src and dst are distinct nodes");
+    let differ = signal(&mut m, "differ", n as u32, "check: differing digits");
+    let c_row = signal(&mut m, "c_row", list_bits, "compact: C");
+    let c_mask = (n >= 2).then(|| signal(&mut m, "c_mask", n as u32, "compact: mask of C"));
+    let c_count = signal(&mut m, "c_count", lw, "compact: k");
+    let load = signal(&mut m, "load", 1, "control: load");
+    let advance = signal(&mut m, "advance", 1, "control: advance the cursor");
+    let found = signal(&mut m, "found", 1, "control: capture the path");
+    let dim = signal(&mut m, "m", dw, "cursor: dimension");
+    let v = signal(&mut m, "v", vw, "cursor: digit value");
+    let side = signal(&mut m, "side", 1, "cursor: side exits");
+    let last = signal(&mut m, "last", 1, "cursor: last candidate");
+    let leave = signal(&mut m, "leave", 1, "cursor: leaving dimension m");
+    let exhausted = signal(&mut m, "exhausted", 1, "cursor: past the end");
+    let a = signal(&mut m, "a", vw, "select: a_m");
+    let b = signal(&mut m, "b", vw, "select: b_m");
+    let differ_m = signal(&mut m, "differ_m", 1, "select: a_m differs from b_m");
+    let rotate = signal(&mut m, "rotate", 1, "turn the row");
+    let row = signal(&mut m, "row", list_bits, "rows: current row");
+    let row_next = signal(&mut m, "row_next", list_bits, "rows: the row turned once");
+    let excursion =
+        (n >= 2).then(|| signal(&mut m, "excursion", list_bits, "rows: C, then (m, a_m)"));
+    let k = signal(&mut m, "k", lw, "rows: k");
+    let candidate = signal(&mut m, "candidate", 1, "assemble: the candidate is a path");
+    let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
+    m.instance(
+        check,
+        "u_check",
+        &[
+            ("src", src.into()),
+            ("dst", dst.into()),
+            ("valid", valid.into()),
+            ("differ", differ.into()),
+        ],
+        "Input check.",
+    );
+    let mut compact_ports = vec![
+        ("dst", Expr::from(dst)),
+        ("differ", differ.into()),
+        ("row", c_row.into()),
+    ];
+    compact_ports.extend(c_mask.map(|s| ("mask", s.into())));
+    compact_ports.push(("count", c_count.into()));
+    m.instance(compact, "u_compact", &compact_ports, "C from the inputs.");
+    m.instance(
+        cursor,
+        "u_cursor",
+        &[
+            ("clk", clk.clone()),
+            ("rst", rst.clone()),
+            ("start", load.into()),
+            ("advance", advance.into()),
+            ("m", dim.into()),
+            ("v", v.into()),
+            ("side", side.into()),
+            ("last", last.into()),
+            ("leave", leave.into()),
+            ("exhausted", exhausted.into()),
+        ],
+        "The cursor.",
+    );
+    m.instance(
+        select,
+        "u_select",
+        &[
+            ("clk", clk.clone()),
+            ("rst", rst.clone()),
+            ("load", load.into()),
+            ("src", src.into()),
+            ("dst", dst.into()),
+            ("m", dim.into()),
+            ("a", a.into()),
+            ("b", b.into()),
+            ("differ", differ_m.into()),
+        ],
+        "Digits of the cursor's dimension.",
+    );
+    let turn = Expr::from(leave).and(differ_m.into());
+    m.assign(
+        rotate,
+        match fault {
+            Some(Fault::RowsFrozenWhileShortest) => turn.and(side.into()),
+            _ => turn,
+        },
+        "The row turns as the cursor leaves a differing dimension: in the shortest walk to the next row, in the side exits to the row that starts with the next differing dimension.",
+    );
+    let mut rows_ports = vec![
+        ("clk", clk.clone()),
+        ("rst", rst.clone()),
+        ("load", load.into()),
+        ("rotate", rotate.into()),
+        ("row_in", c_row.into()),
+    ];
+    rows_ports.extend(c_mask.map(|s| ("mask_in", s.into())));
+    rows_ports.push(("count_in", c_count.into()));
+    if n >= 2 {
+        rows_ports.push(("back", Expr::concat(vec![dim.into(), a.into()])));
+    }
+    rows_ports.extend([("row", row.into()), ("row_next", row_next.into())]);
+    rows_ports.extend(excursion.map(|s| ("excursion", s.into())));
+    rows_ports.push(("k", k.into()));
+    m.instance(rows, "u_rows", &rows_ports, "The Latin-square rows.");
+    let mut assemble_ports = vec![
+        ("clk", clk.clone()),
+        ("rst", rst.clone()),
+        ("capture", found.into()),
+        ("side", side.into()),
+        ("m", dim.into()),
+        ("v", v.into()),
+        ("a", a.into()),
+        ("b", b.into()),
+        ("differ", differ_m.into()),
+        ("row", row.into()),
+        ("row_next", row_next.into()),
+    ];
+    assemble_ports.extend(excursion.map(|s| ("excursion", s.into())));
+    assemble_ports.extend([
+        ("k", k.into()),
+        ("candidate", candidate.into()),
+        ("path", path.into()),
+        ("path_len", path_len.into()),
+    ]);
+    m.instance(assemble, "u_assemble", &assemble_ports, "Path assembly.");
+    m.instance(
+        control,
+        "u_control",
+        &[
+            ("clk", clk),
+            ("rst", rst),
+            ("init", init.into()),
+            ("next_path", next_path.into()),
+            ("valid", valid.into()),
+            ("candidate", candidate.into()),
+            ("last", last.into()),
+            ("exhausted", exhausted.into()),
+            ("load", load.into()),
+            ("advance", advance.into()),
+            ("found", found.into()),
+            ("path_valid", path_valid.into()),
+            ("done", done.into()),
+            ("error", error.into()),
+        ],
+        "Control unit.",
+    );
+    m
+}

@@ -1,0 +1,757 @@
+//! Verification of sequence units: hardware that, started with some inputs, hands out a
+//! sequence of items one per request (the MRNS path generator; any later generator with
+//! the same handshake). One testbench per language serves every such unit: it is generated
+//! from the top module's ports, drives the handshake, and records each item, how it was
+//! held and the cycles of work; the comparison with the golden model lives here, once.
+//!
+//! In: a [`SequenceUnit`]. Out: a [`SequenceReport`]: vectors passed and failed, the first
+//! failures in full (inputs, items expected and seen, what is wrong), and the cycles of
+//! work per sequence against the unit's bound.
+//!
+//! The handshake (port names from [`SequenceUnit::handshake`]): `start` captures the data
+//! inputs and starts, from any state; `valid` holds an item on the item ports until
+//! `next` takes it; `done` rises after the last item and stays until `start` or `rst`;
+//! `error` with `done` and no item for inputs the unit refuses. Data inputs are the top's
+//! other inputs, item ports its other outputs, in port order; any width.
+//!
+//! Files, in the testbench's working directory. `vectors.txt`, one vector a line:
+//!
+//! ```text
+//! <data inputs hex>.. <delay> <nudge 0|1> <lead> <reset 0|1> <lead-in data inputs hex>..
+//! ```
+//!
+//! `results.txt`, per vector: `vector <n>`; `reset <low>` if the vector pulses `rst`;
+//! `item <hex>.. <held> <alone>` per item; then `done <error> <cycles> <steady>` or
+//! `timeout <cycles>`. The flags and the cycle count mean what they mean for the Kautz
+//! route generator (docs/verification.md).
+
+use crate::emit::names::{Language, name_design};
+use crate::emit::{GeneratedFile, Provenance, render};
+use crate::rtl::ir::{Design, Direction, SignalKind};
+use crate::sim::bits::Bits;
+use crate::sim::results::{End, ResultsError};
+use crate::sim::testbench::{TIMEOUT_FACTOR, TestbenchError, check_top, testbench_name};
+use crate::sim::vectors::Shard;
+use crate::sim::{SimError, Simulator};
+use serde::Serialize;
+use std::io;
+use std::path::Path;
+
+/// The names of a sequence unit's handshake ports, each one bit wide; `clk` and `rst` are
+/// always those.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Handshake {
+    /// Input: capture the data inputs and start.
+    pub start: &'static str,
+    /// Input: take the item shown.
+    pub next: &'static str,
+    /// Output: an item is on the item ports.
+    pub valid: &'static str,
+    /// Output: no further item.
+    pub done: &'static str,
+    /// Output: with `done`, the inputs were refused.
+    pub error: &'static str,
+}
+
+/// The golden model refuses the inputs: the unit must answer `error` with `done` and no
+/// item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused;
+
+/// One item: the values of the item ports, in port order.
+pub type Item = Vec<Bits>;
+
+/// A unit that hands out a sequence of items per start, checked against a golden model.
+pub trait SequenceUnit {
+    /// What the unit is, for reports: "path generator of Z2xZ3xZ3xZ4".
+    fn describe(&self) -> String;
+    /// The unit's hardware; its top has `clk` and `rst`.
+    fn design(&self) -> Design;
+    fn handshake(&self) -> Handshake;
+    /// Cycles of work from `start` to `done` that no sequence may exceed (the count of
+    /// docs/verification.md: waiting for `next` not counted).
+    fn cycle_bound(&self) -> u64;
+    /// How many vectors an exhaustive check runs.
+    fn vector_count(&self) -> u64;
+    /// Vector `index` (`0..vector_count()`): the data input values, in port order.
+    fn vector(&self, index: u64) -> Vec<Bits>;
+    /// The items the golden model gives for `inputs`, in order, or its refusal.
+    fn expected(&self, inputs: &[Bits]) -> Result<Vec<Item>, Refused>;
+}
+
+/// How one simulator judged a sequence unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SequenceReport {
+    pub simulator: String,
+    pub passed: u64,
+    pub failed: u64,
+    /// The first failures, each in full over several lines.
+    pub failures: Vec<String>,
+    /// Sequences the golden model accepts that reached `done`, their total and largest
+    /// cycles of work.
+    pub sequences: u64,
+    pub total_cycles: u64,
+    pub max_cycles: u64,
+    pub bound: u64,
+}
+
+impl SequenceReport {
+    pub fn all_passed(&self) -> bool {
+        self.failed == 0 && self.passed > 0
+    }
+
+    /// The failures shown, how many more there were, the cycles, and
+    /// `<sim>: N passed, M failed`.
+    pub fn render(&self) -> String {
+        let sim = &self.simulator;
+        let mut text = String::new();
+        for failure in &self.failures {
+            text += &format!("{sim}: {failure}\n");
+        }
+        let hidden = self.failed - self.failures.len() as u64;
+        if hidden > 0 {
+            text += &format!("{sim}: {hidden} more failures not shown\n");
+        }
+        if self.sequences > 0 {
+            text += &format!(
+                "{sim}: cycles per sequence: mean {:.1}, max {} (bound {})\n",
+                self.total_cycles as f64 / self.sequences as f64,
+                self.max_cycles,
+                self.bound
+            );
+        }
+        text += &format!("{sim}: {} passed, {} failed\n", self.passed, self.failed);
+        text
+    }
+}
+
+/// How the testbench drives one vector beyond `start` with its inputs; a function of the
+/// inputs alone, so a vector is driven the same way in every shard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stimulus {
+    /// Cycles each item is held (and checked stable) before `next` is pulsed: 0 to 3.
+    delay: u32,
+    /// Drive `next` high whenever `valid` is low, and after `done`: it must be ignored.
+    nudge: bool,
+    /// When non-zero, first run the previous vector's search for this many cycles (taking
+    /// each item at once), so that this vector's `start` or `rst` lands in the middle.
+    lead: u64,
+    /// Pulse `rst` before this vector's `start`; every output must be low after it.
+    reset: bool,
+}
+
+impl Stimulus {
+    /// About a quarter of the vectors get a lead-in of 1 to 2 bounds and a third a reset.
+    fn for_inputs(inputs: &[Bits], bound: u64) -> Self {
+        let mut h = 0x7365_7175_656e_6365_u64;
+        for value in inputs {
+            for byte in value.to_hex().bytes() {
+                h = mix(h ^ u64::from(byte));
+            }
+            h = mix(h ^ u64::from(b' '));
+        }
+        Stimulus {
+            delay: (h % 4) as u32,
+            nudge: (h >> 8) & 1 == 1,
+            lead: if (h >> 16).is_multiple_of(4) {
+                1 + (h >> 24) % (2 * bound)
+            } else {
+                0
+            },
+            reset: (h >> 48).is_multiple_of(3),
+        }
+    }
+
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.delay > 0 {
+            parts.push(format!("hold {}", self.delay));
+        }
+        if self.nudge {
+            parts.push("next nudged".to_string());
+        }
+        if self.lead > 0 {
+            parts.push(format!("lead-in {}", self.lead));
+        }
+        if self.reset {
+            parts.push("rst".to_string());
+        }
+        match parts.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", parts.join(", ")),
+        }
+    }
+}
+
+/// The SplitMix64 output function (as in `sim::vectors`): spreads every input bit.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A data input or item port, as the testbench sees it.
+#[derive(Debug, Clone, Serialize)]
+struct TbPort {
+    /// The legal name in the testbench's language.
+    name: String,
+    width: u32,
+    /// Whole hexadecimal digits, as bits.
+    text_bits: u32,
+}
+
+/// The ports of the unit's top in `language`: data inputs, item ports, and the legal
+/// names of the handshake ports (start, next, valid, done, error).
+struct Ports {
+    inputs: Vec<TbPort>,
+    items: Vec<TbPort>,
+    handshake: [String; 5],
+}
+
+fn ports(design: &Design, handshake: &Handshake, language: Language) -> Ports {
+    let names = name_design(design, language);
+    let top = design.top();
+    let local = names.of(top);
+    let controls = [
+        handshake.start,
+        handshake.next,
+        handshake.valid,
+        handshake.done,
+        handshake.error,
+    ];
+    let handshake = controls.map(|wanted| {
+        let (id, port) = top
+            .ports()
+            .find(|(_, s)| s.name == wanted)
+            .unwrap_or_else(|| panic!("{} has no handshake port {wanted}", top.name));
+        assert_eq!(port.width, 1, "handshake port {wanted} is one bit wide");
+        local.signals[id.0 as usize].clone()
+    });
+    let (mut inputs, mut items) = (Vec::new(), Vec::new());
+    for (id, signal) in top.ports() {
+        if ["clk", "rst"].contains(&signal.name.as_str()) || controls.contains(&&*signal.name) {
+            continue;
+        }
+        let port = TbPort {
+            name: local.signals[id.0 as usize].clone(),
+            width: signal.width,
+            text_bits: signal.width.div_ceil(4) * 4,
+        };
+        match signal.kind {
+            SignalKind::Port(Direction::Input) => inputs.push(port),
+            _ => items.push(port),
+        }
+    }
+    Ports {
+        inputs,
+        items,
+        handshake,
+    }
+}
+
+#[derive(Serialize)]
+struct TbContext {
+    top: String,
+    tb: String,
+    describe: String,
+    bound: u64,
+    timeout: u64,
+    inputs: Vec<TbPort>,
+    items: Vec<TbPort>,
+    start: String,
+    next: String,
+    valid: String,
+    done: String,
+    error: String,
+    input_names: String,
+    item_names: String,
+    read_format: String,
+    read_args: String,
+    read_fields: usize,
+    item_format: String,
+}
+
+const VERILOG_TB: &str = include_str!("../../templates/tb_sequence.v.tera");
+const VHDL_TB: &str = include_str!("../../templates/tb_sequence.vhd.tera");
+
+/// The testbench of `unit` (whose hardware is `design`) in `language`, named `tb_<top>`:
+/// its name and text.
+pub fn testbench(
+    unit: &dyn SequenceUnit,
+    design: &Design,
+    language: Language,
+) -> Result<(String, String), SimError> {
+    let names = name_design(design, language);
+    let top = names.modules[&design.top().name].clone();
+    check_top(&top)?;
+    let Ports {
+        inputs,
+        items,
+        handshake: [start, next, valid, done, error],
+    } = ports(design, &unit.handshake(), language);
+    let list = |ports: &[TbPort]| {
+        ports
+            .iter()
+            .map(|p| p.name.clone())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let hex = |n: usize| vec!["%h"; n].join(" ");
+    let read_format = format!("{} %d %d %d %d {}", hex(inputs.len()), hex(inputs.len()));
+    let text = (0..inputs.len()).map(|i| format!(", text_{i}"));
+    let lead = (0..inputs.len()).map(|i| format!(", lead_{i}"));
+    let read_args = text
+        .chain([", delay, nudge, lead, reset".to_string()])
+        .chain(lead)
+        .collect();
+    let bound = unit.cycle_bound();
+    let context = TbContext {
+        tb: testbench_name(&top),
+        top,
+        describe: unit.describe(),
+        bound,
+        timeout: TIMEOUT_FACTOR * bound,
+        input_names: list(&inputs),
+        item_names: list(&items),
+        read_format,
+        read_args,
+        read_fields: 2 * inputs.len() + 4,
+        item_format: hex(items.len()),
+        inputs,
+        items,
+        start,
+        next,
+        valid,
+        done,
+        error,
+    };
+    let (name, template) = match language {
+        Language::Verilog => ("tb_sequence.v.tera", VERILOG_TB),
+        Language::Vhdl => ("tb_sequence.vhd.tera", VHDL_TB),
+    };
+    let failed = |cause| TestbenchError::Template { name, cause };
+    let mut tera = tera::Tera::new();
+    tera.autoescape_on(Vec::<&str>::new());
+    tera.add_raw_template(name, template).map_err(failed)?;
+    let rendered = tera
+        .render(
+            name,
+            &tera::Context::from_serialize(&context).map_err(failed)?,
+        )
+        .map_err(failed)?;
+    Ok((context.tb, rendered))
+}
+
+/// What the testbench recorded for one vector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Record {
+    reset_low: Option<bool>,
+    items: Vec<SeenItem>,
+    end: End,
+}
+
+/// One item as it appeared on the ports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SeenItem {
+    /// The item ports in hexadecimal, lowercase, as printed (they may hold `x` or `u`).
+    values: Vec<String>,
+    held: bool,
+    alone: bool,
+}
+
+/// Parses a results file of items of `item_ports` values each.
+fn parse(text: &str, item_ports: usize) -> Result<Vec<Record>, ResultsError> {
+    let mut records: Vec<Record> = Vec::new();
+    let mut open = false;
+    for (i, line) in text.lines().enumerate() {
+        let bad = || ResultsError {
+            line: i + 1,
+            text: line.to_string(),
+        };
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let flag = |text: &str| match text {
+            "0" => Ok(false),
+            "1" => Ok(true),
+            _ => Err(bad()),
+        };
+        match fields.as_slice() {
+            [] => {}
+            ["vector", n] => {
+                if open || n.parse::<usize>().ok() != Some(records.len()) {
+                    return Err(bad());
+                }
+                records.push(Record {
+                    reset_low: None,
+                    items: Vec::new(),
+                    end: End::Missing,
+                });
+                open = true;
+            }
+            ["reset", low] if open => {
+                records.last_mut().expect("open").reset_low = Some(flag(low)?);
+            }
+            ["item", rest @ ..] if open && rest.len() == item_ports + 2 => {
+                let seen = SeenItem {
+                    values: rest[..item_ports]
+                        .iter()
+                        .map(|v| v.to_ascii_lowercase())
+                        .collect(),
+                    held: flag(rest[item_ports])?,
+                    alone: flag(rest[item_ports + 1])?,
+                };
+                records.last_mut().expect("open").items.push(seen);
+            }
+            ["done", error, cycles, steady] if open => {
+                records.last_mut().expect("open").end = End::Done {
+                    error: flag(error)?,
+                    cycles: cycles.parse().map_err(|_| bad())?,
+                    steady: flag(steady)?,
+                };
+                open = false;
+            }
+            ["timeout", cycles] if open => {
+                records.last_mut().expect("open").end = End::Timeout {
+                    cycles: cycles.parse().map_err(|_| bad())?,
+                };
+                open = false;
+            }
+            _ => return Err(bad()),
+        }
+    }
+    Ok(records)
+}
+
+/// `[name=value ..]` for an item.
+fn show_item(ports: &[TbPort], values: &[String]) -> String {
+    let fields: Vec<String> = ports
+        .iter()
+        .zip(values)
+        .map(|(p, v)| format!("{}={v}", p.name))
+        .collect();
+    format!("[{}]", fields.join(" "))
+}
+
+/// What is wrong with `record` given the expected answer; empty when it passes. Also the
+/// cycles of work of an accepted sequence that reached `done`.
+fn judge(
+    record: &Record,
+    expected: &Result<Vec<Item>, Refused>,
+    stimulus: &Stimulus,
+    bound: u64,
+    items: &[TbPort],
+) -> (Vec<String>, Option<u64>) {
+    let mut problems = Vec::new();
+    let want: Vec<Vec<String>> = match expected {
+        Ok(list) => list
+            .iter()
+            .map(|item| item.iter().map(Bits::to_hex).collect())
+            .collect(),
+        Err(Refused) => Vec::new(),
+    };
+    let got: Vec<&Vec<String>> = record.items.iter().map(|s| &s.values).collect();
+    if let Some(i) = (0..want.len().min(got.len())).find(|&i| &want[i] != got[i]) {
+        problems.push(format!(
+            "item {} is {}, expected {}",
+            i + 1,
+            show_item(items, got[i]),
+            show_item(items, &want[i])
+        ));
+    }
+    if got.len() != want.len() {
+        problems.push(format!("{} items, expected {}", got.len(), want.len()));
+    }
+    for (i, seen) in record.items.iter().enumerate() {
+        if !seen.held {
+            problems.push(format!("item {} changed while held", i + 1));
+        }
+        if !seen.alone {
+            problems.push(format!("done or error high while item {} was valid", i + 1));
+        }
+    }
+    if stimulus.reset && record.reset_low != Some(true) {
+        problems.push("outputs not all low after rst".to_string());
+    }
+    let mut cycles_seen = None;
+    match record.end {
+        End::Done {
+            error,
+            cycles,
+            steady,
+        } => {
+            if error != expected.is_err() {
+                problems.push(format!(
+                    "error {} at done, expected {}",
+                    u8::from(error),
+                    u8::from(expected.is_err())
+                ));
+            }
+            if !steady {
+                problems.push("done, error or valid changed after done".to_string());
+            }
+            if cycles > bound {
+                problems.push(format!(
+                    "{cycles} cycles of work, over the bound of {bound}"
+                ));
+            }
+            if expected.is_ok() {
+                cycles_seen = Some(cycles);
+            }
+        }
+        End::Timeout { cycles } => problems.push(format!("no done after {cycles} cycles of work")),
+        End::Missing => problems.push("the record ends before done".to_string()),
+    }
+    (problems, cycles_seen)
+}
+
+/// Writes the design's HDL files of `language` into `work`, in compile order.
+fn write_sources(
+    unit: &dyn SequenceUnit,
+    design: &Design,
+    language: Language,
+    work: &Path,
+) -> Result<Vec<std::path::PathBuf>, SimError> {
+    let provenance = Provenance {
+        command: format!("verification of {}", unit.describe()),
+    };
+    let (files, manifest) = render(design, &[language], &provenance).map_err(|e| SimError::Io {
+        what: format!("cannot print {}: {e}", unit.describe()),
+        cause: io::ErrorKind::InvalidInput.into(),
+    })?;
+    // The directory also holds the manifest and the FuseSoC core.
+    let hdl =
+        |f: &&GeneratedFile| manifest.verilog.contains(&f.path) || manifest.vhdl.contains(&f.path);
+    let mut sources = Vec::new();
+    for file in files.iter().filter(hdl) {
+        let path = work.join(file.path.replace('/', "_"));
+        std::fs::write(&path, &file.text)
+            .map_err(SimError::io(format!("cannot write {}", path.display())))?;
+        sources.push(path);
+    }
+    Ok(sources)
+}
+
+/// Runs every vector of `shard` of `unit` through `simulator`, all in one run of one
+/// build, and compares each record with the golden model; the first `shown` failures are
+/// kept in full. When the error names a log, the working directory is kept.
+pub fn verify(
+    simulator: &dyn Simulator,
+    unit: &dyn SequenceUnit,
+    shard: Shard,
+    shown: usize,
+) -> Result<SequenceReport, SimError> {
+    let design = unit.design();
+    let language = simulator.language();
+    let work = tempfile::Builder::new()
+        .prefix(&format!("kautzgen-{}-", simulator.name()))
+        .tempdir()
+        .map_err(SimError::io("cannot create a temporary directory"))?;
+    let report = run(
+        simulator,
+        unit,
+        &design,
+        language,
+        shard,
+        shown,
+        work.path(),
+    );
+    if report.as_ref().is_err_and(SimError::keeps_files) {
+        let _kept = work.keep();
+    }
+    report
+}
+
+fn run(
+    simulator: &dyn Simulator,
+    unit: &dyn SequenceUnit,
+    design: &Design,
+    language: Language,
+    shard: Shard,
+    shown: usize,
+    work: &Path,
+) -> Result<SequenceReport, SimError> {
+    let mut sources = write_sources(unit, design, language, work)?;
+    let (tb, text) = testbench(unit, design, language)?;
+    let tb_path = work.join(match language {
+        Language::Verilog => format!("{tb}.v"),
+        Language::Vhdl => format!("{tb}.vhd"),
+    });
+    std::fs::write(&tb_path, text).map_err(SimError::io("cannot write the testbench"))?;
+    sources.push(tb_path);
+    let Ports { inputs, items, .. } = ports(design, &unit.handshake(), language);
+    let bound = unit.cycle_bound();
+    let count = unit.vector_count();
+    let indices: Vec<u64> = (0..count).filter(|&i| shard.selects(i)).collect();
+    let hex_line = |values: &[Bits]| -> String {
+        values
+            .iter()
+            .map(Bits::to_hex)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut vectors = String::new();
+    for &i in &indices {
+        let given = unit.vector(i);
+        let s = Stimulus::for_inputs(&given, bound);
+        let lead = unit.vector((i + count - 1) % count);
+        vectors += &format!(
+            "{} {} {} {} {} {}\n",
+            hex_line(&given),
+            s.delay,
+            u8::from(s.nudge),
+            s.lead,
+            u8::from(s.reset),
+            hex_line(&lead)
+        );
+    }
+    std::fs::write(work.join("vectors.txt"), vectors)
+        .map_err(SimError::io("cannot write vectors.txt"))?;
+    simulator.compile(work, &sources, &tb, false)?;
+    simulator.simulate(work, &tb, false)?;
+    let text = std::fs::read_to_string(work.join("results.txt")).unwrap_or_default();
+    let records = parse(&text, items.len()).map_err(|cause| SimError::Results {
+        simulator: simulator.name(),
+        cause,
+        dir: work.to_path_buf(),
+    })?;
+    let mut report = SequenceReport {
+        simulator: simulator.name().to_string(),
+        passed: 0,
+        failed: 0,
+        failures: Vec::new(),
+        sequences: 0,
+        total_cycles: 0,
+        max_cycles: 0,
+        bound,
+    };
+    let missing = Record {
+        reset_low: None,
+        items: Vec::new(),
+        end: End::Missing,
+    };
+    for (position, &i) in indices.iter().enumerate() {
+        let given = unit.vector(i);
+        let stimulus = Stimulus::for_inputs(&given, bound);
+        let expected = unit.expected(&given);
+        let record = records.get(position).unwrap_or(&missing);
+        let (problems, cycles) = judge(record, &expected, &stimulus, bound, &items);
+        if let Some(cycles) = cycles {
+            report.sequences += 1;
+            report.total_cycles += cycles;
+            report.max_cycles = report.max_cycles.max(cycles);
+        }
+        if problems.is_empty() {
+            report.passed += 1;
+            continue;
+        }
+        report.failed += 1;
+        if report.failures.len() < shown {
+            let inputs_shown: Vec<String> = inputs
+                .iter()
+                .zip(&given)
+                .map(|(p, v)| format!("{}={v}", p.name))
+                .collect();
+            let expected_shown = match &expected {
+                Ok(list) => {
+                    let mut shown: Vec<String> = list
+                        .iter()
+                        .map(|item| {
+                            let hex: Vec<String> = item.iter().map(Bits::to_hex).collect();
+                            show_item(&items, &hex)
+                        })
+                        .collect();
+                    shown.push("done".to_string());
+                    shown.join(" ")
+                }
+                Err(Refused) => "error".to_string(),
+            };
+            let mut got: Vec<String> = record
+                .items
+                .iter()
+                .map(|s| show_item(&items, &s.values))
+                .collect();
+            got.push(match record.end {
+                End::Done {
+                    error: false,
+                    cycles,
+                    ..
+                } => format!("done after {cycles} cycles"),
+                End::Done {
+                    error: true,
+                    cycles,
+                    ..
+                } => format!("error after {cycles} cycles"),
+                End::Timeout { cycles } => format!("no done after {cycles} cycles"),
+                End::Missing => "(record ends)".to_string(),
+            });
+            let mut text = format!(
+                "vector {i}: {}{}\n  expected: {expected_shown}\n  got:      {}",
+                inputs_shown.join(" "),
+                stimulus.describe(),
+                got.join(" ")
+            );
+            for problem in problems {
+                text += &format!("\n  - {problem}");
+            }
+            report.failures.push(text);
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_items_of_any_number_of_ports() {
+        let text = "vector 0\nitem 0a 3 1 1\nitem 1b 4 0 1\ndone 0 17 1\n\
+                    vector 1\nreset 1\ntimeout 136\nvector 2\n";
+        let records = parse(text, 2).unwrap();
+        assert_eq!(
+            records[0].items[1],
+            SeenItem {
+                values: vec!["1b".into(), "4".into()],
+                held: false,
+                alone: true
+            }
+        );
+        assert_eq!(
+            records[0].end,
+            End::Done {
+                error: false,
+                cycles: 17,
+                steady: true
+            }
+        );
+        assert_eq!(records[1].reset_low, Some(true));
+        assert_eq!(records[1].end, End::Timeout { cycles: 136 });
+        assert_eq!(records[2].end, End::Missing);
+        // One port too many for items of two ports.
+        assert_eq!(
+            parse("vector 0\nitem 0a 3 5 1 1\n", 2),
+            Err(ResultsError {
+                line: 2,
+                text: "item 0a 3 5 1 1".into()
+            })
+        );
+        assert_eq!(parse("item 0a 3 1 1\n", 2).unwrap_err().line, 1);
+    }
+
+    #[test]
+    fn stimulus_depends_on_the_inputs_only_and_covers_every_case() {
+        let vector = |a: u64, b: u64| vec![Bits::from_u64(7, a), Bits::from_u64(7, b)];
+        assert_eq!(
+            Stimulus::for_inputs(&vector(3, 5), 17),
+            Stimulus::for_inputs(&vector(3, 5), 17)
+        );
+        let all: Vec<Stimulus> = (0..20)
+            .flat_map(|a| (0..20).map(move |b| Stimulus::for_inputs(&vector(a, b), 17)))
+            .collect();
+        assert!((0..4).all(|d| all.iter().any(|s| s.delay == d)));
+        assert!(all.iter().any(|s| s.nudge) && all.iter().any(|s| !s.nudge));
+        assert!(all.iter().any(|s| s.reset) && all.iter().any(|s| !s.reset));
+        assert!(all.iter().any(|s| s.lead == 0));
+        assert!(all.iter().all(|s| s.lead <= 34));
+        assert!(all.iter().any(|s| s.lead > 17));
+    }
+}

@@ -15,6 +15,7 @@ pub mod compare;
 pub mod function;
 pub mod ghdl;
 pub mod hex;
+pub mod random;
 pub mod results;
 pub mod sequence;
 pub mod testbench;

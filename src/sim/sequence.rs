@@ -29,6 +29,7 @@ use crate::emit::names::{Language, name_design};
 use crate::emit::{GeneratedFile, Provenance, render};
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::sim::bits::Bits;
+use crate::sim::random::mix;
 use crate::sim::results::{End, ResultsError};
 use crate::sim::testbench::{TIMEOUT_FACTOR, TestbenchError, check_top, testbench_name};
 use crate::sim::vectors::Shard;
@@ -77,6 +78,16 @@ pub trait SequenceUnit {
     fn vector(&self, index: u64) -> Vec<Bits>;
     /// The items the golden model gives for `inputs`, in order, or its refusal.
     fn expected(&self, inputs: &[Bits]) -> Result<Vec<Item>, Refused>;
+    /// The data inputs as a person reads them in a report ("src=0,0,0,0 dst=0,2,2,3");
+    /// `None`: each port's value in hexadecimal.
+    fn show_inputs(&self, _inputs: &[Bits]) -> Option<String> {
+        None
+    }
+    /// An item as a person reads it in a report ("d0=3 d1=2 d2=2"); `None`, also for
+    /// values that decode to nothing meaningful: each port's value in hexadecimal.
+    fn show_item(&self, _item: &Item) -> Option<String> {
+        None
+    }
 }
 
 /// How one simulator judged a sequence unit.
@@ -181,13 +192,6 @@ impl Stimulus {
             false => format!(" ({})", parts.join(", ")),
         }
     }
-}
-
-/// The SplitMix64 output function (as in `sim::vectors`): spreads every input bit.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// A data input or item port, as the testbench sees it.
@@ -421,8 +425,16 @@ fn parse(text: &str, item_ports: usize) -> Result<Vec<Record>, ResultsError> {
     Ok(records)
 }
 
-/// `[name=value ..]` for an item.
-fn show_item(ports: &[TbPort], values: &[String]) -> String {
+/// `[..]` around an item as the unit shows it, or `[name=value ..]` in hexadecimal.
+fn show_item(unit: &dyn SequenceUnit, ports: &[TbPort], values: &[String]) -> String {
+    let decoded: Option<Item> = ports
+        .iter()
+        .zip(values)
+        .map(|(p, v)| Bits::from_hex(p.width, v))
+        .collect();
+    if let Some(text) = decoded.and_then(|item| unit.show_item(&item)) {
+        return format!("[{text}]");
+    }
     let fields: Vec<String> = ports
         .iter()
         .zip(values)
@@ -434,12 +446,13 @@ fn show_item(ports: &[TbPort], values: &[String]) -> String {
 /// What is wrong with `record` given the expected answer; empty when it passes. Also the
 /// cycles of work of an accepted sequence that reached `done`.
 fn judge(
+    unit: &dyn SequenceUnit,
     record: &Record,
     expected: &Result<Vec<Item>, Refused>,
     stimulus: &Stimulus,
-    bound: u64,
     items: &[TbPort],
 ) -> (Vec<String>, Option<u64>) {
+    let bound = unit.cycle_bound();
     let mut problems = Vec::new();
     let want: Vec<Vec<String>> = match expected {
         Ok(list) => list
@@ -453,8 +466,8 @@ fn judge(
         problems.push(format!(
             "item {} is {}, expected {}",
             i + 1,
-            show_item(items, got[i]),
-            show_item(items, &want[i])
+            show_item(unit, items, got[i]),
+            show_item(unit, items, &want[i])
         ));
     }
     if got.len() != want.len() {
@@ -633,7 +646,7 @@ fn run(
         let stimulus = Stimulus::for_inputs(&given, bound);
         let expected = unit.expected(&given);
         let record = records.get(position).unwrap_or(&missing);
-        let (problems, cycles) = judge(record, &expected, &stimulus, bound, &items);
+        let (problems, cycles) = judge(unit, record, &expected, &stimulus, &items);
         if let Some(cycles) = cycles {
             report.sequences += 1;
             report.total_cycles += cycles;
@@ -645,18 +658,21 @@ fn run(
         }
         report.failed += 1;
         if report.failures.len() < shown {
-            let inputs_shown: Vec<String> = inputs
-                .iter()
-                .zip(&given)
-                .map(|(p, v)| format!("{}={v}", p.name))
-                .collect();
+            let inputs_shown = unit.show_inputs(&given).unwrap_or_else(|| {
+                let fields: Vec<String> = inputs
+                    .iter()
+                    .zip(&given)
+                    .map(|(p, v)| format!("{}={}", p.name, v.to_hex()))
+                    .collect();
+                fields.join(" ")
+            });
             let expected_shown = match &expected {
                 Ok(list) => {
                     let mut shown: Vec<String> = list
                         .iter()
                         .map(|item| {
                             let hex: Vec<String> = item.iter().map(Bits::to_hex).collect();
-                            show_item(&items, &hex)
+                            show_item(unit, &items, &hex)
                         })
                         .collect();
                     shown.push("done".to_string());
@@ -667,7 +683,7 @@ fn run(
             let mut got: Vec<String> = record
                 .items
                 .iter()
-                .map(|s| show_item(&items, &s.values))
+                .map(|s| show_item(unit, &items, &s.values))
                 .collect();
             got.push(match record.end {
                 End::Done {
@@ -684,8 +700,7 @@ fn run(
                 End::Missing => "(record ends)".to_string(),
             });
             let mut text = format!(
-                "vector {i}: {}{}\n  expected: {expected_shown}\n  got:      {}",
-                inputs_shown.join(" "),
+                "vector {i}: {inputs_shown}{}\n  expected: {expected_shown}\n  got:      {}",
                 stimulus.describe(),
                 got.join(" ")
             );

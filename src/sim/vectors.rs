@@ -10,6 +10,7 @@
 //! large graph never holds more than one batch in memory.
 
 use crate::routing::kautz::route_set;
+use crate::sim::random::{SplitMix64, mix};
 use crate::sim::{counted, hex};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 use std::collections::HashSet;
@@ -383,13 +384,13 @@ fn sample(graph: &Kautz, count: u64, seed: u64) -> Result<Source, VectorError> {
             nodes: graph.enumerable_node_count()? as u64,
         });
     }
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut seen = HashSet::new();
     let mut pairs = Vec::with_capacity(count as usize);
     while (pairs.len() as u64) < count {
-        let src = rng.word(graph);
+        let src = draw_word(&mut rng, graph);
         let dst = loop {
-            let dst = rng.word(graph);
+            let dst = draw_word(&mut rng, graph);
             if dst != src {
                 break dst;
             }
@@ -401,38 +402,16 @@ fn sample(graph: &Kautz, count: u64, seed: u64) -> Result<Source, VectorError> {
     Ok(Source::Listed(pairs))
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): small, fast, and the same on every platform.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        mix(self.0)
+/// A node drawn uniformly: the first letter is one of d+1, each later one of the d that
+/// differ from its left neighbour, and every node is one such choice.
+fn draw_word(rng: &mut SplitMix64, graph: &Kautz) -> Vec<Letter> {
+    let d = graph.d() as u64;
+    let mut letters = Vec::with_capacity(graph.k());
+    letters.push(rng.below(d + 1) as Letter);
+    for _ in 1..graph.k() {
+        let previous = *letters.last().expect("first letter pushed");
+        let rank = rng.below(d) as Letter;
+        letters.push(rank + Letter::from(rank >= previous));
     }
-
-    /// A number in `0..n`, by the high half of a 128-bit product.
-    fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
-    }
-
-    /// A node drawn uniformly: the first letter is one of d+1, each later one of the d
-    /// that differ from its left neighbour, and every node is one such choice.
-    fn word(&mut self, graph: &Kautz) -> Vec<Letter> {
-        let d = graph.d() as u64;
-        let mut letters = Vec::with_capacity(graph.k());
-        letters.push(self.below(d + 1) as Letter);
-        for _ in 1..graph.k() {
-            let previous = *letters.last().expect("first letter pushed");
-            let rank = self.below(d) as Letter;
-            letters.push(rank + Letter::from(rank >= previous));
-        }
-        letters
-    }
-}
-
-/// The SplitMix64 output function: a bijection that spreads every input bit.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    letters
 }

@@ -5,26 +5,35 @@
 //! Out: the vectors, in a fixed order, and the paths the golden model gives for each.
 //!
 //! Vectors (`src`, `dst`): every ordered pair of nodes, source slower, both in node-number
-//! order (A = B included: refused), then for each dimension whose digit field can hold a
-//! value that is no digit (its radix is not a power of two) a source and then a
-//! destination with that field all ones and every other digit 0 (refused). With
-//! [`MrnsPathUnit::with_pairs`], exactly the pairs given. Items (`path`, `path_len`): the
-//! moves of each path packed as on the generator's ports (docs/mrns-path-gen.md).
+//! order (A = B included: refused), then the out-of-range vectors: for each dimension whose
+//! digit field can hold a value that is no digit (its radix is not a power of two) a
+//! source and then a destination with that field all ones and every other digit 0
+//! (refused). [`MrnsPathUnit::sampled`] puts a seeded sample of pairs of distinct nodes and
+//! then A = B = node 0 in place of every pair; [`MrnsPathUnit::with_pairs`] runs exactly
+//! the pairs given. Items (`path`, `path_len`): the moves of each path packed as on the
+//! generator's ports (docs/mrns-path-gen.md).
 
 use crate::routing::mrns::{Move, disjoint_paths};
 use crate::rtl::ir::Design;
 use crate::rtl::mrns_path_gen::{Fault, MrnsPathGenParams, design_with_fault};
 use crate::sim::bits::Bits;
+use crate::sim::random::SplitMix64;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
 use crate::topology::mrns::{Address, MrnsError};
+use clap::ValueEnum;
+use std::collections::HashSet;
 
 /// One generated MRNS path generator and its golden model.
 #[derive(Debug, Clone)]
 pub struct MrnsPathUnit {
     params: MrnsPathGenParams,
     fault: Option<Fault>,
-    /// `None`: every pair and the invalid vectors; otherwise only these pairs.
+    /// `None`: every pair; otherwise these pairs.
     pairs: Option<Vec<(Address, Address)>>,
+    /// The out-of-range vectors follow the pairs.
+    out_of_range: bool,
+    /// The seed of a sample, for [`MrnsPathUnit::selection`].
+    seed: Option<u64>,
 }
 
 impl MrnsPathUnit {
@@ -36,6 +45,43 @@ impl MrnsPathUnit {
             params,
             fault: None,
             pairs: None,
+            out_of_range: true,
+            seed: None,
+        })
+    }
+
+    /// `count` distinct pairs of distinct nodes drawn with a generator seeded by `seed`
+    /// (a smaller sample with the same seed is a prefix of a larger one), then A = B =
+    /// node 0 and the out-of-range vectors; when `count` reaches the number of such pairs,
+    /// the exhaustive check of [`MrnsPathUnit::new`].
+    pub fn sampled(params: MrnsPathGenParams, count: u64, seed: u64) -> Result<Self, MrnsError> {
+        let network = params.network().clone();
+        let nodes = network.node_count();
+        if u128::from(count) >= u128::from(nodes) * u128::from(nodes - 1) {
+            return MrnsPathUnit::new(params);
+        }
+        let mut rng = SplitMix64::new(seed);
+        let mut seen = HashSet::new();
+        let mut pairs = Vec::with_capacity(count as usize + 1);
+        while (pairs.len() as u64) < count {
+            let a = rng.below(nodes);
+            let b = loop {
+                let b = rng.below(nodes);
+                if b != a {
+                    break b;
+                }
+            };
+            if seen.insert((a, b)) {
+                pairs.push((network.address_at(a), network.address_at(b)));
+            }
+        }
+        pairs.push((network.address_at(0), network.address_at(0)));
+        Ok(MrnsPathUnit {
+            params,
+            fault: None,
+            pairs: Some(pairs),
+            out_of_range: true,
+            seed: Some(seed),
         })
     }
 
@@ -53,6 +99,8 @@ impl MrnsPathUnit {
             params,
             fault: None,
             pairs: Some(pairs),
+            out_of_range: false,
+            seed: None,
         })
     }
 
@@ -64,6 +112,38 @@ impl MrnsPathUnit {
 
     pub fn params(&self) -> &MrnsPathGenParams {
         &self.params
+    }
+
+    /// What the vectors are, for reports: "all 5184 pairs and 6 out-of-range vectors",
+    /// "1000 sampled pairs (seed 1), A = B and 6 out-of-range vectors".
+    pub fn selection(&self) -> String {
+        let out_of_range = match self.out_of_range_count() {
+            0 => String::new(),
+            count => format!(" and {count} out-of-range vectors"),
+        };
+        match (&self.pairs, self.seed) {
+            (None, _) => format!("all {} pairs{out_of_range}", self.pair_count()),
+            (Some(_), Some(seed)) => format!(
+                "{} sampled pairs (seed {seed}), A = B{out_of_range}",
+                self.pair_count() - 1
+            ),
+            (Some(_), None) => format!("{} given pairs", self.pair_count()),
+        }
+    }
+
+    /// The vectors before the out-of-range ones.
+    fn pair_count(&self) -> u64 {
+        match &self.pairs {
+            Some(pairs) => pairs.len() as u64,
+            None => self.node_count().pow(2),
+        }
+    }
+
+    fn out_of_range_count(&self) -> u64 {
+        match self.out_of_range {
+            true => 2 * self.loose_fields().len() as u64,
+            false => 0,
+        }
     }
 
     /// `address` as on the `src` and `dst` ports.
@@ -114,7 +194,13 @@ impl MrnsPathUnit {
 impl SequenceUnit for MrnsPathUnit {
     fn describe(&self) -> String {
         let fault = match self.fault {
-            Some(fault) => format!(" with fault {fault:?}"),
+            Some(fault) => format!(
+                " with fault {}",
+                fault
+                    .to_possible_value()
+                    .expect("every fault has a name")
+                    .get_name()
+            ),
             None => String::new(),
         };
         format!("path generator of {}{fault}", self.params.network())
@@ -139,10 +225,7 @@ impl SequenceUnit for MrnsPathUnit {
     }
 
     fn vector_count(&self) -> u64 {
-        match &self.pairs {
-            Some(pairs) => pairs.len() as u64,
-            None => self.node_count().pow(2) + 2 * self.loose_fields().len() as u64,
-        }
+        self.pair_count() + self.out_of_range_count()
     }
 
     fn vector(&self, index: u64) -> Vec<Bits> {
@@ -151,17 +234,17 @@ impl SequenceUnit for MrnsPathUnit {
             "vector {index} of {}",
             self.vector_count()
         );
-        if let Some(pairs) = &self.pairs {
-            let (a, b) = &pairs[index as usize];
-            return vec![self.encode_address(a), self.encode_address(b)];
-        }
-        let n = self.node_count();
-        if index < n * n {
-            let network = self.params.network();
-            let (a, b) = (network.address_at(index / n), network.address_at(index % n));
+        if index < self.pair_count() {
+            let (a, b) = match &self.pairs {
+                Some(pairs) => pairs[index as usize].clone(),
+                None => {
+                    let (network, n) = (self.params.network(), self.node_count());
+                    (network.address_at(index / n), network.address_at(index % n))
+                }
+            };
             return vec![self.encode_address(&a), self.encode_address(&b)];
         }
-        let extra = (index - n * n) as usize;
+        let extra = (index - self.pair_count()) as usize;
         let bad = self.out_of_range(self.loose_fields()[extra / 2]);
         let zero = Bits::zero(self.params.address_bits());
         match extra % 2 {
@@ -183,5 +266,136 @@ impl SequenceUnit for MrnsPathUnit {
         let (a, b) = (decode(&inputs[0])?, decode(&inputs[1])?);
         let paths = disjoint_paths(network, &a, &b).map_err(|_| Refused)?;
         Ok(paths.map(|path| self.encode_path(path.moves())).collect())
+    }
+
+    /// `src=0,0,0,0 dst=0,2,2,3`: the digit fields most significant first, as the `mrns`
+    /// command writes addresses, also when a field holds no digit.
+    fn show_inputs(&self, inputs: &[Bits]) -> Option<String> {
+        let p = &self.params;
+        let written = |bits: &Bits| {
+            let digits: Vec<String> = (0..p.n())
+                .rev()
+                .map(|i| bits.get(p.digit_lo(i), p.digit_bits(i)).to_string())
+                .collect();
+            digits.join(",")
+        };
+        Some(format!(
+            "src={} dst={}",
+            written(&inputs[0]),
+            written(&inputs[1])
+        ))
+    }
+
+    /// `d0=3 d1=2 d2=2`: the moves in order, as the `mrns` command writes them; `None`
+    /// for an empty path or one whose length or dimensions are out of range.
+    fn show_item(&self, item: &Item) -> Option<String> {
+        let p = &self.params;
+        let (slots, mw, vw) = (p.path_moves(), p.move_bits(), p.value_bits());
+        let len = item[1].get(0, p.len_bits()) as usize;
+        if len == 0 || len > slots {
+            return None;
+        }
+        let moves: Option<Vec<String>> = (0..len)
+            .map(|j| {
+                let word = item[0].get((slots - 1 - j) as u32 * mw, mw);
+                let dimension = (word >> vw) as usize;
+                (dimension < p.n()).then(|| format!("d{dimension}={}", word & ((1 << vw) - 1)))
+            })
+            .collect();
+        moves.map(|moves| moves.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit() -> MrnsPathUnit {
+        MrnsPathUnit::new(MrnsPathGenParams::new(&[2, 3, 3, 4]).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn paths_and_addresses_show_as_the_mrns_command_writes_them() {
+        let unit = unit();
+        let network = unit.params().network().clone();
+        let (a, b) = (
+            network.parse_address("0,0,0,0").unwrap(),
+            network.parse_address("0,2,2,3").unwrap(),
+        );
+        // P7 of Example 3 of seed 001.
+        let moves = [(3, 1), (0, 3), (1, 2), (2, 2), (3, 0)]
+            .map(|(dimension, value)| Move { dimension, value });
+        let item = unit.encode_path(&moves);
+        assert_eq!(
+            unit.show_item(&item).as_deref(),
+            Some("d3=1 d0=3 d1=2 d2=2 d3=0")
+        );
+        let inputs = [unit.encode_address(&a), unit.encode_address(&b)];
+        assert_eq!(
+            unit.show_inputs(&inputs).as_deref(),
+            Some("src=0,0,0,0 dst=0,2,2,3")
+        );
+        // A digit field that holds no digit shows its value.
+        let loose = unit.out_of_range(1);
+        assert_eq!(
+            unit.show_inputs(&[loose, inputs[1].clone()]).as_deref(),
+            Some("src=0,0,3,0 dst=0,2,2,3")
+        );
+    }
+
+    #[test]
+    fn paths_that_decode_to_nothing_fall_back_to_hex() {
+        let unit = unit();
+        let p = unit.params();
+        let empty = vec![Bits::zero(p.path_bits()), Bits::zero(p.len_bits())];
+        assert_eq!(unit.show_item(&empty), None);
+        let too_long = vec![
+            Bits::zero(p.path_bits()),
+            Bits::from_u64(p.len_bits(), p.path_moves() as u64 + 1),
+        ];
+        assert_eq!(unit.show_item(&too_long), None);
+        // Dimension 3 in the first move of Z2xZ3xZ4, which has three (the two-bit field
+        // of Z2xZ3xZ3xZ4 holds no other value).
+        let unit = MrnsPathUnit::new(MrnsPathGenParams::new(&[2, 3, 4]).unwrap()).unwrap();
+        let p = unit.params();
+        let mut path = Bits::zero(p.path_bits());
+        let top = (p.path_moves() as u32 - 1) * p.move_bits();
+        path.set(top, p.move_bits(), 3 << p.value_bits());
+        assert_eq!(
+            unit.show_item(&vec![path, Bits::from_u64(p.len_bits(), 1)]),
+            None
+        );
+    }
+
+    #[test]
+    fn a_sample_is_distinct_pairs_then_a_equal_b_then_the_out_of_range_vectors() {
+        let params = MrnsPathGenParams::new(&[2, 3, 3, 4]).unwrap();
+        let unit = MrnsPathUnit::sampled(params.clone(), 100, 7).unwrap();
+        assert_eq!(unit.vector_count(), 100 + 1 + 4);
+        assert_eq!(
+            unit.selection(),
+            "100 sampled pairs (seed 7), A = B and 4 out-of-range vectors"
+        );
+        let vectors: Vec<Vec<Bits>> = (0..unit.vector_count()).map(|i| unit.vector(i)).collect();
+        let pairs = &vectors[..100];
+        assert!(pairs.iter().all(|v| v[0] != v[1]));
+        let distinct: HashSet<&Vec<Bits>> = pairs.iter().collect();
+        assert_eq!(distinct.len(), 100);
+        assert_eq!(vectors[100][0], vectors[100][1]);
+        assert_eq!(unit.expected(&vectors[100]), Err(Refused));
+        assert!(
+            vectors[101..]
+                .iter()
+                .all(|v| unit.expected(v) == Err(Refused))
+        );
+        // A smaller sample with the same seed is a prefix; another seed draws others.
+        let smaller = MrnsPathUnit::sampled(params.clone(), 10, 7).unwrap();
+        assert!((0..10).all(|i| smaller.vector(i) == vectors[i as usize]));
+        let other = MrnsPathUnit::sampled(params.clone(), 10, 8).unwrap();
+        assert!((0..10).any(|i| other.vector(i) != vectors[i as usize]));
+        // Asking for every pair or more is the exhaustive check.
+        let all = MrnsPathUnit::sampled(params, 72 * 71, 7).unwrap();
+        assert_eq!(all.vector_count(), 72 * 72 + 4);
+        assert_eq!(all.selection(), "all 5184 pairs and 4 out-of-range vectors");
     }
 }

@@ -240,11 +240,25 @@ fn generate_replaces_the_directory_as_a_whole_or_not_at_all() {
         ),
         (
             &["generate", "--d", "2", "--k", "3", "--top", "next"][..],
-            "error: --top 'next' is not a legal Vhdl name (it would have to be 'next_i')\n",
+            "error: --top 'next' is not a legal VHDL name (it would have to be 'next_i')\n",
         ),
         (
             &["generate", "--d", "2", "--k", "3", "--top", "route__gen"][..],
-            "error: --top 'route__gen' is not a legal Vhdl name (it would have to be 'route_gen')\n",
+            "error: --top 'route__gen' is not a legal VHDL name (it would have to be 'route_gen')\n",
+        ),
+        // A top named like one of its ports would rename the port: in both languages
+        // the same, in VHDL whatever the case.
+        (
+            &["generate", "--d", "2", "--k", "3", "--top", "route"][..],
+            "error: --top 'route' would rename the top's port 'route' to 'route_2' in Verilog: module names and port names share one namespace; choose another top name\n",
+        ),
+        (
+            &["generate", "--d", "2", "--k", "3", "--top", "Done"][..],
+            "error: --top 'Done' would rename the top's port 'done' to 'done_2' in VHDL: module names and port names share one namespace; choose another top name\n",
+        ),
+        (
+            &["generate", "mrns", "--radices", "2,3", "--top", "path"][..],
+            "error: --top 'path' would rename the top's port 'path' to 'path_2' in Verilog: module names and port names share one namespace; choose another top name\n",
         ),
     ] {
         let refused = run(args);

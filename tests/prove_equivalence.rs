@@ -9,6 +9,7 @@ use kautzgen::routing::torus::Algorithm;
 use kautzgen::rtl::ir::Design;
 use kautzgen::rtl::kautz_route_gen::{Fault, RouteGenParams, design, design_with_fault};
 use kautzgen::rtl::ldi_units::{self, LdiUnitKind, LdiUnitParams};
+use kautzgen::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use kautzgen::rtl::torus_router::{self, TorusRouterParams};
 use kautzgen::synth::equiv::{Setup, Verdict, prove};
 use std::path::Path;
@@ -56,6 +57,14 @@ fn instances() -> Vec<(String, Design)> {
         units.push((
             format!("3-ary 2-cube {}", algorithm.name()),
             torus_router::design(&params),
+        ));
+    }
+    // Mixed radices (a digit field with values that are no digit) and one-bit digits.
+    for radices in [&[2, 3, 3, 4][..], &[2, 2, 2]] {
+        let params = MrnsPathGenParams::new(radices).unwrap();
+        units.push((
+            format!("MRNS path generator of {}", params.network()),
+            mrns_path_gen::design(&params),
         ));
     }
     units

@@ -163,7 +163,7 @@ fn bad_input_exits_with_status_2() {
         ),
         (
             &["synth", "--d", "2", "--k", "3", "--top", "in"][..],
-            "error: --top 'in' is not a legal Vhdl name (it would have to be 'in_i')\n",
+            "error: --top 'in' is not a legal VHDL name (it would have to be 'in_i')\n",
         ),
         (
             &[

@@ -24,6 +24,7 @@ use std::path::PathBuf;
   kautzgen generate --d 2 --k 3 --out build/k23 --lang vhdl --top router_k23
   kautzgen generate ldi --m 18 --s 3 --out build/ldi18
   kautzgen generate ldi --kind switch-rom --m 12 --s 3 --out build/ldi12-rom
+  kautzgen generate mrns --radices 2,3,3,4 --out build/mrns2334
   kautzgen generate torus --k 3 --n 3 --algo direction-first --registered --out build/t33"
 )]
 pub struct Args {

@@ -37,6 +37,7 @@ use std::path::PathBuf;
   kautzgen synth --d 2 --k 3 --target ice40-hx8k --target ecp5-25k --seeds 3 --format json
   kautzgen synth --d 8 --k 4 --lang verilog --keep build/synth-k84
   kautzgen synth ldi --m 18 --s 3 --target ice40-hx8k
+  kautzgen synth mrns --radices 2,3,3,4 --target ice40-up5k
   kautzgen synth torus --k 4 --n 2 --algo west-first --registered --target ecp5-25k
   kautzgen synth --doc docs/synthesis.md --from generated/synth"
 )]

@@ -5,12 +5,14 @@
 //! meaning.
 
 use crate::cli::input_error;
-use crate::emit::names::{Language, legalise};
+use crate::emit::names::{Language, legalise, name_design};
 use crate::routing::torus::Algorithm;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
 use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiUnitKind, LdiUnitParams};
+use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use crate::rtl::torus_router::{self, TorusRouterParams};
+use crate::topology::mrns::Mrns;
 use clap::{Subcommand, ValueEnum};
 
 /// A unit named on the command line, with its parameters as typed.
@@ -23,6 +25,10 @@ pub enum UnitCommand {
     /// LDI(M,S) of seed 003: next-hop units (Theorem 3, two-hop, shortest), switch settings
     /// as logic or ROM, and a crossbar that applies them.
     Ldi(LdiArgs),
+    /// MRNS (generalised hypercube) of seed 001: the generator of the sum (m_i - 1)
+    /// node-disjoint paths between two nodes, one per request.
+    #[command(alias = "mrns-path-gen")]
+    Mrns(MrnsArgs),
     /// k-ary n-cube of seed 004: the routing function of one node (e-cube, double e-cube,
     /// west-first, direction-first) with a mask of faulty or busy links.
     Torus(TorusArgs),
@@ -67,6 +73,14 @@ pub struct LdiArgs {
     /// Bits of data per crossbar port (crossbar only).
     #[arg(long, default_value_t = DEFAULT_DATA_BITS)]
     pub data_bits: u32,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct MrnsArgs {
+    /// Radices, most significant dimension first: 2,3,3,4 is Z2xZ3xZ3xZ4 (1 to 16
+    /// dimensions, radices 2 to 256).
+    #[arg(long)]
+    pub radices: String,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -126,7 +140,11 @@ pub struct UnitSelection {
 impl UnitSelection {
     /// The unit selected, validated.
     pub fn resolve(&self) -> anyhow::Result<Unit> {
-        Unit::from_args(self.unit.as_ref(), &self.kautz, self.top.as_deref())
+        let unit = Unit::from_args(self.unit.as_ref(), &self.kautz, self.top.as_deref())?;
+        if let Some(top) = &self.top {
+            check_ports_keep_names(&unit.design(), top)?;
+        }
+        Ok(unit)
     }
 }
 
@@ -135,6 +153,7 @@ impl UnitSelection {
 pub enum Unit {
     Kautz(RouteGenParams),
     Ldi(LdiUnitParams),
+    Mrns(MrnsPathGenParams),
     Torus(TorusRouterParams),
 }
 
@@ -161,7 +180,7 @@ impl Unit {
                 return match (default.d, default.k) {
                     (Some(d), Some(k)) => kautz(d, k),
                     (None, None) => Err(input_error(anyhow::anyhow!(
-                        "name a unit (kautz, ldi, torus) or give --d and --k for the Kautz route generator"
+                        "name a unit (kautz, ldi, mrns, torus) or give --d and --k for the Kautz route generator"
                     ))),
                     _ => Err(input_error(anyhow::anyhow!(
                         "the route generator needs --d and --k (the Kautz digraph K(d,k))"
@@ -193,6 +212,18 @@ impl Unit {
                 }
                 Ok(Unit::Ldi(params))
             }
+            UnitCommand::Mrns(args) => {
+                let network = Mrns::parse(&args.radices).map_err(input_error)?;
+                let radices: Vec<u64> = network
+                    .written_radices()
+                    .into_iter()
+                    .map(|m| m as u64)
+                    .collect();
+                let params = MrnsPathGenParams::new(&radices).map_err(input_error)?;
+                Ok(Unit::Mrns(
+                    params.with_top(top.unwrap_or(mrns_path_gen::DEFAULT_TOP)),
+                ))
+            }
             UnitCommand::Torus(args) => TorusRouterParams::new(
                 args.k,
                 args.n,
@@ -210,15 +241,18 @@ impl Unit {
         match self {
             Unit::Kautz(params) => kautz_route_gen::design(params),
             Unit::Ldi(params) => ldi_units::design(params),
+            Unit::Mrns(params) => mrns_path_gen::design(params),
             Unit::Torus(params) => torus_router::design(params),
         }
     }
 
-    /// The unit's name in reports: `kautz-route-gen`, `ldi-theorem3`, `torus-e-cube`.
+    /// The unit's name in reports: `kautz-route-gen`, `ldi-theorem3`, `mrns-path-gen`,
+    /// `torus-e-cube`.
     pub fn name(&self) -> String {
         match self {
             Unit::Kautz(_) => "kautz-route-gen".to_string(),
             Unit::Ldi(params) => format!("ldi-{}", params.kind().name()),
+            Unit::Mrns(_) => "mrns-path-gen".to_string(),
             Unit::Torus(params) => format!("torus-{}", params.algorithm().name()),
         }
     }
@@ -248,6 +282,19 @@ impl Unit {
                     ),
                     p.top().to_string(),
                     p.kind().default_top(),
+                )
+            }
+            Unit::Mrns(p) => {
+                let radices: Vec<String> = p
+                    .network()
+                    .written_radices()
+                    .iter()
+                    .map(usize::to_string)
+                    .collect();
+                (
+                    format!("mrns --radices {}", radices.join(",")),
+                    p.top().to_string(),
+                    mrns_path_gen::DEFAULT_TOP.to_string(),
                 )
             }
             Unit::Torus(p) => (
@@ -282,9 +329,34 @@ impl Unit {
                 kautz_route_gen::cycle_bound(p.d(), p.k())
             ),
             Unit::Ldi(p) => latency(u32::from(p.is_registered())),
+            Unit::Mrns(p) => format!(
+                "each path_valid or done follows init or next_path within {} cycles",
+                p.cycle_bound()
+            ),
             Unit::Torus(p) => latency(p.latency()),
         }
     }
+}
+
+/// The top's port names are part of the interface too. Module names are claimed before
+/// port names, so a `--top` equal to a port name (`--top route`), or one that gives a
+/// submodule (`<top>_<block>`) a port's name, would have the port renamed: refused.
+fn check_ports_keep_names(design: &Design, top: &str) -> anyhow::Result<()> {
+    for language in [Language::Verilog, Language::Vhdl] {
+        let names = name_design(design, language);
+        let module = design.top();
+        let local = names.of(module);
+        for (id, port) in module.ports() {
+            let emitted = &local.signals[id.0 as usize];
+            if *emitted != port.name {
+                return Err(input_error(anyhow::anyhow!(
+                    "--top '{top}' would rename the top's port '{}' to '{emitted}' in {language}: module names and port names share one namespace; choose another top name",
+                    port.name
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The top name is part of the interface, so it is refused rather than repaired.
@@ -293,7 +365,7 @@ pub fn check_top_name(top: &str) -> anyhow::Result<()> {
         let legal = legalise(top, language);
         if legal != top {
             return Err(input_error(anyhow::anyhow!(
-                "--top '{top}' is not a legal {language:?} name (it would have to be '{legal}')"
+                "--top '{top}' is not a legal {language} name (it would have to be '{legal}')"
             )));
         }
     }

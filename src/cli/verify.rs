@@ -4,12 +4,15 @@
 use crate::cli::unit::{Unit, UnitSelection};
 use crate::cli::{input_error, output::print_stdout};
 use crate::emit::Provenance;
-use crate::rtl::kautz_route_gen::{Fault, RouteGenParams};
+use crate::rtl::kautz_route_gen::{self, RouteGenParams};
+use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use crate::sim::function::{self, FunctionUnit};
 use crate::sim::ghdl::Ghdl;
+use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::units::ldi::LdiUnit;
+use crate::sim::units::mrns::MrnsPathUnit;
 use crate::sim::units::torus::{Headers, TorusUnit, single_faults};
-use crate::sim::vectors::{Pairs, Shard, VectorSet};
+use crate::sim::vectors::{MAX_SAMPLE, Pairs, Shard, VectorSet};
 use crate::sim::verilator::Verilator;
 use crate::sim::{Design, Options, Simulator, scratch_design, verify};
 use anyhow::bail;
@@ -27,6 +30,10 @@ use tempfile::TempDir;
 /// order, `done` and `error` are checked; routes held while `next_route` comes late;
 /// `next_route` ignored while no route is valid; `init` and `rst` in the middle of a
 /// search; and at most k + 3(d+1) + 4 cycles of work per route set.
+///
+/// The MRNS path generator is checked the same way, path by path, on the pairs of
+/// --pairs, A = B, and digits out of range; each path set takes exactly 1 + n + sum m_i
+/// cycles of work.
 ///
 /// The LDI units are checked on every input they are specified for. The torus unit is
 /// checked on every input of the cube (every node, destination, header a route can carry
@@ -47,6 +54,8 @@ use tempfile::TempDir;
   kautzgen verify --d 3 --k 3 --sim verilator --pairs 20 --wave k33.vcd
   kautzgen verify --d 4 --k 5 --design build/k45
   kautzgen verify --d 2 --k 3 --pairs all --fault phase-b-skipped   # must fail
+  kautzgen verify mrns --radices 2,3,3,4 --pairs all
+  kautzgen verify mrns --radices 2,2,2,2 --pairs all --fault rows-frozen-while-shortest   # must fail
   kautzgen verify ldi --m 18 --s 3
   kautzgen verify ldi --kind crossbar --m 10 --s 3 --registered --sim ghdl
   kautzgen verify torus --k 3 --n 3 --algo direction-first
@@ -62,12 +71,12 @@ pub struct Args {
     /// The N slices are disjoint and together hold every vector.
     #[arg(global = true, long, value_name = "I/N")]
     shard: Option<String>,
-    /// Route generator: "all": every ordered pair of distinct nodes, in lexicographic
-    /// order; N: N distinct pairs drawn with --seed (every pair when N reaches their
-    /// number) [default: 1000].
+    /// Route generators (Kautz, MRNS): "all": every ordered pair of distinct nodes, in
+    /// lexicographic order; N: N distinct pairs drawn with --seed (every pair when N
+    /// reaches their number) [default: 1000].
     #[arg(global = true, long, value_name = "all|N", value_parser = parse_pairs)]
     pairs: Option<PairCount>,
-    /// Route generator: seed of the sample drawn by --pairs N [default: 1].
+    /// Route generators: seed of the sample drawn by --pairs N [default: 1].
     #[arg(global = true, long)]
     seed: Option<u64>,
     /// Route generator: write the waves of the run to this VCD file (with one --sim only).
@@ -77,10 +86,12 @@ pub struct Args {
     /// lists, as `kautzgen generate` writes them) instead of generating one.
     #[arg(global = true, long, value_name = "DIR", conflicts_with = "fault")]
     design: Option<PathBuf>,
-    /// Route generator: build this deliberate fault into the design, to see verification
-    /// fail.
-    #[arg(global = true, long, value_enum)]
-    fault: Option<Fault>,
+    /// Route generators: build this deliberate fault into the design, to see verification
+    /// fail. Kautz: flipped-comparator, used-bit-never-set, phase-b-skipped; MRNS:
+    /// rows-frozen-while-shortest, destination-digit-not-skipped (an unknown name lists
+    /// the unit's faults).
+    #[arg(global = true, long, value_name = "FAULT")]
+    fault: Option<String>,
     /// Torus unit: which vectors to run.
     #[arg(global = true, long, value_enum)]
     vectors: Option<TorusVectors>,
@@ -142,11 +153,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if !matches!(unit, Unit::Kautz(_)) {
         let owner = "Kautz route generator";
-        only("--pairs", owner, args.pairs.is_some())?;
-        only("--seed", owner, args.seed.is_some())?;
         only("--wave", owner, args.wave.is_some())?;
         only("--design", owner, args.design.is_some())?;
-        only("--fault", owner, args.fault.is_some())?;
+    }
+    if !matches!(unit, Unit::Kautz(_) | Unit::Mrns(_)) {
+        let owners = "route generators (Kautz, MRNS)";
+        only("--pairs", owners, args.pairs.is_some())?;
+        only("--seed", owners, args.seed.is_some())?;
+        only("--fault", owners, args.fault.is_some())?;
     }
     if !matches!(unit, Unit::Torus(_)) {
         only("--vectors", "torus unit", args.vectors.is_some())?;
@@ -154,6 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match &unit {
         Unit::Kautz(params) => route_generator(&args, params, shard, &simulators),
         Unit::Ldi(params) => function_unit(&LdiUnit::new(params.clone()), shard, &simulators),
+        Unit::Mrns(params) => path_generator(&args, params, shard, &simulators),
         Unit::Torus(params) => {
             let faults = single_faults(params.router.torus(), 1, 1).map_err(input_error)?;
             let unit = match args.vectors.unwrap_or(TorusVectors::Both) {
@@ -197,6 +212,78 @@ fn function_unit(
         }
     }
     finish(failed)
+}
+
+/// Checks the MRNS path generator path by path.
+fn path_generator(
+    args: &Args,
+    params: &MrnsPathGenParams,
+    shard: Shard,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    let unit = match args.pairs.unwrap_or(PairCount::Count(1000)) {
+        PairCount::All => MrnsPathUnit::new(params.clone()),
+        PairCount::Count(count) if count > MAX_SAMPLE => {
+            return Err(input_error(anyhow::anyhow!(
+                "a sample holds at most {MAX_SAMPLE} pairs, got {count}; verify every pair in shards instead"
+            )));
+        }
+        PairCount::Count(count) => {
+            MrnsPathUnit::sampled(params.clone(), count, args.seed.unwrap_or(1))
+        }
+    }
+    .map_err(input_error)?;
+    let unit = match &args.fault {
+        Some(name) => unit.with_fault(parse_fault::<mrns_path_gen::Fault>(
+            name,
+            "MRNS path generator",
+        )?),
+        None => unit,
+    };
+    let selected = (0..unit.vector_count())
+        .filter(|&i| shard.selects(i))
+        .count();
+    let shard_text = match shard == Shard::WHOLE {
+        true => String::new(),
+        false => format!(", shard {shard}"),
+    };
+    print_stdout(&format!(
+        "{}: {}{shard_text}: {selected} vectors\n",
+        unit.describe(),
+        unit.selection()
+    ))?;
+    let mut failed = Vec::new();
+    for simulator in simulators {
+        let bar = spinner(simulator.name());
+        let report = sequence::verify(simulator.as_ref(), &unit, shard, SHOWN);
+        bar.finish_and_clear();
+        let report = report?;
+        print_stdout(&report.render())?;
+        if !report.all_passed() {
+            failed.push(format!(
+                "{}: {} of {} vectors",
+                simulator.name(),
+                report.failed,
+                report.passed + report.failed
+            ));
+        }
+    }
+    finish(failed)
+}
+
+/// A unit's built-in fault by its command-line name; an unknown name lists the unit's.
+fn parse_fault<F: ValueEnum>(name: &str, owner: &str) -> anyhow::Result<F> {
+    F::from_str(name, false).map_err(|_| {
+        let names: Vec<String> = F::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        input_error(anyhow::anyhow!(
+            "--fault '{name}': the {owner}'s faults are {}",
+            names.join(", ")
+        ))
+    })
 }
 
 /// Failures shown in full per simulator.
@@ -243,7 +330,12 @@ fn route_generator(
                     Unit::Kautz(params.clone()).command_line()
                 ),
             };
-            let (design, dir) = scratch_design(params, args.fault, &provenance)?;
+            let fault = args
+                .fault
+                .as_deref()
+                .map(|name| parse_fault::<kautz_route_gen::Fault>(name, "Kautz route generator"))
+                .transpose()?;
+            let (design, dir) = scratch_design(params, fault, &provenance)?;
             (design, Some(dir))
         }
     };

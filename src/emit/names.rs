@@ -16,6 +16,15 @@ pub enum Language {
     Vhdl,
 }
 
+impl std::fmt::Display for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Language::Verilog => "Verilog",
+            Language::Vhdl => "VHDL",
+        })
+    }
+}
+
 const VERILOG_RESERVED: &[&str] = &[
     "accept_on",
     "alias",

@@ -14,11 +14,41 @@ use thiserror::Error;
 /// Beyond this many nodes a drawing is a hairball: refused rather than drawn badly.
 pub const MAX_DRAWN_NODES: u64 = 400;
 
-/// Route colours, one per route in generation order; repeated beyond ten routes.
+/// The first route colours, in generation order: ten that are told apart easily.
 const PALETTE: [&str; 10] = [
     "#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
     "#bcbd22", "#7f7f7f",
 ];
+
+/// The colour of route `i` (from 0): the palette, then hues a golden angle apart, which
+/// never repeat, at two saturations. K(d,1) is drawn up to d = 399, so a drawing may
+/// need hundreds of colours; each route keeps its own.
+fn route_colour(i: usize) -> String {
+    if let Some(colour) = PALETTE.get(i) {
+        return colour.to_string();
+    }
+    let hue = (i as f64 * 0.618_033_988_749_895).fract();
+    let saturation = if i.is_multiple_of(2) { 0.85 } else { 0.55 };
+    let (r, g, b) = hsv_to_rgb(hue, saturation, 0.8);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// HSV (each 0 to 1) to 8-bit RGB.
+fn hsv_to_rgb(h: f64, s: f64, v: f64) -> (u8, u8, u8) {
+    let sector = h * 6.0;
+    let f = sector.fract();
+    let (p, q, t) = (v * (1.0 - s), v * (1.0 - s * f), v * (1.0 - s * (1.0 - f)));
+    let (r, g, b) = match sector as u32 % 6 {
+        0 => (v, t, p),
+        1 => (q, v, p),
+        2 => (p, v, t),
+        3 => (p, q, v),
+        4 => (t, p, v),
+        _ => (v, p, q),
+    };
+    let byte = |x: f64| (x * 255.0).round() as u8;
+    (byte(r), byte(g), byte(b))
+}
 
 #[derive(Debug, Error)]
 pub enum DrawError {
@@ -86,7 +116,7 @@ pub fn kautz_dot(graph: &Kautz, highlight: Option<&Highlight>) -> Result<String,
         for next in graph.out_neighbours(word.letters()) {
             let key = (word.letters().to_vec(), next.letters().to_vec());
             let style = match route_of_arc.get(&key) {
-                Some(&i) => format!(" [color=\"{}\", penwidth=3]", PALETTE[i % PALETTE.len()]),
+                Some(&i) => format!(" [color=\"{}\", penwidth=3]", route_colour(i)),
                 None => String::new(),
             };
             dot += &format!(
@@ -112,7 +142,7 @@ fn legend(graph: &Kautz, h: &Highlight) -> String {
         let walk: Vec<Letter> = h.src.letters().iter().chain(&route.hops).copied().collect();
         rows += &format!(
             "<br/><font color=\"{}\">route {}: {} ({} hop{})</font>",
-            PALETTE[i % PALETTE.len()],
+            route_colour(i),
             i + 1,
             graph.format_letters(&walk),
             route.hops.len(),
@@ -185,6 +215,43 @@ mod tests {
         assert_eq!(dot.matches("penwidth=3]").count(), 4);
         assert!(dot.contains("route 1: 1201 (1 hop)"));
         assert!(dot.contains("route 2: 120201 (3 hops)"));
+    }
+
+    #[test]
+    fn every_route_has_a_colour_of_its_own() {
+        // K(399,1) is the largest drawable degree: 400 nodes, 399 routes between two.
+        let colours: Vec<String> = (0..399).map(route_colour).collect();
+        let distinct: std::collections::BTreeSet<&String> = colours.iter().collect();
+        assert_eq!(distinct.len(), 399);
+        assert_eq!(colours[0], "#d62728");
+        assert!(colours.iter().all(|c| c.len() == 7 && c.starts_with('#')));
+        // HSV corners: red, green, blue, white, black.
+        assert_eq!(hsv_to_rgb(0.0, 1.0, 1.0), (255, 0, 0));
+        assert_eq!(hsv_to_rgb(1.0 / 3.0, 1.0, 1.0), (0, 255, 0));
+        assert_eq!(hsv_to_rgb(2.0 / 3.0, 1.0, 1.0), (0, 0, 255));
+        assert_eq!(hsv_to_rgb(0.5, 0.0, 1.0), (255, 255, 255));
+        assert_eq!(hsv_to_rgb(0.5, 1.0, 0.0), (0, 0, 0));
+        // A drawing of K(12,2) colours its 12 routes 12 ways, arcs and legend alike.
+        let g = Kautz::new(12, 2).unwrap();
+        let (src, dst) = (g.parse_word("0,1").unwrap(), g.parse_word("2,3").unwrap());
+        let routes = route_set(&g, src.letters(), dst.letters()).unwrap();
+        assert_eq!(routes.len(), 12);
+        let h = Highlight {
+            src: &src,
+            dst: &dst,
+            routes: &routes,
+        };
+        let dot = kautz_dot(&g, Some(&h)).unwrap();
+        for colour in &colours[..12] {
+            assert!(
+                dot.contains(&format!("[color=\"{colour}\", penwidth=3]")),
+                "{colour}"
+            );
+            assert!(
+                dot.contains(&format!("<font color=\"{colour}\">")),
+                "{colour}"
+            );
+        }
     }
 
     #[test]

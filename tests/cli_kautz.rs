@@ -56,6 +56,43 @@ fn routes_table_3_as_text() {
 }
 
 #[test]
+fn routes_of_a_degree_above_nine_in_comma_spelt_words() {
+    // By the rules of seed 000, from 0,11,3 to 11,3,5 in K(12,3): phase A at overlap 2
+    // (hop 5) and 0 (11,3,5); phase B inserts every letter but 3 and 11 (neighbours) and
+    // the out-letters 5, 11 and in-letters 0, 3 already used, in increasing order; phase
+    // C takes the one out-letter left, 0, with the one in-letter left, 5.
+    let b: Vec<String> = [1, 2, 4, 6, 7, 8, 9, 10, 12]
+        .iter()
+        .map(|z| format!("{{\"hops\":[{z},11,3,5],\"len\":4}}"))
+        .collect();
+    assert_eq!(
+        stdout(&[
+            "routes", "--d", "12", "--k", "3", "--src", "0,11,3", "--dst", "11,3,5", "--format",
+            "json"
+        ]),
+        format!(
+            "{{\"d\":12,\"k\":3,\"src\":[0,11,3],\"dst\":[11,3,5],\"routes\":[{{\"hops\":[5],\"len\":1}},{{\"hops\":[11,3,5],\"len\":3}},{},{{\"hops\":[0,5,11,3,5],\"len\":5}}]}}\n",
+            b.join(",")
+        )
+    );
+    let text = stdout(&[
+        "routes", "--d", "12", "--k", "3", "--src", "0,11,3", "--dst", "11,3,5",
+    ]);
+    assert!(
+        text.starts_with(
+            "12 node-disjoint routes from 0,11,3 to 11,3,5 in K(12,3), shortest first:\n\
+         \x20 #   phase  len  hops        walk\n\
+         \x20 1   A      1    5           0,11,3,5\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("  12  C      5    0,5,11,3,5  0,11,3,0,5,11,3,5\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn routes_table_3_as_json() {
     assert_eq!(
         stdout(&[
@@ -215,6 +252,31 @@ fn draw_writes_dot_and_svg() {
 }
 
 #[test]
+fn draw_the_whole_graph_without_a_route_set() {
+    // K(2,2): 6 nodes, 12 arcs, none highlighted and no legend.
+    let dot = scratch("whole", "k22.dot");
+    stdout(&[
+        "draw",
+        "--d",
+        "2",
+        "--k",
+        "2",
+        "--out",
+        dot.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&dot).unwrap();
+    assert!(text.starts_with("digraph \"K(2,2)\" {\n"), "{text}");
+    assert_eq!(text.matches(" -> ").count(), 12);
+    for arc in ["\"01\" -> \"10\"", "\"01\" -> \"12\"", "\"21\" -> \"12\""] {
+        assert!(text.contains(&format!("  {arc};\n")), "{arc}: {text}");
+    }
+    assert!(
+        !text.contains("penwidth") && !text.contains("label="),
+        "{text}"
+    );
+}
+
+#[test]
 fn draw_refuses_without_leaving_a_file() {
     let big = scratch("refuse", "k45.svg");
     assert_eq!(
@@ -244,6 +306,28 @@ fn draw_refuses_without_leaving_a_file() {
         format!("error: --out '{}' must end in .svg or .dot", png.display())
     );
     assert!(!png.exists());
+    // A bad word, a pair given by halves, and a source equal to the destination.
+    let k23 = scratch("refuse", "k23.dot");
+    let out = k23.to_str().unwrap();
+    for (args, message) in [
+        (
+            vec!["--src", "120", "--dst", "211"],
+            "error: node word '211': letters 2 and 3 are both 1; neighbouring letters of a Kautz word must differ",
+        ),
+        (
+            vec!["--src", "120"],
+            "error: the following required arguments were not provided: --dst <WORD> (see --help)",
+        ),
+        (
+            vec!["--src", "120", "--dst", "120"],
+            "error: source and destination are both '120'; a route needs two different nodes",
+        ),
+    ] {
+        let mut command = vec!["draw", "--d", "2", "--k", "3", "--out", out];
+        command.extend(args);
+        assert_eq!(refused(&command), message, "{command:?}");
+    }
+    assert!(!k23.exists());
     let leftovers: Vec<_> = std::fs::read_dir(big.parent().unwrap())
         .unwrap()
         .filter_map(|e| e.ok())

@@ -231,7 +231,7 @@ fn verify_the_mrns_path_generator_on_every_pair() {
         (
             0,
             "path generator of Z2xZ3: all 36 pairs and 2 out-of-range vectors: 38 vectors\n\
-             ghdl: cycles per sequence: mean 8.0, max 8 (bound 8)\n\
+             ghdl: cycles per path set: mean 8.0, max 8 (bound 8)\n\
              ghdl: 38 passed, 0 failed\n"
                 .to_string(),
             String::new()

@@ -164,6 +164,92 @@ fn check_every_pair(d: u64, k: u64) {
     );
 }
 
+/// Checks one route set of a graph far too large to enumerate, from the words alone:
+/// d routes, each a walk of Kautz arcs from `src` to `dst` of at most k + 2 hops, visiting
+/// no node twice, sharing no node but the ends with another; the first as short as the
+/// shortest route, and lengths never decreasing.
+fn check_words_only(g: &Kautz, src: &[Letter], dst: &[Letter]) {
+    let routes = route_set(g, src, dst).unwrap();
+    let pair = format!("{} -> {}", g.format_letters(src), g.format_letters(dst));
+    assert_eq!(routes.len(), g.d(), "{pair}");
+    let mut inner = std::collections::HashSet::new();
+    for (i, route) in routes.iter().enumerate() {
+        assert!(route.hops.len() <= g.k() + 2, "{pair}: route {i} too long");
+        let nodes = walk(src, &route.hops);
+        assert_eq!(
+            nodes.last().map(Vec::as_slice),
+            Some(dst),
+            "{pair}: route {i}"
+        );
+        for (a, b) in nodes.iter().zip(&nodes[1..]) {
+            assert_eq!(a[1..], b[..g.k() - 1], "{pair}: route {i} shifts");
+            assert!(
+                g.check_letters(b).is_ok(),
+                "{pair}: route {i} leaves the graph"
+            );
+        }
+        for node in &nodes[1..nodes.len() - 1] {
+            assert!(
+                node.as_slice() != src && node.as_slice() != dst,
+                "{pair}: route {i} revisits an end"
+            );
+            assert!(
+                inner.insert(node.clone()),
+                "{pair}: route {i} meets another"
+            );
+        }
+    }
+    let shortest = shortest_route(g, src, dst).unwrap();
+    assert_eq!(
+        routes[0].hops.len(),
+        shortest.len(),
+        "{pair}: shortest first"
+    );
+    assert!(
+        routes
+            .windows(2)
+            .all(|w| w[0].hops.len() <= w[1].hops.len()),
+        "{pair}: lengths never decrease"
+    );
+}
+
+#[test]
+fn route_sets_of_graphs_too_large_to_enumerate() {
+    // The largest degree and word length, and graphs in between; pairs from a fixed
+    // linear congruential stream, plus pairs that overlap by k - 1 and by nothing.
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n
+    };
+    for (d, k) in [(255, 64), (255, 2), (2, 64), (17, 20), (100, 7)] {
+        let g = graph(d, k);
+        let word = |next: &mut dyn FnMut(u64) -> u64| -> Vec<Letter> {
+            let mut letters: Vec<Letter> = vec![next(d + 1) as Letter];
+            while letters.len() < k as usize {
+                let previous = *letters.last().unwrap() as u64;
+                let rank = next(d);
+                letters.push((rank + u64::from(rank >= previous)) as Letter);
+            }
+            letters
+        };
+        for _ in 0..40 {
+            let src = word(&mut next);
+            let dst = word(&mut next);
+            if src != dst {
+                check_words_only(&g, &src, &dst);
+            }
+        }
+        let src = word(&mut next);
+        let mut shifted = src[1..].to_vec();
+        shifted.push(if src[k as usize - 1] == 0 { 1 } else { 0 });
+        check_words_only(&g, &src, &shifted);
+        check_words_only(&g, &shifted, &src);
+    }
+}
+
 #[test]
 fn the_checks_catch_imase_looping_route() {
     // Section 3.2: Imase's second route from 120 to 201 in K(2,3), <12020201>, has a loop.

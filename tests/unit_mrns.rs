@@ -39,7 +39,7 @@ fn passes(simulator: &dyn Simulator, unit: &MrnsPathUnit) {
     assert_eq!(
         run(simulator, unit).render(),
         format!(
-            "{sim}: cycles per sequence: mean {bound}.0, max {bound} (bound {bound})\n\
+            "{sim}: cycles per path set: mean {bound}.0, max {bound} (bound {bound})\n\
              {sim}: {} passed, 0 failed\n",
             unit.vector_count()
         ),
@@ -330,7 +330,7 @@ fn frozen_rows_fail_in_both_simulators_with_exact_counts() {
         );
         assert!(report.render().ends_with(&format!(
             "{sim}: 4533 more failures not shown\n\
-             {sim}: cycles per sequence: mean 17.0, max 17 (bound 17)\n\
+             {sim}: cycles per path set: mean 17.0, max 17 (bound 17)\n\
              {sim}: 652 passed, 4536 failed\n"
         )));
     }

@@ -14,8 +14,8 @@ use std::time::Duration;
 /// Times the Kautz route-set golden model over every ordered pair of each graph, on one
 /// thread, beside the min-cost-flow reference on a sample of pairs.
 ///
-/// Build with optimisations (`make bench` runs `cargo run --release -- bench`): the figures
-/// of a debug build mean nothing.
+/// Build with optimisations (`make bench` runs the release build, with --simulate): the
+/// figures of a debug build mean nothing.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   kautzgen bench

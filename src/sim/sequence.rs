@@ -78,6 +78,10 @@ pub trait SequenceUnit {
     fn vector(&self, index: u64) -> Vec<Bits>;
     /// The items the golden model gives for `inputs`, in order, or its refusal.
     fn expected(&self, inputs: &[Bits]) -> Result<Vec<Item>, Refused>;
+    /// What one sequence is, in reports: "path set".
+    fn sequence_name(&self) -> &'static str {
+        "sequence"
+    }
     /// The data inputs as a person reads them in a report ("src=0,0,0,0 dst=0,2,2,3");
     /// `None`: each port's value in hexadecimal.
     fn show_inputs(&self, _inputs: &[Bits]) -> Option<String> {
@@ -104,6 +108,8 @@ pub struct SequenceReport {
     pub total_cycles: u64,
     pub max_cycles: u64,
     pub bound: u64,
+    /// What one sequence is, for the cycle line: "path set".
+    pub sequence_name: &'static str,
 }
 
 impl SequenceReport {
@@ -125,7 +131,8 @@ impl SequenceReport {
         }
         if self.sequences > 0 {
             text += &format!(
-                "{sim}: cycles per sequence: mean {:.1}, max {} (bound {})\n",
+                "{sim}: cycles per {}: mean {:.1}, max {} (bound {})\n",
+                self.sequence_name,
                 self.total_cycles as f64 / self.sequences as f64,
                 self.max_cycles,
                 self.bound
@@ -635,6 +642,7 @@ fn run(
         total_cycles: 0,
         max_cycles: 0,
         bound,
+        sequence_name: unit.sequence_name(),
     };
     let missing = Record {
         reset_low: None,

@@ -148,11 +148,19 @@ fn civil_date(days: u64) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
+/// The units that hand out sets of routes, whose speed is also route sets per second: the
+/// Kautz route generator and the MRNS path generator (a path set is its route set). The
+/// other units answer one input per clock.
+pub const ROUTE_SET_UNITS: [&str; 2] = ["kautz-route-gen", "mrns-path-gen"];
+
 /// Reads the cycles per route set from what `kautzgen verify` printed: the first line
-/// `SIMULATOR: cycles per route set: mean M, max N (bound B)`.
+/// `SIMULATOR: cycles per route set: mean M, max N (bound B)`, or `cycles per path set`
+/// as it says for the MRNS path generator.
 pub fn parse_cycles(text: &str) -> Option<Cycles> {
     text.lines().find_map(|line| {
-        let (simulator, rest) = line.split_once(": cycles per route set: mean ")?;
+        let (simulator, rest) = line
+            .split_once(": cycles per route set: mean ")
+            .or_else(|| line.split_once(": cycles per path set: mean "))?;
         let (mean, rest) = rest.split_once(", max ")?;
         let (max, rest) = rest.split_once(" (bound ")?;
         let bound = rest.trim_end().strip_suffix(')')?;
@@ -276,8 +284,7 @@ impl SynthReport {
                     .unwrap();
                 }
             }
-            // Only the route generator works in route sets; function units answer every cycle.
-            None if self.unit == "kautz-route-gen" => writeln!(
+            None if ROUTE_SET_UNITS.contains(&self.unit.as_str()) => writeln!(
                 out,
                 "cycles per route set: not given (--cycles FILE takes them from `kautzgen verify`)"
             )
@@ -347,6 +354,8 @@ struct ToolVersion {
 struct UnitLine {
     unit: String,
     summary: String,
+    /// How many sizes of the unit the table has.
+    sizes: usize,
 }
 
 #[derive(Serialize)]
@@ -358,7 +367,10 @@ struct DocContext {
     rows: Vec<DocRow>,
     tools: Vec<ToolVersion>,
     runs: Vec<String>,
-    cycles_known: bool,
+    /// Route-set units with no cycle count.
+    cycles_missing: Vec<String>,
+    /// Units that answer one input per clock.
+    function_units: Vec<String>,
 }
 
 /// `verilog / vhdl` of one figure, `-` for a language that was not synthesised.
@@ -416,13 +428,28 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
     }
     let mut units: Vec<UnitLine> = Vec::new();
     for report in reports {
-        if units.iter().all(|u| u.unit != report.unit) {
-            units.push(UnitLine {
+        match units.iter_mut().find(|u| u.unit == report.unit) {
+            Some(line) => line.sizes += 1,
+            None => units.push(UnitLine {
                 unit: report.unit.clone(),
                 summary: report.summary.clone(),
-            });
+                sizes: 1,
+            }),
         }
     }
+    let route_sets = |unit: &str| ROUTE_SET_UNITS.contains(&unit);
+    let mut cycles_missing: Vec<String> = reports
+        .iter()
+        .filter(|r| route_sets(&r.unit) && r.cycles.is_none())
+        .map(|r| r.unit.clone())
+        .collect();
+    cycles_missing.sort();
+    cycles_missing.dedup();
+    let function_units: Vec<String> = units
+        .iter()
+        .filter(|u| !route_sets(&u.unit))
+        .map(|u| u.unit.clone())
+        .collect();
     let context = DocContext {
         command: command.to_string(),
         units,
@@ -434,7 +461,8 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
             .map(|(program, version)| ToolVersion { program, version })
             .collect(),
         runs: reports.iter().map(|r| r.command.clone()).collect(),
-        cycles_known: reports.iter().all(|r| r.cycles.is_some()),
+        cycles_missing,
+        function_units,
     };
     Ok(render_template(
         "synth_doc.md.tera",
@@ -512,6 +540,17 @@ mod tests {
             parse_cycles("verilator: cycles per route set: none finished (bound 24)"),
             None
         );
+        // The MRNS path generator's report, through the generic sequence flow.
+        let mrns = "path generator of Z2xZ3xZ3xZ4: ..\nverilator: cycles per path set: mean 17.0, max 17 (bound 17)\n";
+        assert_eq!(
+            parse_cycles(mrns),
+            Some(Cycles {
+                mean: 17.0,
+                max: 17,
+                bound: 17,
+                simulator: "verilator".into()
+            })
+        );
     }
 
     #[test]
@@ -538,6 +577,31 @@ mod tests {
     }
 
     #[test]
+    fn the_document_says_why_a_unit_has_no_cycles() {
+        let sized = |unit: &str, d: u64| SynthReport {
+            unit: unit.into(),
+            params: BTreeMap::from([("d".into(), d)]),
+            ..report(None)
+        };
+        let reports = [
+            sized("kautz-route-gen", 2),
+            sized("kautz-route-gen", 3),
+            sized("ldi-theorem3", 3),
+            sized("mrns-path-gen", 2),
+            sized("torus-e-cube", 3),
+        ];
+        let doc = render_doc(&reports, "make synth").unwrap();
+        for line in [
+            "- `kautz-route-gen`: the route generator (the first of 2 sizes in the table).\n",
+            "- `ldi-theorem3`: the route generator.\n",
+            "- A `-` in the last two columns of `ldi-theorem3`, `torus-e-cube`: these\n  units answer one input per clock",
+            "- A `-` in the last two columns of `kautz-route-gen`, `mrns-path-gen`: the\n  build that made this table had no `kautzgen verify` for it",
+        ] {
+            assert!(doc.contains(line), "{line}\n{doc}");
+        }
+    }
+
+    #[test]
     fn the_document_puts_the_languages_side_by_side() {
         let cycles = Cycles {
             mean: 19.0,
@@ -550,6 +614,11 @@ mod tests {
             "| kautz-route-gen | d=4, k=5 | iCE40 HX8K (CT256) | 230 / 230 | 103 / 103 | 95.0 / 82.5 | 90.0-100.0 / 80.0-85.0 | 19.0 (max 24, bound 24) | 5.000 M/s / 4.342 M/s |"
         ), "{doc}");
         assert!(doc.contains("Yosys 0.23"));
+        assert!(
+            doc.contains("- `kautz-route-gen`: the route generator.\n"),
+            "{doc}"
+        );
+        assert!(!doc.contains("A `-` in the last two columns"), "{doc}");
         let json = report(None).to_json();
         assert_eq!(
             serde_json::from_str::<SynthReport>(&json).unwrap(),

@@ -268,6 +268,10 @@ impl SequenceUnit for MrnsPathUnit {
         Ok(paths.map(|path| self.encode_path(path.moves())).collect())
     }
 
+    fn sequence_name(&self) -> &'static str {
+        "path set"
+    }
+
     /// `src=0,0,0,0 dst=0,2,2,3`: the digit fields most significant first, as the `mrns`
     /// command writes addresses, also when a field holds no digit.
     fn show_inputs(&self, inputs: &[Bits]) -> Option<String> {

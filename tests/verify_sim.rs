@@ -8,6 +8,7 @@
 
 use kautzgen::emit::names::Language as EmitLanguage;
 use kautzgen::emit::{Provenance, write_design};
+use kautzgen::routing::kautz::{Phase, route_set};
 use kautzgen::rtl::kautz_route_gen::{Fault, RouteGenParams, design_with_fault};
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::testbench::{Language, render};
@@ -202,6 +203,22 @@ fn one_bit_words_and_another_top_name() {
     );
 }
 
+/// Ordered pairs of K(d,k) whose route set has a route of phase B.
+fn pairs_with_a_phase_b_route(d: u64, k: u64) -> u64 {
+    let g = Kautz::new(d, k).unwrap();
+    let words: Vec<_> = (0..g.node_count().unwrap())
+        .map(|i| g.word_at(i as usize))
+        .collect();
+    let mut count = 0;
+    for src in &words {
+        for dst in words.iter().filter(|w| *w != src) {
+            let routes = route_set(&g, src.letters(), dst.letters()).unwrap();
+            count += u64::from(routes.iter().any(|r| r.shape.phase() == Phase::B));
+        }
+    }
+    count
+}
+
 #[test]
 fn each_built_in_fault_fails_in_both_simulators() {
     let scratch = tempfile::tempdir().unwrap();
@@ -238,7 +255,12 @@ fn each_built_in_fault_fails_in_both_simulators() {
                 .unwrap()
         };
         let failed = count("verilator");
-        assert!(failed > 0, "{fault:?}");
+        match fault {
+            // Without phase B a pair goes wrong exactly when the golden model gives it a
+            // phase-B route; the others get the same routes, only sooner.
+            Fault::PhaseBSkipped => assert_eq!(failed, pairs_with_a_phase_b_route(2, 3)),
+            _ => assert!(failed > 0, "{fault:?}"),
+        }
         assert_eq!(count("ghdl"), failed, "{fault:?}: the simulators disagree");
         assert!(stdout.contains("\n  expected: "), "{fault:?}: {stdout}");
         assert_eq!(
@@ -252,9 +274,11 @@ fn each_built_in_fault_fails_in_both_simulators() {
 
 #[test]
 fn shards_add_up_to_the_whole() {
-    // 138 vectors of K(2,3) in two shards of 69.
+    // 138 vectors of K(2,3) in two shards of 69: each passes alone, and with phase B
+    // skipped their failures add up to those of the whole.
+    let mut failures = 0;
     for i in ["0/2", "1/2"] {
-        let out = kautzgen(&[
+        let args = [
             "verify",
             "--d",
             "2",
@@ -266,15 +290,26 @@ fn shards_add_up_to_the_whole() {
             i,
             "--sim",
             "verilator",
-        ]);
+        ];
         assert_passes(
-            &out,
+            &kautzgen(&args),
             &format!("K(2,3): all 132 pairs and 6 invalid vectors, shard {i}: 69 vectors"),
             69,
             16,
             &["verilator"],
         );
+        let faulty = kautzgen(&[&args[..], &["--fault", "phase-b-skipped"]].concat());
+        let stdout = text(&faulty.stdout);
+        let summary = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("verilator: ")?.strip_suffix(" failed"))
+            .unwrap_or_else(|| panic!("{i}: {stdout}"));
+        let (passed, failed) = summary.split_once(" passed, ").unwrap();
+        let (passed, failed): (u64, u64) = (passed.parse().unwrap(), failed.parse().unwrap());
+        assert_eq!(passed + failed, 69, "{i}");
+        failures += failed;
     }
+    assert_eq!(failures, pairs_with_a_phase_b_route(2, 3));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! nextpnr-ice40): both languages give figures, the JSON report reads back, the document
 //! of `make synth` is written from it, a failing tool's log is kept and named, a missing
 //! tool is named with its install command before anything runs, and bad input exits with
-//! status 2. The ECP5 flow (YoWASP, slow) is left to `make synth`.
+//! status 2; the iCE40 UP5K takes the MRNS path generator. The ECP5 flow (YoWASP, slow)
+//! is left to `make synth`.
 
 use kautzgen::synth::report::{Hdl, SynthReport};
 use kautzgen::synth::target::Target;
@@ -14,6 +15,51 @@ fn kautzgen(args: &[&str]) -> Output {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap()
+}
+
+#[test]
+fn the_up5k_takes_the_mrns_path_generator() {
+    let output = kautzgen(&[
+        "synth",
+        "mrns",
+        "--radices",
+        "2,3",
+        "--target",
+        "ice40-up5k",
+        "--seeds",
+        "1",
+        "--lang",
+        "verilog",
+        "--format",
+        "json",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: SynthReport = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (report.unit.as_str(), report.top.as_str()),
+        ("mrns-path-gen", "mrns_path_gen")
+    );
+    // Z2xZ3: inputs rst, init, next_path and src, dst of 1 + 2 bits; outputs, registered
+    // twice, path_valid, path (3 moves of a 1-bit dimension and a 2-bit value), path_len
+    // (0 to 3: 2 bits), done and error.
+    assert_eq!(
+        report.wrapper_flip_flops,
+        3 + 2 * 3 + 2 * (1 + 3 * 3 + 2 + 2)
+    );
+    let [result] = &report.results[..] else {
+        panic!("one target, one language: {:?}", report.results);
+    };
+    assert_eq!(
+        (result.target, result.language),
+        (Target::Ice40Up5k, Hdl::Verilog)
+    );
+    assert!(result.luts > 20 && result.flip_flops > 10, "{result:?}");
+    assert!(result.fmax_median > 10.0, "{result:?}");
 }
 
 #[test]

@@ -133,7 +133,13 @@ fn routes_for_every_pair() {
 
 #[test]
 fn bad_parameters_and_words_are_refused() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &[
+                "routes", "--d", "255", "--k", "64", "--all", "--format", "jsonl",
+            ],
+            "error: K(255,64) has 255^64 + 255^63 nodes, more than the 16777216 that can be enumerated",
+        ),
         (
             &[
                 "routes", "--d", "0", "--k", "3", "--src", "01", "--dst", "10",

@@ -43,6 +43,9 @@ fn every_check_is_clean_for_sizes_at_the_edges() {
         (15, 3),
         (255, 2),
         (2, 64),
+        // Words wider than 128 bits: 192 and 512.
+        (7, 64),
+        (255, 64),
     ] {
         let dir = tempfile::tempdir().unwrap();
         generate(d, k, dir.path());

@@ -172,6 +172,21 @@ fn a_sample_of_k45_passes_in_both_simulators() {
 }
 
 #[test]
+fn a_sample_of_the_largest_graph_passes_in_both_simulators() {
+    // K(255,64): 8-bit letters, 512-bit words, a 528-bit route; every 8-bit value is a
+    // letter, so the invalid vectors are equal neighbours (in src, in dst) and src = dst
+    // twice: 4. The bound is k + 3(d+1) + 4 = 836.
+    let out = kautzgen(&["verify", "--d", "255", "--k", "64", "--pairs", "30"]);
+    assert_passes(
+        &out,
+        "K(255,64): 30 sampled pairs (seed 1) and 4 invalid vectors: 34 vectors",
+        34,
+        836,
+        &["verilator", "ghdl"],
+    );
+}
+
+#[test]
 fn one_bit_words_and_another_top_name() {
     // K(1,1): nodes 0 and 1, src and dst one bit each (std_logic ports in VHDL).
     let out = kautzgen(&["verify", "--d", "1", "--k", "1", "--pairs", "all"]);

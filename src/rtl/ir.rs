@@ -562,8 +562,7 @@ impl Module {
     pub fn validate(&self, earlier: &[Module]) -> Result<(), IrError> {
         let fail = |message: String| Err(IrError::new(&self.name, message));
         let mut drivers = vec![0u32; self.signals.len()];
-        let mut read = vec![0u128; self.signals.len()];
-        let mut wide_read = BTreeMap::new();
+        let mut read: Vec<BitSet> = self.signals.iter().map(|s| BitSet::new(s.width)).collect();
         let expect = |target: SignalId, expr: &Expr| -> Result<(), IrError> {
             let (want, got) = (self.sig(target).width, self.width_of(expr)?);
             if want != got {
@@ -574,18 +573,10 @@ impl Module {
             }
             Ok(())
         };
-        let mut note_reads = |expr: &Expr, read: &mut Vec<u128>| {
+        let note_reads = |expr: &Expr, read: &mut Vec<BitSet>| {
             visit_reads(expr, &mut |signal, bits| {
                 let (lo, width) = bits.unwrap_or((0, self.sig(signal).width));
-                if lo + width <= 128 {
-                    read[signal.0 as usize] |= bit_range(lo, width);
-                } else {
-                    // Signals wider than 128 bits are tracked bit by bit.
-                    let bits: &mut Vec<bool> = wide_read
-                        .entry(signal)
-                        .or_insert_with(|| vec![false; self.sig(signal).width as usize]);
-                    bits[lo as usize..(lo + width) as usize].fill(true);
-                }
+                read[signal.0 as usize].insert_range(lo, width);
             })
         };
         for item in &self.items {
@@ -696,12 +687,7 @@ impl Module {
                 (false, _) => return fail(format!("drives {} {driven} times", signal.name)),
             }
             let is_output = signal.kind == SignalKind::Port(Direction::Output);
-            let fully_read = match wide_read.get(&SignalId(i as u32)) {
-                _ if signal.width <= 128 => read[i] == bit_range(0, signal.width),
-                Some(bits) => bits.iter().all(|&b| b),
-                None => false,
-            };
-            if !is_output && !fully_read {
+            if !is_output && !read[i].is_full() {
                 return fail(format!("never reads some bits of {}", signal.name));
             }
         }
@@ -709,13 +695,30 @@ impl Module {
     }
 }
 
-fn bit_range(lo: u32, width: u32) -> u128 {
-    let ones = if width >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << width) - 1
-    };
-    ones << lo
+/// The bits of one signal that something reads, of any width.
+struct BitSet {
+    width: u32,
+    words: Vec<u64>,
+}
+
+impl BitSet {
+    fn new(width: u32) -> Self {
+        BitSet {
+            width,
+            words: vec![0; width.div_ceil(64) as usize],
+        }
+    }
+
+    /// Marks bits `lo .. lo + width`.
+    fn insert_range(&mut self, lo: u32, width: u32) {
+        for bit in lo..lo + width {
+            self.words[(bit / 64) as usize] |= 1 << (bit % 64);
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        (0..self.width).all(|bit| self.words[(bit / 64) as usize] >> (bit % 64) & 1 == 1)
+    }
 }
 
 /// Calls `f(signal, Some((lo, width)))` for every slice `expr` reads and `f(signal, None)`
@@ -838,6 +841,35 @@ mod tests {
         assert_eq!(
             error(&m),
             "internal error: module m never reads some bits of b"
+        );
+    }
+
+    #[test]
+    fn reads_of_wide_signals_are_counted_slice_by_slice() {
+        // A 200-bit input read in slices below, across and above bit 128 (K(7,64)'s src
+        // is 192 bits, read one letter per match unit).
+        let wide = |slices: &[(u32, u32)]| {
+            let mut m = Module::new("m", &["test"]);
+            let x = m.input("x", 200, "");
+            let parts: Vec<Expr> = slices
+                .iter()
+                .map(|&(lo, width)| Expr::Slice {
+                    signal: x,
+                    lo,
+                    width,
+                })
+                .collect();
+            let total = slices.iter().map(|s| s.1).sum();
+            let y = m.output("y", total, "");
+            m.assign(y, Expr::concat(parts), "");
+            m
+        };
+        let whole = wide(&[(0, 64), (64, 64), (128, 10), (138, 62)]);
+        assert_eq!(whole.validate(&[]), Ok(()));
+        let gap = wide(&[(0, 64), (65, 63), (128, 72)]);
+        assert_eq!(
+            error(&gap),
+            "internal error: module m never reads some bits of x"
         );
     }
 

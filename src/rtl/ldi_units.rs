@@ -229,9 +229,14 @@ pub fn design(params: &LdiUnitParams) -> Design {
     let ldi = params.ldi;
     let mut modules = Vec::new();
     let (top, summary) = match params.kind {
-        LdiUnitKind::Theorem3 | LdiUnitKind::TwoHop => (
+        LdiUnitKind::Theorem3 => (
             theorem3_unit(params),
             format!("Theorem 3 next-hop unit of {ldi}"),
+        ),
+        // The same hardware: two-hop routing is Theorem 3 with h = 2.
+        LdiUnitKind::TwoHop => (
+            theorem3_unit(params),
+            format!("two-hop next-hop unit of {ldi} (Theorem 3 with h = 2)"),
         ),
         LdiUnitKind::Shortest => (
             shortest_unit(params),

@@ -17,9 +17,21 @@ fn kautzgen(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The report of a `synth --format json` command that must succeed, and its text.
+fn synth_json(args: &[&str]) -> (SynthReport, String) {
+    let output = kautzgen(args);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (serde_json::from_str(&stdout).unwrap(), stdout)
+}
+
 #[test]
 fn the_up5k_takes_the_mrns_path_generator() {
-    let output = kautzgen(&[
+    let (report, _) = synth_json(&[
         "synth",
         "mrns",
         "--radices",
@@ -33,13 +45,6 @@ fn the_up5k_takes_the_mrns_path_generator() {
         "--format",
         "json",
     ]);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report: SynthReport = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
         (report.unit.as_str(), report.top.as_str()),
         ("mrns-path-gen", "mrns_path_gen")
@@ -64,7 +69,7 @@ fn the_up5k_takes_the_mrns_path_generator() {
 
 #[test]
 fn ice40_figures_for_both_languages_and_the_document() {
-    let output = kautzgen(&[
+    let (report, stdout) = synth_json(&[
         "synth",
         "--d",
         "2",
@@ -77,13 +82,6 @@ fn ice40_figures_for_both_languages_and_the_document() {
         "--format",
         "json",
     ]);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report: SynthReport = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report.top, "kautz_route_gen");
     assert_eq!(report.seeds, [1, 2]);
     // The wrapper registers 15 input bits and twice 16 output bits.

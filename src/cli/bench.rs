@@ -12,7 +12,8 @@ use std::time::Duration;
 /// Route sets per second of the golden model and the flow reference.
 ///
 /// Times the Kautz route-set golden model over every ordered pair of each graph, on one
-/// thread, beside the min-cost-flow reference on a sample of pairs.
+/// thread, --passes times, and reports the median pass and the fastest; beside it the
+/// min-cost-flow reference on a sample of pairs.
 ///
 /// Build with optimisations (`make bench` runs the release build, with --simulate): the
 /// figures of a debug build mean nothing.
@@ -25,6 +26,9 @@ pub struct Args {
     /// A graph to time, as D,K; repeat for several.
     #[arg(long = "graph", value_name = "D,K", default_values = ["4,5", "3,6"])]
     graphs: Vec<String>,
+    /// Passes of the golden model over every pair of each graph (1 to 99).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=99))]
+    passes: u64,
     /// Seconds spent timing the flow reference on each graph.
     #[arg(long, default_value_t = 2.0)]
     flow_seconds: f64,
@@ -51,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut rows = Vec::new();
     for graph in &graphs {
-        rows.push(golden_model(graph).map_err(input_error)?);
+        rows.push(golden_model(graph, args.passes as usize).map_err(input_error)?);
         rows.push(
             flow_reference(graph, Duration::from_secs_f64(args.flow_seconds))
                 .map_err(input_error)?,

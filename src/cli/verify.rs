@@ -79,11 +79,12 @@ pub struct Args {
     /// Route generators: seed of the sample drawn by --pairs N [default: 1].
     #[arg(global = true, long)]
     seed: Option<u64>,
-    /// Route generator: write the waves of the run to this VCD file (with one --sim only).
+    /// Kautz route generator: write the waves of the run to this VCD file (with one --sim
+    /// only).
     #[arg(global = true, long, value_name = "FILE.vcd")]
     wave: Option<PathBuf>,
-    /// Route generator: verify the design in DIR (its manifest.json and the HDL files it
-    /// lists, as `kautzgen generate` writes them) instead of generating one.
+    /// Kautz route generator: verify the design in DIR (its manifest.json and the HDL files
+    /// it lists, as `kautzgen generate` writes them) instead of generating one.
     #[arg(global = true, long, value_name = "DIR", conflicts_with = "fault")]
     design: Option<PathBuf>,
     /// Route generators: build this deliberate fault into the design, to see verification

@@ -275,6 +275,47 @@ fn a_built_in_mrns_fault_fails_verification() {
 }
 
 #[test]
+fn the_mrns_path_generator_writes_waves_in_each_simulator() {
+    let scratch = tempfile::tempdir().unwrap();
+    for sim in ["verilator", "ghdl"] {
+        let wave = scratch.path().join(format!("{sim}.vcd"));
+        let (status, stdout, stderr) = kautzgen(&[
+            "verify",
+            "mrns",
+            "--radices",
+            "2,2",
+            "--pairs",
+            "all",
+            "--sim",
+            sim,
+            "--wave",
+            path(&wave),
+        ]);
+        assert_eq!((status, stderr.as_str()), (0, ""), "{sim}");
+        assert!(
+            stdout.ends_with(&format!("{sim}: 16 passed, 0 failed\n")),
+            "{stdout}"
+        );
+        let vcd = std::fs::read_to_string(&wave).unwrap();
+        // A VCD with the handshake and the path among its variables.
+        assert!(vcd.contains("$enddefinitions"), "{sim}");
+        // `$var wire 2 # path_len [1:0] $end` (Verilator), `$var reg 2 # path_len[1:0] $end`
+        // (GHDL): the name is the fifth word, its range attached or not.
+        let names: Vec<&str> = vcd
+            .lines()
+            .filter_map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                (words.first() == Some(&"$var")).then(|| words.get(4).copied())?
+            })
+            .map(|name| name.split('[').next().unwrap())
+            .collect();
+        for signal in ["path_valid", "next_path", "path_len"] {
+            assert!(names.contains(&signal), "{sim}: {signal} in {names:?}");
+        }
+    }
+}
+
+#[test]
 fn bad_mrns_parameters_are_refused() {
     bad_input(
         &["generate", "mrns", "--radices", "2,1,3", "--out", "x"],
@@ -310,8 +351,16 @@ fn bad_mrns_parameters_are_refused() {
         "--fault 'rows-frozen': the Kautz route generator's faults are flipped-comparator, used-bit-never-set, phase-b-skipped",
     );
     bad_input(
+        &["verify", "ldi", "--m", "9", "--s", "3", "--wave", "x.vcd"],
+        "--wave applies to the route generators (Kautz, MRNS) only, not to the ldi-theorem3 unit",
+    );
+    bad_input(
         &["verify", "mrns", "--radices", "2,3", "--wave", "x.vcd"],
-        "--wave applies to the Kautz route generator only, not to the mrns-path-gen unit",
+        "--wave writes the waves of one simulator: add --sim verilator or --sim ghdl",
+    );
+    bad_input(
+        &["verify", "mrns", "--radices", "2,3", "--design", "x"],
+        "--design applies to the Kautz route generator only, not to the mrns-path-gen unit",
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--pairs", "20000000"],

@@ -79,7 +79,7 @@ pub struct Args {
     /// Route generators: seed of the sample drawn by --pairs N [default: 1].
     #[arg(global = true, long)]
     seed: Option<u64>,
-    /// Kautz route generator: write the waves of the run to this VCD file (with one --sim
+    /// Route generators: write the waves of the run to this VCD file (with one --sim
     /// only).
     #[arg(global = true, long, value_name = "FILE.vcd")]
     wave: Option<PathBuf>,
@@ -153,15 +153,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Ok(())
     };
     if !matches!(unit, Unit::Kautz(_)) {
-        let owner = "Kautz route generator";
-        only("--wave", owner, args.wave.is_some())?;
-        only("--design", owner, args.design.is_some())?;
+        only("--design", "Kautz route generator", args.design.is_some())?;
     }
     if !matches!(unit, Unit::Kautz(_) | Unit::Mrns(_)) {
         let owners = "route generators (Kautz, MRNS)";
         only("--pairs", owners, args.pairs.is_some())?;
         only("--seed", owners, args.seed.is_some())?;
         only("--fault", owners, args.fault.is_some())?;
+        only("--wave", owners, args.wave.is_some())?;
+    }
+    if args.wave.is_some() && simulators.len() > 1 {
+        return Err(input_error(anyhow::anyhow!(
+            "--wave writes the waves of one simulator: add --sim verilator or --sim ghdl"
+        )));
     }
     if !matches!(unit, Unit::Torus(_)) {
         only("--vectors", "torus unit", args.vectors.is_some())?;
@@ -245,7 +249,7 @@ fn path_generator(
         selected(unit.vector_count(), shard)
     );
     in_each_simulator(&heading, simulators, |simulator| {
-        let report = sequence::verify(simulator, &unit, shard, SHOWN)?;
+        let report = sequence::verify(simulator, &unit, shard, SHOWN, args.wave.as_deref())?;
         Ok(Outcome {
             text: report.render(),
             passed: report.passed,
@@ -337,11 +341,6 @@ fn route_generator(
             seed: args.seed.unwrap_or(1),
         },
     };
-    if args.wave.is_some() && simulators.len() > 1 {
-        return Err(input_error(anyhow::anyhow!(
-            "--wave writes the waves of one simulator: add --sim verilator or --sim ghdl"
-        )));
-    }
     let vectors = VectorSet::new(graph, pairs, shard).map_err(input_error)?;
     let (design, generated) = match &args.design {
         Some(dir) => (

@@ -280,17 +280,20 @@ struct TbContext {
     read_args: String,
     read_fields: usize,
     item_format: String,
+    /// Dump every signal to `wave.vcd` (Verilog; GHDL dumps by its own option).
+    wave: bool,
 }
 
 const VERILOG_TB: &str = include_str!("../../templates/tb_sequence.v.tera");
 const VHDL_TB: &str = include_str!("../../templates/tb_sequence.vhd.tera");
 
-/// The testbench of `unit` (whose hardware is `design`) in `language`, named `tb_<top>`:
-/// its name and text.
+/// The testbench of `unit` (whose hardware is `design`) in `language`, named `tb_<top>`,
+/// dumping its waves to `wave.vcd` with `wave` (Verilog): its name and text.
 pub fn testbench(
     unit: &dyn SequenceUnit,
     design: &Design,
     language: Language,
+    wave: bool,
 ) -> Result<(String, String), SimError> {
     let names = name_design(design, language);
     let top = names.modules[&design.top().name].clone();
@@ -328,6 +331,7 @@ pub fn testbench(
         read_args,
         read_fields: 2 * inputs.len() + 4,
         item_format: hex(items.len()),
+        wave,
         inputs,
         items,
         start,
@@ -552,28 +556,21 @@ fn write_sources(
 
 /// Runs every vector of `shard` of `unit` through `simulator`, all in one run of one
 /// build, and compares each record with the golden model; the first `shown` failures are
-/// kept in full. When the error names a log, the working directory is kept.
+/// kept in full. With `wave`, the run's waves (VCD) are copied there. When the error names
+/// a log, the working directory is kept.
 pub fn verify(
     simulator: &dyn Simulator,
     unit: &dyn SequenceUnit,
     shard: Shard,
     shown: usize,
+    wave: Option<&Path>,
 ) -> Result<SequenceReport, SimError> {
     let design = unit.design();
-    let language = simulator.language();
     let work = tempfile::Builder::new()
         .prefix(&format!("kautzgen-{}-", simulator.name()))
         .tempdir()
         .map_err(SimError::io("cannot create a temporary directory"))?;
-    let report = run(
-        simulator,
-        unit,
-        &design,
-        language,
-        shard,
-        shown,
-        work.path(),
-    );
+    let report = run(simulator, unit, &design, shard, shown, wave, work.path());
     if report.as_ref().is_err_and(SimError::keeps_files) {
         let _kept = work.keep();
     }
@@ -584,13 +581,14 @@ fn run(
     simulator: &dyn Simulator,
     unit: &dyn SequenceUnit,
     design: &Design,
-    language: Language,
     shard: Shard,
     shown: usize,
+    wave: Option<&Path>,
     work: &Path,
 ) -> Result<SequenceReport, SimError> {
+    let language = simulator.language();
     let mut sources = write_sources(unit, design, language, work)?;
-    let (tb, text) = testbench(unit, design, language)?;
+    let (tb, text) = testbench(unit, design, language, wave.is_some())?;
     let tb_path = work.join(match language {
         Language::Verilog => format!("{tb}.v"),
         Language::Vhdl => format!("{tb}.vhd"),
@@ -625,8 +623,16 @@ fn run(
     }
     std::fs::write(work.join("vectors.txt"), vectors)
         .map_err(SimError::io("cannot write vectors.txt"))?;
-    simulator.compile(work, &sources, &tb, false)?;
-    simulator.simulate(work, &tb, false)?;
+    simulator.compile(work, &sources, &tb, wave.is_some())?;
+    simulator.simulate(work, &tb, wave.is_some())?;
+    if let Some(path) = wave {
+        let from = work.join("wave.vcd");
+        std::fs::copy(&from, path).map_err(SimError::io(format!(
+            "cannot copy {} to {}",
+            from.display(),
+            path.display()
+        )))?;
+    }
     let text = std::fs::read_to_string(work.join("results.txt")).unwrap_or_default();
     let records = parse(&text, items.len()).map_err(|cause| SimError::Results {
         simulator: simulator.name(),

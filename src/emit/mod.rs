@@ -139,8 +139,23 @@ pub fn render(
     Ok((files, manifest))
 }
 
+/// Swaps two directories in one step (Linux `renameat2` with `RENAME_EXCHANGE`).
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
+}
+
+/// No atomic exchange here: the caller renames in two steps.
+#[cfg(not(target_os = "linux"))]
+fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
 /// Writes the design into `dir`, replacing what was there only as a whole: the files go
-/// to a temporary directory beside it, which is then renamed into place.
+/// to a temporary directory beside it, which then takes the place of `dir` in one atomic
+/// exchange where the system has one (Linux), so that `dir` is never missing, or else by
+/// renaming the old directory away and the new one into place.
 pub fn write_design(
     dir: &Path,
     design: &Design,
@@ -171,6 +186,11 @@ pub fn write_design(
             std::fs::create_dir_all(folder).map_err(io(folder))?;
             std::fs::write(&path, &file.text).map_err(io(&path))?;
         }
+        if dir.exists() && exchange(&staging, dir).is_ok() {
+            // The old files are in the staging directory now.
+            let _ = std::fs::remove_dir_all(&staging);
+            return Ok(());
+        }
         if dir.exists() {
             std::fs::rename(dir, &previous).map_err(io(dir))?;
         }
@@ -185,4 +205,23 @@ pub fn write_design(
         }
     }
     result.map(|()| manifest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn directories_are_exchanged_in_one_step() {
+        let scratch = tempfile::tempdir().unwrap();
+        let (a, b) = (scratch.path().join("a"), scratch.path().join("b"));
+        for (dir, text) in [(&a, "new"), (&b, "old")] {
+            std::fs::create_dir(dir).unwrap();
+            std::fs::write(dir.join("f"), text).unwrap();
+        }
+        exchange(&a, &b).unwrap();
+        assert_eq!(std::fs::read_to_string(b.join("f")).unwrap(), "new");
+        assert_eq!(std::fs::read_to_string(a.join("f")).unwrap(), "old");
+    }
 }

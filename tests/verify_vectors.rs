@@ -187,6 +187,19 @@ fn shards_are_disjoint_and_together_the_whole() {
 }
 
 #[test]
+fn a_shard_counts_what_it_selects() {
+    for n in [1, 2, 3, 8] {
+        for i in 0..n {
+            let shard = Shard::new(i, n).unwrap();
+            for total in [0, 1, 7, 8, 9, 138] {
+                let selected = (0..total).filter(|&p| shard.selects(p)).count() as u64;
+                assert_eq!(shard.len_of(total), selected, "{i}/{n} of {total}");
+            }
+        }
+    }
+}
+
+#[test]
 fn shard_syntax() {
     assert_eq!("3/8".parse::<Shard>().unwrap(), Shard::new(3, 8).unwrap());
     assert_eq!(" 0 / 1 ".parse::<Shard>().unwrap(), Shard::WHOLE);

@@ -199,7 +199,7 @@ fn function_unit(
     let heading = format!(
         "{}: {} vectors",
         unit.describe(),
-        selected(unit.vector_count(), shard)
+        shard.len_of(unit.vector_count())
     );
     in_each_simulator(&heading, simulators, |simulator| {
         let report = function::verify(simulator, unit, shard, SHOWN)?;
@@ -246,7 +246,7 @@ fn path_generator(
         "{}: {}{shard_text}: {} vectors",
         unit.describe(),
         unit.selection(),
-        selected(unit.vector_count(), shard)
+        shard.len_of(unit.vector_count())
     );
     in_each_simulator(&heading, simulators, |simulator| {
         let report = sequence::verify(simulator, &unit, shard, SHOWN, args.wave.as_deref())?;
@@ -257,11 +257,6 @@ fn path_generator(
             all_passed: report.all_passed(),
         })
     })
-}
-
-/// How many of `count` vectors `shard` selects.
-fn selected(count: u64, shard: Shard) -> usize {
-    (0..count).filter(|&i| shard.selects(i)).count()
 }
 
 /// One simulator's verdict on a unit checked in a single run.

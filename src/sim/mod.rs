@@ -34,6 +34,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use thiserror::Error;
 
+/// Copies the waves a run with `wave` dumped in `work` (`wave.vcd`) to `to`.
+pub(crate) fn copy_wave(work: &Path, to: &Path) -> Result<(), SimError> {
+    let from = work.join("wave.vcd");
+    std::fs::copy(&from, to).map_err(SimError::io(format!(
+        "cannot copy {} to {}",
+        from.display(),
+        to.display()
+    )))?;
+    Ok(())
+}
+
 /// Vectors per simulator run: large enough that process start-up is negligible, small
 /// enough for the progress bar to move and memory to stay flat.
 pub const BATCH: usize = 4096;
@@ -280,12 +291,7 @@ pub fn verify(
             start = end;
         }
         if let Some(path) = &options.wave {
-            let from = work.path().join("wave.vcd");
-            std::fs::copy(&from, path).map_err(SimError::io(format!(
-                "cannot copy {} to {}",
-                from.display(),
-                path.display()
-            )))?;
+            copy_wave(work.path(), path)?;
         }
         Ok(checker.finish(simulator.name()))
     };

@@ -33,7 +33,7 @@ use crate::sim::random::mix;
 use crate::sim::results::{End, ResultsError};
 use crate::sim::testbench::{TIMEOUT_FACTOR, TestbenchError, check_top, testbench_name};
 use crate::sim::vectors::Shard;
-use crate::sim::{SimError, Simulator};
+use crate::sim::{SimError, Simulator, copy_wave};
 use serde::Serialize;
 use std::io;
 use std::path::Path;
@@ -626,12 +626,7 @@ fn run(
     simulator.compile(work, &sources, &tb, wave.is_some())?;
     simulator.simulate(work, &tb, wave.is_some())?;
     if let Some(path) = wave {
-        let from = work.join("wave.vcd");
-        std::fs::copy(&from, path).map_err(SimError::io(format!(
-            "cannot copy {} to {}",
-            from.display(),
-            path.display()
-        )))?;
+        copy_wave(work, path)?;
     }
     let text = std::fs::read_to_string(work.join("results.txt")).unwrap_or_default();
     let records = parse(&text, items.len()).map_err(|cause| SimError::Results {

@@ -118,6 +118,11 @@ impl Shard {
     pub fn selects(&self, position: u64) -> bool {
         position % self.count == self.index
     }
+
+    /// How many of `total` vectors this shard selects.
+    pub fn len_of(&self, total: u64) -> u64 {
+        (total + self.count - 1 - self.index) / self.count
+    }
 }
 
 impl FromStr for Shard {
@@ -257,8 +262,7 @@ impl VectorSet {
 
     /// Vectors in this shard.
     pub fn len(&self) -> u64 {
-        let total = self.pair_count() + self.invalid_count();
-        (total + self.shard.count - 1 - self.shard.index) / self.shard.count
+        self.shard.len_of(self.pair_count() + self.invalid_count())
     }
 
     pub fn is_empty(&self) -> bool {

@@ -10,10 +10,9 @@
 //! large graph never holds more than one batch in memory.
 
 use crate::routing::kautz::route_set;
-use crate::sim::random::{SplitMix64, mix};
+use crate::sim::random::{SplitMix64, distinct_pairs, mix};
 use crate::sim::{counted, hex};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
-use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -388,21 +387,9 @@ fn sample(graph: &Kautz, count: u64, seed: u64) -> Result<Source, VectorError> {
             nodes: graph.enumerable_node_count()? as u64,
         });
     }
-    let mut rng = SplitMix64::new(seed);
-    let mut seen = HashSet::new();
-    let mut pairs = Vec::with_capacity(count as usize);
-    while (pairs.len() as u64) < count {
-        let src = draw_word(&mut rng, graph);
-        let dst = loop {
-            let dst = draw_word(&mut rng, graph);
-            if dst != src {
-                break dst;
-            }
-        };
-        if seen.insert((src.clone(), dst.clone())) {
-            pairs.push((src, dst));
-        }
-    }
+    let pairs = distinct_pairs(&mut SplitMix64::new(seed), count, |rng| {
+        draw_word(rng, graph)
+    });
     Ok(Source::Listed(pairs))
 }
 

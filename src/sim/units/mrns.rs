@@ -17,11 +17,10 @@ use crate::routing::mrns::{Move, disjoint_paths};
 use crate::rtl::ir::Design;
 use crate::rtl::mrns_path_gen::{Fault, MrnsPathGenParams, design_with_fault};
 use crate::sim::bits::Bits;
-use crate::sim::random::SplitMix64;
+use crate::sim::random::{SplitMix64, distinct_pairs};
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
 use crate::topology::mrns::{Address, MrnsError};
 use clap::ValueEnum;
-use std::collections::HashSet;
 
 /// One generated MRNS path generator and its golden model.
 #[derive(Debug, Clone)]
@@ -60,21 +59,11 @@ impl MrnsPathUnit {
         if u128::from(count) >= u128::from(nodes) * u128::from(nodes - 1) {
             return MrnsPathUnit::new(params);
         }
-        let mut rng = SplitMix64::new(seed);
-        let mut seen = HashSet::new();
-        let mut pairs = Vec::with_capacity(count as usize + 1);
-        while (pairs.len() as u64) < count {
-            let a = rng.below(nodes);
-            let b = loop {
-                let b = rng.below(nodes);
-                if b != a {
-                    break b;
-                }
-            };
-            if seen.insert((a, b)) {
-                pairs.push((network.address_at(a), network.address_at(b)));
-            }
-        }
+        let mut pairs: Vec<(Address, Address)> =
+            distinct_pairs(&mut SplitMix64::new(seed), count, |rng| rng.below(nodes))
+                .into_iter()
+                .map(|(a, b)| (network.address_at(a), network.address_at(b)))
+                .collect();
         pairs.push((network.address_at(0), network.address_at(0)));
         Ok(MrnsPathUnit {
             params,
@@ -313,6 +302,7 @@ impl SequenceUnit for MrnsPathUnit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     fn unit() -> MrnsPathUnit {
         MrnsPathUnit::new(MrnsPathGenParams::new(&[2, 3, 3, 4]).unwrap()).unwrap()

@@ -214,12 +214,7 @@ impl Unit {
             }
             UnitCommand::Mrns(args) => {
                 let network = Mrns::parse(&args.radices).map_err(input_error)?;
-                let radices: Vec<u64> = network
-                    .written_radices()
-                    .into_iter()
-                    .map(|m| m as u64)
-                    .collect();
-                let params = MrnsPathGenParams::new(&radices).map_err(input_error)?;
+                let params = MrnsPathGenParams::for_network(network).map_err(input_error)?;
                 Ok(Unit::Mrns(
                     params.with_top(top.unwrap_or(mrns_path_gen::DEFAULT_TOP)),
                 ))

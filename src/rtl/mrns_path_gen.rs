@@ -65,7 +65,11 @@ impl MrnsPathGenParams {
     /// The generator for the network with radices `radices`, most significant first
     /// (`[2, 3, 3, 4]` is Z2xZ3xZ3xZ4), its top named [`DEFAULT_TOP`].
     pub fn new(radices: &[u64]) -> Result<Self, MrnsPathGenError> {
-        let network = Mrns::new(radices)?;
+        Self::for_network(Mrns::new(radices)?)
+    }
+
+    /// The generator for `network`, its top named [`DEFAULT_TOP`].
+    pub fn for_network(network: Mrns) -> Result<Self, MrnsPathGenError> {
         if network.dimensions() > MAX_DIMENSIONS {
             return Err(MrnsPathGenError::TooManyDimensions {
                 network: network.to_string(),

@@ -2,7 +2,7 @@
 //! modulo 5, combinational and registered, and a faulty one whose mismatches are reported
 //! with port names and values.
 
-use kautzgen::rtl::ir::{Design, Expr, Module};
+use kautzgen::rtl::ir::{Design, Expr, Module, Timing};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::function::{FunctionUnit, verify};
 use kautzgen::sim::ghdl::Ghdl;
@@ -53,6 +53,7 @@ impl FunctionUnit for AddMod5 {
             modules: vec![m],
             params: BTreeMap::new(),
             summary: "test unit".into(),
+            timing: Timing::Synchronous,
         }
     }
 

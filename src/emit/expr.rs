@@ -2,7 +2,8 @@
 //! each language's [`Syntax`].
 //!
 //! In: an IR expression, its module and the module's legal names. Out: the text of the
-//! expression in one language, every operator parenthesised.
+//! expression in one language, every operator parenthesised; for a C element, the two
+//! conditions both languages print it with ([`c_element`]).
 
 use crate::emit::names::ModuleNames;
 use crate::rtl::ir::{BinaryOp, Expr, Module, UnaryOp};
@@ -58,5 +59,35 @@ pub fn print(expr: &Expr, module: &Module, names: &ModuleNames, syntax: &impl Sy
             then,
             otherwise,
         } => syntax.mux(&e(cond), &e(then), &e(otherwise)),
+    }
+}
+
+/// When a C element sets its target and when it clears it, printed; otherwise it holds.
+pub struct CElementConditions {
+    /// Every input is 1.
+    pub set: String,
+    /// Every input is 0.
+    pub clear: String,
+}
+
+/// The conditions of a C element of `inputs` in the language of `syntax`.
+///
+/// Both languages print the element as set, clear, or else assign nothing, rather than as
+/// its feedback function `AND | (target & OR)`: simulators start with inputs unknown (GHDL's
+/// `'U'` before the first drive; Icarus runs a `reg`'s initialiser and the `always` block
+/// that reads it in either order at time 0), and the feedback function then turns the
+/// target unknown and keeps it so, while an element that assigns nothing until its inputs
+/// agree keeps its initial value.
+pub fn c_element(
+    inputs: &[Expr],
+    module: &Module,
+    names: &ModuleNames,
+    syntax: &impl Syntax,
+) -> CElementConditions {
+    let set = Expr::and_all(inputs.iter().cloned());
+    let clear = !Expr::or_all(inputs.iter().cloned());
+    CElementConditions {
+        set: print(&set, module, names, syntax),
+        clear: print(&clear, module, names, syntax),
     }
 }

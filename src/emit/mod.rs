@@ -210,6 +210,78 @@ pub fn write_design(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rtl::ir::{Expr, Timing};
+    use std::collections::BTreeMap;
+
+    /// The rendezvous of three clocks, and a C element of two that starts high.
+    fn rendezvous() -> Design {
+        let mut m = Module::new("rendezvous", &["test"]);
+        let a = m.input("a", 1, "left clock");
+        let b = m.input("b", 1, "right clock");
+        let c = m.input("c", 1, "upper clock");
+        let met = m.internal("met", 1, "all clocks have met");
+        let pair = m.internal("pair", 1, "a and b have met");
+        let clock = m.output("clock", 1, "the switch's clock");
+        let inputs = vec![a.into(), b.into(), c.into()];
+        m.c_element(met, inputs, false, "rises when all three have");
+        m.c_element(pair, vec![a.into(), b.into()], true, "");
+        m.assign(clock, Expr::from(met).and(pair.into()), "");
+        Design {
+            modules: vec![m],
+            params: BTreeMap::new(),
+            summary: "test".into(),
+            timing: Timing::SelfTimed,
+        }
+    }
+
+    /// The text of `path` among `files`.
+    fn file<'a>(files: &'a [GeneratedFile], path: &str) -> &'a str {
+        &files.iter().find(|f| f.path == path).unwrap().text
+    }
+
+    #[test]
+    fn c_elements_print_as_set_clear_or_hold_with_their_initial_value() {
+        let provenance = Provenance {
+            command: "test".into(),
+        };
+        let languages = [Language::Verilog, Language::Vhdl];
+        let (files, _) = render(&rendezvous(), &languages, &provenance).unwrap();
+        let verilog = file(&files, "verilog/rendezvous.v");
+        let body = "
+    reg  met = 1'b0;                             // all clocks have met
+    reg  pair = 1'b1;                            // a and b have met
+
+    // rises when all three have
+    always @* begin
+        if (((a & b) & c)) met = 1'b1;
+        else if ((~((a | b) | c))) met = 1'b0;
+    end
+
+    always @* begin
+        if ((a & b)) pair = 1'b1;
+        else if ((~(a | b))) pair = 1'b0;
+    end
+
+    assign clock = (met & pair);
+";
+        assert!(verilog.contains(body), "{verilog}");
+        let vhdl = file(&files, "vhdl/rendezvous.vhd");
+        let body = "
+    signal met : std_logic := '0';                       -- all clocks have met
+    signal pair : std_logic := '1';                      -- a and b have met
+begin
+
+    -- rises when all three have
+    met <= '1' when ((a and b) and c) = '1' else
+        '0' when (not ((a or b) or c)) = '1';
+
+    pair <= '1' when (a and b) = '1' else
+        '0' when (not (a or b)) = '1';
+
+    clock <= (met and pair);
+";
+        assert!(vhdl.contains(body), "{vhdl}");
+    }
 
     #[cfg(target_os = "linux")]
     #[test]

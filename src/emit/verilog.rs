@@ -1,12 +1,16 @@
 //! Prints the IR as Verilog-2005: one module per file, `verilog/<module>.v`.
 //!
 //! Every operator is parenthesised and every literal carries its width, so the text means
-//! the same to every tool and lints clean under `verilator -Wall`.
+//! the same to every tool and lints clean under `verilator -Wall`. A C element's target is
+//! a `reg` with its initial value, set and cleared in an `always @*` block that Icarus
+//! Verilog simulates; Verilator lints only synchronous designs, which have none.
 
 use crate::emit::expr::{self, Operand, Syntax};
 use crate::emit::names::{DesignNames, ModuleNames};
 use crate::emit::{Backend, GeneratedFile, Provenance};
-use crate::rtl::ir::{BinaryOp, Design, Direction, Expr, Module, SignalKind, Statement, UnaryOp};
+use crate::rtl::ir::{
+    BinaryOp, Design, Direction, Expr, Module, SignalId, SignalKind, Statement, UnaryOp,
+};
 use std::fmt::Write;
 
 pub struct Verilog;
@@ -81,12 +85,20 @@ fn print_module(
     }
     for i in internals {
         let signal = &module.signals[i];
-        let kind = if drives_procedurally(module, crate::rtl::ir::SignalId(i as u32)) {
+        let kind = if drives_procedurally(module, SignalId(i as u32)) {
             "reg "
         } else {
             "wire"
         };
-        let declaration = format!("{kind} {}{};", range(signal.width), local.signals[i]);
+        let initial = match module.c_element_init(SignalId(i as u32)) {
+            Some(init) => format!(" = {}", literal(1, init.into())),
+            None => String::new(),
+        };
+        let declaration = format!(
+            "{kind} {}{}{initial};",
+            range(signal.width),
+            local.signals[i]
+        );
         writeln!(out, "    {declaration:<44} // {}", signal.doc).unwrap();
     }
     let clocking = module.clocking;
@@ -145,6 +157,19 @@ fn print_module(
                 writeln!(out, "            default: {name} = {};", e(default)).unwrap();
                 out += "        endcase\n    end\n";
             }
+            Statement::CElement { target, inputs, .. } => {
+                let name = &local.signals[target.0 as usize];
+                let when = expr::c_element(inputs, module, local, &VerilogSyntax);
+                writeln!(
+                    out,
+                    "    always @* begin
+        if ({}) {name} = 1'b1;
+        else if ({}) {name} = 1'b0;
+    end",
+                    when.set, when.clear
+                )
+                .unwrap();
+            }
             Statement::Instance {
                 module: callee,
                 connections,
@@ -175,9 +200,10 @@ fn print_module(
     out
 }
 
-/// Registers and case targets are assigned in `always` blocks, so Verilog wants `reg`.
-fn drives_procedurally(module: &Module, id: crate::rtl::ir::SignalId) -> bool {
-    module.is_register(id) || module.is_case_target(id)
+/// Registers, case targets and C elements are assigned in `always` blocks, so Verilog
+/// wants `reg`.
+fn drives_procedurally(module: &Module, id: SignalId) -> bool {
+    module.is_register(id) || module.is_case_target(id) || module.c_element_init(id).is_some()
 }
 
 fn range(width: u32) -> String {

@@ -4,12 +4,16 @@
 //! Ports and signals of one bit are `std_logic`, wider ones `std_logic_vector(N-1 downto 0)`.
 //! VHDL has no conditional or boolean-to-bit expression, so comparisons and multiplexers
 //! are calls to small functions of the design's package (`kg_eq`, `kg_mux`, ...);
-//! concatenations are qualified so that their type never depends on context.
+//! concatenations are qualified so that their type never depends on context. A C
+//! element's target is a signal with its initial value, driven by a conditional
+//! assignment that has no final `else`, so that it holds when its inputs disagree.
 
 use crate::emit::expr::{self, Operand, Syntax};
 use crate::emit::names::{DesignNames, ModuleNames};
 use crate::emit::{Backend, GeneratedFile, Provenance};
-use crate::rtl::ir::{BinaryOp, Design, Direction, Expr, Module, SignalKind, Statement, UnaryOp};
+use crate::rtl::ir::{
+    BinaryOp, Design, Direction, Expr, Module, SignalId, SignalKind, Statement, UnaryOp,
+};
 use std::fmt::Write;
 
 pub struct Vhdl;
@@ -165,7 +169,15 @@ fn print_module(
     }
     for (i, signal) in module.signals.iter().enumerate() {
         if signal.kind == SignalKind::Internal {
-            let declaration = format!("signal {} : {};", local.signals[i], type_of(signal.width));
+            let initial = match module.c_element_init(SignalId(i as u32)) {
+                Some(init) => format!(" := {}", literal(1, init.into())),
+                None => String::new(),
+            };
+            let declaration = format!(
+                "signal {} : {}{initial};",
+                local.signals[i],
+                type_of(signal.width)
+            );
             writeln!(out, "    {declaration:<52} -- {}", signal.doc).unwrap();
         }
     }
@@ -227,6 +239,16 @@ fn print_module(
                     writeln!(out, "        {} when {},", e(value), e(label)).unwrap();
                 }
                 writeln!(out, "        {} when others;", e(default)).unwrap();
+            }
+            Statement::CElement { target, inputs, .. } => {
+                let name = &local.signals[target.0 as usize];
+                let when = expr::c_element(inputs, module, local, &VhdlSyntax);
+                writeln!(
+                    out,
+                    "    {name} <= '1' when {} = '1' else\n        '0' when {} = '1';",
+                    when.set, when.clear
+                )
+                .unwrap();
             }
             Statement::Instance {
                 module: callee,

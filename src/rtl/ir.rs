@@ -3,12 +3,15 @@
 //! A [`Module`] owns its signals and constants in arenas indexed by [`SignalId`] and
 //! [`ConstId`]. Statements are continuous assignments, registers with a synchronous
 //! active-high reset on the module's one clock, combinational case tables (state machines,
-//! ROMs, decoders) and instances of other modules. Every value has an explicit width and
-//! operands of an operator have equal widths: the backends never extend or truncate
-//! implicitly, so what is printed is exactly what is meant in both languages.
+//! ROMs, decoders), instances of other modules, and Muller C elements, the one element
+//! with feedback. Every value has an explicit width and operands of an operator have equal
+//! widths: the backends never extend or truncate implicitly, so what is printed is exactly
+//! what is meant in both languages.
 //!
 //! [`Module::validate`] rejects a module that a backend could not print lint-clean: width
 //! mismatches, signals driven twice or not at all, and bits that nothing reads.
+//! [`Design::validate`] also keeps C elements out of a [`Timing::Synchronous`] design, the
+//! only kind that lint, equivalence proofs and synthesis accept.
 
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -249,6 +252,16 @@ pub enum Statement {
         name: String,
         connections: Vec<(String, Expr)>,
     },
+    /// A Muller C element: the 1-bit `target` becomes 1 when all `inputs` (2 or more, of
+    /// 1 bit each) are 1, 0 when all are 0, and otherwise keeps its value, that is
+    /// `target = AND(inputs) | (target & OR(inputs))`. It is a loop, which has no defined
+    /// start of its own, so `init` is its value at time 0. Only a
+    /// [`Timing::SelfTimed`] design may hold one.
+    CElement {
+        target: SignalId,
+        inputs: Vec<Expr>,
+        init: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -275,6 +288,24 @@ pub struct Module {
     pub clocking: Option<Clocking>,
 }
 
+/// How a design keeps time, which decides the tools that can check it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Timing {
+    /// Every register on a clock and no loop without one: Verilator lint, yosys checks,
+    /// the equivalence proof and synthesis with timing analysis all apply.
+    #[default]
+    Synchronous,
+    /// Holds C elements, loops by design (seed 002's self-timed switch makes its clock
+    /// with one): only simulators and the analysers of both languages apply.
+    SelfTimed,
+}
+
+impl Timing {
+    pub fn is_synchronous(&self) -> bool {
+        *self == Timing::Synchronous
+    }
+}
+
 /// A whole design: modules in compile order (every module after those it instantiates),
 /// the top one last.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -284,6 +315,7 @@ pub struct Design {
     pub params: BTreeMap<String, u64>,
     /// One line saying what the design is.
     pub summary: String,
+    pub timing: Timing,
 }
 
 impl Design {
@@ -295,13 +327,29 @@ impl Design {
         self.modules.iter().find(|m| m.name == name)
     }
 
-    /// Validates every module and every instance against the module it names.
+    /// Validates every module and every instance against the module it names, and keeps
+    /// C elements out of a synchronous design.
     pub fn validate(&self) -> Result<(), IrError> {
         for (i, module) in self.modules.iter().enumerate() {
             if self.modules[..i].iter().any(|m| m.name == module.name) {
                 return Err(IrError::new(&module.name, "is defined twice".to_string()));
             }
             module.validate(&self.modules[..i])?;
+            if self.timing.is_synchronous() {
+                let c_element = module.items.iter().find_map(|item| match item.statement {
+                    Statement::CElement { target, .. } => Some(target),
+                    _ => None,
+                });
+                if let Some(target) = c_element {
+                    return Err(IrError::new(
+                        &module.name,
+                        format!(
+                            "has C element {} in a synchronous design; only a self-timed design may hold one",
+                            module.sig(target).name
+                        ),
+                    ));
+                }
+            }
         }
         if self.modules.is_empty() {
             return Err(IrError::new("design", "has no modules".to_string()));
@@ -426,6 +474,19 @@ impl Module {
         );
     }
 
+    /// A Muller C element driving `target`, which starts as `init`; see
+    /// [`Statement::CElement`].
+    pub fn c_element(&mut self, target: SignalId, inputs: Vec<Expr>, init: bool, doc: &str) {
+        self.push(
+            doc,
+            Statement::CElement {
+                target,
+                inputs,
+                init,
+            },
+        );
+    }
+
     /// Instantiates `callee`, connecting its ports by name from `connections`.
     pub fn instance(
         &mut self,
@@ -495,6 +556,15 @@ impl Module {
         self.items
             .iter()
             .any(|item| matches!(item.statement, Statement::Case { target, .. } if target == id))
+    }
+
+    /// The value at time 0 of a C element's target; `None` for every other signal, which
+    /// has no value of its own before its driver's first evaluation.
+    pub fn c_element_init(&self, id: SignalId) -> Option<bool> {
+        self.items.iter().find_map(|item| match item.statement {
+            Statement::CElement { target, init, .. } if target == id => Some(init),
+            _ => None,
+        })
     }
 
     /// The width of `expr`, checking every operator's operands on the way.
@@ -634,6 +704,39 @@ impl Module {
                     expect(*target, default)?;
                     note_reads(default, &mut read);
                     note_reads(&(*selector).into(), &mut read);
+                    drivers[target.0 as usize] += 1;
+                }
+                Statement::CElement { target, inputs, .. } => {
+                    let signal = self.sig(*target);
+                    let name = &signal.name;
+                    if signal.kind != SignalKind::Internal {
+                        return fail(format!(
+                            "has C element {name} on a port; its target must be an internal signal"
+                        ));
+                    }
+                    if signal.width != 1 {
+                        return fail(format!(
+                            "has C element {name} of {} bits; its target must be 1 bit",
+                            signal.width
+                        ));
+                    }
+                    if inputs.len() < 2 {
+                        return fail(format!(
+                            "has C element {name} with too few inputs ({}); it needs at least 2",
+                            inputs.len()
+                        ));
+                    }
+                    for input in inputs {
+                        let width = self.width_of(input)?;
+                        if width != 1 {
+                            return fail(format!(
+                                "has C element {name} with an input of {width} bits; each must be 1 bit"
+                            ));
+                        }
+                        note_reads(input, &mut read);
+                    }
+                    // Holding its value is not a read: a C element that nothing else
+                    // reads is as useless as any other unread signal.
                     drivers[target.0 as usize] += 1;
                 }
                 Statement::Instance {
@@ -901,6 +1004,111 @@ mod tests {
         assert_eq!(
             caller.validate(&[]).unwrap_err().to_string(),
             "internal error: module top instantiates m, which is not defined before it"
+        );
+    }
+
+    /// `y = s`, where `s` is driven by `c_element` from the 4-bit inputs.
+    fn c_module(c_element: impl FnOnce(&mut Module, SignalId, SignalId, SignalId)) -> Module {
+        module(|m, a, b, y| {
+            let s = m.internal("s", 4, "");
+            c_element(m, a, b, s);
+            m.assign(y, s.into(), "");
+        })
+    }
+
+    fn bit(signal: SignalId, lo: u32) -> Expr {
+        Expr::Slice {
+            signal,
+            lo,
+            width: 1,
+        }
+    }
+
+    /// A one-module design of `y = s`, `s` a C element of the low bits of `a` and `b`.
+    fn c_design(timing: Timing) -> Design {
+        let mut m = Module::new("m", &["test"]);
+        let a = m.input("a", 1, "");
+        let b = m.input("b", 1, "");
+        let s = m.internal("s", 1, "");
+        let y = m.output("y", 1, "");
+        m.c_element(s, vec![a.into(), b.into()], true, "");
+        m.assign(y, s.into(), "");
+        Design {
+            modules: vec![m],
+            params: BTreeMap::new(),
+            summary: "test".into(),
+            timing,
+        }
+    }
+
+    #[test]
+    fn c_elements_drive_and_read_like_other_statements() {
+        let design = c_design(Timing::SelfTimed);
+        assert_eq!(design.validate(), Ok(()));
+        let m = design.top();
+        let s = SignalId(2);
+        assert_eq!(m.sig(s).name, "s");
+        assert_eq!(m.c_element_init(s), Some(true));
+        assert_eq!(m.c_element_init(SignalId(3)), None);
+        // It is the target's one driver.
+        let mut twice = m.clone();
+        twice.assign(s, SignalId(0).into(), "");
+        assert_eq!(error(&twice), "internal error: module m drives s 2 times");
+        // It reads its inputs: without it, b is read by nothing.
+        let mut unread = m.clone();
+        unread.items.remove(0);
+        unread.assign(s, SignalId(0).into(), "");
+        assert_eq!(
+            error(&unread),
+            "internal error: module m never reads some bits of b"
+        );
+    }
+
+    #[test]
+    fn c_elements_stay_out_of_synchronous_designs() {
+        assert_eq!(
+            c_design(Timing::Synchronous)
+                .validate()
+                .unwrap_err()
+                .to_string(),
+            "internal error: module m has C element s in a synchronous design; only a self-timed design may hold one"
+        );
+    }
+
+    #[test]
+    fn a_c_element_drives_one_internal_bit() {
+        let m = module(|m, a, b, y| m.c_element(y, vec![bit(a, 0), bit(b, 0)], false, ""));
+        assert_eq!(
+            error(&m),
+            "internal error: module m has C element y on a port; its target must be an internal signal"
+        );
+        let m = c_module(|m, a, b, s| m.c_element(s, vec![bit(a, 0), bit(b, 0)], false, ""));
+        assert_eq!(
+            error(&m),
+            "internal error: module m has C element s of 4 bits; its target must be 1 bit"
+        );
+    }
+
+    #[test]
+    fn a_c_element_has_two_or_more_inputs_of_one_bit() {
+        let one_bit = |m: &mut Module| m.internal("t", 1, "");
+        let m = c_module(|m, a, b, s| {
+            let t = one_bit(m);
+            m.c_element(t, vec![Expr::from(a).eq(b.into())], false, "");
+            m.assign(s, Expr::concat(vec![Expr::zero(3), t.into()]), "");
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m has C element t with too few inputs (1); it needs at least 2"
+        );
+        let m = c_module(|m, a, b, s| {
+            let t = one_bit(m);
+            m.c_element(t, vec![a.into(), bit(b, 0)], false, "");
+            m.assign(s, Expr::concat(vec![Expr::zero(3), t.into()]), "");
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m has C element t with an input of 4 bits; each must be 1 bit"
         );
     }
 

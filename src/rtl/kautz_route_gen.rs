@@ -23,7 +23,7 @@
 //! d+1 in phase B (plus one after a route found at the last letter), at most 2(d+1) in
 //! phase C: at most [`cycle_bound`] = k + 3(d+1) + 4 in all.
 
-use crate::rtl::ir::{Design, Expr, Module, SignalId};
+use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
 use crate::topology::kautz::{Kautz, KautzError};
 use std::collections::BTreeMap;
 use std::ops::{Add, Not};
@@ -122,6 +122,7 @@ pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Desig
             params.d(),
             params.k()
         ),
+        timing: Timing::Synchronous,
     }
 }
 

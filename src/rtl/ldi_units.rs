@@ -16,7 +16,7 @@ use crate::routing::ldi::{RouteError, Theorem3};
 use crate::rtl::const_arith::{
     add_mod, bits_for, bits_msb_first, divmod, extend, mul_mod, sub_mod,
 };
-use crate::rtl::ir::{Design, Expr, Module, SignalId};
+use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
 use crate::topology::ldi::{Ldi, LdiError, SwitchMethod, Switches};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -273,6 +273,7 @@ pub fn design(params: &LdiUnitParams) -> Design {
         modules,
         params: design_params,
         summary,
+        timing: Timing::Synchronous,
     }
 }
 

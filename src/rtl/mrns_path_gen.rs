@@ -31,7 +31,7 @@
 //! of work (waiting for `next_path` not counted). Ports and encodings: docs/mrns-path-gen.md.
 
 use crate::rtl::const_arith::{bits_for, extend};
-use crate::rtl::ir::{ConstId, Design, Expr, Module, SignalId};
+use crate::rtl::ir::{ConstId, Design, Expr, Module, SignalId, Timing};
 use crate::topology::mrns::{Mrns, MrnsError};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -205,6 +205,7 @@ pub fn design_with_fault(params: &MrnsPathGenParams, fault: Option<Fault>) -> De
             "path generator for the node-disjoint paths of the MRNS network {}",
             params.network
         ),
+        timing: Timing::Synchronous,
     }
 }
 

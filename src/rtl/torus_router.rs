@@ -21,7 +21,7 @@
 //! because it starts from digit 0 or k-1. docs/torus-router.md states ports and encodings.
 
 use crate::routing::torus::{Algorithm, Router, RoutingError, ceil_log2};
-use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind};
+use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use crate::topology::torus::Torus;
 use std::collections::BTreeMap;
 
@@ -148,6 +148,7 @@ pub fn design(params: &TorusRouterParams) -> Design {
                 ", combinational"
             }
         ),
+        timing: Timing::Synchronous,
     }
 }
 

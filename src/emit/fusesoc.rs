@@ -4,7 +4,9 @@
 //! core that lists each language's files in compile order with their file type
 //! (`verilogSource-2005`, `vhdlSource-2008`), with a `default` target (the Verilog), a
 //! `vhdl` target and a Verilator `lint` target, so that the directory drops into a FuseSoC
-//! library or an edalize flow as it is. Rendered from `templates/fusesoc_core.tera`.
+//! library or an edalize flow as it is. A self-timed design has no `lint` target: its C
+//! elements are loops that Verilator's lint reports by design. Rendered from
+//! `templates/fusesoc_core.tera`.
 
 use crate::emit::manifest::Manifest;
 use crate::emit::{GeneratedFile, Provenance};
@@ -25,6 +27,8 @@ struct Context<'a> {
     verilog: &'a [String],
     vhdl: &'a [String],
     default_fileset: &'a str,
+    /// Whether the core has the Verilator lint target.
+    lint: bool,
 }
 
 /// The core's name: `kautzgen:hdl:<top>_<params>:<version>`, such as
@@ -62,6 +66,7 @@ pub fn core_file(design: &Design, manifest: &Manifest, provenance: &Provenance) 
         } else {
             "verilog"
         },
+        lint: !manifest.verilog.is_empty() && design.timing.is_synchronous(),
     };
     let mut tera = tera::Tera::new();
     tera.autoescape_on(Vec::<&str>::new());
@@ -85,6 +90,7 @@ mod tests {
     use super::*;
     use crate::emit::names::Language;
     use crate::emit::render;
+    use crate::rtl::ir::Timing;
     use crate::rtl::kautz_route_gen::{RouteGenParams, design};
 
     #[test]
@@ -129,5 +135,11 @@ mod tests {
             .unwrap();
         assert!(core.text.contains("  default:\n    filesets: [vhdl]"));
         assert!(!core.text.contains("lint"));
+        let mut self_timed = design(&params);
+        self_timed.timing = Timing::SelfTimed;
+        let (files, _) = render(&self_timed, &[Language::Verilog], &provenance).unwrap();
+        let core = files.iter().find(|f| f.path.ends_with(".core")).unwrap();
+        assert!(core.text.contains("  default:\n    filesets: [verilog]"));
+        assert!(!core.text.contains("lint"), "{}", core.text);
     }
 }

@@ -3,7 +3,10 @@
 //! It names the top module, the unit's parameters, and for each language the files in
 //! compile order, relative to the directory:
 //! `{"top":"kautz_route_gen","d":4,"k":5,"verilog":["verilog/a.v",...],"vhdl":[...]}`.
+//! A self-timed design also says so, `"timing":"self-timed"` after the top, so that the
+//! tools that assume a clock can refuse it; a synchronous one leaves the key out.
 
+use crate::rtl::ir::Timing;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -11,6 +14,8 @@ use std::collections::BTreeMap;
 pub struct Manifest {
     /// Name of the top module (Verilog) and entity (VHDL).
     pub top: String,
+    #[serde(default, skip_serializing_if = "Timing::is_synchronous")]
+    pub timing: Timing,
     /// The unit's size parameters, such as `d` and `k`, in name order.
     #[serde(flatten)]
     pub params: BTreeMap<String, u64>,
@@ -37,6 +42,7 @@ mod tests {
     fn layout_matches_the_documented_example() {
         let manifest = Manifest {
             top: "kautz_route_gen".into(),
+            timing: Timing::Synchronous,
             params: BTreeMap::from([("d".into(), 4), ("k".into(), 5)]),
             verilog: vec!["verilog/a.v".into()],
             vhdl: vec!["vhdl/a.vhd".into()],
@@ -47,5 +53,15 @@ mod tests {
             "{\"top\":\"kautz_route_gen\",\"d\":4,\"k\":5,\"verilog\":[\"verilog/a.v\"],\"vhdl\":[\"vhdl/a.vhd\"]}\n"
         );
         assert_eq!(serde_json::from_str::<Manifest>(&json).unwrap(), manifest);
+        let self_timed = Manifest {
+            timing: Timing::SelfTimed,
+            ..manifest
+        };
+        let json = self_timed.to_json();
+        assert_eq!(
+            json,
+            "{\"top\":\"kautz_route_gen\",\"timing\":\"self-timed\",\"d\":4,\"k\":5,\"verilog\":[\"verilog/a.v\"],\"vhdl\":[\"vhdl/a.vhd\"]}\n"
+        );
+        assert_eq!(serde_json::from_str::<Manifest>(&json).unwrap(), self_timed);
     }
 }

@@ -115,6 +115,7 @@ pub fn render(
     design.validate()?;
     let mut manifest = Manifest {
         top: String::new(),
+        timing: design.timing,
         params: design.params.clone(),
         verilog: Vec::new(),
         vhdl: Vec::new(),

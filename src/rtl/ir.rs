@@ -13,6 +13,7 @@
 //! [`Design::validate`] also keeps C elements out of a [`Timing::Synchronous`] design, the
 //! only kind that lint, equivalence proofs and synthesis accept.
 
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -289,7 +290,9 @@ pub struct Module {
 }
 
 /// How a design keeps time, which decides the tools that can check it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Recorded in the manifest as `"timing":"self-timed"`; synchronous when absent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Timing {
     /// Every register on a clock and no loop without one: Verilator lint, yosys checks,
     /// the equivalence proof and synthesis with timing analysis all apply.

@@ -7,8 +7,10 @@ use std::path::PathBuf;
 /// Check a generated design with Verilator, GHDL and yosys.
 ///
 /// Checks a design directory written by `kautzgen generate` with Verilator (-Wall), GHDL
-/// (--std=08, analysis and elaboration) and yosys (check -assert, no latches). Any warning
-/// fails; the exit status is 1 then.
+/// (--std=08, analysis and elaboration) and yosys (check -assert, no latches). A self-timed
+/// design, whose C elements are loops by design, has its Verilog checked by Icarus Verilog
+/// (iverilog -g2005 -Wall) instead of Verilator and yosys. Any warning fails; the exit
+/// status is 1 then.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example:
   kautzgen generate --d 4 --k 5 --out build/k45 && kautzgen lint build/k45")]

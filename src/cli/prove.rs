@@ -113,7 +113,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let verdict = match verdict {
         Ok(verdict) => verdict,
         Err(
-            error @ (ProveError::Design { .. } | ProveError::Ports(_) | ProveError::NoReset(_)),
+            error @ (ProveError::Design { .. }
+            | ProveError::SelfTimed(_)
+            | ProveError::Ports(_)
+            | ProveError::NoReset(_)),
         ) => return Err(input_error(error)),
         Err(error) => {
             // Logs exist to be read once a tool has run; a missing one left none.

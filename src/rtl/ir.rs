@@ -307,6 +307,27 @@ impl Timing {
     pub fn is_synchronous(&self) -> bool {
         *self == Timing::Synchronous
     }
+
+    /// `Ok` for a synchronous design; otherwise the error that `check` refuses `top`.
+    pub fn require_synchronous(self, check: &'static str, top: &str) -> Result<(), SelfTimedError> {
+        match self {
+            Timing::Synchronous => Ok(()),
+            Timing::SelfTimed => Err(SelfTimedError {
+                check,
+                top: top.to_string(),
+            }),
+        }
+    }
+}
+
+/// A self-timed design offered to a check that assumes a clock and no loops.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "{check} needs a synchronous design, and {top} is self-timed: its C elements are combinational loops by design, with no clock to analyse its timing against"
+)]
+pub struct SelfTimedError {
+    pub check: &'static str,
+    pub top: String,
 }
 
 /// A whole design: modules in compile order (every module after those it instantiates),
@@ -1075,6 +1096,21 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "internal error: module m has C element s in a synchronous design; only a self-timed design may hold one"
+        );
+    }
+
+    #[test]
+    fn checks_that_assume_a_clock_refuse_a_self_timed_design() {
+        assert_eq!(
+            Timing::Synchronous.require_synchronous("synthesis", "m"),
+            Ok(())
+        );
+        assert_eq!(
+            Timing::SelfTimed
+                .require_synchronous("synthesis", "m")
+                .unwrap_err()
+                .to_string(),
+            "synthesis needs a synchronous design, and m is self-timed: its C elements are combinational loops by design, with no clock to analyse its timing against"
         );
     }
 

@@ -165,6 +165,8 @@ pub enum DesignError {
         path: PathBuf,
         cause: serde_json::Error,
     },
+    #[error(transparent)]
+    SelfTimed(#[from] crate::rtl::ir::SelfTimedError),
     #[error("the design in {} is for {found}, not d = {d}, k = {k}", dir.display())]
     Params {
         dir: PathBuf,
@@ -189,8 +191,12 @@ impl Design {
             path: path.clone(),
             cause,
         })?;
-        let manifest =
+        let manifest: Manifest =
             serde_json::from_str(&text).map_err(|cause| DesignError::Manifest { path, cause })?;
+        // The testbenches step the design by its clock and time its answers in cycles.
+        manifest
+            .timing
+            .require_synchronous("verification against the golden model", &manifest.top)?;
         // Simulators run in a directory of their own: the files need absolute paths.
         let dir = std::fs::canonicalize(dir).map_err(|cause| DesignError::Read {
             path: dir.to_path_buf(),

@@ -15,6 +15,7 @@
 //! shown by the base case, so the strengthening assumes nothing that is not proved.
 
 use crate::emit::manifest::Manifest;
+use crate::rtl::ir::SelfTimedError;
 use crate::synth::ghdl::{GhdlError, vhdl_to_verilog};
 use crate::synth::render_template;
 use crate::synth::tool::{ToolError, YOSYS};
@@ -38,6 +39,8 @@ pub enum ProveError {
     Ghdl(#[from] GhdlError),
     #[error("cannot read the design in '{}': {message}", dir.display())]
     Design { dir: PathBuf, message: String },
+    #[error(transparent)]
+    SelfTimed(#[from] SelfTimedError),
     #[error(
         "the Verilog and the VHDL tops differ in their ports: {0}; a miter needs the same names, directions and widths"
     )]
@@ -457,6 +460,10 @@ fn read_manifest(dir: &Path) -> Result<Manifest, ProveError> {
             "the manifest must list Verilog and VHDL files (generate with --lang both)".into(),
         ));
     }
+    // The miter is stepped by a clock from a reset; a loop has neither.
+    manifest
+        .timing
+        .require_synchronous("the equivalence proof", &manifest.top)?;
     Ok(manifest)
 }
 

@@ -16,7 +16,7 @@
 
 use crate::emit::names::Language;
 use crate::emit::{EmitError, Provenance, write_design};
-use crate::rtl::ir::Design;
+use crate::rtl::ir::{Design, SelfTimedError};
 use crate::synth::ghdl::{GhdlError, vhdl_to_verilog};
 use crate::synth::render_template;
 use crate::synth::report::{Cycles, Hdl, SynthReport, TargetResult, median, today};
@@ -40,6 +40,8 @@ pub enum SynthError {
     Wrapper(#[from] WrapperError),
     #[error(transparent)]
     Emit(#[from] EmitError),
+    #[error(transparent)]
+    SelfTimed(#[from] SelfTimedError),
     #[error("cannot write '{}': {source}", path.display())]
     Io {
         path: PathBuf,
@@ -142,6 +144,10 @@ pub fn synthesise(
     work: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<SynthReport, SynthError> {
+    // nextpnr's timing analysis and the registered wrapper assume one clock and no loops.
+    design
+        .timing
+        .require_synchronous("synthesis", &design.top().name)?;
     // Every tool is asked for its version first: one that is missing stops the flow
     // before anything long has run, and the report names the versions used.
     progress("asking the tools for their versions");

@@ -1,9 +1,14 @@
 //! The static checks every generated design passes: `verilator --lint-only -Wall`, GHDL
 //! analysis and elaboration with `--std=08`, and yosys `hierarchy -check; proc;
 //! check -assert` with no latch inferred. Any warning counts as a failure.
+//!
+//! A self-timed design (its manifest says so) has combinational loops by design, its C
+//! elements, which Verilator and yosys rightly report: its Verilog is checked by
+//! `iverilog -g2005 -Wall` instead, its VHDL by GHDL as any other.
 
 use crate::emit::manifest::Manifest;
-use crate::synth::tool::{GHDL, Tool, ToolError, VERILATOR, YOSYS};
+use crate::rtl::ir::Timing;
+use crate::synth::tool::{GHDL, IVERILOG, Tool, ToolError, VERILATOR, YOSYS};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -70,30 +75,14 @@ pub fn lint(dir: &Path) -> Result<Vec<Verdict>, LintError> {
     let mut verdicts = Vec::new();
     if !manifest.verilog.is_empty() {
         let files = absolute(dir, &manifest.verilog)?;
-        let mut args = vec![
-            "--lint-only".into(),
-            "-Wall".into(),
-            "--top-module".into(),
-            manifest.top.clone(),
-        ];
-        args.extend(files.iter().cloned());
-        verdicts.push(verdict(
-            "verilator --lint-only -Wall",
-            &VERILATOR,
-            args,
-            work.path(),
-        )?);
-        let script = format!(
-            "read_verilog {}; hierarchy -check -top {}; proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr",
-            files.join(" "),
-            manifest.top
-        );
-        verdicts.push(verdict(
-            "yosys check -assert, no latches",
-            &YOSYS,
-            vec!["-q".into(), "-p".into(), script],
-            work.path(),
-        )?);
+        let top = &manifest.top;
+        match manifest.timing {
+            Timing::Synchronous => {
+                verdicts.push(verilator(&files, top, work.path())?);
+                verdicts.push(yosys(&files, top, work.path())?);
+            }
+            Timing::SelfTimed => verdicts.push(icarus(&files, top, work.path())?),
+        }
     }
     if !manifest.vhdl.is_empty() {
         let files = absolute(dir, &manifest.vhdl)?;
@@ -108,4 +97,39 @@ pub fn lint(dir: &Path) -> Result<Vec<Verdict>, LintError> {
         }
     }
     Ok(verdicts)
+}
+
+fn verilator(files: &[String], top: &str, work: &Path) -> Result<Verdict, LintError> {
+    let mut args = vec![
+        "--lint-only".into(),
+        "-Wall".into(),
+        "--top-module".into(),
+        top.to_string(),
+    ];
+    args.extend(files.iter().cloned());
+    verdict("verilator --lint-only -Wall", &VERILATOR, args, work)
+}
+
+fn yosys(files: &[String], top: &str, work: &Path) -> Result<Verdict, LintError> {
+    let script = format!(
+        "read_verilog {}; hierarchy -check -top {top}; proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr",
+        files.join(" "),
+    );
+    let args = vec!["-q".into(), "-p".into(), script];
+    verdict("yosys check -assert, no latches", &YOSYS, args, work)
+}
+
+/// Compiles the design with Icarus Verilog, every warning on; the program it writes is
+/// not run.
+fn icarus(files: &[String], top: &str, work: &Path) -> Result<Verdict, LintError> {
+    let mut args = vec![
+        "-g2005".into(),
+        "-Wall".into(),
+        "-s".into(),
+        top.to_string(),
+        "-o".into(),
+        "iverilog.vvp".into(),
+    ];
+    args.extend(files.iter().cloned());
+    verdict("iverilog -g2005 -Wall", &IVERILOG, args, work)
 }

@@ -36,6 +36,12 @@ pub const GHDL: Tool = Tool {
     install: Install::Apt("ghdl"),
     version_flag: "--version",
 };
+/// Icarus Verilog: lints self-timed designs, whose loops Verilator reports by design.
+pub const IVERILOG: Tool = Tool {
+    program: "iverilog",
+    install: Install::Apt("iverilog"),
+    version_flag: "-V",
+};
 pub const YOSYS: Tool = Tool {
     program: "yosys",
     install: Install::Apt("yosys"),

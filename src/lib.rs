@@ -8,6 +8,7 @@ pub mod bench;
 pub mod cli;
 pub mod draw;
 pub mod emit;
+pub mod network;
 pub mod routing;
 pub mod rtl;
 pub mod sim;

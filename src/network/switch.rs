@@ -1,0 +1,347 @@
+//! The cycle model of seed 002's network switch: a (d+1)x(d+1) bufferless wormhole crossbar
+//! that consumes one route byte per hop and answers NACK when a worm cannot go on.
+//!
+//! In: the words on every input link, the NACKs on every output link and the fault mask of
+//! one cycle ([`Switch::step`]). Out: the words on every output link and the NACKs on every
+//! input link of the next cycle ([`Switch::out_word`], [`Switch::in_nack`]). It is the
+//! golden model of `crate::rtl::kautz_switch`, equal to it in every output bit in every
+//! cycle; docs/switch.md specifies both. A step allocates nothing, so a network model can
+//! drive thousands of switches.
+
+use thiserror::Error;
+
+/// Largest degree: 16 ports, one bit each in the masks.
+pub const MAX_D: u64 = 15;
+/// Largest data width of a link word.
+pub const MAX_DATA_BITS: u64 = 64;
+/// Data bits of a link word unless asked otherwise: a byte, as in the paper.
+pub const DEFAULT_DATA_BITS: u32 = 8;
+
+/// Which head wins an output that several ask for in one cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Arbiter {
+    /// The first requester at or after a pointer that moves past each winner.
+    #[default]
+    RoundRobin,
+    /// Network inputs 1, 2, ..., d before the local router's input 0, always.
+    Fixed,
+}
+
+/// Faults built into the switch on purpose, to see verification catch them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SwitchFault {
+    /// An EOD does not release its output; only a NACK does.
+    OutputKeptAfterEod,
+    /// A refused head gets no NACK (its input still drops the word behind it).
+    NackNotReturned,
+}
+
+/// Why a switch cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SwitchConfigError {
+    #[error("switch degree d must be 1 to {MAX_D}, got {0}")]
+    Degree(u64),
+    #[error("data bits must be 1 to {MAX_DATA_BITS}, got {0}")]
+    DataBits(u64),
+    #[error(
+        "{bits} data bits cannot name the {ports} output ports of d = {d}: route bytes need at least {need} bits"
+    )]
+    RouteBytes {
+        bits: u64,
+        ports: u64,
+        d: u64,
+        need: u32,
+    },
+}
+
+/// The switch's size and arbitration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SwitchConfig {
+    d: usize,
+    data_bits: u32,
+    arbiter: Arbiter,
+}
+
+/// Bits to write the numbers 0..=n, at least 1.
+fn bits_for(n: u64) -> u32 {
+    (u64::BITS - n.leading_zeros()).max(1)
+}
+
+impl SwitchConfig {
+    /// Checks 1 <= d <= 15 and 1 <= data_bits <= 64, with enough bits for the port
+    /// numbers 0..=d that route bytes carry.
+    pub fn new(d: u64, data_bits: u64, arbiter: Arbiter) -> Result<Self, SwitchConfigError> {
+        if !(1..=MAX_D).contains(&d) {
+            return Err(SwitchConfigError::Degree(d));
+        }
+        if !(1..=MAX_DATA_BITS).contains(&data_bits) {
+            return Err(SwitchConfigError::DataBits(data_bits));
+        }
+        let need = bits_for(d);
+        if data_bits < need as u64 {
+            return Err(SwitchConfigError::RouteBytes {
+                bits: data_bits,
+                ports: d + 1,
+                d,
+                need,
+            });
+        }
+        Ok(SwitchConfig {
+            d: d as usize,
+            data_bits: data_bits as u32,
+            arbiter,
+        })
+    }
+
+    pub fn d(&self) -> usize {
+        self.d
+    }
+
+    /// Ports each way: the local router's and d network links.
+    pub fn ports(&self) -> usize {
+        self.d + 1
+    }
+
+    pub fn data_bits(&self) -> u32 {
+        self.data_bits
+    }
+
+    pub fn arbiter(&self) -> Arbiter {
+        self.arbiter
+    }
+
+    /// All data bits set: the largest data word.
+    pub fn data_mask(&self) -> u64 {
+        u64::MAX >> (64 - self.data_bits)
+    }
+
+    /// Bits to write a port number 0..=d.
+    pub fn port_bits(&self) -> u32 {
+        bits_for(self.d as u64)
+    }
+}
+
+/// One link word: valid, the type bit (head or EOD), data. An idle link carries
+/// [`Word::IDLE`]; data words are at most the configured width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Word {
+    pub valid: bool,
+    pub ctl: bool,
+    pub data: u64,
+}
+
+impl Word {
+    pub const IDLE: Word = Word {
+        valid: false,
+        ctl: false,
+        data: 0,
+    };
+
+    /// A valid control word (a head or an EOD).
+    pub fn control(data: u64) -> Word {
+        Word {
+            valid: true,
+            ctl: true,
+            data,
+        }
+    }
+
+    /// A valid data word.
+    pub fn data(data: u64) -> Word {
+        Word {
+            valid: true,
+            ctl: false,
+            data,
+        }
+    }
+
+    /// A valid control word: a head on an idle input, an EOD inside a worm.
+    fn is_control(self) -> bool {
+        self.valid && self.ctl
+    }
+}
+
+/// Most ports of any switch: masks of inputs and outputs fit a `u16`.
+const MAX_PORTS: usize = MAX_D as usize + 1;
+
+/// The state of one switch: exactly the registers of the RTL.
+#[derive(Debug, Clone)]
+pub struct Switch {
+    config: SwitchConfig,
+    fault: Option<SwitchFault>,
+    /// The input that holds each output.
+    owner: [Option<u8>; MAX_PORTS],
+    /// Bit p: the cycle after output p was granted.
+    first: u16,
+    /// Per output: the round-robin pointer as a thermometer (the inputs at or after it).
+    pointer: [u16; MAX_PORTS],
+    /// Bit i: input i forwards a worm or drops a word this cycle.
+    busy: u16,
+    /// Output link registers.
+    out: [Word; MAX_PORTS],
+    /// Bit i: NACK to input i's sender.
+    nack: u16,
+}
+
+impl Switch {
+    /// The fault-free switch of `config`, after reset.
+    pub fn new(config: SwitchConfig) -> Self {
+        Switch::with_fault(config, None)
+    }
+
+    /// The switch of `config` with `fault` built in, after reset.
+    pub fn with_fault(config: SwitchConfig, fault: Option<SwitchFault>) -> Self {
+        let mut switch = Switch {
+            config,
+            fault,
+            owner: [None; MAX_PORTS],
+            first: 0,
+            pointer: [0; MAX_PORTS],
+            busy: 0,
+            out: [Word::IDLE; MAX_PORTS],
+            nack: 0,
+        };
+        switch.reset();
+        switch
+    }
+
+    pub fn config(&self) -> &SwitchConfig {
+        &self.config
+    }
+
+    /// Every register to its reset value: outputs free and idle, pointers at input 1.
+    pub fn reset(&mut self) {
+        let start = self.start_mask();
+        self.owner = [None; MAX_PORTS];
+        self.first = 0;
+        self.pointer = [start; MAX_PORTS];
+        self.busy = 0;
+        self.out = [Word::IDLE; MAX_PORTS];
+        self.nack = 0;
+    }
+
+    /// Every input but the local router's: the order 1, 2, ..., d, 0.
+    fn start_mask(&self) -> u16 {
+        (((1u32 << self.config.ports()) - 1) & !1) as u16
+    }
+
+    /// The word on output link `p` in the current cycle.
+    pub fn out_word(&self, p: usize) -> Word {
+        self.out[p]
+    }
+
+    /// The NACK on input link `i` in the current cycle.
+    pub fn in_nack(&self, i: usize) -> bool {
+        self.nack >> i & 1 == 1
+    }
+
+    /// The input that holds output `p`, if any.
+    pub fn owner(&self, p: usize) -> Option<usize> {
+        self.owner[p].map(usize::from)
+    }
+
+    /// No worm holds an output, no input is dropping, no NACK or first word is pending,
+    /// and every output link is idle.
+    pub fn is_quiet(&self) -> bool {
+        self.owner.iter().all(Option::is_none)
+            && self.first == 0
+            && self.busy == 0
+            && self.nack == 0
+            && self.out.iter().all(|w| !w.valid)
+    }
+
+    /// The winner among `requests` (a mask of inputs) for output `p`: the lowest at or
+    /// after the pointer, else the lowest.
+    fn arbitrate(&self, p: usize, requests: u16) -> Option<usize> {
+        let mask = match self.config.arbiter {
+            Arbiter::RoundRobin => self.pointer[p],
+            Arbiter::Fixed => self.start_mask(),
+        };
+        let first = |x: u16| (x != 0).then(|| x.trailing_zeros() as usize);
+        first(requests & mask).or_else(|| first(requests))
+    }
+
+    /// One clock edge: `inputs[i]` is the word on input link i, `out_nack[p]` the NACK on
+    /// output link p, bit p of `fault` marks output p faulty, all in the current cycle.
+    pub fn step(&mut self, inputs: &[Word], out_nack: &[bool], fault: u64) {
+        let ports = self.config.ports();
+        debug_assert_eq!(inputs.len(), ports);
+        debug_assert_eq!(out_nack.len(), ports);
+        debug_assert!(inputs.iter().all(|w| w.data <= self.config.data_mask()));
+
+        // Heads, and the output each asks for (none for a route byte above d).
+        let mut requests = [0u16; MAX_PORTS];
+        let mut heads = 0u16;
+        for (i, w) in inputs.iter().enumerate() {
+            if self.busy >> i & 1 == 0 && w.is_control() {
+                heads |= 1 << i;
+                if w.data < ports as u64 {
+                    requests[w.data as usize] |= 1 << i;
+                }
+            }
+        }
+
+        let mut accepted = 0u16;
+        let mut still_forwarding = 0u16;
+        let mut cut = 0u16;
+        let mut owner = self.owner;
+        let mut first = 0u16;
+        let mut out = [Word::IDLE; MAX_PORTS];
+        for p in 0..ports {
+            match self.owner[p] {
+                Some(holder) => {
+                    let i = usize::from(holder);
+                    let w = inputs[i];
+                    let is_first = self.first >> p & 1 == 1;
+                    let eod = w.is_control();
+                    let nacked = out_nack[p];
+                    let valid = !nacked && w.valid && !(is_first && w.ctl);
+                    out[p] = Word {
+                        valid,
+                        ctl: valid && (w.ctl || is_first),
+                        data: w.data,
+                    };
+                    let released =
+                        nacked || (eod && self.fault != Some(SwitchFault::OutputKeptAfterEod));
+                    if released {
+                        owner[p] = None;
+                    } else {
+                        still_forwarding |= 1 << i;
+                    }
+                    if nacked && !eod {
+                        cut |= 1 << i;
+                    }
+                }
+                None => {
+                    let available = fault >> p & 1 == 0;
+                    let winner = if available {
+                        self.arbitrate(p, requests[p])
+                    } else {
+                        None
+                    };
+                    if let Some(i) = winner {
+                        owner[p] = Some(i as u8);
+                        first |= 1 << p;
+                        accepted |= 1 << i;
+                        // The inputs above the winner come first next time.
+                        self.pointer[p] = !((2u32 << i) - 1) as u16 & self.start_mask_all();
+                    }
+                }
+            }
+        }
+        let refused = heads & !accepted;
+        self.owner = owner;
+        self.first = first;
+        self.out = out;
+        self.busy = accepted | still_forwarding | refused | cut;
+        self.nack = match self.fault {
+            Some(SwitchFault::NackNotReturned) => cut,
+            _ => refused | cut,
+        };
+    }
+
+    /// Every port's bit.
+    fn start_mask_all(&self) -> u16 {
+        ((1u32 << self.config.ports()) - 1) as u16
+    }
+}

@@ -1,0 +1,772 @@
+//! The network switch of seed 002: a (d+1)x(d+1) bufferless wormhole crossbar that consumes
+//! one route byte per hop and answers NACK when a worm cannot go on.
+//!
+//! In: [`SwitchParams`] (the switch's [`SwitchConfig`], a built-in fault for verification,
+//! the top's name). Out: a [`Design`] of two modules, computing exactly what
+//! [`crate::network::switch::Switch`] computes in every cycle (docs/switch.md is the
+//! specification of both):
+//! - **output** (one instance per output port): the arbiter (round-robin or fixed
+//!   priority), the one-hot owner register, the `first` flag that marks the first word
+//!   forwarded as the next head, and the output link's registers behind an AND-OR
+//!   multiplexer of the inputs;
+//! - **top**: the input side (which words are heads, which output each requests, the drop
+//!   flags and the NACK registers towards the senders) and the instances.
+//!
+//! The grant is registered (the owner) before any word goes through it, so the arbitration
+//! and the NACK logic are never on the datapath, which is the owner-selected AND-OR
+//! multiplexer into the output registers.
+
+use crate::network::switch::{Arbiter, SwitchConfig, SwitchFault};
+use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
+use std::collections::BTreeMap;
+
+/// Default top module name.
+pub const DEFAULT_TOP: &str = "kautz_switch";
+
+/// How the switch is clocked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SwitchClocking {
+    /// One clock for every switch (the default: timing analysis, no loops).
+    #[default]
+    Synchronous,
+    /// Seed 002 Fig. 3: each switch makes its own clock from a Muller-C rendezvous of its
+    /// neighbours' clocks (cl/cla on every network link).
+    SelfTimed,
+}
+
+/// A fault of the self-timed switch's clocking, built in to see the ring's check fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SelfTimedFault {
+    /// Seed 002's own scheme: the core samples its links at the rising edge of the node
+    /// clock directly, without the falling-edge capture, and races its neighbours.
+    RisingEdgeSampling,
+}
+
+/// What to build: the switch of `config`, clocked by `clocking`, with `fault` (or, for the
+/// self-timed switch, `self_timed_fault`) built in for verification only, as the module
+/// `top`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SwitchParams {
+    pub config: SwitchConfig,
+    pub clocking: SwitchClocking,
+    pub fault: Option<SwitchFault>,
+    pub self_timed_fault: Option<SelfTimedFault>,
+    pub top: String,
+}
+
+impl SwitchParams {
+    /// The fault-free switch of `config` under the default top name.
+    pub fn new(config: SwitchConfig) -> Self {
+        SwitchParams {
+            config,
+            clocking: SwitchClocking::Synchronous,
+            fault: None,
+            self_timed_fault: None,
+            top: DEFAULT_TOP.to_string(),
+        }
+    }
+
+    pub fn with_top(self, top: &str) -> Self {
+        SwitchParams {
+            top: top.to_string(),
+            ..self
+        }
+    }
+
+    pub fn with_fault(self, fault: Option<SwitchFault>) -> Self {
+        SwitchParams { fault, ..self }
+    }
+
+    pub fn with_clocking(self, clocking: SwitchClocking) -> Self {
+        SwitchParams { clocking, ..self }
+    }
+
+    pub fn with_self_timed_fault(self, self_timed_fault: Option<SelfTimedFault>) -> Self {
+        SwitchParams {
+            self_timed_fault,
+            ..self
+        }
+    }
+
+    /// "3x3 wormhole switch with NACK (d = 2, 8 data bits, round-robin arbitration)".
+    pub fn describe(&self) -> String {
+        let c = &self.config;
+        let arbiter = match c.arbiter() {
+            Arbiter::RoundRobin => "round-robin",
+            Arbiter::Fixed => "fixed-priority",
+        };
+        let clocking = match self.clocking {
+            SwitchClocking::Synchronous => "",
+            SwitchClocking::SelfTimed => ", self-timed",
+        };
+        format!(
+            "{p}x{p} wormhole switch with NACK (d = {}, {} data bits, {arbiter} arbitration{clocking})",
+            c.d(),
+            c.data_bits(),
+            p = c.ports()
+        )
+    }
+}
+
+/// The switch's hardware.
+pub fn design(params: &SwitchParams) -> Design {
+    let output = output_module(params);
+    let c = &params.config;
+    let (modules, timing) = match params.clocking {
+        SwitchClocking::Synchronous => {
+            let top = switch_module(params, &params.top, &output);
+            (vec![output, top], Timing::Synchronous)
+        }
+        SwitchClocking::SelfTimed => {
+            let core = switch_module(params, &format!("{}_core", params.top), &output);
+            match params.self_timed_fault {
+                None => {
+                    let capture = capture_module(params, &core);
+                    let top = self_timed_top(params, &core, Some(&capture));
+                    (vec![output, core, capture, top], Timing::SelfTimed)
+                }
+                Some(SelfTimedFault::RisingEdgeSampling) => {
+                    let top = self_timed_top(params, &core, None);
+                    (vec![output, core, top], Timing::SelfTimed)
+                }
+            }
+        }
+    };
+    Design {
+        params: BTreeMap::from([
+            ("d".to_string(), c.d() as u64),
+            ("data_bits".to_string(), c.data_bits() as u64),
+        ]),
+        summary: params.describe(),
+        modules,
+        timing,
+    }
+}
+
+/// The lowest set bit of `signal` alone: bit i is set when bit i is and no bit below it
+/// is. Written out rather than as `x & -x`, whose carry chain is slower for a few ports.
+fn lowest_set_bit(signal: SignalId, width: u32) -> Expr {
+    let parts = (0..width)
+        .rev()
+        .map(|i| bit(signal, i).and(!Expr::or_all((0..i).map(|j| bit(signal, j)))));
+    Expr::concat(parts.collect())
+}
+
+/// `value` if `bit`, else zero (`width` bits): one AND gate per bit.
+fn gate(bit: Expr, value: Expr, width: u32) -> Expr {
+    Expr::mux(bit, value, Expr::zero(width))
+}
+
+/// Bit `i` of `signal`.
+fn bit(signal: SignalId, i: u32) -> Expr {
+    Expr::Slice {
+        signal,
+        lo: i,
+        width: 1,
+    }
+}
+
+/// One output port: arbiter, owner, first flag and the link's registers.
+fn output_module(params: &SwitchParams) -> Module {
+    let c = &params.config;
+    let (p, w) = (c.ports() as u32, c.data_bits());
+    let mut m = Module::new(
+        format!("{}_output", params.top),
+        &[
+            "One output port of the switch: its arbiter, its owner and its output link.",
+            "The owner (one-hot over the inputs) is registered from the grant before any",
+            "word goes through, so the datapath is the AND-OR multiplexer it selects.",
+        ],
+    );
+    m.clocked();
+    let req = m.input(
+        "req",
+        p,
+        "bit i: a head on input i asks for this output this cycle",
+    );
+    let fault = m.input("fault", 1, "this output is faulty: grant it to no new worm");
+    let nack = m.input(
+        "nack",
+        1,
+        "NACK from the receiver: the worm through here was dropped further on",
+    );
+    let in_valid = m.input(
+        "in_valid",
+        p,
+        "valid bit of every input link, input i at bit i",
+    );
+    let in_ctl = m.input(
+        "in_ctl",
+        p,
+        "type bit of every input link, input i at bit i",
+    );
+    let in_data = m.input(
+        "in_data",
+        p * w,
+        "data of every input link, input i at bits i*W up",
+    );
+    let grant = m.output(
+        "grant",
+        p,
+        "bit i: the head on input i is granted this output this cycle",
+    );
+    let owner = m.output(
+        "owner",
+        p,
+        "bit i: input i holds this output (one-hot; 0 when free)",
+    );
+    let out_valid = m.output("out_valid", 1, "output link: valid bit");
+    let out_ctl = m.output("out_ctl", 1, "output link: type bit (head or EOD)");
+    let out_data = m.output("out_data", w, "output link: data");
+
+    let first = m.internal(
+        "first",
+        1,
+        "the cycle after the grant: the word forwarded now is the next switch's head",
+    );
+    let held = m.internal("held", 1, "a worm holds this output");
+    m.assign(held, Expr::from(owner).any(), "Held while it has an owner.");
+    let available = m.internal("available", 1, "free and not faulty: may be granted");
+    m.assign(
+        available,
+        (!Expr::from(held)).and(!Expr::from(fault)),
+        "Only a free output that is not faulty takes a new worm.",
+    );
+    let mask = match c.arbiter() {
+        Arbiter::RoundRobin => {
+            let mask = m.internal(
+                "pointer",
+                p,
+                "round-robin pointer as a thermometer: the inputs at or after it",
+            );
+            let granted = Expr::from(grant);
+            let above = !(granted.clone().or(granted.clone() - Expr::konst(p, 1)));
+            m.register(
+                mask,
+                reset_mask(p),
+                Expr::mux(granted.any(), above, mask.into()),
+                "After a grant the inputs above the winner come first; at reset the order is 1, 2, ..., d, 0.",
+            );
+            Expr::from(mask)
+        }
+        // Network inputs 1, 2, ..., d first, the local router last, for ever.
+        Arbiter::Fixed => Expr::konst(p, reset_mask(p)),
+    };
+    let masked = m.internal("masked", p, "the requests the priority puts first");
+    m.assign(
+        masked,
+        Expr::from(req).and(mask),
+        "Requests at or after the pointer.",
+    );
+    let choice = m.internal(
+        "choice",
+        p,
+        "the request that wins if the output is available",
+    );
+    m.assign(
+        choice,
+        Expr::mux(
+            Expr::from(masked).any(),
+            lowest_set_bit(masked, p),
+            lowest_set_bit(req, p),
+        ),
+        "The first request at or after the pointer, else the first of all: cyclic order from the pointer.",
+    );
+    m.assign(
+        grant,
+        gate(available.into(), choice.into(), p),
+        "Grant the winner when the output is available; the other heads are refused.",
+    );
+
+    let sel_valid = m.internal("sel_valid", 1, "valid bit of the owner's input");
+    m.assign(
+        sel_valid,
+        Expr::from(owner).and(in_valid.into()).any(),
+        "The owner's valid bit (0 when free).",
+    );
+    let sel_ctl = m.internal("sel_ctl", 1, "type bit of the owner's input");
+    m.assign(
+        sel_ctl,
+        Expr::from(owner).and(in_ctl.into()).any(),
+        "The owner's type bit (0 when free).",
+    );
+    let sel_data = m.internal("sel_data", w, "data of the owner's input (0 when free)");
+    let slices = (0..p).map(|i| {
+        gate(
+            bit(owner, i),
+            Expr::Slice {
+                signal: in_data,
+                lo: i * w,
+                width: w,
+            },
+            w,
+        )
+    });
+    m.assign(
+        sel_data,
+        slices.reduce(Expr::or).expect("a switch has ports"),
+        "The crossbar: an AND-OR multiplexer selected by the one-hot owner.",
+    );
+    let release = match params.fault {
+        Some(SwitchFault::OutputKeptAfterEod) => Expr::from(nack),
+        _ => {
+            let eod = m.internal("eod", 1, "the owner's word is its EOD");
+            m.assign(
+                eod,
+                Expr::from(sel_valid).and(sel_ctl.into()),
+                "A control word inside a worm is its End Of Data.",
+            );
+            Expr::from(nack).or(eod.into())
+        }
+    };
+    m.register(
+        owner,
+        0,
+        Expr::mux(
+            held.into(),
+            Expr::mux(release, Expr::zero(p), owner.into()),
+            grant.into(),
+        ),
+        "Held until the EOD has passed or the worm is NACKed further on; taken by a grant when free.",
+    );
+    m.register(
+        first,
+        0,
+        (!Expr::from(held)).and(Expr::from(grant).any()),
+        "Set for the one cycle after a grant.",
+    );
+    let valid_next = m.internal("valid_next", 1, "the output link's valid bit next cycle");
+    m.assign(
+        valid_next,
+        Expr::and_all([
+            held.into(),
+            !Expr::from(nack),
+            sel_valid.into(),
+            !(Expr::from(first).and(sel_ctl.into())),
+        ]),
+        "Forward the owner's word unless NACKed (the sender stops) or it is an EOD right behind the head (nothing left to send on).",
+    );
+    m.register(
+        out_valid,
+        0,
+        valid_next.into(),
+        "Output link register: one hop per clock.",
+    );
+    m.register(
+        out_ctl,
+        0,
+        Expr::from(valid_next).and(Expr::from(sel_ctl).or(first.into())),
+        "The first word forwarded becomes the next head; an EOD stays a control word.",
+    );
+    m.register(out_data, 0, sel_data.into(), "Data goes through unchanged.");
+    m
+}
+
+/// The round-robin mask at reset, and the fixed priority: every input but the local
+/// router's (bit 0) first.
+fn reset_mask(ports: u32) -> u64 {
+    let all = if ports == 64 {
+        u64::MAX
+    } else {
+        (1u64 << ports) - 1
+    };
+    all & !1
+}
+
+/// The synchronous switch: input links, NACKs towards the senders, and the outputs. The
+/// top of the synchronous design, the core of the self-timed one.
+fn switch_module(params: &SwitchParams, name: &str, output: &Module) -> Module {
+    let c = &params.config;
+    let (p, w) = (c.ports() as u32, c.data_bits());
+    let mut m = Module::new(
+        name,
+        &[
+            &format!("Network switch of seed 002: {}.", params.describe()),
+            "Port 0 is the local router, ports 1..d the network links. A worm is a head",
+            "(ctl=1, data = output port), body words and an EOD (ctl=1); each switch",
+            "consumes the head and marks the next word as the new head. A head that cannot",
+            "have its output is dropped and NACKed (docs/switch.md).",
+        ],
+    );
+    let clocking = m.clocked();
+    let fault = m.input(
+        "fault",
+        p,
+        "bit p: output p is faulty and takes no new worm",
+    );
+    let mut ins = Vec::new();
+    for i in 0..p {
+        let link = if i == 0 {
+            "from the local router".to_string()
+        } else {
+            format!("network link {i}")
+        };
+        let valid = m.input(
+            &format!("in{i}_valid"),
+            1,
+            &format!("input {i} ({link}): a word this cycle"),
+        );
+        let ctl = m.input(
+            &format!("in{i}_ctl"),
+            1,
+            &format!("input {i}: type bit, a head or an EOD"),
+        );
+        let data = m.input(&format!("in{i}_data"), w, &format!("input {i}: data"));
+        let nack = m.output(
+            &format!("in{i}_nack"),
+            1,
+            &format!("input {i}: NACK back to its sender"),
+        );
+        ins.push((valid, ctl, data, nack));
+    }
+    let mut outs = Vec::new();
+    for o in 0..p {
+        let link = if o == 0 {
+            "to the local router".to_string()
+        } else {
+            format!("network link {o}")
+        };
+        let valid = m.output(
+            &format!("out{o}_valid"),
+            1,
+            &format!("output {o} ({link}): a word this cycle"),
+        );
+        let ctl = m.output(&format!("out{o}_ctl"), 1, &format!("output {o}: type bit"));
+        let data = m.output(&format!("out{o}_data"), w, &format!("output {o}: data"));
+        let nack = m.input(
+            &format!("out{o}_nack"),
+            1,
+            &format!("output {o}: NACK from its receiver"),
+        );
+        outs.push((valid, ctl, data, nack));
+    }
+
+    // Every input's link as one vector, input i at bit i (the first part of a
+    // concatenation is the most significant).
+    let all_valid = m.internal("all_valid", p, "valid bits of the inputs, input i at bit i");
+    m.assign(
+        all_valid,
+        Expr::concat(ins.iter().rev().map(|l| l.0.into()).collect()),
+        "The inputs' valid bits side by side.",
+    );
+    let all_ctl = m.internal("all_ctl", p, "type bits of the inputs, input i at bit i");
+    m.assign(
+        all_ctl,
+        Expr::concat(ins.iter().rev().map(|l| l.1.into()).collect()),
+        "The inputs' type bits side by side.",
+    );
+    let all_data = m.internal(
+        "all_data",
+        p * w,
+        "data of the inputs, input i at bits i*W up",
+    );
+    m.assign(
+        all_data,
+        Expr::concat(ins.iter().rev().map(|l| l.2.into()).collect()),
+        "The inputs' data side by side.",
+    );
+
+    let busy = m.internal(
+        "busy",
+        p,
+        "bit i: input i forwards a worm or drops a word this cycle; its control words are no heads",
+    );
+    let forwarding = m.internal("forwarding", p, "bit i: input i holds an output");
+    let head = m.internal("head", p, "bit i: the word on input i is a head");
+    let accepted = m.internal("accepted", p, "bit i: input i's head is granted an output");
+    let nacked = m.internal(
+        "nacked",
+        p,
+        "bit i: the output that input i holds is NACKed this cycle",
+    );
+
+    let mut grants = Vec::new();
+    let mut owners = Vec::new();
+    for o in 0..p {
+        let req = m.internal(
+            &format!("req{o}"),
+            p,
+            &format!("bit i: the head on input i asks for output {o}"),
+        );
+        let wants = (0..p)
+            .rev()
+            .map(|i| bit(head, i).and(Expr::from(ins[i as usize].2).eq(Expr::konst(w, o as u64))));
+        m.assign(
+            req,
+            Expr::concat(wants.collect()),
+            &format!("Heads whose route byte is {o}."),
+        );
+        let grant = m.internal(
+            &format!("grant{o}"),
+            p,
+            &format!("bit i: output {o} is granted to input i this cycle"),
+        );
+        let owner = m.internal(
+            &format!("owner{o}"),
+            p,
+            &format!("bit i: input i holds output {o}"),
+        );
+        let (valid, ctl, data, nack) = outs[o as usize];
+        m.instance(
+            output,
+            &format!("output{o}"),
+            &[
+                ("clk", clocking.clock.into()),
+                ("rst", clocking.reset.into()),
+                ("req", req.into()),
+                ("fault", bit(fault, o)),
+                ("nack", nack.into()),
+                ("in_valid", all_valid.into()),
+                ("in_ctl", all_ctl.into()),
+                ("in_data", all_data.into()),
+                ("grant", grant.into()),
+                ("owner", owner.into()),
+                ("out_valid", valid.into()),
+                ("out_ctl", ctl.into()),
+                ("out_data", data.into()),
+            ],
+            &format!("Output {o}."),
+        );
+        grants.push(grant);
+        owners.push((owner, nack));
+    }
+    m.assign(
+        forwarding,
+        Expr::or_all(owners.iter().map(|(owner, _)| Expr::from(*owner))),
+        "An input forwards while it owns an output.",
+    );
+    m.assign(
+        head,
+        Expr::and_all([!Expr::from(busy), all_valid.into(), all_ctl.into()]),
+        "A control word on an input that is neither forwarding nor dropping starts a worm.",
+    );
+    m.assign(
+        accepted,
+        Expr::or_all(grants.iter().map(|g| Expr::from(*g))),
+        "Granted by some output.",
+    );
+    m.assign(
+        nacked,
+        Expr::or_all(
+            owners
+                .iter()
+                .map(|(owner, nack)| gate((*nack).into(), (*owner).into(), p)),
+        ),
+        "A NACK on an output reaches the input that holds it.",
+    );
+    let eod = Expr::from(all_valid).and(all_ctl.into());
+    let refused = Expr::from(head).and(!Expr::from(accepted));
+    let cut = Expr::from(nacked).and(!eod.clone());
+    // An input goes on forwarding until its output is released: by a NACK, or by its EOD
+    // (which the fault keeps from releasing).
+    let released = match params.fault {
+        Some(SwitchFault::OutputKeptAfterEod) => Expr::from(nacked),
+        _ => Expr::from(nacked).or(eod),
+    };
+    let still_forwarding = Expr::from(forwarding).and(!released);
+    m.register(
+        busy,
+        0,
+        Expr::or_all([
+            accepted.into(),
+            still_forwarding,
+            refused.clone(),
+            cut.clone(),
+        ]),
+        "Busy next cycle: forwarding (granted, or not yet released), or dropping the one word still on the wire after a NACK (its sender stops the cycle after).",
+    );
+    let nack_back = match params.fault {
+        Some(SwitchFault::NackNotReturned) => cut,
+        _ => refused.or(cut),
+    };
+    let nack_all = m.internal("nack_all", p, "bit i: NACK to input i's sender next cycle");
+    m.register(
+        nack_all,
+        0,
+        nack_back,
+        "NACK a refused head, and pass a NACK back while the worm is still coming in (not in its EOD's cycle: its sender has let go).",
+    );
+    for (i, link) in ins.iter().enumerate() {
+        m.assign(
+            link.3,
+            bit(nack_all, i as u32),
+            &format!("Input {i}'s NACK."),
+        );
+    }
+    m
+}
+
+/// The switch core's inputs other than `clk` and `rst`, in port order.
+fn data_inputs(core: &Module) -> Vec<(String, u32)> {
+    let clocking = core.clocking.expect("the core is clocked");
+    core.ports()
+        .filter(|(id, s)| {
+            s.kind == SignalKind::Port(Direction::Input)
+                && *id != clocking.clock
+                && *id != clocking.reset
+        })
+        .map(|(_, s)| (s.name.clone(), s.width))
+        .collect()
+}
+
+/// Self-timed only: registers that take every input of the core at the falling edge of the
+/// node's clock (their `clk` is its inverse). A neighbour changes its outputs at its rising
+/// edges, and the rendezvous lets it rise again only after this switch's clock has fallen:
+/// so the falling edge sees exactly the values of the neighbour's last cycle, as a common
+/// clock would (docs/switch.md, "Self-timed clocking").
+fn capture_module(params: &SwitchParams, core: &Module) -> Module {
+    let mut m = Module::new(
+        format!("{}_capture", params.top),
+        &[
+            "Input capture of the self-timed switch: every input link, NACK and fault bit",
+            "registered at the falling edge of the node clock (clk is its inverse).",
+        ],
+    );
+    m.clocked();
+    for (name, width) in data_inputs(core) {
+        let d = m.input(&name, width, &format!("{name} as it arrives"));
+        let q = m.output(
+            &format!("{name}_q"),
+            width,
+            &format!("{name} as the last falling edge saw it"),
+        );
+        m.register(q, 0, d.into(), &format!("Capture {name}."));
+    }
+    m
+}
+
+/// Self-timed only: the rendezvous of seed 002 Fig. 3 and the node clock it makes, the
+/// input capture (none with the fault that samples as the paper does) and the core. Every
+/// network link gets the node clock as `cl` (forward) and `cla` (backward) and brings the
+/// neighbour's.
+fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>) -> Module {
+    let d = params.config.d() as u32;
+    let mut m = Module::new(
+        params.top.clone(),
+        &[
+            &format!(
+                "Self-timed network switch of seed 002: {}.",
+                params.describe()
+            ),
+            "No clock comes in: a Muller-C element rises when every neighbour's clock is",
+            "high and falls when every one is low, and the node clock is its inverse. The",
+            "core's registers take their inputs, captured at the falling edge, at the",
+            "rising edge, so a ring of these moves the same words, cycle for cycle of their",
+            "own clocks, as synchronous switches (docs/switch.md).",
+        ],
+    );
+    let rst = m.input("rst", 1, "synchronous reset, active high, on node_clk");
+    let node_clk = m.output(
+        "node_clk",
+        1,
+        "the node's clock, made here: for the local router",
+    );
+    let mut core_connections: Vec<(String, Expr)> = Vec::new();
+    let mut capture_connections: Vec<(String, Expr)> = Vec::new();
+    for (id, port) in core.ports() {
+        let clocking = core.clocking.expect("the core is clocked");
+        if id == clocking.clock || id == clocking.reset {
+            continue;
+        }
+        if port.kind == SignalKind::Port(Direction::Input) {
+            let outer = m.input(&port.name, port.width, &port.doc);
+            if capture.is_none() {
+                core_connections.push((port.name.clone(), outer.into()));
+                continue;
+            }
+            let captured = m.internal(
+                &format!("{}_q", port.name),
+                port.width,
+                &format!("{} captured at the falling edge", port.name),
+            );
+            capture_connections.push((port.name.clone(), outer.into()));
+            capture_connections.push((format!("{}_q", port.name), captured.into()));
+            core_connections.push((port.name.clone(), captured.into()));
+        } else {
+            let outer = m.output(&port.name, port.width, &port.doc);
+            core_connections.push((port.name.clone(), outer.into()));
+        }
+    }
+    let mut neighbours = Vec::new();
+    let mut echoes = Vec::new();
+    for j in 1..=d {
+        neighbours.push(m.input(
+            &format!("in{j}_cl"),
+            1,
+            &format!("input link {j}: its sender's clock (cl)"),
+        ));
+        echoes.push(m.output(
+            &format!("in{j}_cla"),
+            1,
+            &format!("input link {j}: this node's clock back to its sender (cla)"),
+        ));
+    }
+    for j in 1..=d {
+        echoes.push(m.output(
+            &format!("out{j}_cl"),
+            1,
+            &format!("output link {j}: this node's clock to its receiver (cl)"),
+        ));
+        neighbours.push(m.input(
+            &format!("out{j}_cla"),
+            1,
+            &format!("output link {j}: its receiver's clock (cla)"),
+        ));
+    }
+    let rendezvous = m.internal(
+        "rendezvous",
+        1,
+        "Muller-C element over the neighbours' clocks",
+    );
+    m.c_element(
+        rendezvous,
+        neighbours.iter().map(|&n| Expr::from(n)).collect(),
+        true,
+        "The rendezvous: rises when every neighbour's clock is high, falls when every one is low, else holds. It starts high, so the node clock starts low and rises first.",
+    );
+    let clock = m.internal("clock", 1, "the node clock");
+    m.assign(
+        clock,
+        !Expr::from(rendezvous),
+        "The node clock falls when all neighbours have risen and rises when all have fallen.",
+    );
+    m.assign(
+        node_clk,
+        clock.into(),
+        "The local router runs on the node clock.",
+    );
+    for echo in echoes {
+        m.assign(
+            echo,
+            clock.into(),
+            "Every neighbour waits for this clock: cl forward, cla back.",
+        );
+    }
+    if let Some(capture) = capture {
+        capture_connections.insert(0, ("rst".to_string(), rst.into()));
+        capture_connections.insert(0, ("clk".to_string(), rendezvous.into()));
+        let connections: Vec<(&str, Expr)> = capture_connections
+            .iter()
+            .map(|(n, e)| (n.as_str(), e.clone()))
+            .collect();
+        m.instance(
+            capture,
+            "capture",
+            &connections,
+            "Inputs taken at the falling edge of the node clock (the rising edge of the rendezvous).",
+        );
+    }
+    core_connections.insert(0, ("rst".to_string(), rst.into()));
+    core_connections.insert(0, ("clk".to_string(), clock.into()));
+    let connections: Vec<(&str, Expr)> = core_connections
+        .iter()
+        .map(|(n, e)| (n.as_str(), e.clone()))
+        .collect();
+    m.instance(
+        core,
+        "core",
+        &connections,
+        "The synchronous switch on the node clock.",
+    );
+    m
+}

@@ -6,9 +6,11 @@
 
 use crate::cli::input_error;
 use crate::emit::names::{Language, legalise, name_design};
+use crate::network::switch::{Arbiter, DEFAULT_DATA_BITS as SWITCH_DATA_BITS, SwitchConfig};
 use crate::routing::torus::Algorithm;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
+use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiUnitKind, LdiUnitParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use crate::rtl::torus_router::{self, TorusRouterParams};
@@ -32,6 +34,10 @@ pub enum UnitCommand {
     /// k-ary n-cube of seed 004: the routing function of one node (e-cube, double e-cube,
     /// west-first, direction-first) with a mask of faulty or busy links.
     Torus(TorusArgs),
+    /// The network switch of seed 002: a (d+1)x(d+1) wormhole crossbar that consumes one
+    /// route byte per hop and answers NACK when a worm's output is taken.
+    #[command(alias = "kautz-switch")]
+    Switch(SwitchArgs),
 }
 
 /// The Kautz digraph K(d,k) of the route generator.
@@ -99,6 +105,24 @@ pub struct TorusArgs {
     pub registered: bool,
 }
 
+#[derive(Debug, Clone, clap::Args)]
+pub struct SwitchArgs {
+    /// Network links each way (1 to 15); port 0 is the local router, so the switch is
+    /// (d+1)x(d+1).
+    #[arg(long)]
+    pub d: u64,
+    /// Data bits per link word (1 to 64, and enough to write the port numbers 0..=d).
+    #[arg(long, default_value_t = SWITCH_DATA_BITS as u64)]
+    pub data_bits: u64,
+    /// Which head wins an output that several ask for in one cycle.
+    #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
+    pub arbiter: Arbiter,
+    /// One clock for all switches, or seed 002's self-timed switch that makes its own
+    /// clock from its neighbours' (simulation only: it has a combinational loop).
+    #[arg(long, value_enum, default_value_t = SwitchClocking::Synchronous)]
+    pub clocking: SwitchClocking,
+}
+
 /// The torus routing algorithms by their command-line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AlgorithmArg {
@@ -155,6 +179,7 @@ pub enum Unit {
     Ldi(LdiUnitParams),
     Mrns(MrnsPathGenParams),
     Torus(TorusRouterParams),
+    Switch(SwitchParams),
 }
 
 impl Unit {
@@ -180,7 +205,7 @@ impl Unit {
                 return match (default.d, default.k) {
                     (Some(d), Some(k)) => kautz(d, k),
                     (None, None) => Err(input_error(anyhow::anyhow!(
-                        "name a unit (kautz, ldi, mrns, torus) or give --d and --k for the Kautz route generator"
+                        "name a unit (kautz, ldi, mrns, torus, switch) or give --d and --k for the Kautz route generator"
                     ))),
                     _ => Err(input_error(anyhow::anyhow!(
                         "the route generator needs --d and --k (the Kautz digraph K(d,k))"
@@ -228,6 +253,15 @@ impl Unit {
             )
             .map(Unit::Torus)
             .map_err(input_error),
+            UnitCommand::Switch(args) => {
+                let config =
+                    SwitchConfig::new(args.d, args.data_bits, args.arbiter).map_err(input_error)?;
+                Ok(Unit::Switch(
+                    SwitchParams::new(config)
+                        .with_clocking(args.clocking)
+                        .with_top(top.unwrap_or(kautz_switch::DEFAULT_TOP)),
+                ))
+            }
         }
     }
 
@@ -238,6 +272,7 @@ impl Unit {
             Unit::Ldi(params) => ldi_units::design(params),
             Unit::Mrns(params) => mrns_path_gen::design(params),
             Unit::Torus(params) => torus_router::design(params),
+            Unit::Switch(params) => kautz_switch::design(params),
         }
     }
 
@@ -249,6 +284,7 @@ impl Unit {
             Unit::Ldi(params) => format!("ldi-{}", params.kind().name()),
             Unit::Mrns(_) => "mrns-path-gen".to_string(),
             Unit::Torus(params) => format!("torus-{}", params.algorithm().name()),
+            Unit::Switch(_) => "switch".to_string(),
         }
     }
 
@@ -303,6 +339,20 @@ impl Unit {
                 p.top.clone(),
                 torus_router::DEFAULT_TOP.to_string(),
             ),
+            Unit::Switch(p) => {
+                let c = &p.config;
+                let mut words = format!("switch --d {}", c.d());
+                if c.data_bits() != SWITCH_DATA_BITS {
+                    words += &format!(" --data-bits {}", c.data_bits());
+                }
+                if c.arbiter() != Arbiter::RoundRobin {
+                    words += " --arbiter fixed";
+                }
+                if p.clocking == SwitchClocking::SelfTimed {
+                    words += " --clocking self-timed";
+                }
+                (words, p.top.clone(), kautz_switch::DEFAULT_TOP.to_string())
+            }
         };
         if top == default_top {
             words
@@ -329,6 +379,10 @@ impl Unit {
                 p.cycle_bound()
             ),
             Unit::Torus(p) => latency(p.latency()),
+            Unit::Switch(p) => match p.clocking {
+                SwitchClocking::Synchronous => "every output registered: a word one hop per clock, a head's grant registered in its own cycle".to_string(),
+                SwitchClocking::SelfTimed => "self-timed: node_clk made by a Muller-C rendezvous of the neighbours' clocks; for simulation (GHDL, Icarus Verilog), not for synthesis".to_string(),
+            },
         }
     }
 }

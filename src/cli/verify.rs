@@ -4,13 +4,19 @@
 use crate::cli::unit::{Unit, UnitSelection};
 use crate::cli::{input_error, output::print_stdout};
 use crate::emit::Provenance;
+use crate::network::switch::SwitchFault;
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
+use crate::rtl::kautz_switch::{SelfTimedFault, SwitchClocking, SwitchParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use crate::sim::function::{self, FunctionUnit};
 use crate::sim::ghdl::Ghdl;
+use crate::sim::icarus::Icarus;
+use crate::sim::ring::{self, Ring};
 use crate::sim::sequence::{self, SequenceUnit};
+use crate::sim::stream::{self, StreamUnit};
 use crate::sim::units::ldi::LdiUnit;
 use crate::sim::units::mrns::MrnsPathUnit;
+use crate::sim::units::switch::{self as switch_traffic, SwitchUnit};
 use crate::sim::units::torus::{Headers, TorusUnit, single_faults};
 use crate::sim::vectors::{MAX_SAMPLE, Pairs, Shard, VectorSet};
 use crate::sim::verilator::Verilator;
@@ -59,7 +65,9 @@ use tempfile::TempDir;
   kautzgen verify ldi --m 18 --s 3
   kautzgen verify ldi --kind crossbar --m 10 --s 3 --registered --sim ghdl
   kautzgen verify torus --k 3 --n 3 --algo direction-first
-  kautzgen verify torus --k 6 --n 2 --algo west-first --vectors walks"
+  kautzgen verify torus --k 6 --n 2 --algo west-first --vectors walks
+  kautzgen verify switch --d 2 --cycles 50000 --seed 7
+  kautzgen verify switch --d 4 --fault output-kept-after-eod   # must fail"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -76,23 +84,29 @@ pub struct Args {
     /// reaches their number) [default: 1000].
     #[arg(global = true, long, value_name = "all|N", value_parser = parse_pairs)]
     pairs: Option<PairCount>,
-    /// Route generators: seed of the sample drawn by --pairs N [default: 1].
+    /// Route generators: seed of the sample drawn by --pairs N; switch: seed of the random
+    /// traffic [default: 1].
     #[arg(global = true, long)]
     seed: Option<u64>,
-    /// Route generators: write the waves of the run to this VCD file (with one --sim
-    /// only).
+    /// Route generators and the switch: write the waves of the run to this VCD file (with
+    /// one --sim only).
     #[arg(global = true, long, value_name = "FILE.vcd")]
     wave: Option<PathBuf>,
     /// Kautz route generator: verify the design in DIR (its manifest.json and the HDL files
     /// it lists, as `kautzgen generate` writes them) instead of generating one.
     #[arg(global = true, long, value_name = "DIR", conflicts_with = "fault")]
     design: Option<PathBuf>,
-    /// Route generators: build this deliberate fault into the design, to see verification
-    /// fail. Kautz: flipped-comparator, used-bit-never-set, phase-b-skipped; MRNS:
-    /// rows-frozen-while-shortest, destination-digit-not-skipped (an unknown name lists
-    /// the unit's faults).
+    /// Build this deliberate fault into the design, to see verification fail. Kautz:
+    /// flipped-comparator, used-bit-never-set, phase-b-skipped; MRNS:
+    /// rows-frozen-while-shortest, destination-digit-not-skipped; switch:
+    /// output-kept-after-eod, nack-not-returned; self-timed switch: rising-edge-sampling
+    /// (an unknown name lists the unit's faults).
     #[arg(global = true, long, value_name = "FAULT")]
     fault: Option<String>,
+    /// Switch: cycles of random traffic after the directed cases [default: 20000]; of each
+    /// switch's own clock in the self-timed ring [default: 2000].
+    #[arg(global = true, long, value_name = "N")]
+    cycles: Option<u64>,
     /// Torus unit: which vectors to run.
     #[arg(global = true, long, value_enum)]
     vectors: Option<TorusVectors>,
@@ -113,6 +127,9 @@ enum TorusVectors {
 enum Sim {
     Verilator,
     Ghdl,
+    /// Icarus Verilog: the self-timed switch only, whose wires have delays.
+    Icarus,
+    /// Verilator and GHDL; GHDL and Icarus for the self-timed switch.
     All,
 }
 
@@ -138,10 +155,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(text) => text.parse().map_err(input_error)?,
         None => Shard::WHOLE,
     };
-    let simulators: Vec<Box<dyn Simulator>> = match args.sim {
-        Sim::Verilator => vec![Box::new(Verilator::default())],
-        Sim::Ghdl => vec![Box::new(Ghdl::default())],
-        Sim::All => vec![Box::new(Verilator::default()), Box::new(Ghdl::default())],
+    let self_timed = matches!(&unit, Unit::Switch(p) if p.clocking == SwitchClocking::SelfTimed);
+    let simulators: Vec<Box<dyn Simulator>> = match (args.sim, self_timed) {
+        (Sim::Verilator, false) => vec![Box::new(Verilator::default())],
+        (Sim::Ghdl, _) => vec![Box::new(Ghdl::default())],
+        (Sim::All, false) => vec![Box::new(Verilator::default()), Box::new(Ghdl::default())],
+        (Sim::Icarus, true) => vec![Box::new(Icarus::default())],
+        (Sim::All, true) => vec![Box::new(Ghdl::default()), Box::new(Icarus::default())],
+        (Sim::Verilator, true) => {
+            return Err(input_error(anyhow::anyhow!(
+                "Verilator cannot simulate the self-timed switch (its clocks come through wires with delays): use --sim ghdl or --sim icarus"
+            )));
+        }
+        (Sim::Icarus, false) => {
+            return Err(input_error(anyhow::anyhow!(
+                "--sim icarus runs the self-timed switch's ring only; use verilator or ghdl for the {} unit",
+                unit.name()
+            )));
+        }
     };
     let only = |flag: &str, owner: &str, given: bool| -> anyhow::Result<()> {
         if given {
@@ -156,11 +187,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         only("--design", "Kautz route generator", args.design.is_some())?;
     }
     if !matches!(unit, Unit::Kautz(_) | Unit::Mrns(_)) {
-        let owners = "route generators (Kautz, MRNS)";
-        only("--pairs", owners, args.pairs.is_some())?;
+        only(
+            "--pairs",
+            "route generators (Kautz, MRNS)",
+            args.pairs.is_some(),
+        )?;
+    }
+    if !matches!(unit, Unit::Kautz(_) | Unit::Mrns(_) | Unit::Switch(_)) {
+        let owners = "route generators (Kautz, MRNS) and the switch";
         only("--seed", owners, args.seed.is_some())?;
         only("--fault", owners, args.fault.is_some())?;
         only("--wave", owners, args.wave.is_some())?;
+    }
+    if !matches!(unit, Unit::Switch(_)) {
+        only("--cycles", "switch", args.cycles.is_some())?;
+    } else if shard != Shard::WHOLE {
+        return Err(input_error(anyhow::anyhow!(
+            "--shard splits independent vectors; the switch's cycles form one run from reset: give --cycles and --seed instead"
+        )));
     }
     if args.wave.is_some() && simulators.len() > 1 {
         return Err(input_error(anyhow::anyhow!(
@@ -187,6 +231,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map_err(input_error)?;
             function_unit(&unit, shard, &simulators)
         }
+        Unit::Switch(params) if self_timed => ring(&args, params, &simulators),
+        Unit::Switch(params) => switch(&args, params, &simulators),
     }
 }
 
@@ -207,6 +253,7 @@ fn function_unit(
             text: report.render(),
             passed: report.passed,
             failed: report.failed,
+            counted: "vectors",
         })
     })
 }
@@ -253,6 +300,85 @@ fn path_generator(
             text: report.render(),
             passed: report.passed,
             failed: report.failed,
+            counted: "vectors",
+        })
+    })
+}
+
+/// Checks the network switch against its cycle model in every cycle.
+fn switch(
+    args: &Args,
+    params: &SwitchParams,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    let fault = args
+        .fault
+        .as_deref()
+        .map(|name| parse_fault::<SwitchFault>(name, "switch"))
+        .transpose()?;
+    let unit = SwitchUnit::new(
+        params.clone().with_fault(fault),
+        args.cycles.unwrap_or(switch_traffic::DEFAULT_CYCLES),
+        args.seed.unwrap_or(1),
+    );
+    let heading = format!(
+        "{}: {} directed and {} random cycles (seed {}): {} cycles",
+        unit.describe(),
+        switch_traffic::DIRECTED_CYCLES,
+        unit.cycle_count() - switch_traffic::DIRECTED_CYCLES,
+        args.seed.unwrap_or(1),
+        unit.cycle_count()
+    );
+    in_each_simulator(&heading, simulators, |simulator| {
+        let report = stream::verify(simulator, &unit, SHOWN, args.wave.as_deref())?;
+        Ok(Outcome {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+            counted: "cycles",
+        })
+    })
+}
+
+/// Checks three self-timed switches in a ring against three synchronous models.
+fn ring(
+    args: &Args,
+    params: &SwitchParams,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    if params.config.d() != 2 {
+        return Err(input_error(anyhow::anyhow!(
+            "the self-timed switch is checked in a bidirectional ring of three, which needs d = 2, got d = {}",
+            params.config.d()
+        )));
+    }
+    if args.wave.is_some() {
+        return Err(input_error(anyhow::anyhow!(
+            "--wave applies to the synchronous switch, not to the self-timed ring"
+        )));
+    }
+    let fault = args
+        .fault
+        .as_deref()
+        .map(|name| parse_fault::<SelfTimedFault>(name, "self-timed switch"))
+        .transpose()?;
+    let ring = Ring {
+        params: params.clone().with_self_timed_fault(fault),
+        cycles: args.cycles.unwrap_or(ring::DEFAULT_CYCLES),
+        seed: args.seed.unwrap_or(1),
+    };
+    let heading = format!(
+        "{}: {} switch-cycles",
+        ring.describe(),
+        ring::SWITCHES as u64 * ring.cycles
+    );
+    in_each_simulator(&heading, simulators, |simulator| {
+        let report = ring.verify(simulator, SHOWN)?;
+        Ok(Outcome {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+            counted: "switch-cycles",
         })
     })
 }
@@ -263,6 +389,8 @@ struct Outcome {
     text: String,
     passed: u64,
     failed: u64,
+    /// What was counted: "vectors", "cycles", "switch-cycles".
+    counted: &'static str,
 }
 
 impl Outcome {
@@ -289,10 +417,11 @@ fn in_each_simulator(
         print_stdout(&outcome.text)?;
         if !outcome.all_passed() {
             failed.push(format!(
-                "{}: {} of {} vectors",
+                "{}: {} of {} {}",
                 simulator.name(),
                 outcome.failed,
-                outcome.passed + outcome.failed
+                outcome.passed + outcome.failed,
+                outcome.counted
             ));
         }
     }

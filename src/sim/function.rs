@@ -12,9 +12,10 @@ use crate::emit::{GeneratedFile, Provenance, render};
 use crate::rtl::ir::{Design, Direction, SignalId, SignalKind};
 use crate::sim::testbench::{TestbenchError, testbench_name};
 use crate::sim::vectors::Shard;
-use crate::sim::{SimError, Simulator};
+use crate::sim::{SimError, Simulator, copy_wave};
 use serde::Serialize;
 use std::io;
+use std::path::Path;
 
 /// A unit whose outputs are a function of its inputs, `latency` clock edges later.
 ///
@@ -72,10 +73,10 @@ impl FunctionReport {
 
 /// A port of the unit's top, as a testbench sees it.
 #[derive(Debug, Clone, Serialize)]
-struct TbPort {
+pub(crate) struct TbPort {
     /// The legal name in the testbench's language.
-    name: String,
-    width: u32,
+    pub name: String,
+    pub width: u32,
     /// Whole hexadecimal digits, as bits.
     text_bits: u32,
 }
@@ -86,6 +87,7 @@ struct TbContext {
     tb: String,
     describe: String,
     latency: u32,
+    wave: bool,
     inputs: Vec<TbPort>,
     outputs: Vec<TbPort>,
     input_names: String,
@@ -124,9 +126,11 @@ fn vector_ports(design: &Design, language: Language) -> (Vec<TbPort>, Vec<TbPort
 
 /// The testbench of `unit` in `language`, named `tb_<top>`.
 fn testbench(
-    unit: &dyn FunctionUnit,
+    describe: &str,
+    latency: u32,
     design: &Design,
     language: Language,
+    wave: bool,
 ) -> Result<(String, String), SimError> {
     let names = name_design(design, language);
     let top = names.modules[&design.top().name].clone();
@@ -142,8 +146,9 @@ fn testbench(
     let context = TbContext {
         tb: testbench_name(&top),
         top,
-        describe: unit.describe(),
-        latency: unit.latency(),
+        describe: describe.to_string(),
+        latency,
+        wave,
         input_names: list(&inputs),
         output_names: list(&outputs),
         read_format: format(&inputs),
@@ -169,32 +174,42 @@ fn testbench(
 }
 
 /// Width of an input or output value in whole hexadecimal digits.
-fn digits(width: u32) -> usize {
+pub(crate) fn digits(width: u32) -> usize {
     width.div_ceil(4) as usize
 }
 
-/// Runs every vector of `shard` of `unit` through `simulator` and compares the outputs
-/// with the golden model; the first `shown` failures are kept in full.
-pub fn verify(
+/// What one simulation of a design's testbench recorded: the ports of a row and each
+/// row's output line (hexadecimal fields in port order; empty when the testbench wrote
+/// none).
+pub(crate) struct Run {
+    pub inputs: Vec<TbPort>,
+    pub outputs: Vec<TbPort>,
+    pub lines: Vec<String>,
+}
+
+/// Applies `rows` (input port values in port order) one after another to `design` in
+/// `simulator`, reading the outputs `latency` clock edges after each, in one run; with
+/// `wave` the run's waves (VCD) are copied there.
+pub(crate) fn simulate(
     simulator: &dyn Simulator,
-    unit: &dyn FunctionUnit,
-    shard: Shard,
-    shown: usize,
-) -> Result<FunctionReport, SimError> {
-    let design = unit.design();
+    design: &Design,
+    describe: &str,
+    latency: u32,
+    rows: &[Vec<u64>],
+    wave: Option<&Path>,
+) -> Result<Run, SimError> {
     let language = simulator.language();
     let work = tempfile::Builder::new()
         .prefix(&format!("kautzgen-{}-", simulator.name()))
         .tempdir()
         .map_err(SimError::io("cannot create a temporary directory"))?;
     let provenance = Provenance {
-        command: format!("verification of {}", unit.describe()),
+        command: format!("verification of {describe}"),
     };
-    let (files, manifest) =
-        render(&design, &[language], &provenance).map_err(|e| SimError::Io {
-            what: format!("cannot print {}: {e}", unit.describe()),
-            cause: io::ErrorKind::InvalidInput.into(),
-        })?;
+    let (files, manifest) = render(design, &[language], &provenance).map_err(|e| SimError::Io {
+        what: format!("cannot print {describe}: {e}"),
+        cause: io::ErrorKind::InvalidInput.into(),
+    })?;
     let mut sources = Vec::new();
     // The HDL sources, in compile order: the directory also holds the manifest and the
     // FuseSoC core.
@@ -206,20 +221,16 @@ pub fn verify(
             .map_err(SimError::io(format!("cannot write {}", path.display())))?;
         sources.push(path);
     }
-    let (tb, text) = testbench(unit, &design, language)?;
+    let (tb, text) = testbench(describe, latency, design, language, wave.is_some())?;
     let tb_path = work.path().join(match language {
         Language::Verilog => format!("{tb}.v"),
         Language::Vhdl => format!("{tb}.vhd"),
     });
     std::fs::write(&tb_path, text).map_err(SimError::io("cannot write the testbench"))?;
     sources.push(tb_path);
-    let (inputs, outputs) = vector_ports(&design, language);
-    let indices: Vec<u64> = (0..unit.vector_count())
-        .filter(|&i| shard.selects(i))
-        .collect();
+    let (inputs, outputs) = vector_ports(design, language);
     let mut vectors = String::new();
-    for &i in &indices {
-        let values = unit.vector(i);
+    for values in rows {
         let fields: Vec<String> = values
             .iter()
             .zip(&inputs)
@@ -230,11 +241,51 @@ pub fn verify(
     }
     std::fs::write(work.path().join("vectors.txt"), vectors)
         .map_err(SimError::io("cannot write vectors.txt"))?;
-    simulator.compile(work.path(), &sources, &tb, false)?;
-    simulator.simulate(work.path(), &tb, false)?;
+    simulator.compile(work.path(), &sources, &tb, wave.is_some())?;
+    simulator.simulate(work.path(), &tb, wave.is_some())?;
+    if let Some(path) = wave {
+        copy_wave(work.path(), path)?;
+    }
     let results = std::fs::read_to_string(work.path().join("results.txt"))
         .map_err(SimError::io("the testbench wrote no results.txt"))?;
-    let mut lines = results.lines();
+    let mut lines: Vec<String> = results.lines().map(str::to_string).collect();
+    lines.resize(rows.len(), String::new());
+    Ok(Run {
+        inputs,
+        outputs,
+        lines,
+    })
+}
+
+/// The values of a recorded line, `None` for a field that is not hexadecimal.
+pub(crate) fn parse_line(line: &str) -> Vec<Option<u64>> {
+    line.split_whitespace()
+        .map(|f| u64::from_str_radix(f, 16).ok())
+        .collect()
+}
+
+/// Runs every vector of `shard` of `unit` through `simulator` and compares the outputs
+/// with the golden model; the first `shown` failures are kept in full.
+pub fn verify(
+    simulator: &dyn Simulator,
+    unit: &dyn FunctionUnit,
+    shard: Shard,
+    shown: usize,
+) -> Result<FunctionReport, SimError> {
+    let design = unit.design();
+    let indices: Vec<u64> = (0..unit.vector_count())
+        .filter(|&i| shard.selects(i))
+        .collect();
+    let rows: Vec<Vec<u64>> = indices.iter().map(|&i| unit.vector(i)).collect();
+    let run = simulate(
+        simulator,
+        &design,
+        &unit.describe(),
+        unit.latency(),
+        &rows,
+        None,
+    )?;
+    let (inputs, outputs) = (&run.inputs, &run.outputs);
     let mut report = FunctionReport {
         simulator: simulator.name().to_string(),
         passed: 0,
@@ -249,14 +300,9 @@ pub fn verify(
             .collect::<Vec<_>>()
             .join(" ")
     };
-    for &i in &indices {
-        let given = unit.vector(i);
-        let expected = unit.expected(&given);
-        let line = lines.next().unwrap_or("");
-        let got: Vec<Option<u64>> = line
-            .split_whitespace()
-            .map(|f| u64::from_str_radix(f, 16).ok())
-            .collect();
+    for ((&i, given), line) in indices.iter().zip(&rows).zip(&run.lines) {
+        let expected = unit.expected(given);
+        let got = parse_line(line);
         let matches =
             got.len() == expected.len() && got.iter().zip(&expected).all(|(g, e)| *g == Some(*e));
         if matches {
@@ -279,9 +325,9 @@ pub fn verify(
             };
             report.failures.push(format!(
                 "vector {i}: {}; expected {}; got {}",
-                show(&inputs, &hex(&given, &inputs)),
-                show(&outputs, &hex(&expected, &outputs)),
-                show(&outputs, &got_text)
+                show(inputs, &hex(given, inputs)),
+                show(outputs, &hex(&expected, outputs)),
+                show(outputs, &got_text)
             ));
         }
     }

@@ -7,4 +7,5 @@
 
 pub mod ldi;
 pub mod mrns;
+pub mod switch;
 pub mod torus;

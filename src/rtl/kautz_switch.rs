@@ -239,12 +239,19 @@ fn output_module(params: &SwitchParams) -> Module {
                 p,
                 "round-robin pointer as a thermometer: the inputs at or after it",
             );
-            let granted = Expr::from(grant);
-            let above = !(granted.clone().or(granted.clone() - Expr::konst(p, 1)));
+            // The output is held through the cycle after a grant (`first`), so the
+            // pointer can move then, from the registered owner: the same as moving at the
+            // grant, for no arbitration reads it meanwhile, and off the grant's path.
+            let above = Expr::concat(
+                (0..p)
+                    .rev()
+                    .map(|k| Expr::or_all((0..k).map(|j| bit(owner, j))))
+                    .collect(),
+            );
             m.register(
                 mask,
                 reset_mask(p),
-                Expr::mux(granted.any(), above, mask.into()),
+                Expr::mux(first.into(), above, mask.into()),
                 "After a grant the inputs above the winner come first; at reset the order is 1, 2, ..., d, 0.",
             );
             Expr::from(mask)
@@ -332,8 +339,8 @@ fn output_module(params: &SwitchParams) -> Module {
     m.register(
         first,
         0,
-        (!Expr::from(held)).and(Expr::from(grant).any()),
-        "Set for the one cycle after a grant.",
+        Expr::from(grant).any(),
+        "Set for the one cycle after a grant (only a free output grants).",
     );
     let valid_next = m.internal("valid_next", 1, "the output link's valid bit next cycle");
     m.assign(
@@ -567,13 +574,8 @@ fn switch_module(params: &SwitchParams, name: &str, output: &Module) -> Module {
     m.register(
         busy,
         0,
-        Expr::or_all([
-            accepted.into(),
-            still_forwarding,
-            refused.clone(),
-            cut.clone(),
-        ]),
-        "Busy next cycle: forwarding (granted, or not yet released), or dropping the one word still on the wire after a NACK (its sender stops the cycle after).",
+        Expr::or_all([head.into(), still_forwarding, cut.clone()]),
+        "Busy next cycle after a head (granted: forwarding; refused: dropping the one word still on the wire, its sender stops the cycle after), while not yet released, and after a NACK.",
     );
     let nack_back = match params.fault {
         Some(SwitchFault::NackNotReturned) => cut,

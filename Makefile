@@ -31,7 +31,10 @@ SYNTH_UNITS := \
   torus-e-cube-k8-n3:"torus --k 8 --n 3 --algo e-cube" \
   torus-double-e-cube-k8-n3:"torus --k 8 --n 3 --algo double-e-cube" \
   torus-west-first-k8-n2:"torus --k 8 --n 2 --algo west-first" \
-  torus-direction-first-k8-n3:"torus --k 8 --n 3 --algo direction-first"
+  torus-direction-first-k8-n3:"torus --k 8 --n 3 --algo direction-first" \
+  switch-d2:"switch --d 2" \
+  switch-d4:"switch --d 4" \
+  switch-d8:"switch --d 8"
 SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5
 SYNTH_DIR := generated/synth

@@ -25,7 +25,9 @@ use std::path::PathBuf;
   kautzgen generate ldi --m 18 --s 3 --out build/ldi18
   kautzgen generate ldi --kind switch-rom --m 12 --s 3 --out build/ldi12-rom
   kautzgen generate mrns --radices 2,3,3,4 --out build/mrns2334
-  kautzgen generate torus --k 3 --n 3 --algo direction-first --registered --out build/t33"
+  kautzgen generate torus --k 3 --n 3 --algo direction-first --registered --out build/t33
+  kautzgen generate switch --d 2 --out build/sw2
+  kautzgen generate switch --d 2 --clocking self-timed --out build/sw2-st"
 )]
 pub struct Args {
     #[command(flatten)]

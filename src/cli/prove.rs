@@ -33,7 +33,8 @@ use std::path::PathBuf;
   kautzgen prove --d 3 --k 3 --keep build/prove-k33
   kautzgen prove ldi --kind shortest --m 10 --s 3 --registered
   kautzgen prove mrns --radices 2,3,3,4
-  kautzgen prove torus --k 3 --n 3 --algo direction-first"
+  kautzgen prove torus --k 3 --n 3 --algo direction-first
+  kautzgen prove switch --d 4"
 )]
 pub struct Args {
     #[command(flatten)]

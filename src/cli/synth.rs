@@ -39,6 +39,7 @@ use std::path::PathBuf;
   kautzgen synth ldi --m 18 --s 3 --target ice40-hx8k
   kautzgen synth mrns --radices 2,3,3,4 --target ice40-up5k
   kautzgen synth torus --k 4 --n 2 --algo west-first --registered --target ecp5-25k
+  kautzgen synth switch --d 2 --target ice40-hx8k --target ecp5-25k
   kautzgen synth --doc docs/synthesis.md --from generated/synth"
 )]
 pub struct Args {

@@ -46,6 +46,11 @@ use tempfile::TempDir;
 /// and mask of faulty or busy links), then along the golden model's route between every
 /// pair of nodes with no fault, each single faulty node and each single faulty link.
 ///
+/// The network switch is checked cycle by cycle: every output in every cycle against its
+/// cycle model, on directed cases then --cycles of random traffic from --seed. The
+/// self-timed switch (--clocking self-timed) is checked as three switches in a ring with
+/// wire delays, in GHDL and Icarus Verilog, against three synchronous models.
+///
 /// Prints the first failures in full and ends with a line `<simulator>: N passed, M
 /// failed` per simulator; exits 1 on any failure.
 #[derive(Debug, clap::Args)]

@@ -371,7 +371,22 @@ struct DocContext {
     cycles_missing: Vec<String>,
     /// Units that answer one input per clock.
     function_units: Vec<String>,
+    /// The network switch's links: one row per size and FPGA.
+    links: Vec<LinkRow>,
 }
+
+/// One size of the network switch on one FPGA: its link rate, data bits times Fmax.
+#[derive(Serialize)]
+struct LinkRow {
+    size: String,
+    target: String,
+    luts: String,
+    fmax: String,
+    rate: String,
+}
+
+/// The unit name of the network switch, whose links the document compares with seed 002.
+pub const SWITCH_UNIT: &str = "switch";
 
 /// `verilog / vhdl` of one figure, `-` for a language that was not synthesised.
 fn pair(verilog: Option<String>, vhdl: Option<String>) -> String {
@@ -447,9 +462,34 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
     cycles_missing.dedup();
     let function_units: Vec<String> = units
         .iter()
-        .filter(|u| !route_sets(&u.unit))
+        .filter(|u| !route_sets(&u.unit) && u.unit != SWITCH_UNIT)
         .map(|u| u.unit.clone())
         .collect();
+    let mut links = Vec::new();
+    for report in reports.iter().filter(|r| r.unit == SWITCH_UNIT) {
+        let bits = report.params.get("data_bits").copied().unwrap_or(8) as f64;
+        let ports = report.params.get("d").copied().unwrap_or(0) + 1;
+        let mut targets: Vec<Target> = report.results.iter().map(|r| r.target).collect();
+        targets.sort();
+        targets.dedup();
+        for target in targets {
+            let of = |language: Hdl| {
+                report
+                    .results
+                    .iter()
+                    .find(|r| r.target == target && r.language == language)
+            };
+            let (v, h) = (of(Hdl::Verilog), of(Hdl::Vhdl));
+            let both = |f: &dyn Fn(&TargetResult) -> String| pair(v.map(f), h.map(f));
+            links.push(LinkRow {
+                size: format!("{ports}x{ports}, {bits} data bits"),
+                target: target.device().to_string(),
+                luts: both(&|r| r.luts.to_string()),
+                fmax: both(&|r| format!("{:.1}", r.fmax_median)),
+                rate: both(&|r| format!("{:.2}", bits * r.fmax_median / 1000.0)),
+            });
+        }
+    }
     let context = DocContext {
         command: command.to_string(),
         units,
@@ -463,6 +503,7 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
         runs: reports.iter().map(|r| r.command.clone()).collect(),
         cycles_missing,
         function_units,
+        links,
     };
     Ok(render_template(
         "synth_doc.md.tera",

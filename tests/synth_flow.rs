@@ -68,6 +68,38 @@ fn the_up5k_takes_the_mrns_path_generator() {
 }
 
 #[test]
+fn the_switch_goes_through_both_languages() {
+    let (report, _) = synth_json(&[
+        "synth",
+        "switch",
+        "--d",
+        "1",
+        "--target",
+        "ice40-hx8k",
+        "--seeds",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (report.unit.as_str(), report.top.as_str()),
+        ("switch", "kautz_switch")
+    );
+    // d = 1, 8 data bits: inputs rst, fault (2) and per link valid, ctl, data (10) and
+    // out_nack (1), twice; outputs registered twice, in_nack (1) and valid, ctl, data (10)
+    // per link, twice.
+    assert_eq!(report.wrapper_flip_flops, 1 + 2 + 2 * (10 + 1) + 2 * 2 * (1 + 10));
+    assert_eq!(report.results.len(), 2);
+    for result in &report.results {
+        // Per output: owner (2), first, pointer (2), valid, ctl, data (8); busy and NACK
+        // per input: 34 register bits, of which each pointer's bit 0 is always 0 (nothing
+        // is ever above input 0 first) and disappears.
+        assert_eq!(result.flip_flops, 2 * (2 + 1 + 2 + 10) + 2 * 2 - 2, "{result:?}");
+        assert!(result.luts > 20 && result.fmax_median > 50.0, "{result:?}");
+    }
+}
+
+#[test]
 fn the_ecp5_flow_runs_from_the_projects_venv() {
     // YoWASP's yosys and nextpnr-ecp5, from .venv (make deps), on a small LDI unit.
     let (report, _) = synth_json(&[

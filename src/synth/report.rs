@@ -553,6 +553,28 @@ mod tests {
     }
 
     #[test]
+    fn the_switch_gets_its_link_rates_beside_seed_002() {
+        // 8 data bits at a median of 95 MHz (Verilog) and 82.5 MHz (VHDL): 0.76 and 0.66
+        // Gbit/s per link.
+        let switch = SynthReport {
+            unit: SWITCH_UNIT.into(),
+            summary: "3x3 wormhole switch".into(),
+            params: BTreeMap::from([("d".into(), 2), ("data_bits".into(), 8)]),
+            ..report(None)
+        };
+        let doc = render_doc(&[switch], "make synth").unwrap();
+        assert!(
+            doc.contains(
+                "| 3x3, 8 data bits | iCE40 HX8K (CT256) | 230 / 230 | 95.0 / 82.5 | 0.76 / 0.66 |\n\
+                 | 3x3, 8 data bits (seed 002, Table 2) | Xilinx XC3042 | 126 CLBs of 144, 4 logic levels | 10 | 0.08 |"
+            ),
+            "{doc}"
+        );
+        assert!(doc.contains("- A `-` in the last two columns of `switch`:"));
+        assert!(!doc.contains("these\n  units answer one input per clock"));
+    }
+
+    #[test]
     fn medians_of_odd_and_even_counts() {
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);

@@ -77,7 +77,9 @@ save = { $(2) > $(1).tmp && mv $(1).tmp $(1) && cat $(1); } || { rm -f $(1).tmp;
 
 ## run: the papers' default, K(4,5), under generated/: Table 3 of seed 000 and its JSON, the
 ## K(2,3) drawing of Fig. 2, the route generator in Verilog and VHDL, its lint report, and
-## its verification in Verilator and GHDL on 1000 sampled pairs and the invalid words.
+## its verification in Verilator and GHDL on 1000 sampled pairs and the invalid words; and
+## the 5x5 network switch of each of its nodes (seed 002, d = 4), linted and verified
+## cycle by cycle against its model.
 run: deps $(KAUTZGEN)
 	mkdir -p generated
 	$(call save,generated/k45-table3.txt,$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430)
@@ -86,6 +88,9 @@ run: deps $(KAUTZGEN)
 	$(KAUTZGEN) generate --d 4 --k 5 --out generated/k45
 	$(call save,generated/k45-lint.txt,$(KAUTZGEN) lint generated/k45)
 	$(call save,generated/k45-verify.txt,$(KAUTZGEN) verify --d 4 --k 5 --design generated/k45)
+	$(KAUTZGEN) generate switch --d 4 --out generated/switch-d4
+	$(call save,generated/switch-d4-lint.txt,$(KAUTZGEN) lint generated/switch-d4)
+	$(call save,generated/switch-d4-verify.txt,$(KAUTZGEN) verify switch --d 4)
 
 ## verify-full: every ordered pair of K(4,5) (1,637,120) and the invalid words, in Verilator.
 verify-full: deps $(KAUTZGEN)

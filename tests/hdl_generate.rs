@@ -192,25 +192,36 @@ fn read_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 #[test]
-fn the_committed_example_is_what_make_run_writes_now() {
-    // generated/k45 is the README's example output: it must not drift from the generator.
-    let fresh = tempfile::tempdir().unwrap();
-    let out = fresh.path().join("k45");
-    let status = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
-        .args(["generate", "--d", "4", "--k", "5", "--out"])
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated/k45");
-    let (now, then) = (read_tree(&out), read_tree(&committed));
-    let names = |tree: &[(String, Vec<u8>)]| tree.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
-    assert_eq!(names(&now), names(&then));
-    for ((name, bytes), (_, committed)) in now.iter().zip(&then) {
-        assert!(
-            bytes == committed,
-            "generated/k45/{name} differs from what kautzgen generates now: run make run"
-        );
+fn the_committed_examples_are_what_make_run_writes_now() {
+    // generated/k45 (the route generator of K(4,5)) and generated/switch-d4 (the 5x5 switch
+    // of its nodes) are the README's example output: they must not drift from the generator.
+    for (dir, args) in [
+        ("k45", &["--d", "4", "--k", "5"][..]),
+        ("switch-d4", &["switch", "--d", "4"][..]),
+    ] {
+        let fresh = tempfile::tempdir().unwrap();
+        let out = fresh.path().join(dir);
+        let status = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+            .arg("generate")
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("generated")
+            .join(dir);
+        let (now, then) = (read_tree(&out), read_tree(&committed));
+        let names =
+            |tree: &[(String, Vec<u8>)]| tree.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&now), names(&then), "generated/{dir}");
+        for ((name, bytes), (_, committed)) in now.iter().zip(&then) {
+            assert!(
+                bytes == committed,
+                "generated/{dir}/{name} differs from what kautzgen generates now: run make run"
+            );
+        }
     }
 }
 

@@ -497,7 +497,10 @@ fn round_robin_lets_no_input_starve() {
         let grants = saturated(Arbiter::RoundRobin, d, 5, 20_000);
         let (low, high) = (grants.iter().min().unwrap(), grants.iter().max().unwrap());
         // Within one round of each other: every input is served about equally often.
-        assert!(*low > 0 && high - low <= grants.len() as u64, "d = {d}: {grants:?}");
+        assert!(
+            *low > 0 && high - low <= grants.len() as u64,
+            "d = {d}: {grants:?}"
+        );
     }
     // The fixed priority serves input 1 alone: every other input starves.
     let grants = saturated(Arbiter::Fixed, 2, 5, 20_000);

@@ -88,13 +88,20 @@ fn the_switch_goes_through_both_languages() {
     // d = 1, 8 data bits: inputs rst, fault (2) and per link valid, ctl, data (10) and
     // out_nack (1), twice; outputs registered twice, in_nack (1) and valid, ctl, data (10)
     // per link, twice.
-    assert_eq!(report.wrapper_flip_flops, 1 + 2 + 2 * (10 + 1) + 2 * 2 * (1 + 10));
+    assert_eq!(
+        report.wrapper_flip_flops,
+        1 + 2 + 2 * (10 + 1) + 2 * 2 * (1 + 10)
+    );
     assert_eq!(report.results.len(), 2);
     for result in &report.results {
         // Per output: owner (2), first, pointer (2), valid, ctl, data (8); busy and NACK
         // per input: 34 register bits, of which each pointer's bit 0 is always 0 (nothing
         // is ever above input 0 first) and disappears.
-        assert_eq!(result.flip_flops, 2 * (2 + 1 + 2 + 10) + 2 * 2 - 2, "{result:?}");
+        assert_eq!(
+            result.flip_flops,
+            2 * (2 + 1 + 2 + 10) + 2 * 2 - 2,
+            "{result:?}"
+        );
         assert!(result.luts > 20 && result.fmax_median > 50.0, "{result:?}");
     }
 }

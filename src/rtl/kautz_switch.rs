@@ -577,8 +577,9 @@ fn switch_module(params: &SwitchParams, name: &str, output: &Module) -> Module {
         Expr::or_all([head.into(), still_forwarding, cut.clone()]),
         "Busy next cycle after a head (granted: forwarding; refused: dropping the one word still on the wire, its sender stops the cycle after), while not yet released, and after a NACK.",
     );
+    // The fault masks the refused heads' NACKs off, in plain sight in the HDL.
     let nack_back = match params.fault {
-        Some(SwitchFault::NackNotReturned) => cut,
+        Some(SwitchFault::NackNotReturned) => refused.and(Expr::zero(p)).or(cut),
         _ => refused.or(cut),
     };
     let nack_all = m.internal("nack_all", p, "bit i: NACK to input i's sender next cycle");

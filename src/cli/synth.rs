@@ -86,6 +86,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let unit = args.unit.resolve()?;
     let design = unit.design();
+    // Asking to synthesise a self-timed unit is the user's mistake, told before any tool runs.
+    design
+        .timing
+        .require_synchronous("synthesis", &design.top().name)
+        .map_err(input_error)?;
     let cycles = match &args.cycles {
         Some(path) => Some(read_cycles(path).map_err(input_error)?),
         None => None,

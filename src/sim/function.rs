@@ -8,13 +8,11 @@
 //! in full with port names.
 
 use crate::emit::names::{Language, name_design};
-use crate::emit::{GeneratedFile, Provenance, render};
 use crate::rtl::ir::{Design, Direction, SignalId, SignalKind};
-use crate::sim::testbench::{TestbenchError, testbench_name};
+use crate::sim::testbench::{render_template, testbench_name};
 use crate::sim::vectors::Shard;
-use crate::sim::{SimError, Simulator, copy_wave};
+use crate::sim::{SimError, Simulator, copy_wave, write_sources};
 use serde::Serialize;
-use std::io;
 use std::path::Path;
 
 /// A unit whose outputs are a function of its inputs, `latency` clock edges later.
@@ -160,16 +158,7 @@ fn testbench(
         Language::Verilog => ("tb_function.v.tera", VERILOG_TB),
         Language::Vhdl => ("tb_function.vhd.tera", VHDL_TB),
     };
-    let failed = |cause| TestbenchError::Template { name, cause };
-    let mut tera = tera::Tera::new();
-    tera.autoescape_on(Vec::<&str>::new());
-    tera.add_raw_template(name, template).map_err(failed)?;
-    let rendered = tera
-        .render(
-            name,
-            &tera::Context::from_serialize(&context).map_err(failed)?,
-        )
-        .map_err(failed)?;
+    let rendered = render_template(name, template, &context)?;
     Ok((context.tb, rendered))
 }
 
@@ -203,24 +192,7 @@ pub(crate) fn simulate(
         .prefix(&format!("kautzgen-{}-", simulator.name()))
         .tempdir()
         .map_err(SimError::io("cannot create a temporary directory"))?;
-    let provenance = Provenance {
-        command: format!("verification of {describe}"),
-    };
-    let (files, manifest) = render(design, &[language], &provenance).map_err(|e| SimError::Io {
-        what: format!("cannot print {describe}: {e}"),
-        cause: io::ErrorKind::InvalidInput.into(),
-    })?;
-    let mut sources = Vec::new();
-    // The HDL sources, in compile order: the directory also holds the manifest and the
-    // FuseSoC core.
-    let hdl =
-        |f: &&GeneratedFile| manifest.verilog.contains(&f.path) || manifest.vhdl.contains(&f.path);
-    for file in files.iter().filter(hdl) {
-        let path = work.path().join(file.path.replace('/', "_"));
-        std::fs::write(&path, &file.text)
-            .map_err(SimError::io(format!("cannot write {}", path.display())))?;
-        sources.push(path);
-    }
+    let mut sources = write_sources(design, language, describe, work.path())?;
     let (tb, text) = testbench(describe, latency, design, language, wave.is_some())?;
     let tb_path = work.path().join(match language {
         Language::Verilog => format!("{tb}.v"),

@@ -37,6 +37,36 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use thiserror::Error;
 
+/// Prints `design` in `language` and writes its HDL files (not the manifest or the
+/// FuseSoC core) into `work`, flat; returns their paths in compile order. `describe` names
+/// the design in the files' headers and in errors.
+pub(crate) fn write_sources(
+    design: &crate::rtl::ir::Design,
+    language: Language,
+    describe: &str,
+    work: &Path,
+) -> Result<Vec<PathBuf>, SimError> {
+    let provenance = crate::emit::Provenance {
+        command: format!("verification of {describe}"),
+    };
+    let (files, manifest) =
+        crate::emit::render(design, &[language], &provenance).map_err(|e| SimError::Io {
+            what: format!("cannot print {describe}: {e}"),
+            cause: io::ErrorKind::InvalidInput.into(),
+        })?;
+    let hdl = |f: &&crate::emit::GeneratedFile| {
+        manifest.verilog.contains(&f.path) || manifest.vhdl.contains(&f.path)
+    };
+    let mut sources = Vec::new();
+    for file in files.iter().filter(hdl) {
+        let path = work.join(file.path.replace('/', "_"));
+        std::fs::write(&path, &file.text)
+            .map_err(SimError::io(format!("cannot write {}", path.display())))?;
+        sources.push(path);
+    }
+    Ok(sources)
+}
+
 /// Copies the waves a run with `wave` dumped in `work` (`wave.vcd`) to `to`.
 pub(crate) fn copy_wave(work: &Path, to: &Path) -> Result<(), SimError> {
     let from = work.join("wave.vcd");

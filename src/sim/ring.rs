@@ -14,17 +14,15 @@
 //! cycle and the outputs that differ.
 
 use crate::emit::names::{Language, name_design};
-use crate::emit::{GeneratedFile, Provenance, render};
 use crate::network::switch::{Switch, SwitchConfig};
 use crate::rtl::ir::{Direction, SignalKind};
 use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::sim::function::{FunctionReport, digits, parse_line};
 use crate::sim::random::SplitMix64;
-use crate::sim::testbench::TestbenchError;
+use crate::sim::testbench::render_template;
 use crate::sim::units::switch::{Sender, output_row, worm};
-use crate::sim::{SimError, Simulator};
+use crate::sim::{SimError, Simulator, write_sources};
 use serde::Serialize;
-use std::io;
 
 /// Switches in the ring.
 pub const SWITCHES: usize = 3;
@@ -149,24 +147,12 @@ impl Ring {
             .prefix(&format!("kautzgen-ring-{}-", simulator.name()))
             .tempdir()
             .map_err(SimError::io("cannot create a temporary directory"))?;
-        let provenance = Provenance {
-            command: format!("verification of the {}", self.describe()),
-        };
-        let (files, manifest) =
-            render(&design, &[language], &provenance).map_err(|e| SimError::Io {
-                what: format!("cannot print the self-timed switch: {e}"),
-                cause: io::ErrorKind::InvalidInput.into(),
-            })?;
-        let mut sources = Vec::new();
-        let hdl = |f: &&GeneratedFile| {
-            manifest.verilog.contains(&f.path) || manifest.vhdl.contains(&f.path)
-        };
-        for file in files.iter().filter(hdl) {
-            let path = work.path().join(file.path.replace('/', "_"));
-            std::fs::write(&path, &file.text)
-                .map_err(SimError::io(format!("cannot write {}", path.display())))?;
-            sources.push(path);
-        }
+        let mut sources = write_sources(
+            &design,
+            language,
+            &format!("the {}", self.describe()),
+            work.path(),
+        )?;
         let (tb, text) = self.testbench(&design, language)?;
         let tb_path = work.path().join(match language {
             Language::Verilog => format!("{tb}.v"),
@@ -295,16 +281,7 @@ impl Ring {
             Language::Verilog => ("tb_switch_ring.v.tera", VERILOG_TB),
             Language::Vhdl => ("tb_switch_ring.vhd.tera", VHDL_TB),
         };
-        let failed = |cause| TestbenchError::Template { name, cause };
-        let mut tera = tera::Tera::new();
-        tera.autoescape_on(Vec::<&str>::new());
-        tera.add_raw_template(name, template).map_err(failed)?;
-        let text = tera
-            .render(
-                name,
-                &tera::Context::from_serialize(&context).map_err(failed)?,
-            )
-            .map_err(failed)?;
+        let text = render_template(name, template, &context)?;
         Ok((context.tb, text))
     }
 }

@@ -26,16 +26,14 @@
 //! route generator (docs/verification.md).
 
 use crate::emit::names::{Language, name_design};
-use crate::emit::{GeneratedFile, Provenance, render};
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::sim::bits::Bits;
 use crate::sim::random::mix;
 use crate::sim::results::{End, ResultsError};
-use crate::sim::testbench::{TIMEOUT_FACTOR, TestbenchError, check_top, testbench_name};
+use crate::sim::testbench::{TIMEOUT_FACTOR, check_top, render_template, testbench_name};
 use crate::sim::vectors::Shard;
-use crate::sim::{SimError, Simulator, copy_wave};
+use crate::sim::{SimError, Simulator, copy_wave, write_sources};
 use serde::Serialize;
-use std::io;
 use std::path::Path;
 
 /// The names of a sequence unit's handshake ports, each one bit wide; `clk` and `rst` are
@@ -344,16 +342,7 @@ pub fn testbench(
         Language::Verilog => ("tb_sequence.v.tera", VERILOG_TB),
         Language::Vhdl => ("tb_sequence.vhd.tera", VHDL_TB),
     };
-    let failed = |cause| TestbenchError::Template { name, cause };
-    let mut tera = tera::Tera::new();
-    tera.autoescape_on(Vec::<&str>::new());
-    tera.add_raw_template(name, template).map_err(failed)?;
-    let rendered = tera
-        .render(
-            name,
-            &tera::Context::from_serialize(&context).map_err(failed)?,
-        )
-        .map_err(failed)?;
+    let rendered = render_template(name, template, &context)?;
     Ok((context.tb, rendered))
 }
 
@@ -527,33 +516,6 @@ fn judge(
     (problems, cycles_seen)
 }
 
-/// Writes the design's HDL files of `language` into `work`, in compile order.
-fn write_sources(
-    unit: &dyn SequenceUnit,
-    design: &Design,
-    language: Language,
-    work: &Path,
-) -> Result<Vec<std::path::PathBuf>, SimError> {
-    let provenance = Provenance {
-        command: format!("verification of {}", unit.describe()),
-    };
-    let (files, manifest) = render(design, &[language], &provenance).map_err(|e| SimError::Io {
-        what: format!("cannot print {}: {e}", unit.describe()),
-        cause: io::ErrorKind::InvalidInput.into(),
-    })?;
-    // The directory also holds the manifest and the FuseSoC core.
-    let hdl =
-        |f: &&GeneratedFile| manifest.verilog.contains(&f.path) || manifest.vhdl.contains(&f.path);
-    let mut sources = Vec::new();
-    for file in files.iter().filter(hdl) {
-        let path = work.join(file.path.replace('/', "_"));
-        std::fs::write(&path, &file.text)
-            .map_err(SimError::io(format!("cannot write {}", path.display())))?;
-        sources.push(path);
-    }
-    Ok(sources)
-}
-
 /// Runs every vector of `shard` of `unit` through `simulator`, all in one run of one
 /// build, and compares each record with the golden model; the first `shown` failures are
 /// kept in full. With `wave`, the run's waves (VCD) are copied there. When the error names
@@ -587,7 +549,7 @@ fn run(
     work: &Path,
 ) -> Result<SequenceReport, SimError> {
     let language = simulator.language();
-    let mut sources = write_sources(unit, design, language, work)?;
+    let mut sources = write_sources(design, language, &unit.describe(), work)?;
     let (tb, text) = testbench(unit, design, language, wave.is_some())?;
     let tb_path = work.join(match language {
         Language::Verilog => format!("{tb}.v"),

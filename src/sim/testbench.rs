@@ -104,11 +104,20 @@ pub fn render(
         Language::Verilog => ("tb_kautz_route_gen.v.tera", VERILOG),
         Language::Vhdl => ("tb_kautz_route_gen.vhd.tera", VHDL),
     };
+    render_template(name, template, &context)
+}
+
+/// Renders the testbench template `template` (named `name`, for messages) with `context`.
+pub(crate) fn render_template(
+    name: &'static str,
+    template: &str,
+    context: &impl serde::Serialize,
+) -> Result<String, TestbenchError> {
     let failed = |cause| TestbenchError::Template { name, cause };
     let mut tera = tera::Tera::new();
     tera.autoescape_on(Vec::<&str>::new());
     tera.add_raw_template(name, template).map_err(failed)?;
-    let context = tera::Context::from_serialize(&context).map_err(failed)?;
+    let context = tera::Context::from_serialize(context).map_err(failed)?;
     tera.render(name, &context).map_err(failed)
 }
 

@@ -398,6 +398,30 @@ fn pair(verilog: Option<String>, vhdl: Option<String>) -> String {
     )
 }
 
+/// A figure of both languages on one FPGA, as `verilog / vhdl`.
+type Both<'a> = Box<dyn Fn(&dyn Fn(&TargetResult) -> String) -> String + 'a>;
+
+/// Each FPGA of `report`, in order, with a way to print a figure of both languages on it.
+fn by_target(report: &SynthReport) -> Vec<(Target, Both<'_>)> {
+    let mut targets: Vec<Target> = report.results.iter().map(|r| r.target).collect();
+    targets.sort();
+    targets.dedup();
+    targets
+        .into_iter()
+        .map(|target| {
+            let of = move |language: Hdl| {
+                report
+                    .results
+                    .iter()
+                    .find(|r| r.target == target && r.language == language)
+            };
+            let (v, h) = (of(Hdl::Verilog), of(Hdl::Vhdl));
+            let both: Both<'_> = Box::new(move |f| pair(v.map(f), h.map(f)));
+            (target, both)
+        })
+        .collect()
+}
+
 /// `docs/synthesis.md` from the reports of many runs; `command` is what produced them.
 pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, ReportError> {
     let mut rows = Vec::new();
@@ -410,18 +434,7 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
     seeds.dedup();
     for report in reports {
         tools.extend(report.tools.clone());
-        let mut targets: Vec<Target> = report.results.iter().map(|r| r.target).collect();
-        targets.sort();
-        targets.dedup();
-        for target in targets {
-            let of = |language: Hdl| {
-                report
-                    .results
-                    .iter()
-                    .find(|r| r.target == target && r.language == language)
-            };
-            let (v, h) = (of(Hdl::Verilog), of(Hdl::Vhdl));
-            let both = |f: &dyn Fn(&TargetResult) -> String| pair(v.map(f), h.map(f));
+        for (target, both) in by_target(report) {
             rows.push(DocRow {
                 unit: report.unit.clone(),
                 size: params_text(&report.params),
@@ -469,18 +482,7 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
     for report in reports.iter().filter(|r| r.unit == SWITCH_UNIT) {
         let bits = report.params.get("data_bits").copied().unwrap_or(8) as f64;
         let ports = report.params.get("d").copied().unwrap_or(0) + 1;
-        let mut targets: Vec<Target> = report.results.iter().map(|r| r.target).collect();
-        targets.sort();
-        targets.dedup();
-        for target in targets {
-            let of = |language: Hdl| {
-                report
-                    .results
-                    .iter()
-                    .find(|r| r.target == target && r.language == language)
-            };
-            let (v, h) = (of(Hdl::Verilog), of(Hdl::Vhdl));
-            let both = |f: &dyn Fn(&TargetResult) -> String| pair(v.map(f), h.map(f));
+        for (target, both) in by_target(report) {
             links.push(LinkRow {
                 size: format!("{ports}x{ports}, {bits} data bits"),
                 target: target.device().to_string(),

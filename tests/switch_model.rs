@@ -507,3 +507,59 @@ fn round_robin_lets_no_input_starve() {
     assert_eq!(grants[0] + grants[2], 0, "{grants:?}");
     assert!(grants[1] > 3000, "{grants:?}");
 }
+
+/// A worm of `len` words sent in cycles 0.. into a chain of `j` switches whose last has
+/// its output 1 faulty: the cycle in which the source sees the NACK, if it does.
+fn nack_seen_at_source(j: usize, len: usize) -> Option<u64> {
+    let c = config(2, 8, Arbiter::RoundRobin);
+    let mut chain: Vec<Switch> = (0..j).map(|_| Switch::new(c.clone())).collect();
+    // Route bytes 1 at every switch (its link to the next), then 0, then data, then EOD.
+    let mut worm = vec![head(1)];
+    worm.extend((1..j).map(|_| data(1)));
+    worm.push(data(0));
+    while worm.len() + 1 < len {
+        worm.push(data(0x5A));
+    }
+    worm.push(eod());
+    assert_eq!(worm.len(), len);
+    for cycle in 0..(len as u64 + 4 * j as u64) {
+        if chain[0].in_nack(0) {
+            return Some(cycle);
+        }
+        let sent = worm.get(cycle as usize).copied().unwrap_or(IDLE);
+        let words: Vec<[Word; 3]> = (0..j)
+            .map(|m| match m {
+                0 => [sent, IDLE, IDLE],
+                _ => [IDLE, chain[m - 1].out_word(1), IDLE],
+            })
+            .collect();
+        let nacks: Vec<[bool; 3]> = (0..j)
+            .map(|m| [false, m + 1 < j && chain[m + 1].in_nack(1), false])
+            .collect();
+        for (m, switch) in chain.iter_mut().enumerate() {
+            let fault = if m + 1 == j { 0b010 } else { 0 };
+            switch.step(&words[m], &nacks[m], fault);
+        }
+    }
+    None
+}
+
+#[test]
+fn the_source_hears_a_refusal_at_the_jth_switch_if_its_worm_is_3j_1_words_long() {
+    // docs/switch.md: a head refused at the j-th switch (cycle 2(j-1)) is seen by the
+    // source in cycle 3(j-1) + 1, while it sends word 3j - 2; so a worm of 3j - 1 words or
+    // more hears of it, and a shorter one has let go of the links the NACK needs.
+    for j in 1..=6 {
+        let shortest = (j + 2).max(3);
+        let heard: Vec<usize> = (shortest..5 * j + 3)
+            .filter(|&len| nack_seen_at_source(j, len).is_some())
+            .collect();
+        let from = (3 * j - 1).max(shortest);
+        assert_eq!(heard, (from..5 * j + 3).collect::<Vec<_>>(), "j = {j}");
+        assert_eq!(
+            nack_seen_at_source(j, from),
+            Some(3 * (j as u64 - 1) + 1),
+            "j = {j}"
+        );
+    }
+}

@@ -164,7 +164,9 @@ impl Word {
 /// Most ports of any switch: masks of inputs and outputs fit a `u16`.
 const MAX_PORTS: usize = MAX_D as usize + 1;
 
-/// The state of one switch: exactly the registers of the RTL.
+/// The state of one switch: the registers of the RTL, but for one liberty that no port
+/// can see: the round-robin pointer moves at the grant here, in the RTL in the cycle after
+/// (while the output is held, so no arbitration reads it in between).
 #[derive(Debug, Clone)]
 pub struct Switch {
     config: SwitchConfig,

@@ -5,12 +5,16 @@
 //! thread over every ordered pair (the golden model, several passes, since one pass takes
 //! a fifth of a second and a busy machine's noise is of that order) or over an evenly
 //! spread sample of pairs that fills a time budget (the flow reference, which is thousands
-//! of times slower); and a [`SimMeasurement`] per simulator run, the model build included.
+//! of times slower); a [`SimMeasurement`] per simulator run, the model build included; and
+//! a [`SwitchMeasurement`] per degree of the network switch's cycle model.
 
 use crate::emit::Provenance;
+use crate::network::switch::{Arbiter, Switch, SwitchConfig};
 use crate::routing::flow::min_cost_disjoint_paths;
 use crate::routing::kautz::DisjointRoutes;
 use crate::rtl::kautz_route_gen::RouteGenParams;
+use crate::rtl::kautz_switch::SwitchParams;
+use crate::sim::units::switch::SwitchUnit;
 use crate::sim::vectors::{Pairs, Shard, VectorError, VectorSet};
 use crate::sim::{DesignError, Options, SimError, Simulator, scratch_design, verify};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
@@ -222,6 +226,69 @@ pub fn sim_table(rows: &[SimMeasurement]) -> String {
     text
 }
 
+/// How fast the switch's cycle model stepped one switch through the traffic of `verify
+/// switch`.
+#[derive(Debug, Clone)]
+pub struct SwitchMeasurement {
+    pub d: usize,
+    /// Clock cycles stepped in one pass.
+    pub cycles: u64,
+    pub passes: usize,
+    /// The median pass.
+    pub elapsed: Duration,
+    /// The fastest pass.
+    pub best: Duration,
+}
+
+/// The switch of degree `d` (8 data bits, round-robin) stepped through the traffic that
+/// `verify switch` makes (its directed cases and `cycles` random cycles, made beforehand),
+/// `passes` times from reset; only the steps are timed.
+pub fn switch_model(d: u64, cycles: u64, passes: usize) -> SwitchMeasurement {
+    let config = SwitchConfig::new(d, 8, Arbiter::RoundRobin).expect("a valid degree");
+    let stimulus = SwitchUnit::new(SwitchParams::new(config.clone()), cycles, 1).stimulus();
+    let mut switch = Switch::new(config);
+    let mut times = Vec::new();
+    for _ in 0..passes.max(1) {
+        switch.reset();
+        let start = Instant::now();
+        for inputs in &stimulus {
+            switch.step(black_box(&inputs.words), &inputs.out_nack, inputs.fault);
+        }
+        times.push(start.elapsed());
+        black_box(switch.out_word(0));
+    }
+    times.sort();
+    SwitchMeasurement {
+        d: d as usize,
+        cycles: stimulus.len() as u64,
+        passes: times.len(),
+        elapsed: times[times.len() / 2],
+        best: times[0],
+    }
+}
+
+/// The switch measurements as an aligned text table: cycles stepped per second, median and
+/// fastest pass.
+pub fn switch_table(rows: &[SwitchMeasurement]) -> String {
+    let mut text = format!(
+        "{:<14}  {:>8}  {:>6}  {:>9}  {:>14}  {:>14}\n",
+        "switch model", "cycles", "passes", "seconds", "cycles/s", "best pass/s"
+    );
+    for row in rows {
+        let rate = |t: Duration| row.cycles as f64 / t.as_secs_f64();
+        text += &format!(
+            "{:<14}  {:>8}  {:>6}  {:>9.4}  {:>14.0}  {:>14.0}\n",
+            format!("{p}x{p} (d = {})", row.d, p = row.d + 1),
+            row.cycles,
+            row.passes,
+            row.elapsed.as_secs_f64(),
+            rate(row.elapsed),
+            rate(row.best)
+        );
+    }
+    text
+}
+
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }
@@ -260,6 +327,20 @@ mod tests {
         assert_eq!((m.route_sets, m.passes), (132, 5));
         assert!(m.best <= m.elapsed && m.best_per_second() >= m.per_second());
         assert_eq!(golden_model(&g, 0).unwrap().passes, 1);
+    }
+
+    #[test]
+    fn the_switch_model_steps_every_cycle_of_the_traffic() {
+        let m = switch_model(2, 1000, 3);
+        assert_eq!((m.d, m.cycles, m.passes), (2, 1180, 3));
+        assert!(m.best <= m.elapsed);
+        let table = switch_table(&[m]);
+        let fields: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+        assert_eq!(
+            fields[..6],
+            ["3x3", "(d", "=", "2)", "1180", "3"],
+            "{table}"
+        );
     }
 
     #[test]

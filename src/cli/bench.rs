@@ -1,6 +1,9 @@
 //! `kautzgen bench`: route sets per second of the golden model and the flow reference.
 
-use crate::bench::{BenchError, flow_reference, golden_model, sim_table, simulated, table};
+use crate::bench::{
+    BenchError, flow_reference, golden_model, sim_table, simulated, switch_model, switch_table,
+    table,
+};
 use crate::cli::{input_error, output::print_stdout};
 use crate::sim::Simulator;
 use crate::sim::ghdl::Ghdl;
@@ -13,7 +16,8 @@ use std::time::Duration;
 ///
 /// Times the Kautz route-set golden model over every ordered pair of each graph, on one
 /// thread, --passes times, and reports the median pass and the fastest; beside it the
-/// min-cost-flow reference on a sample of pairs.
+/// min-cost-flow reference on a sample of pairs. Then the network switch's cycle model,
+/// cycles stepped per second through the traffic of `verify switch`, for d = 2, 4 and 15.
 ///
 /// Build with optimisations (`make bench` runs the release build, with --simulate): the
 /// figures of a debug build mean nothing.
@@ -62,6 +66,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     print_stdout(&table(&rows))?;
+    let switches: Vec<_> = [2, 4, 15]
+        .into_iter()
+        .map(|d| switch_model(d, SWITCH_CYCLES, args.passes as usize))
+        .collect();
+    print_stdout(&format!("\n{}", switch_table(&switches)))?;
     if args.simulate {
         let graph = Kautz::new(4, 5).expect("K(4,5) is a graph");
         let runs: [(Box<dyn Simulator>, Pairs); 2] = [
@@ -87,6 +96,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Random cycles of switch traffic per pass, after the directed cases.
+const SWITCH_CYCLES: u64 = 200_000;
 
 fn parse_graph(text: &str) -> anyhow::Result<Kautz> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();

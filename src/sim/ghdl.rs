@@ -95,8 +95,10 @@ impl Simulator for Ghdl {
     fn simulate(&self, work: &Path, top: &str, wave: bool) -> Result<(), SimError> {
         let log = work.join("run.log");
         let mut command = self.command("-r");
-        // numeric_std warns about metavalues before the first reset; they are expected.
-        command.args([top, "--ieee-asserts=disable-at-0"]);
+        // numeric_std warns about metavalues before the first reset; they are expected. An
+        // assertion of severity error (a testbench reading a malformed line with hread, say)
+        // ends the run as a failure rather than leaving garbage to compare.
+        command.args([top, "--ieee-asserts=disable-at-0", "--assert-level=error"]);
         if wave {
             command.arg("--vcd=wave.vcd");
         }
@@ -110,5 +112,40 @@ impl Simulator for Ghdl {
                 log,
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_assertion_fails_the_run_with_its_line() {
+        // hread of a two-digit vector from a line holding one digit and a space asserts
+        // with severity error (after time 0, where the runner leaves IEEE assertions on);
+        // the run must fail and say so, not go on with garbage.
+        let work = tempfile::tempdir().unwrap();
+        let tb = work.path().join("tb_read.vhd");
+        std::fs::write(
+            &tb,
+            "library ieee;\nuse ieee.std_logic_1164.all;\nuse std.textio.all;\n\
+             entity tb_read is\nend entity tb_read;\n\
+             architecture sim of tb_read is\nbegin\n  process\n\
+             file f : text open read_mode is \"vectors.txt\";\n\
+             variable l : line;\n    variable v : std_logic_vector(7 downto 0);\n\
+             begin\n    wait for 1 ns;\n    readline(f, l);\n    hread(l, v);\n    wait;\n  end process;\n\
+             end architecture sim;\n",
+        )
+        .unwrap();
+        std::fs::write(work.path().join("vectors.txt"), "2 0\n").unwrap();
+        let ghdl = Ghdl::default();
+        ghdl.compile(work.path(), &[tb], "tb_read", false).unwrap();
+        let error = ghdl.simulate(work.path(), "tb_read", false).unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.starts_with("ghdl simulation failed (exit status: 1): ")
+                && text.contains("HREAD Error"),
+            "{text}"
+        );
     }
 }

@@ -2,13 +2,16 @@
 //!
 //! Layers, data flowing one way: [`topology`] (graphs and node labels) feeds [`routing`]
 //! (golden models of every routing algorithm and their property checks), which feeds the
-//! drawing and benchmark front ends. The binary in `main.rs` only wires these together.
+//! drawing and benchmark front ends. [`network`] holds the cycle models of the network
+//! hardware (switch, router, whole networks) that [`rtl`] is checked against; [`random`] the
+//! deterministic random numbers that every model and flow draws from. The binary in `main.rs` only wires these together.
 
 pub mod bench;
 pub mod cli;
 pub mod draw;
 pub mod emit;
 pub mod network;
+pub mod random;
 pub mod routing;
 pub mod rtl;
 pub mod sim;

@@ -7,7 +7,7 @@
 //! all quiet after draining), and round-robin fairness under saturation.
 
 use kautzgen::network::switch::{Arbiter, Switch, SwitchConfig, SwitchConfigError, Word};
-use kautzgen::sim::random::SplitMix64;
+use kautzgen::random::SplitMix64;
 use std::collections::BTreeMap;
 
 fn config(d: u64, bits: u64, arbiter: Arbiter) -> SwitchConfig {

@@ -16,7 +16,6 @@ pub mod function;
 pub mod ghdl;
 pub mod hex;
 pub mod icarus;
-pub mod random;
 pub mod results;
 pub mod ring;
 pub mod sequence;

@@ -15,10 +15,10 @@
 
 use crate::emit::names::{Language, name_design};
 use crate::network::switch::{Switch, SwitchConfig};
+use crate::random::SplitMix64;
 use crate::rtl::ir::{Direction, SignalKind};
 use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::sim::function::{FunctionReport, digits, parse_line};
-use crate::sim::random::SplitMix64;
 use crate::sim::testbench::render_template;
 use crate::sim::units::switch::{Sender, output_row, worm};
 use crate::sim::{SimError, Simulator, write_sources};

@@ -26,9 +26,9 @@
 //! route generator (docs/verification.md).
 
 use crate::emit::names::{Language, name_design};
+use crate::random::mix;
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::sim::bits::Bits;
-use crate::sim::random::mix;
 use crate::sim::results::{End, ResultsError};
 use crate::sim::testbench::{TIMEOUT_FACTOR, check_top, render_template, testbench_name};
 use crate::sim::vectors::Shard;

@@ -9,8 +9,8 @@
 //! Vectors are made on demand from their position, so that a sweep over every pair of a
 //! large graph never holds more than one batch in memory.
 
+use crate::random::{SplitMix64, distinct_pairs, mix};
 use crate::routing::kautz::route_set;
-use crate::sim::random::{SplitMix64, distinct_pairs, mix};
 use crate::sim::{counted, hex};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 use std::fmt;

@@ -13,11 +13,11 @@
 //! the pairs given. Items (`path`, `path_len`): the moves of each path packed as on the
 //! generator's ports (docs/mrns-path-gen.md).
 
+use crate::random::{SplitMix64, distinct_pairs};
 use crate::routing::mrns::{Move, disjoint_paths};
 use crate::rtl::ir::Design;
 use crate::rtl::mrns_path_gen::{Fault, MrnsPathGenParams, design_with_fault};
 use crate::sim::bits::Bits;
-use crate::sim::random::{SplitMix64, distinct_pairs};
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
 use crate::topology::mrns::{Address, MrnsError};
 use clap::ValueEnum;

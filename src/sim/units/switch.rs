@@ -10,9 +10,9 @@
 //! outputs.
 
 use crate::network::switch::{Switch, Word};
+use crate::random::SplitMix64;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_switch::{self, SwitchParams};
-use crate::sim::random::SplitMix64;
 use crate::sim::stream::{Cycle, StreamUnit};
 use std::collections::VecDeque;
 

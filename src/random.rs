@@ -1,4 +1,4 @@
-//! The deterministic pseudo-random numbers of the verification flows: seeded samples of
+//! The deterministic pseudo-random numbers of the models and verification flows: seeded samples of
 //! node pairs, and stimulus derived from a vector's own inputs so that it is driven the
 //! same way in every shard. The same numbers on every platform, so a seed names a sample.
 

@@ -8,6 +8,7 @@ mod generate;
 mod ldi;
 mod lint;
 mod mrns;
+mod netsim;
 pub mod output;
 mod prove;
 mod routes;
@@ -37,6 +38,7 @@ enum Command {
     Ldi(ldi::Args),
     Mrns(mrns::Args),
     Torus(torus::Args),
+    Netsim(netsim::Args),
     Verify(verify::Args),
     Synth(synth::Args),
     Prove(prove::Args),
@@ -53,6 +55,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Ldi(args) => ldi::run(args),
         Command::Mrns(args) => mrns::run(args),
         Command::Torus(args) => torus::run(args),
+        Command::Netsim(args) => netsim::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Synth(args) => synth::run(args),
         Command::Prove(args) => prove::run(args),

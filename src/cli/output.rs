@@ -36,3 +36,28 @@ pub fn print_stdout(text: &str) -> anyhow::Result<()> {
         other => other.context("cannot write to standard output"),
     }
 }
+
+/// Writes a file through `write` into a temporary file beside `path`, renamed to `path`
+/// only when `write` succeeds: for output too large to hold in memory first.
+pub fn write_file_streamed<T>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
+) -> anyhow::Result<T> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let cannot = || format!("cannot write '{}'", path.display());
+    let file = tempfile::NamedTempFile::new_in(dir).with_context(cannot)?;
+    let mut out = std::io::BufWriter::new(file);
+    let value = write(&mut out).with_context(cannot)?;
+    let file = out
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(cannot)?;
+    file.as_file().sync_all().with_context(cannot)?;
+    file.persist(path)
+        .map_err(|e| e.error)
+        .with_context(cannot)?;
+    Ok(value)
+}

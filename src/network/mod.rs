@@ -1,1 +1,12 @@
+//! Cycle models of the network hardware of seed 002: the switch, the router, and whole
+//! networks of them with their traffic. They are golden models like those of
+//! [`crate::routing`]: the RTL is checked against them cycle by cycle.
+
+pub mod kautz_net;
+pub mod link;
+pub mod message;
+pub mod router;
+pub mod stats;
 pub mod switch;
+pub mod trace;
+pub mod traffic;

@@ -1,0 +1,225 @@
+//! The `netsim` subcommand: runs the golden model of a whole K(d,k) network of seed 002
+//! (switches, routers, route generators, processors) under a chosen traffic and faults,
+//! and prints what it measured (docs/network.md).
+//!
+//! In: the graph, the traffic, the faults, the run's length and seed. Out: a table or one
+//! JSON object on standard output, and with `--trace` one JSON line per message in a file.
+
+use crate::cli::input_error;
+use crate::cli::output::{print_stdout, write_file_streamed};
+use crate::network::kautz_net::{FaultSpec, KautzNet, NetParams};
+use crate::network::stats::Summary;
+use crate::network::switch::Arbiter;
+use crate::network::trace::trace_line;
+use crate::network::traffic::{Pattern, Traffic};
+use crate::rtl::kautz_route_gen::cycle_bound;
+use crate::topology::kautz::Kautz;
+use anyhow::Context;
+use std::path::PathBuf;
+
+/// Simulate a whole Kautz network, message by message, cycle by cycle.
+#[derive(Debug, clap::Args)]
+#[command(
+    long_about = "Simulates K(d,k) as seed 002 builds it: at every node a network switch, a \
+router and a route generator, and a processor that makes messages. A message goes over the \
+first of the d node-disjoint routes; on NACK the router tries the next; after d NACKs the \
+processor is told it failed. The model is cycle-exact with the generated RTL \
+(docs/network.md).\n\n\
+Processors inject for --cycles cycles, then the network drains until nothing is in flight.",
+    after_help = "Examples:\n  \
+kautzgen netsim --d 2 --k 3 --rate 0.01 --cycles 10000 --seed 1\n  \
+kautzgen netsim --d 4 --k 5 --rate 0.002 --cycles 5000 --seed 7 --faults 3 --format json\n  \
+kautzgen netsim --d 2 --k 3 --rate 0.02 --cycles 2000 --seed 1 --faulty-node 010 --trace trace.jsonl"
+)]
+pub struct Args {
+    /// Degree d (1 to 15: a switch has d + 1 ports)
+    #[arg(long)]
+    d: u64,
+    /// Word length k (k >= 1)
+    #[arg(long)]
+    k: u64,
+    /// Messages per healthy node per cycle, 0 to 1
+    #[arg(long)]
+    rate: f64,
+    /// Cycles during which processors inject; the run then drains
+    #[arg(long)]
+    cycles: u64,
+    /// Seed of the traffic, the faults drawn and the messages' bytes
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Destinations: uniform, a fixed permutation, or a hot spot
+    #[arg(long, value_enum, default_value_t = Pattern::Uniform)]
+    traffic: Pattern,
+    /// Hot spot: the fraction of messages sent to the hot node
+    #[arg(long, default_value_t = 0.2, value_name = "F")]
+    hot_fraction: f64,
+    /// Data bytes per message: N, or LO..HI drawn uniformly
+    #[arg(long, default_value = "16", value_name = "N|LO..HI")]
+    message_bytes: String,
+    /// The router's message buffer in bytes (1 to 255)
+    #[arg(long, default_value_t = 16)]
+    max_bytes: u64,
+    /// Faulty nodes drawn by the seed
+    #[arg(long, default_value_t = 0, value_name = "F")]
+    faults: u64,
+    /// A faulty node (repeatable)
+    #[arg(long = "faulty-node", value_name = "WORD")]
+    faulty_nodes: Vec<String>,
+    /// A faulty link: the out-link of WORD by LETTER (repeatable)
+    #[arg(long = "faulty-link", value_name = "WORD:LETTER")]
+    faulty_links: Vec<String>,
+    /// Rounds of d attempts before a message is given up; rounds after the first start
+    /// after a random delay of 1 to 64 cycles
+    #[arg(long, default_value_t = 1, value_name = "R")]
+    retry_rounds: u32,
+    /// Output arbitration of the switches
+    #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
+    arbiter: Arbiter,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write one JSON line per message to FILE
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let params = params(&args)?;
+    let net = KautzNet::new(&params).map_err(input_error)?;
+    let healthy = net.healthy().len();
+    let graph = params.graph;
+    let summary = match &args.trace {
+        None => net.run(|_| {}),
+        Some(path) => write_file_streamed(path, |out| {
+            let mut failure = Ok(());
+            let summary = net.run(|finished| {
+                if failure.is_ok() {
+                    failure = writeln!(out, "{}", trace_line(&graph, finished));
+                }
+            });
+            failure.map(|()| summary)
+        })?,
+    };
+    let text = match args.format {
+        Format::Json => {
+            let mut value = serde_json::to_value(&summary).context("summary as JSON")?;
+            value["nodes"] = healthy.into();
+            format!("{value}\n")
+        }
+        Format::Text => table(&args, &params, healthy, &summary),
+    };
+    print_stdout(&text)
+}
+
+/// The run's parameters from the command line, every one checked.
+fn params(args: &Args) -> anyhow::Result<NetParams> {
+    let graph = Kautz::new(args.d, args.k).map_err(input_error)?;
+    let bytes = parse_bytes(&args.message_bytes).map_err(input_error)?;
+    let mut faults = FaultSpec {
+        random_nodes: args.faults,
+        ..FaultSpec::default()
+    };
+    for word in &args.faulty_nodes {
+        let word = graph.parse_word(word).map_err(input_error)?;
+        faults.nodes.push(word.letters().to_vec());
+    }
+    for link in &args.faulty_links {
+        let (word, letter) = link.rsplit_once(':').ok_or_else(|| {
+            input_error(anyhow::anyhow!("faulty link '{link}' is not WORD:LETTER"))
+        })?;
+        let word = graph.parse_word(word).map_err(input_error)?;
+        let letter: u64 = letter.trim().parse().map_err(|_| {
+            input_error(anyhow::anyhow!(
+                "faulty link '{link}': '{letter}' is not a letter"
+            ))
+        })?;
+        faults.links.push((word.letters().to_vec(), letter));
+    }
+    let max_bytes = u8::try_from(args.max_bytes)
+        .ok()
+        .filter(|&m| m > 0)
+        .ok_or_else(|| {
+            input_error(anyhow::anyhow!(
+                "max bytes must be 1 to 255, got {}",
+                args.max_bytes
+            ))
+        })?;
+    Ok(NetParams {
+        route_cycles: cycle_bound(graph.d(), graph.k()) as u64,
+        graph,
+        arbiter: args.arbiter,
+        max_bytes,
+        traffic: Traffic {
+            pattern: args.traffic,
+            rate: args.rate,
+            bytes,
+            hot_fraction: args.hot_fraction,
+        },
+        cycles: args.cycles,
+        seed: args.seed,
+        faults,
+        retry_rounds: args.retry_rounds,
+    })
+}
+
+/// `N` or `LO..HI`, each 1 to 255.
+fn parse_bytes(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u8>> {
+    let bad =
+        || anyhow::anyhow!("message bytes '{text}' is not N or LO..HI with 1 <= LO <= HI <= 255");
+    let (lo, hi) = text.split_once("..").unwrap_or((text, text));
+    let lo: u8 = lo.trim().parse().map_err(|_| bad())?;
+    let hi: u8 = hi.trim().parse().map_err(|_| bad())?;
+    if lo == 0 || lo > hi {
+        return Err(bad());
+    }
+    Ok(lo..=hi)
+}
+
+/// The figures as an aligned table under a line that names the run.
+fn table(args: &Args, params: &NetParams, healthy: usize, s: &Summary) -> String {
+    let graph = &params.graph;
+    let nodes = graph.node_count_decimal();
+    let mut text = format!(
+        "K({},{}): {nodes} nodes, {healthy} healthy; {} traffic at rate {} for {} cycles, {} bytes a message, seed {}\n",
+        graph.d(),
+        graph.k(),
+        format!("{:?}", args.traffic).to_lowercase(),
+        args.rate,
+        args.cycles,
+        args.message_bytes,
+        args.seed
+    );
+    let optional =
+        |x: Option<f64>, unit: &str| x.map_or("-".to_string(), |x| format!("{x:.2}{unit}"));
+    let rows = [
+        ("injected", s.injected.to_string()),
+        ("delivered", s.delivered.to_string()),
+        ("failed", s.failed.to_string()),
+        ("retries", s.retries.to_string()),
+        ("mean latency", optional(s.mean_latency, " cycles")),
+        (
+            "p99 latency",
+            s.p99_latency
+                .map_or("-".to_string(), |x| format!("{x} cycles")),
+        ),
+        (
+            "throughput",
+            format!("{:.4} bytes/node/cycle", s.throughput),
+        ),
+        (
+            "first-attempt success",
+            optional(s.first_attempt_success.map(|x| 100.0 * x), "%"),
+        ),
+        ("cycles run", s.cycles.to_string()),
+    ];
+    for (name, value) in rows {
+        text.push_str(&format!("{name:<22} {value}\n"));
+    }
+    text
+}

@@ -1,0 +1,548 @@
+//! The golden model of a whole K(d,k) network (docs/network.md): at every node a switch
+//! (the cycle model of [`super::switch`], unchanged), a router ([`super::router`]) and the
+//! processor that feeds it the run's traffic ([`super::traffic`]), the links wired by the
+//! Kautz arcs, faulty nodes and links marked at the switches that send into them.
+//!
+//! In: [`NetParams`]. Out: every message's [`Finished`] record, one at a time as messages
+//! end, and the run's [`Summary`]. Only the nodes where something happens in a cycle are
+//! stepped (a quiet switch with idle inputs stays quiet), so light traffic on a large
+//! graph costs little.
+
+use super::link::{pack, unpack};
+use super::message::{Finished, Message, Outcome, payload_byte};
+use super::router::{Event, Router, RouterParams};
+use super::stats::{Stats, Summary};
+use super::switch::{Arbiter, Switch, SwitchConfig, SwitchConfigError, Word};
+use super::traffic::{Traffic, TrafficGen};
+use crate::random::{SplitMix64, mix};
+use crate::routing::kautz::route_set;
+use crate::topology::kautz::{Kautz, Letter};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use thiserror::Error;
+
+/// Most nodes a model holds: about 1 KiB each, so at most 2 GiB.
+pub const MAX_NODES: u64 = 1 << 21;
+/// Longest delay before a failed message's next round, in cycles.
+pub const RETRY_DELAY: u64 = 64;
+/// Cycles without any message event after which a run is declared stuck (a model bug).
+const STALL_LIMIT: u64 = 1_000_000;
+
+/// Why a network cannot be simulated as asked.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum NetError {
+    #[error(transparent)]
+    Switch(#[from] SwitchConfigError),
+    #[error("K({d},{k}) has {nodes} nodes; netsim holds at most {MAX_NODES} in memory")]
+    TooLarge { d: usize, k: usize, nodes: String },
+    #[error("injection rate must be between 0 and 1, got {0}")]
+    Rate(f64),
+    #[error("hot-spot fraction must be between 0 and 1, got {0}")]
+    HotFraction(f64),
+    #[error("message bytes must be 1 to {max}, got {lo}..{hi}")]
+    MessageBytes { lo: u64, hi: u64, max: u8 },
+    #[error("max bytes must be 1 to 255, got {0}")]
+    MaxBytes(u64),
+    #[error("retry rounds must be at least 1, got 0")]
+    RetryRounds,
+    #[error("faulty node {0} is given twice")]
+    FaultyNodeTwice(String),
+    #[error("faulty link {0} is given twice")]
+    FaultyLinkTwice(String),
+    #[error("faulty link {word}:{letter}: node {word} has no out-link by letter {letter}")]
+    NoSuchLink { word: String, letter: u64 },
+    #[error("{faulty} faulty nodes of {nodes} leave fewer than two healthy nodes to send between")]
+    TooManyFaults { faulty: u64, nodes: u64 },
+}
+
+/// Faulty nodes and links, as node indices.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// Faulty nodes, ascending.
+    pub nodes: Vec<u32>,
+    /// Faulty out-links: (node, letter).
+    pub links: Vec<(u32, Letter)>,
+}
+
+/// How faults are asked for: named nodes and links, plus a number of nodes drawn by the
+/// seed among the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FaultSpec {
+    pub random_nodes: u64,
+    pub nodes: Vec<Vec<Letter>>,
+    pub links: Vec<(Vec<Letter>, u64)>,
+}
+
+impl FaultSpec {
+    /// The faults of `graph`, the random ones drawn from `seed`.
+    pub fn resolve(&self, graph: &Kautz, seed: u64) -> Result<Faults, NetError> {
+        let n = graph.node_count().unwrap_or(u64::MAX);
+        let mut faulty = vec![false; n.min(MAX_NODES) as usize];
+        let mut nodes = Vec::new();
+        for word in &self.nodes {
+            let v = graph.index_of(word);
+            if std::mem::replace(&mut faulty[v], true) {
+                return Err(NetError::FaultyNodeTwice(graph.format_letters(word)));
+            }
+            nodes.push(v as u32);
+        }
+        let total = nodes.len() as u64 + self.random_nodes;
+        if total + 2 > n {
+            return Err(NetError::TooManyFaults {
+                faulty: total,
+                nodes: n,
+            });
+        }
+        let mut rng = SplitMix64::new(mix(seed ^ 0xfa17));
+        for _ in 0..self.random_nodes {
+            let v = loop {
+                let v = rng.below(n) as usize;
+                if !faulty[v] {
+                    break v;
+                }
+            };
+            faulty[v] = true;
+            nodes.push(v as u32);
+        }
+        nodes.sort_unstable();
+        let mut links = Vec::new();
+        for (word, letter) in &self.links {
+            let name = graph.format_letters(word);
+            if *letter > graph.d() as u64 || *letter == u64::from(word[word.len() - 1]) {
+                return Err(NetError::NoSuchLink {
+                    word: name,
+                    letter: *letter,
+                });
+            }
+            let link = (graph.index_of(word) as u32, *letter as Letter);
+            if links.contains(&link) {
+                return Err(NetError::FaultyLinkTwice(format!("{name}:{letter}")));
+            }
+            links.push(link);
+        }
+        Ok(Faults { nodes, links })
+    }
+}
+
+/// Everything a run needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetParams {
+    pub graph: Kautz,
+    pub arbiter: Arbiter,
+    /// The route generator's cycle bound B (`rtl::kautz_route_gen::cycle_bound`).
+    pub route_cycles: u64,
+    /// The router's message buffer, in bytes.
+    pub max_bytes: u8,
+    pub traffic: Traffic,
+    /// Cycles during which processors make messages; the run then drains.
+    pub cycles: u64,
+    pub seed: u64,
+    pub faults: FaultSpec,
+    /// Rounds of d attempts a processor makes before it gives a message up.
+    pub retry_rounds: u32,
+}
+
+/// Checks what does not need the graph built.
+fn check(params: &NetParams) -> Result<(), NetError> {
+    let t = &params.traffic;
+    if !(0.0..=1.0).contains(&t.rate) {
+        return Err(NetError::Rate(t.rate));
+    }
+    if !(0.0..=1.0).contains(&t.hot_fraction) {
+        return Err(NetError::HotFraction(t.hot_fraction));
+    }
+    if params.max_bytes == 0 {
+        return Err(NetError::MaxBytes(0));
+    }
+    let (lo, hi) = (*t.bytes.start(), *t.bytes.end());
+    if lo == 0 || lo > hi || hi > params.max_bytes {
+        return Err(NetError::MessageBytes {
+            lo: lo.into(),
+            hi: hi.into(),
+            max: params.max_bytes,
+        });
+    }
+    if params.retry_rounds == 0 {
+        return Err(NetError::RetryRounds);
+    }
+    Ok(())
+}
+
+/// A message waiting in its processor's queue, oldest ready first.
+#[derive(Debug)]
+struct Queued(Message);
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.0.ready, other.0.id).cmp(&(self.0.ready, self.0.id))
+    }
+}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Queued {}
+
+/// A delivered message waits for its arrival, or an arrival for its message's verdict,
+/// whichever comes second: per (source, destination) both come in the same order.
+#[derive(Debug, Default)]
+struct Pairing {
+    verdicts: VecDeque<(Message, u64)>,
+    arrivals: VecDeque<(u64, Vec<u8>)>,
+}
+
+/// The network of one run.
+#[derive(Debug)]
+pub struct KautzNet {
+    graph: Kautz,
+    router: RouterParams,
+    cycles: u64,
+    retry_rounds: u32,
+    ports: usize,
+    /// Node words, k letters each, by node index.
+    letters: Vec<Letter>,
+    switches: Vec<Switch>,
+    routers: Vec<Router>,
+    /// Per node and input port i >= 1: the link's index (sending node * ports + its output).
+    up: Vec<u32>,
+    /// Per node and output port p >= 1: the receiving node and its input port.
+    down: Vec<(u32, u8)>,
+    /// Every switch's output words, packed ([`super::link`]), by link index: the values of the
+    /// current cycle, in one small array so that reading a neighbour's is cheap.
+    links: Vec<u16>,
+    /// Every switch's NACKs on its inputs, bit i for input i.
+    nack_bits: Vec<u16>,
+    /// Whether each switch was quiet after its last step.
+    quiet: Vec<bool>,
+    fault_mask: Vec<u64>,
+    healthy: Vec<u32>,
+    queues: Vec<BinaryHeap<Queued>>,
+    traffic: TrafficGen,
+    stats: Stats,
+    pairing: HashMap<(u32, u32), Pairing>,
+    in_system: u64,
+}
+
+impl KautzNet {
+    /// The network of `params`, every node reset, nothing injected yet.
+    pub fn new(params: &NetParams) -> Result<Self, NetError> {
+        check(params)?;
+        let graph = params.graph;
+        let (d, k) = (graph.d(), graph.k());
+        let nodes = match graph.node_count() {
+            Some(n) if n <= MAX_NODES => n as usize,
+            _ => {
+                return Err(NetError::TooLarge {
+                    d,
+                    k,
+                    nodes: graph.node_count_decimal(),
+                });
+            }
+        };
+        let config = SwitchConfig::new(d as u64, 8, params.arbiter)?;
+        let faults = params.faults.resolve(&graph, params.seed)?;
+        let ports = d + 1;
+        let mut letters = Vec::with_capacity(nodes * k);
+        for v in 0..nodes {
+            letters.extend_from_slice(graph.word_at(v).letters());
+        }
+        let mut up = vec![u32::MAX; nodes * ports];
+        let mut down = vec![(u32::MAX, 0u8); nodes * ports];
+        for v in 0..nodes {
+            let word = &letters[v * k..(v + 1) * k];
+            for a in 0..=d as Letter {
+                if a == word[k - 1] {
+                    continue;
+                }
+                let mut next = word[1..].to_vec();
+                next.push(a);
+                let w = graph.index_of(&next);
+                let p = super::router::out_port(word[k - 1], a) as usize;
+                let q = super::router::out_port(next[0], word[0]) as usize;
+                down[v * ports + p] = (w as u32, q as u8);
+                up[w * ports + q] = (v * ports + p) as u32;
+            }
+        }
+        let mut fault_mask = vec![0u64; nodes];
+        let mut is_faulty = vec![false; nodes];
+        for &v in &faults.nodes {
+            is_faulty[v as usize] = true;
+        }
+        for v in 0..nodes {
+            for p in 1..ports {
+                if is_faulty[down[v * ports + p].0 as usize] {
+                    fault_mask[v] |= 1 << p;
+                }
+            }
+        }
+        for &(v, a) in &faults.links {
+            let last = letters[v as usize * k + k - 1];
+            fault_mask[v as usize] |= 1 << super::router::out_port(last, a);
+        }
+        let healthy: Vec<u32> = (0..nodes as u32)
+            .filter(|&v| !is_faulty[v as usize])
+            .collect();
+        let routers = (0..nodes)
+            .map(|v| Router::new(letters[v * k..(v + 1) * k].to_vec()))
+            .collect();
+        let traffic = TrafficGen::new(params.traffic.clone(), nodes, healthy.clone(), params.seed);
+        Ok(KautzNet {
+            router: RouterParams {
+                k,
+                route_cycles: params.route_cycles,
+                seed: params.seed,
+            },
+            cycles: params.cycles,
+            retry_rounds: params.retry_rounds,
+            ports,
+            letters,
+            switches: vec![Switch::new(config); nodes],
+            routers,
+            up,
+            down,
+            links: vec![0; nodes * ports],
+            nack_bits: vec![0; nodes],
+            quiet: vec![true; nodes],
+            fault_mask,
+            healthy,
+            queues: (0..nodes).map(|_| BinaryHeap::new()).collect(),
+            traffic,
+            stats: Stats::default(),
+            pairing: HashMap::new(),
+            in_system: 0,
+            graph,
+        })
+    }
+
+    pub fn graph(&self) -> &Kautz {
+        &self.graph
+    }
+
+    /// The healthy nodes, ascending.
+    pub fn healthy(&self) -> &[u32] {
+        &self.healthy
+    }
+
+    /// The word of node `v`.
+    pub fn word(&self, v: u32) -> &[Letter] {
+        let k = self.graph.k();
+        &self.letters[v as usize * k..(v as usize + 1) * k]
+    }
+
+    /// Injects for the configured cycles, drains until nothing is in flight, and hands every
+    /// message to `on_finish` as it ends. Returns the run's figures.
+    pub fn run(mut self, mut on_finish: impl FnMut(&Finished)) -> Summary {
+        let nodes = self.switches.len();
+        let ports = self.ports;
+        // The nodes to step in this cycle and the next, as bit sets: stepping in index order
+        // keeps the per-node arrays' accesses ascending.
+        let mut active = vec![0u64; nodes.div_ceil(64)];
+        let mut next_active = active.clone();
+        let mut order: Vec<u32> = Vec::new();
+        let mut inputs: Vec<Word> = Vec::new();
+        let mut nacks: Vec<bool> = Vec::new();
+        let mut events = Vec::new();
+        let mut last_event = 0u64;
+        let mut t = 0u64;
+        loop {
+            while let Some((_, v)) = self.traffic.next_injection((t + 1).min(self.cycles)) {
+                self.inject(t, v);
+                active[v as usize / 64] |= 1 << (v % 64);
+                last_event = t;
+            }
+            order.clear();
+            for (i, &bits) in active.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    order.push((i * 64) as u32 + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+            }
+            if t >= self.cycles && self.in_system == 0 && order.is_empty() {
+                break;
+            }
+            assert!(
+                t - last_event < STALL_LIMIT,
+                "network model made no progress for {STALL_LIMIT} cycles before cycle {t}"
+            );
+            for &v in &order {
+                self.hand_over(t, v as usize);
+            }
+            // Every stepped switch's inputs, read before any register changes.
+            inputs.resize(order.len() * ports, Word::IDLE);
+            nacks.resize(order.len() * ports, false);
+            for (j, &v) in order.iter().enumerate() {
+                let v = v as usize;
+                let (inputs, nacks) = (
+                    &mut inputs[j * ports..][..ports],
+                    &mut nacks[j * ports..][..ports],
+                );
+                inputs[0] = self.routers[v].word();
+                for i in 1..ports {
+                    inputs[i] = unpack(self.links[self.up[v * ports + i] as usize]);
+                    let (w, q) = self.down[v * ports + i];
+                    nacks[i] = self.nack_bits[w as usize] >> q & 1 == 1;
+                }
+            }
+            active.fill(0);
+            for (j, &v) in order.iter().enumerate() {
+                let vi = v as usize;
+                let switch = &self.switches[vi];
+                let (nack, arriving) = (switch.in_nack(0), switch.out_word(0));
+                self.routers[vi].clock(&self.router, t, nack, arriving, &mut events);
+                for event in events.drain(..) {
+                    self.handle(t, v, event, &mut on_finish);
+                    last_event = t;
+                }
+                let range = j * ports..(j + 1) * ports;
+                // A quiet switch with idle inputs stays as it is: its step can be skipped.
+                if !self.quiet[vi] || inputs[range.clone()].iter().any(|w| w.valid) {
+                    let switch = &mut self.switches[vi];
+                    switch.step(&inputs[range.clone()], &nacks[range], self.fault_mask[vi]);
+                    let mut nack_bits = 0u16;
+                    for p in 0..ports {
+                        let w = switch.out_word(p);
+                        self.links[vi * ports + p] = pack(w);
+                        nack_bits |= u16::from(switch.in_nack(p)) << p;
+                        if w.valid && p > 0 {
+                            let down = self.down[vi * ports + p].0 as usize;
+                            next_active[down / 64] |= 1 << (down % 64);
+                        }
+                    }
+                    self.nack_bits[vi] = nack_bits;
+                    self.quiet[vi] = switch.is_quiet();
+                }
+                if !self.quiet[vi] || !self.routers[vi].is_quiet() || !self.queues[vi].is_empty() {
+                    next_active[vi / 64] |= 1 << (vi % 64);
+                }
+            }
+            std::mem::swap(&mut active, &mut next_active);
+            t += 1;
+        }
+        self.stats.summary(t, self.healthy.len() as u64)
+    }
+
+    /// Node `v`'s processor hands its oldest ready message to the router, if it is idle.
+    fn hand_over(&mut self, t: u64, v: usize) {
+        if !self.routers[v].is_idle() || self.queues[v].peek().is_none_or(|q| q.0.ready > t) {
+            return;
+        }
+        let Queued(message) = self.queues[v].pop().expect("peeked");
+        let k = self.graph.k();
+        let (src, dst) = (message.src as usize, message.dst as usize);
+        let routes = route_set(
+            &self.graph,
+            &self.letters[src * k..(src + 1) * k],
+            &self.letters[dst * k..(dst + 1) * k],
+        )
+        .expect("traffic runs between distinct nodes")
+        .into_iter()
+        .map(|r| r.hops)
+        .collect();
+        self.routers[v].accept(&self.router, t, message, routes);
+    }
+
+    /// A new message from `src` in cycle `t`.
+    fn inject(&mut self, t: u64, src: u32) {
+        let dst = self.traffic.destination(src);
+        let bytes = self.traffic.length();
+        let message = Message {
+            id: self.stats.injected,
+            src,
+            dst,
+            inject: t,
+            bytes,
+            round: 0,
+            ready: t,
+            attempts: Vec::new(),
+        };
+        self.stats.injected += 1;
+        self.in_system += 1;
+        self.queues[src as usize].push(Queued(message));
+    }
+
+    /// What node `v`'s router reported at the end of cycle `t`.
+    fn handle(&mut self, t: u64, v: u32, event: Event, on_finish: &mut impl FnMut(&Finished)) {
+        match event {
+            Event::Failed(mut message) => {
+                if message.round + 1 < self.retry_rounds {
+                    message.round += 1;
+                    message.ready = t + 1 + self.traffic.retry_delay(RETRY_DELAY);
+                    self.queues[v as usize].push(Queued(message));
+                } else {
+                    self.finish(
+                        Finished {
+                            message,
+                            outcome: Outcome::Failed,
+                            done: t + 1,
+                            arrive: None,
+                        },
+                        on_finish,
+                    );
+                }
+            }
+            Event::Delivered(message) => {
+                let key = (message.src, message.dst);
+                let pairing = self.pairing.entry(key).or_default();
+                match pairing.arrivals.pop_front() {
+                    Some((arrive, bytes)) => self.arrive(message, t + 1, arrive, &bytes, on_finish),
+                    None => pairing.verdicts.push_back((message, t + 1)),
+                }
+            }
+            Event::Arrived { src, bytes } => {
+                if self.graph.check_letters(&src).is_err() {
+                    self.stats.corrupted += 1;
+                    return;
+                }
+                let key = (self.graph.index_of(&src) as u32, v);
+                let pairing = self.pairing.entry(key).or_default();
+                match pairing.verdicts.pop_front() {
+                    Some((message, done)) => self.arrive(message, done, t + 1, &bytes, on_finish),
+                    None => pairing.arrivals.push_back((t + 1, bytes)),
+                }
+            }
+            Event::ReceiveError => self.stats.receive_errors += 1,
+        }
+    }
+
+    /// A delivered message whose bytes arrived in cycle `arrive` as `bytes`.
+    fn arrive(
+        &mut self,
+        message: Message,
+        done: u64,
+        arrive: u64,
+        bytes: &[u8],
+        on_finish: &mut impl FnMut(&Finished),
+    ) {
+        let seed = self.router.seed;
+        let intact = bytes.len() == usize::from(message.bytes)
+            && bytes
+                .iter()
+                .enumerate()
+                .all(|(j, &b)| b == payload_byte(seed, message.id, j));
+        if !intact {
+            self.stats.corrupted += 1;
+        }
+        self.finish(
+            Finished {
+                message,
+                outcome: Outcome::Delivered,
+                done,
+                arrive: Some(arrive),
+            },
+            on_finish,
+        );
+    }
+
+    fn finish(&mut self, finished: Finished, on_finish: &mut impl FnMut(&Finished)) {
+        self.stats.finish(&finished);
+        self.in_system -= 1;
+        on_finish(&finished);
+    }
+}

@@ -1,0 +1,299 @@
+//! The cycle model of one node's router (docs/network.md): it takes a message from its
+//! processor, sends it as a worm over the routes of the golden route set in order, one
+//! attempt per NACK, and reports the outcome; and it reassembles the messages that arrive
+//! out of port 0 of its switch.
+//!
+//! In, per cycle: the NACK on the switch's input 0 and the word on its output 0. Out: the
+//! word the router puts on input 0 ([`Router::word`]) and, when an attempt or a message
+//! ends or a message arrives, an [`Event`]. The network model ([`super::kautz_net`]) drives
+//! it; the RTL router is written from the same page and checked against it.
+
+use super::link::{pack, unpack};
+use super::message::{Attempt, AttemptOutcome, Message, payload_byte};
+use super::switch::Word;
+use crate::topology::kautz::Letter;
+
+/// What every router of a network shares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouterParams {
+    /// Letters per node word.
+    pub k: usize,
+    /// B: the cycles from `init` or `next_route` after which the route generator's route is
+    /// taken (its cycle bound).
+    pub route_cycles: u64,
+    /// The run's seed, from which every message's bytes are made.
+    pub seed: u64,
+}
+
+/// The message a router holds, with its route set and where its attempts are.
+#[derive(Debug)]
+struct Held {
+    message: Message,
+    /// The golden route set, in order.
+    routes: Vec<Vec<Letter>>,
+    /// T_i: the cycle the current route was taken from the route generator.
+    taken: u64,
+    /// Index of the current attempt's route.
+    attempt: usize,
+    /// S_i: the cycle of the current attempt's head.
+    start: u64,
+}
+
+/// The receiver's place in an arriving worm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Receive {
+    Idle,
+    /// Source letters taken so far.
+    Source(usize),
+    Length,
+    /// Data bytes taken so far.
+    Data(u8),
+    /// Padding up to the EOD, after the last byte or an error.
+    Skip,
+}
+
+/// Something the network model must learn of, at the end of a cycle.
+#[derive(Debug)]
+pub enum Event {
+    /// The message's last attempt ended in a NACK: it failed; `res_valid` the next cycle.
+    Failed(Message),
+    /// The message's attempt sent its EOD without a NACK; `res_valid` the next cycle.
+    Delivered(Message),
+    /// A message's last byte is handed to this node's processor the next cycle.
+    Arrived {
+        /// The source word, as it came in.
+        src: Vec<Letter>,
+        /// Its bytes, as they came in.
+        bytes: Vec<u8>,
+    },
+    /// A worm ended before its bytes: `rx_error` the next cycle.
+    ReceiveError,
+}
+
+/// One node's router.
+#[derive(Debug)]
+pub struct Router {
+    letters: Vec<Letter>,
+    held: Option<Held>,
+    /// The words of the current attempt, packed (kept between messages for its capacity).
+    worm: Vec<u16>,
+    word: Word,
+    receive: Receive,
+    rx_src: Vec<Letter>,
+    rx_len: u8,
+    rx_bytes: Vec<u8>,
+}
+
+/// Output port of the out-link by letter `a` at a node whose last letter is `last`.
+pub fn out_port(last: Letter, a: Letter) -> u64 {
+    debug_assert_ne!(a, last);
+    u64::from(a) + u64::from(a < last)
+}
+
+impl Router {
+    /// The router of node `letters`, idle.
+    pub fn new(letters: Vec<Letter>) -> Self {
+        Router {
+            letters,
+            held: None,
+            worm: Vec::new(),
+            word: Word::IDLE,
+            receive: Receive::Idle,
+            rx_src: Vec::new(),
+            rx_len: 0,
+            rx_bytes: Vec::new(),
+        }
+    }
+
+    /// The word on the switch's input 0 in the current cycle.
+    pub fn word(&self) -> Word {
+        self.word
+    }
+
+    /// No message held (`tx_ready`).
+    pub fn is_idle(&self) -> bool {
+        self.held.is_none()
+    }
+
+    /// Nothing held, nothing being received, nothing on the link.
+    pub fn is_quiet(&self) -> bool {
+        self.held.is_none() && self.receive == Receive::Idle && !self.word.valid
+    }
+
+    /// Takes `message` from the processor, its first byte in cycle `a` and the rest in the
+    /// cycles after; `routes` is its golden route set. The router must be idle.
+    pub fn accept(
+        &mut self,
+        params: &RouterParams,
+        a: u64,
+        message: Message,
+        routes: Vec<Vec<Letter>>,
+    ) {
+        debug_assert!(self.is_idle());
+        let t_last = a + u64::from(message.bytes) - 1;
+        let taken = a + params.route_cycles;
+        self.held = Some(Held {
+            message,
+            routes,
+            taken,
+            attempt: 0,
+            start: taken.max(t_last) + 1,
+        });
+        self.fill_worm(params);
+    }
+
+    /// The words of the current attempt, into `worm`.
+    fn fill_worm(&mut self, params: &RouterParams) {
+        let held = self.held.as_ref().expect("a message held");
+        let route = &held.routes[held.attempt];
+        let message = &held.message;
+        let n = usize::from(message.bytes);
+        let hops = route.len();
+        let len = (hops + params.k + n + 4).max(3 * (hops + 1) - 1);
+        let worm = &mut self.worm;
+        worm.clear();
+        let mut last = self.letters[self.letters.len() - 1];
+        let data = |x: u64| pack(Word::data(x));
+        for &a in route {
+            worm.push(data(out_port(last, a)));
+            last = a;
+        }
+        worm[0] = pack(Word::control(out_port(
+            self.letters[self.letters.len() - 1],
+            route[0],
+        )));
+        worm.push(data(0));
+        worm.extend(self.letters.iter().map(|&x| data(u64::from(x))));
+        worm.push(data(n as u64));
+        worm.extend((0..n).map(|j| data(u64::from(payload_byte(params.seed, message.id, j)))));
+        worm.resize(len - 1, data(0));
+        worm.push(pack(Word::control(0)));
+    }
+
+    /// The end of cycle `t`: `nack` is the switch's `in0_nack` and `arriving` its output 0 in
+    /// `t`. Sets the word of cycle t+1 and reports what ended.
+    pub fn clock(
+        &mut self,
+        params: &RouterParams,
+        t: u64,
+        nack: bool,
+        arriving: Word,
+        events: &mut Vec<Event>,
+    ) {
+        if arriving.valid || self.receive != Receive::Idle {
+            self.receive(arriving, events);
+        }
+        let Some(held) = self.held.as_mut() else {
+            return;
+        };
+        let next = t + 1;
+        if t < held.start {
+            self.word = if next == held.start {
+                unpack(self.worm[0])
+            } else {
+                Word::IDLE
+            };
+            return;
+        }
+        let position = (t - held.start) as usize;
+        if nack {
+            debug_assert!(t > held.start, "a NACK in the cycle of its own head");
+            let refused_at = ((t - held.start - 1) / 3) as usize;
+            let attempt = self.record(AttemptOutcome::Nack, Some((t, refused_at)));
+            let held = self.held.as_mut().expect("held above");
+            if attempt + 1 < held.routes.len() {
+                held.attempt += 1;
+                held.taken = (held.taken + params.route_cycles).max(t);
+                held.start = held.taken + 1;
+                let start = held.start;
+                self.fill_worm(params);
+                self.word = if next == start {
+                    unpack(self.worm[0])
+                } else {
+                    Word::IDLE
+                };
+            } else {
+                self.word = Word::IDLE;
+                let held = self.held.take().expect("held above");
+                events.push(Event::Failed(held.message));
+            }
+        } else if position + 1 == self.worm.len() {
+            self.record(AttemptOutcome::Delivered, None);
+            self.word = Word::IDLE;
+            let held = self.held.take().expect("held above");
+            events.push(Event::Delivered(held.message));
+        } else {
+            self.word = unpack(self.worm[position + 1]);
+        }
+    }
+
+    /// Appends the current attempt to the message's record; returns its index.
+    fn record(&mut self, outcome: AttemptOutcome, nack: Option<(u64, usize)>) -> usize {
+        let held = self.held.as_mut().expect("an attempt under way");
+        let index = held.attempt;
+        held.message.attempts.push(Attempt {
+            route: held.routes[index].clone(),
+            route_index: index,
+            start: held.start,
+            outcome,
+            nack,
+        });
+        index
+    }
+
+    /// The receiver's step for the word on output 0.
+    fn receive(&mut self, w: Word, events: &mut Vec<Event>) {
+        if !w.valid {
+            return;
+        }
+        let k = self.letters.len();
+        let byte = w.data as u8;
+        self.receive = match self.receive {
+            Receive::Idle if w.ctl => {
+                self.rx_src.clear();
+                self.rx_src.push(byte);
+                if k == 1 {
+                    Receive::Length
+                } else {
+                    Receive::Source(1)
+                }
+            }
+            Receive::Idle => Receive::Idle,
+            Receive::Skip if w.ctl => Receive::Idle,
+            Receive::Skip => Receive::Skip,
+            _ if w.ctl => {
+                events.push(Event::ReceiveError);
+                Receive::Idle
+            }
+            Receive::Source(taken) => {
+                self.rx_src.push(byte);
+                if taken + 1 == k {
+                    Receive::Length
+                } else {
+                    Receive::Source(taken + 1)
+                }
+            }
+            Receive::Length if byte == 0 => {
+                events.push(Event::ReceiveError);
+                Receive::Skip
+            }
+            Receive::Length => {
+                self.rx_len = byte;
+                self.rx_bytes.clear();
+                Receive::Data(0)
+            }
+            Receive::Data(taken) => {
+                self.rx_bytes.push(byte);
+                if taken + 1 == self.rx_len {
+                    events.push(Event::Arrived {
+                        src: self.rx_src.clone(),
+                        bytes: self.rx_bytes.clone(),
+                    });
+                    Receive::Skip
+                } else {
+                    Receive::Data(taken + 1)
+                }
+            }
+        };
+    }
+}

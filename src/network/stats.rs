@@ -1,0 +1,96 @@
+//! What a network run measured, shared by the network models: counts of messages and
+//! attempts, latency, throughput, first-attempt success; and the invariant counters that a
+//! correct model keeps at zero. docs/network.md defines every figure.
+
+use super::message::{AttemptOutcome, Finished, Outcome};
+use serde::Serialize;
+
+/// Running totals of a run.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    pub injected: u64,
+    pub delivered: u64,
+    pub failed: u64,
+    pub attempts: u64,
+    pub rounds: u64,
+    pub first_attempt: u64,
+    pub bytes_arrived: u64,
+    /// Latency of every delivered message, in cycles.
+    pub latencies: Vec<u64>,
+    /// Invariants: worms that ended early at a receiver, and arrivals whose source or
+    /// bytes were not the message's.
+    pub receive_errors: u64,
+    pub corrupted: u64,
+}
+
+impl Stats {
+    /// Counts a message that has ended.
+    pub fn finish(&mut self, f: &Finished) {
+        let m = &f.message;
+        self.attempts += m.attempts.len() as u64;
+        self.rounds += u64::from(m.round) + 1;
+        let first = m.attempts.first().map(|a| a.outcome);
+        match f.outcome {
+            Outcome::Delivered => {
+                self.delivered += 1;
+                self.bytes_arrived += u64::from(m.bytes);
+                let arrive = f.arrive.expect("a delivered message has arrived");
+                self.latencies.push(arrive - m.inject);
+                if first == Some(AttemptOutcome::Delivered) {
+                    self.first_attempt += 1;
+                }
+            }
+            Outcome::Failed => self.failed += 1,
+        }
+    }
+
+    /// The figures of a run of `cycles` cycles over `nodes` healthy nodes.
+    pub fn summary(&self, cycles: u64, nodes: u64) -> Summary {
+        let finished = self.delivered + self.failed;
+        let mut latencies = self.latencies.clone();
+        let (mean, p99) = if latencies.is_empty() {
+            (None, None)
+        } else {
+            let sum: u64 = latencies.iter().sum();
+            // Nearest rank: the smallest latency that at least 99% of messages do not exceed.
+            let rank = (latencies.len() * 99).div_ceil(100).max(1) - 1;
+            let mean = sum as f64 / latencies.len() as f64;
+            let (_, p99, _) = latencies.select_nth_unstable(rank);
+            (Some(mean), Some(*p99))
+        };
+        Summary {
+            injected: self.injected,
+            delivered: self.delivered,
+            failed: self.failed,
+            retries: self.attempts - self.rounds,
+            mean_latency: mean,
+            p99_latency: p99,
+            throughput: self.bytes_arrived as f64 / (cycles.max(1) * nodes.max(1)) as f64,
+            first_attempt_success: (finished > 0)
+                .then(|| self.first_attempt as f64 / finished as f64),
+            cycles,
+            receive_errors: self.receive_errors,
+            corrupted: self.corrupted,
+        }
+    }
+}
+
+/// The figures of a run, as `netsim` prints them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub injected: u64,
+    pub delivered: u64,
+    pub failed: u64,
+    pub retries: u64,
+    /// Cycles from injection to arrival, over delivered messages (none when none was).
+    pub mean_latency: Option<f64>,
+    pub p99_latency: Option<u64>,
+    /// Data bytes arrived per healthy node per cycle.
+    pub throughput: f64,
+    /// Delivered by the first attempt, over all messages that ended.
+    pub first_attempt_success: Option<f64>,
+    /// Cycles run: injection and drain.
+    pub cycles: u64,
+    pub receive_errors: u64,
+    pub corrupted: u64,
+}

@@ -20,6 +20,7 @@ use std::path::PathBuf;
 /// Simulate a whole Kautz network, message by message, cycle by cycle.
 #[derive(Debug, clap::Args)]
 #[command(
+    allow_negative_numbers = true,
     long_about = "Simulates K(d,k) as seed 002 builds it: at every node a network switch, a \
 router and a route generator, and a processor that makes messages. A message goes over the \
 first of the d node-disjoint routes; on NACK the router tries the next; after d NACKs the \
@@ -109,7 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let text = match args.format {
         Format::Json => {
             let mut value = serde_json::to_value(&summary).context("summary as JSON")?;
-            value["nodes"] = healthy.into();
+            value["healthy_nodes"] = healthy.into();
             format!("{value}\n")
         }
         Format::Text => table(&args, &params, healthy, &summary),

@@ -17,7 +17,7 @@ use super::traffic::{Traffic, TrafficGen};
 use crate::random::{SplitMix64, mix};
 use crate::routing::kautz::route_set;
 use crate::topology::kautz::{Kautz, Letter};
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use thiserror::Error;
 
@@ -39,8 +39,8 @@ pub enum NetError {
     Rate(f64),
     #[error("hot-spot fraction must be between 0 and 1, got {0}")]
     HotFraction(f64),
-    #[error("message bytes must be 1 to {max}, got {lo}..{hi}")]
-    MessageBytes { lo: u64, hi: u64, max: u8 },
+    #[error("message bytes must be 1 to {max}, got {got}")]
+    MessageBytes { got: String, max: u8 },
     #[error("max bytes must be 1 to 255, got {0}")]
     MaxBytes(u64),
     #[error("retry rounds must be at least 1, got 0")]
@@ -53,6 +53,12 @@ pub enum NetError {
     NoSuchLink { word: String, letter: u64 },
     #[error("{faulty} faulty nodes of {nodes} leave fewer than two healthy nodes to send between")]
     TooManyFaults { faulty: u64, nodes: u64 },
+    #[error("a message from {src} to {dst}: {why}")]
+    Message {
+        src: String,
+        dst: String,
+        why: &'static str,
+    },
 }
 
 /// Faulty nodes and links, as node indices.
@@ -156,9 +162,13 @@ fn check(params: &NetParams) -> Result<(), NetError> {
     }
     let (lo, hi) = (*t.bytes.start(), *t.bytes.end());
     if lo == 0 || lo > hi || hi > params.max_bytes {
+        let got = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}..{hi}")
+        };
         return Err(NetError::MessageBytes {
-            lo: lo.into(),
-            hi: hi.into(),
+            got,
             max: params.max_bytes,
         });
     }
@@ -224,6 +234,10 @@ pub struct KautzNet {
     healthy: Vec<u32>,
     queues: Vec<BinaryHeap<Queued>>,
     traffic: TrafficGen,
+    /// Messages asked for one by one ([`KautzNet::schedule`]): (cycle, order, src, dst, bytes).
+    scheduled: BinaryHeap<Reverse<(u64, u64, u32, u32, u8)>>,
+    faults: Faults,
+    max_bytes: u8,
     stats: Stats,
     pairing: HashMap<(u32, u32), Pairing>,
     in_system: u64,
@@ -313,6 +327,9 @@ impl KautzNet {
             healthy,
             queues: (0..nodes).map(|_| BinaryHeap::new()).collect(),
             traffic,
+            scheduled: BinaryHeap::new(),
+            faults,
+            max_bytes: params.max_bytes,
             stats: Stats::default(),
             pairing: HashMap::new(),
             in_system: 0,
@@ -327,6 +344,48 @@ impl KautzNet {
     /// The healthy nodes, ascending.
     pub fn healthy(&self) -> &[u32] {
         &self.healthy
+    }
+
+    /// The faulty nodes and links.
+    pub fn faults(&self) -> &Faults {
+        &self.faults
+    }
+
+    /// Adds a message of `bytes` bytes from node `src` to node `dst`, made in cycle `cycle`,
+    /// to the run's traffic (made before the traffic's own messages of that cycle).
+    pub fn schedule(&mut self, cycle: u64, src: u32, dst: u32, bytes: u8) -> Result<(), NetError> {
+        let n = self.switches.len() as u32;
+        let why = if src >= n || dst >= n {
+            Some("no such node")
+        } else if src == dst {
+            Some("source and destination are the same node")
+        } else if self.healthy.binary_search(&src).is_err()
+            || self.healthy.binary_search(&dst).is_err()
+        {
+            Some("a faulty node sends and receives nothing")
+        } else if bytes == 0 || bytes > self.max_bytes {
+            Some("its byte count is not 1 to max bytes")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            let name = |v: u32| {
+                if v < n {
+                    self.graph.format_letters(self.word(v))
+                } else {
+                    format!("#{v}")
+                }
+            };
+            return Err(NetError::Message {
+                src: name(src),
+                dst: name(dst),
+                why,
+            });
+        }
+        let order = self.scheduled.len() as u64;
+        self.scheduled
+            .push(Reverse((cycle, order, src, dst, bytes)));
+        Ok(())
     }
 
     /// The word of node `v`.
@@ -351,8 +410,19 @@ impl KautzNet {
         let mut last_event = 0u64;
         let mut t = 0u64;
         loop {
+            while let Some(&Reverse((cycle, _, src, dst, bytes))) = self.scheduled.peek() {
+                if cycle > t {
+                    break;
+                }
+                self.scheduled.pop();
+                self.inject(t, src, dst, bytes);
+                active[src as usize / 64] |= 1 << (src % 64);
+                last_event = t;
+            }
             while let Some((_, v)) = self.traffic.next_injection((t + 1).min(self.cycles)) {
-                self.inject(t, v);
+                let dst = self.traffic.destination(v);
+                let bytes = self.traffic.length();
+                self.inject(t, v, dst, bytes);
                 active[v as usize / 64] |= 1 << (v % 64);
                 last_event = t;
             }
@@ -364,8 +434,16 @@ impl KautzNet {
                     bits &= bits - 1;
                 }
             }
-            if t >= self.cycles && self.in_system == 0 && order.is_empty() {
+            if t >= self.cycles
+                && self.in_system == 0
+                && order.is_empty()
+                && self.scheduled.is_empty()
+            {
                 break;
+            }
+            if order.is_empty() {
+                // Nothing in flight: waiting for the next message is not a stall.
+                last_event = t;
             }
             assert!(
                 t - last_event < STALL_LIMIT,
@@ -449,9 +527,7 @@ impl KautzNet {
     }
 
     /// A new message from `src` in cycle `t`.
-    fn inject(&mut self, t: u64, src: u32) {
-        let dst = self.traffic.destination(src);
-        let bytes = self.traffic.length();
+    fn inject(&mut self, t: u64, src: u32, dst: u32, bytes: u8) {
         let message = Message {
             id: self.stats.injected,
             src,

@@ -1,0 +1,219 @@
+//! `kautzgen netsim` on the command line: bad input gives one line and exit status 2, the
+//! JSON summary has the contract's keys and agrees with the trace, line for line, and the
+//! same command prints the same bytes.
+
+use std::process::Command;
+
+fn kautzgen(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+const RUN: [&str; 9] = [
+    "netsim", "--d", "2", "--k", "3", "--rate", "0.02", "--cycles", "800",
+];
+
+#[test]
+fn bad_input_is_refused_with_one_line() {
+    for (extra, message) in [
+        (
+            &["--rate", "1.5"][..],
+            "injection rate must be between 0 and 1, got 1.5",
+        ),
+        (
+            &["--rate", "-0.1"],
+            "injection rate must be between 0 and 1, got -0.1",
+        ),
+        (
+            &["--faults", "12"],
+            "12 faulty nodes of 12 leave fewer than two healthy nodes to send between",
+        ),
+        (
+            &["--faults", "11"],
+            "11 faulty nodes of 12 leave fewer than two healthy nodes to send between",
+        ),
+        (
+            &["--faulty-node", "010", "--faulty-node", "010"],
+            "faulty node 010 is given twice",
+        ),
+        (
+            &["--faulty-node", "0101"],
+            "node word '0101' has 4 letters, but nodes of K(2,3) have 3",
+        ),
+        (
+            &["--faulty-node", "013"],
+            "node word '013': letter 3 at position 3 is out of range; K(2,3) uses letters 0 to 2",
+        ),
+        (
+            &["--faulty-node", "011"],
+            "node word '011': letters 2 and 3 are both 1; neighbouring letters of a Kautz word must differ",
+        ),
+        (
+            &["--faulty-link", "012"],
+            "faulty link '012' is not WORD:LETTER",
+        ),
+        (
+            &["--faulty-link", "012:2"],
+            "faulty link 012:2: node 012 has no out-link by letter 2",
+        ),
+        (
+            &["--message-bytes", "0"],
+            "message bytes '0' is not N or LO..HI with 1 <= LO <= HI <= 255",
+        ),
+        (
+            &["--message-bytes", "20"],
+            "message bytes must be 1 to 16, got 20",
+        ),
+        (
+            &["--message-bytes", "4..20"],
+            "message bytes must be 1 to 16, got 4..20",
+        ),
+        (&["--max-bytes", "0"], "max bytes must be 1 to 255, got 0"),
+        (
+            &["--retry-rounds", "0"],
+            "retry rounds must be at least 1, got 0",
+        ),
+        (
+            &["--hot-fraction", "2"],
+            "hot-spot fraction must be between 0 and 1, got 2",
+        ),
+        (
+            &["--bogus"],
+            "unexpected argument '--bogus' found (see --help)",
+        ),
+    ] {
+        let mut line = vec!["netsim", "--d", "2", "--k", "3", "--cycles", "800"];
+        if !extra.contains(&"--rate") {
+            line.extend(["--rate", "0.02"]);
+        }
+        line.extend(extra);
+        let (status, stdout, stderr) = kautzgen(&line);
+        assert_eq!((status, stdout.as_str()), (2, ""), "{extra:?}: {stderr}");
+        assert_eq!(stderr, format!("error: {message}\n"), "{extra:?}");
+    }
+    for (line, message) in [
+        (
+            &[
+                "netsim", "--d", "4", "--k", "12", "--rate", "0.1", "--cycles", "1",
+            ][..],
+            "K(4,12) has 20971520 nodes; netsim holds at most 2097152 in memory",
+        ),
+        (
+            &[
+                "netsim", "--d", "16", "--k", "2", "--rate", "0.1", "--cycles", "1",
+            ],
+            "switch degree d must be 1 to 15, got 16",
+        ),
+    ] {
+        let (status, _, stderr) = kautzgen(line);
+        assert_eq!((status, stderr), (2, format!("error: {message}\n")));
+    }
+}
+
+#[test]
+fn the_json_summary_and_the_trace_tell_the_same_story() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.jsonl");
+    let mut line = RUN.to_vec();
+    line.extend([
+        "--seed",
+        "3",
+        "--faulty-node",
+        "120",
+        "--format",
+        "json",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    let (status, stdout, stderr) = kautzgen(&line);
+    assert_eq!(status, 0, "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for key in [
+        "injected",
+        "delivered",
+        "failed",
+        "retries",
+        "mean_latency",
+        "p99_latency",
+        "throughput",
+        "first_attempt_success",
+    ] {
+        assert!(summary.get(key).is_some(), "no {key} in {stdout}");
+    }
+    assert_eq!(summary["healthy_nodes"], 11);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len() as u64, summary["injected"].as_u64().unwrap());
+    let count = |outcome: &str| lines.iter().filter(|l| l["outcome"] == outcome).count() as u64;
+    assert_eq!(count("delivered"), summary["delivered"].as_u64().unwrap());
+    assert_eq!(count("failed"), summary["failed"].as_u64().unwrap());
+    let attempts: u64 = lines
+        .iter()
+        .map(|l| l["attempts"].as_array().unwrap().len() as u64)
+        .sum();
+    assert_eq!(
+        attempts - lines.len() as u64,
+        summary["retries"].as_u64().unwrap()
+    );
+    let mut at_faulty_neighbour = 0;
+    for l in &lines {
+        assert!(
+            l["src"] != serde_json::json!([1, 2, 0]) && l["dst"] != serde_json::json!([1, 2, 0])
+        );
+        for a in l["attempts"].as_array().unwrap() {
+            match a["outcome"].as_str().unwrap() {
+                "delivered" => assert!(a.get("at").is_none()),
+                "nack" => {
+                    // The in-neighbours of 120 are 012 and 212: a head for 120 is refused there.
+                    let at = &a["at"];
+                    if *at == serde_json::json!([0, 1, 2]) || *at == serde_json::json!([2, 1, 2]) {
+                        at_faulty_neighbour += 1;
+                    }
+                }
+                other => panic!("outcome {other}"),
+            }
+        }
+    }
+    assert!(
+        at_faulty_neighbour > 0,
+        "no route was refused next to the faulty node"
+    );
+    let (_, again, _) = kautzgen(&line);
+    assert_eq!(again, stdout);
+}
+
+#[test]
+fn the_table_names_the_run() {
+    let (status, stdout, stderr) = kautzgen(&RUN);
+    assert_eq!(status, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "K(2,3): 12 nodes, 12 healthy; uniform traffic at rate 0.02 for 800 cycles, 16 bytes a message, seed 1"
+    );
+    let names: Vec<&str> = lines[1..].iter().map(|l| l[..22].trim_end()).collect();
+    assert_eq!(
+        names,
+        [
+            "injected",
+            "delivered",
+            "failed",
+            "retries",
+            "mean latency",
+            "p99 latency",
+            "throughput",
+            "first-attempt success",
+            "cycles run"
+        ]
+    );
+}

@@ -178,6 +178,9 @@ fn check(params: &NetParams) -> Result<(), NetError> {
     Ok(())
 }
 
+/// A message asked for by [`KautzNet::schedule`]: (cycle, order asked, src, dst, bytes).
+type Scheduled = (u64, u64, u32, u32, u8);
+
 /// A message waiting in its processor's queue, oldest ready first.
 #[derive(Debug)]
 struct Queued(Message);
@@ -234,8 +237,8 @@ pub struct KautzNet {
     healthy: Vec<u32>,
     queues: Vec<BinaryHeap<Queued>>,
     traffic: TrafficGen,
-    /// Messages asked for one by one ([`KautzNet::schedule`]): (cycle, order, src, dst, bytes).
-    scheduled: BinaryHeap<Reverse<(u64, u64, u32, u32, u8)>>,
+    /// Messages asked for one by one ([`KautzNet::schedule`]).
+    scheduled: BinaryHeap<Reverse<Scheduled>>,
     faults: Faults,
     max_bytes: u8,
     stats: Stats,

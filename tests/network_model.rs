@@ -60,12 +60,12 @@ fn one_message(src: &str, dst: &str, bytes: u8, faults: FaultSpec) -> Finished {
     finished.pop().unwrap()
 }
 
-/// (route letters, start, outcome, NACK cycle and refusing node) of every attempt.
-fn attempts(
-    graph: &Kautz,
-    f: &Finished,
-    src: &str,
-) -> Vec<(String, u64, AttemptOutcome, Option<(u64, String)>)> {
+/// An attempt as the tests write it: route letters, start, outcome, and for a NACK its
+/// cycle and the refusing node.
+type Seen = (String, u64, AttemptOutcome, Option<(u64, String)>);
+
+/// Every attempt of `f`.
+fn attempts(graph: &Kautz, f: &Finished, src: &str) -> Vec<Seen> {
     let src = word(graph, src);
     f.message
         .attempts

@@ -233,6 +233,11 @@ pub struct KautzNet {
     nack_bits: Vec<u16>,
     /// Whether each switch was quiet after its last step.
     quiet: Vec<bool>,
+    /// Whether each router was quiet after its last clock (then it need not be clocked while
+    /// nothing arrives).
+    router_quiet: Vec<bool>,
+    /// Messages in each processor's queue.
+    queued: Vec<u32>,
     fault_mask: Vec<u64>,
     healthy: Vec<u32>,
     queues: Vec<BinaryHeap<Queued>>,
@@ -326,6 +331,8 @@ impl KautzNet {
             links: vec![0; nodes * ports],
             nack_bits: vec![0; nodes],
             quiet: vec![true; nodes],
+            router_quiet: vec![true; nodes],
+            queued: vec![0; nodes],
             fault_mask,
             healthy,
             queues: (0..nodes).map(|_| BinaryHeap::new()).collect(),
@@ -464,7 +471,7 @@ impl KautzNet {
                     &mut inputs[j * ports..][..ports],
                     &mut nacks[j * ports..][..ports],
                 );
-                inputs[0] = self.routers[v].word();
+                inputs[0] = if self.router_quiet[v] { Word::IDLE } else { self.routers[v].word() };
                 for i in 1..ports {
                     inputs[i] = unpack(self.links[self.up[v * ports + i] as usize]);
                     let (w, q) = self.down[v * ports + i];
@@ -474,12 +481,18 @@ impl KautzNet {
             active.fill(0);
             for (j, &v) in order.iter().enumerate() {
                 let vi = v as usize;
-                let switch = &self.switches[vi];
-                let (nack, arriving) = (switch.in_nack(0), switch.out_word(0));
-                self.routers[vi].clock(&self.router, t, nack, arriving, &mut events);
-                for event in events.drain(..) {
-                    self.handle(t, v, event, &mut on_finish);
-                    last_event = t;
+                // The switch's port 0 as last published: the switch's own state stays
+                // untouched unless it must step.
+                let nack = self.nack_bits[vi] & 1 == 1;
+                let arriving = unpack(self.links[vi * ports]);
+                if !self.router_quiet[vi] || arriving.valid {
+                    let router = &mut self.routers[vi];
+                    router.clock(&self.router, t, nack, arriving, &mut events);
+                    self.router_quiet[vi] = router.is_quiet();
+                    for event in events.drain(..) {
+                        self.handle(t, v, event, &mut on_finish);
+                        last_event = t;
+                    }
                 }
                 let range = j * ports..(j + 1) * ports;
                 // A quiet switch with idle inputs stays as it is: its step can be skipped.
@@ -499,7 +512,7 @@ impl KautzNet {
                     self.nack_bits[vi] = nack_bits;
                     self.quiet[vi] = switch.is_quiet();
                 }
-                if !self.quiet[vi] || !self.routers[vi].is_quiet() || !self.queues[vi].is_empty() {
+                if !self.quiet[vi] || !self.router_quiet[vi] || self.queued[vi] > 0 {
                     next_active[vi / 64] |= 1 << (vi % 64);
                 }
             }
@@ -511,10 +524,14 @@ impl KautzNet {
 
     /// Node `v`'s processor hands its oldest ready message to the router, if it is idle.
     fn hand_over(&mut self, t: u64, v: usize) {
-        if !self.routers[v].is_idle() || self.queues[v].peek().is_none_or(|q| q.0.ready > t) {
+        if self.queued[v] == 0
+            || !self.router_quiet[v] && !self.routers[v].is_idle()
+            || self.queues[v].peek().is_none_or(|q| q.0.ready > t)
+        {
             return;
         }
         let Queued(message) = self.queues[v].pop().expect("peeked");
+        self.queued[v] -= 1;
         let k = self.graph.k();
         let (src, dst) = (message.src as usize, message.dst as usize);
         let routes = route_set(
@@ -527,6 +544,7 @@ impl KautzNet {
         .map(|r| r.hops)
         .collect();
         self.routers[v].accept(&self.router, t, message, routes);
+        self.router_quiet[v] = false;
     }
 
     /// A new message from `src` in cycle `t`.
@@ -544,6 +562,7 @@ impl KautzNet {
         self.stats.injected += 1;
         self.in_system += 1;
         self.queues[src as usize].push(Queued(message));
+        self.queued[src as usize] += 1;
     }
 
     /// What node `v`'s router reported at the end of cycle `t`.
@@ -554,6 +573,7 @@ impl KautzNet {
                     message.round += 1;
                     message.ready = t + 1 + self.traffic.retry_delay(RETRY_DELAY);
                     self.queues[v as usize].push(Queued(message));
+                    self.queued[v as usize] += 1;
                 } else {
                     self.finish(
                         Finished {
@@ -568,10 +588,12 @@ impl KautzNet {
             }
             Event::Delivered(message) => {
                 let key = (message.src, message.dst);
-                let pairing = self.pairing.entry(key).or_default();
-                match pairing.arrivals.pop_front() {
-                    Some((arrive, bytes)) => self.arrive(message, t + 1, arrive, &bytes, on_finish),
-                    None => pairing.verdicts.push_back((message, t + 1)),
+                match self.pairing.get_mut(&key).and_then(|p| p.arrivals.pop_front()) {
+                    Some((arrive, bytes)) => {
+                        self.prune(key);
+                        self.arrive(message, t + 1, arrive, &bytes, on_finish);
+                    }
+                    None => self.pairing.entry(key).or_default().verdicts.push_back((message, t + 1)),
                 }
             }
             Event::Arrived { src, bytes } => {
@@ -580,13 +602,26 @@ impl KautzNet {
                     return;
                 }
                 let key = (self.graph.index_of(&src) as u32, v);
-                let pairing = self.pairing.entry(key).or_default();
-                match pairing.verdicts.pop_front() {
-                    Some((message, done)) => self.arrive(message, done, t + 1, &bytes, on_finish),
-                    None => pairing.arrivals.push_back((t + 1, bytes)),
+                match self.pairing.get_mut(&key).and_then(|p| p.verdicts.pop_front()) {
+                    Some((message, done)) => {
+                        self.prune(key);
+                        self.arrive(message, done, t + 1, &bytes, on_finish);
+                    }
+                    None => self.pairing.entry(key).or_default().arrivals.push_back((t + 1, bytes)),
                 }
             }
             Event::ReceiveError => self.stats.receive_errors += 1,
+        }
+    }
+
+    /// Forgets a pair with nothing waiting, so the map holds only messages in flight.
+    fn prune(&mut self, key: (u32, u32)) {
+        if self
+            .pairing
+            .get(&key)
+            .is_some_and(|p| p.verdicts.is_empty() && p.arrivals.is_empty())
+        {
+            self.pairing.remove(&key);
         }
     }
 

@@ -29,14 +29,19 @@ pub trait Syntax {
     fn mux(&self, cond: &str, then: &str, otherwise: &str) -> String;
 }
 
+/// `expr` of `module` printed in the language of `syntax`, with its width.
+pub fn operand(expr: &Expr, module: &Module, names: &ModuleNames, syntax: &impl Syntax) -> Operand {
+    Operand {
+        text: print(expr, module, names, syntax),
+        width: module.width_of(expr).expect("validated widths"),
+        literal: matches!(expr, Expr::Const { .. }),
+    }
+}
+
 /// Prints `expr` of `module` in the language of `syntax`.
 pub fn print(expr: &Expr, module: &Module, names: &ModuleNames, syntax: &impl Syntax) -> String {
     let e = |x: &Expr| print(x, module, names, syntax);
-    let operand = |x: &Expr| Operand {
-        text: e(x),
-        width: module.width_of(x).expect("validated widths"),
-        literal: matches!(x, Expr::Const { .. }),
-    };
+    let operand = |x: &Expr| operand(x, module, names, syntax);
     match expr {
         Expr::Signal(id) => names.signals[id.0 as usize].clone(),
         Expr::Slice { signal, lo, width } => {

@@ -211,7 +211,7 @@ pub fn write_design(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rtl::ir::{Expr, Timing};
+    use crate::rtl::ir::{Expr, Memory, Timing};
     use std::collections::BTreeMap;
 
     /// The rendezvous of three clocks, and a C element of two that starts high.
@@ -280,6 +280,87 @@ begin
         '0' when (not (a or b)) = '1';
 
     clock <= (met and pair);
+";
+        assert!(vhdl.contains(body), "{vhdl}");
+    }
+
+    /// A RAM of 10 one-bit words named `buffer` (reserved in VHDL), whose read register
+    /// `y` shows unless the reset clears it.
+    fn buffer() -> Design {
+        let mut m = Module::new("buffer_test", &["test"]);
+        let clocking = m.clocked();
+        let we = m.input("we", 1, "");
+        let waddr = m.input("waddr", 4, "");
+        let wdata = m.input("wdata", 1, "");
+        let raddr = m.input("raddr", 4, "");
+        let word = m.internal("word", 1, "read register");
+        let y = m.output("y", 1, "");
+        m.memory(
+            Memory {
+                name: "buffer".into(),
+                depth: 10,
+                width: 1,
+                write_enable: we.into(),
+                write_addr: waddr.into(),
+                write_data: wdata.into(),
+                read_addr: raddr.into(),
+                read_data: word,
+            },
+            "ten words",
+        );
+        let cleared = Expr::mux(clocking.reset.into(), Expr::bit(false), word.into());
+        m.assign(y, cleared, "");
+        Design {
+            modules: vec![m],
+            params: BTreeMap::new(),
+            summary: "test".into(),
+            timing: Timing::Synchronous,
+        }
+    }
+
+    #[test]
+    fn memories_print_as_an_array_zero_at_power_up_and_one_clocked_block() {
+        let provenance = Provenance {
+            command: "test".into(),
+        };
+        let languages = [Language::Verilog, Language::Vhdl];
+        let (files, _) = render(&buffer(), &languages, &provenance).unwrap();
+        let verilog = file(&files, "verilog/buffer_test.v");
+        // Addresses 10 to 15 point past the last word: guarded, not out of range.
+        let body = "
+    reg  word = 1'b0;                            // read register
+
+    // ten words
+    reg  buffer [0:9];
+    integer buffer_word;
+    initial begin
+        for (buffer_word = 0; buffer_word < 10; buffer_word = buffer_word + 1) buffer[buffer_word] = 1'b0;
+    end
+    always @(posedge clk) begin
+        if ((we & (waddr < 4'd10))) buffer[waddr] <= wdata;
+        if ((raddr < 4'd10)) word <= buffer[raddr];
+    end
+";
+        assert!(verilog.contains(body), "{verilog}");
+        let vhdl = file(&files, "vhdl/buffer_test.vhd");
+        let body = "
+    signal word : std_logic := '0';                      -- read register
+    type buffer_words is array (0 to 9) of std_logic;
+    signal buffer_i : buffer_words := (others => '0');   -- 10 words, zero at power-up
+begin
+
+    -- ten words
+    buffer_ports : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if (we and kg_lt(waddr, \"1010\")) = '1' then
+                buffer_i(to_integer(unsigned(waddr))) <= wdata;
+            end if;
+            if kg_lt(raddr, \"1010\") = '1' then
+                word <= buffer_i(to_integer(unsigned(raddr)));
+            end if;
+        end if;
+    end process buffer_ports;
 ";
         assert!(vhdl.contains(body), "{vhdl}");
     }

@@ -430,6 +430,24 @@ pub struct ModuleNames {
     pub instances: Vec<String>,
     /// VHDL process labels of registers, in the order of the module's register statements.
     pub processes: Vec<String>,
+    /// In the order of the module's memory statements.
+    pub memories: Vec<MemoryNames>,
+}
+
+/// The names one memory declares. Each language uses some of them; both claim all, as
+/// both claim register process labels, so that one IR name becomes the same legal name in
+/// both wherever the languages allow (the equivalence proof matches the array's words by
+/// name).
+#[derive(Debug, Clone)]
+pub struct MemoryNames {
+    /// The array of words.
+    pub array: String,
+    /// VHDL: the array's type.
+    pub array_type: String,
+    /// Verilog: the loop variable of the block that zeroes the array.
+    pub index: String,
+    /// VHDL: the label of the process of both ports.
+    pub process: String,
 }
 
 /// Names for a whole design in one language.
@@ -548,6 +566,7 @@ pub fn name_design(design: &Design, language: Language) -> DesignNames {
                 constants: Vec::new(),
                 instances: Vec::new(),
                 processes: Vec::new(),
+                memories: Vec::new(),
             };
             // Ports first, so that they keep their names whenever these are legal.
             let mut order: Vec<usize> = (0..module.signals.len()).collect();
@@ -570,6 +589,15 @@ pub fn name_design(design: &Design, language: Language) -> DesignNames {
                     Statement::Register { target, .. } => {
                         let label = format!("{}_reg", module.sig(*target).name);
                         names.processes.push(local.claim(&label));
+                    }
+                    Statement::Memory(memory) => {
+                        let name = &memory.name;
+                        names.memories.push(MemoryNames {
+                            array: local.claim(name),
+                            array_type: local.claim(&format!("{name}_words")),
+                            index: local.claim(&format!("{name}_word")),
+                            process: local.claim(&format!("{name}_ports")),
+                        });
                     }
                     _ => {}
                 }

@@ -3,7 +3,9 @@
 //! Every operator is parenthesised and every literal carries its width, so the text means
 //! the same to every tool and lints clean under `verilator -Wall`. A C element's target is
 //! a `reg` with its initial value, set and cleared in an `always @*` block that Icarus
-//! Verilog simulates; Verilator lints only synchronous designs, which have none.
+//! Verilog simulates; Verilator lints only synchronous designs, which have none. A memory
+//! is an array `reg [W-1:0] m [0:DEPTH-1]` zeroed by an `initial` loop, written and read
+//! into its `reg` read data in one `always @(posedge clk)`, which yosys infers as a RAM.
 
 use crate::emit::expr::{self, Operand, Syntax};
 use crate::emit::names::{DesignNames, ModuleNames};
@@ -90,8 +92,8 @@ fn print_module(
         } else {
             "wire"
         };
-        let initial = match module.c_element_init(SignalId(i as u32)) {
-            Some(init) => format!(" = {}", literal(1, init.into())),
+        let initial = match module.initial_value(SignalId(i as u32)) {
+            Some(value) => format!(" = {}", literal(signal.width, value)),
             None => String::new(),
         };
         let declaration = format!(
@@ -103,6 +105,7 @@ fn print_module(
     }
     let clocking = module.clocking;
     let mut instances = local.instances.iter();
+    let mut memories = local.memories.iter();
     for item in &module.items {
         out += "\n";
         for line in item.doc.lines() {
@@ -170,6 +173,46 @@ fn print_module(
                 )
                 .unwrap();
             }
+            Statement::Memory(memory) => {
+                let clocking = clocking.expect("validated: memories have a clock");
+                let names = memories.next().expect("names for every memory");
+                let (array, index) = (&names.array, &names.index);
+                let read_data = &local.signals[memory.read_data.0 as usize];
+                let depth = memory.depth;
+                writeln!(
+                    out,
+                    "    reg  {}{array} [0:{}];\n    integer {index};",
+                    range(memory.width),
+                    depth - 1
+                )
+                .unwrap();
+                // Power-up contents: an initial block, which yosys turns into the block
+                // RAM's initialisation, and the only way Verilog-2005 has to fill an array.
+                writeln!(
+                    out,
+                    "    initial begin
+        for ({index} = 0; {index} < {depth}; {index} = {index} + 1) {array}[{index}] = {};
+    end",
+                    literal(memory.width, 0)
+                )
+                .unwrap();
+                writeln!(
+                    out,
+                    "    always @(posedge {}) begin
+        if ({}) {array}[{}] <= {};",
+                    local.signals[clocking.clock.0 as usize],
+                    e(&memory.write_condition()),
+                    e(&memory.write_addr),
+                    e(&memory.write_data)
+                )
+                .unwrap();
+                let read = format!("{read_data} <= {array}[{}];", e(&memory.read_addr));
+                match memory.read_condition() {
+                    Some(inside) => writeln!(out, "        if ({}) {read}", e(&inside)).unwrap(),
+                    None => writeln!(out, "        {read}").unwrap(),
+                }
+                out += "    end\n";
+            }
             Statement::Instance {
                 module: callee,
                 connections,
@@ -200,10 +243,10 @@ fn print_module(
     out
 }
 
-/// Registers, case targets and C elements are assigned in `always` blocks, so Verilog
-/// wants `reg`.
+/// Registers, case targets, C elements and memories' read data are assigned in `always`
+/// blocks, so Verilog wants `reg`; the last two are the signals with an initial value.
 fn drives_procedurally(module: &Module, id: SignalId) -> bool {
-    module.is_register(id) || module.is_case_target(id) || module.c_element_init(id).is_some()
+    module.is_register(id) || module.is_case_target(id) || module.initial_value(id).is_some()
 }
 
 fn range(width: u32) -> String {

@@ -6,7 +6,9 @@
 //! are calls to small functions of the design's package (`kg_eq`, `kg_mux`, ...);
 //! concatenations are qualified so that their type never depends on context. A C
 //! element's target is a signal with its initial value, driven by a conditional
-//! assignment that has no final `else`, so that it holds when its inputs disagree.
+//! assignment that has no final `else`, so that it holds when its inputs disagree. A
+//! memory is a signal of an array type, every word zero in its declaration, written and
+//! read into its read data by one clocked process, which `ghdl --synth` infers as a RAM.
 
 use crate::emit::expr::{self, Operand, Syntax};
 use crate::emit::names::{DesignNames, ModuleNames};
@@ -169,8 +171,8 @@ fn print_module(
     }
     for (i, signal) in module.signals.iter().enumerate() {
         if signal.kind == SignalKind::Internal {
-            let initial = match module.c_element_init(SignalId(i as u32)) {
-                Some(init) => format!(" := {}", literal(1, init.into())),
+            let initial = match module.initial_value(SignalId(i as u32)) {
+                Some(value) => format!(" := {}", literal(signal.width, value)),
                 None => String::new(),
             };
             let declaration = format!(
@@ -181,9 +183,32 @@ fn print_module(
             writeln!(out, "    {declaration:<52} -- {}", signal.doc).unwrap();
         }
     }
+    for (memory, names) in module.memories().zip(&local.memories) {
+        writeln!(
+            out,
+            "    type {} is array (0 to {}) of {};",
+            names.array_type,
+            memory.depth - 1,
+            type_of(memory.width)
+        )
+        .unwrap();
+        let declaration = format!(
+            "signal {} : {} := (others => {});",
+            names.array,
+            names.array_type,
+            literal(memory.width, 0)
+        );
+        writeln!(
+            out,
+            "    {declaration:<52} -- {} words, zero at power-up",
+            memory.depth
+        )
+        .unwrap();
+    }
     out += "begin\n";
     let mut instances = local.instances.iter();
     let mut processes = local.processes.iter();
+    let mut memories = local.memories.iter();
     for item in &module.items {
         out += "\n";
         for line in item.doc.lines() {
@@ -250,6 +275,38 @@ fn print_module(
                 )
                 .unwrap();
             }
+            Statement::Memory(memory) => {
+                let clocking = module.clocking.expect("validated: memories have a clock");
+                let names = memories.next().expect("names for every memory");
+                let (array, label) = (&names.array, &names.process);
+                let clock = &local.signals[clocking.clock.0 as usize];
+                let read_data = &local.signals[memory.read_data.0 as usize];
+                let index = |address: &Expr| index(address, module, local);
+                writeln!(
+                    out,
+                    "    {label} : process ({clock}) is
+    begin
+        if rising_edge({clock}) then
+            if {} = '1' then
+                {array}({}) <= {};
+            end if;",
+                    e(&memory.write_condition()),
+                    index(&memory.write_addr),
+                    e(&memory.write_data)
+                )
+                .unwrap();
+                let read = format!("{read_data} <= {array}({});", index(&memory.read_addr));
+                match memory.read_condition() {
+                    Some(inside) => writeln!(
+                        out,
+                        "            if {} = '1' then\n                {read}\n            end if;",
+                        e(&inside)
+                    )
+                    .unwrap(),
+                    None => writeln!(out, "            {read}").unwrap(),
+                }
+                writeln!(out, "        end if;\n    end process {label};").unwrap();
+            }
             Statement::Instance {
                 module: callee,
                 connections,
@@ -307,6 +364,26 @@ fn expression(expr: &Expr, module: &Module, names: &ModuleNames) -> String {
     expr::print(expr, module, names, &VhdlSyntax)
 }
 
+/// A memory address as the integer that indexes its array. A bit is made a vector of one
+/// first, since `unsigned` converts only vectors.
+fn index(address: &Expr, module: &Module, names: &ModuleNames) -> String {
+    let address = expr::operand(address, module, names, &VhdlSyntax);
+    match address.width {
+        1 => format!("to_integer(unsigned'(0 => {}))", address.text),
+        _ => format!("to_integer({})", unsigned(&address)),
+    }
+}
+
+/// A vector as `unsigned`; a string literal has no type of its own, so it is qualified
+/// rather than converted.
+fn unsigned(x: &Operand) -> String {
+    if x.literal {
+        format!("unsigned'({})", x.text)
+    } else {
+        format!("unsigned({})", x.text)
+    }
+}
+
 struct VhdlSyntax;
 
 impl Syntax for VhdlSyntax {
@@ -338,22 +415,14 @@ impl Syntax for VhdlSyntax {
     }
 
     fn binary(&self, op: BinaryOp, a: Operand, b: Operand) -> String {
-        // A string literal has no type of its own: qualify it rather than convert it.
-        let number = |x: &Operand| {
-            if x.literal {
-                format!("unsigned'({})", x.text)
-            } else {
-                format!("unsigned({})", x.text)
-            }
-        };
         match op {
             BinaryOp::And => format!("({} and {})", a.text, b.text),
             BinaryOp::Or => format!("({} or {})", a.text, b.text),
             BinaryOp::Xor => format!("({} xor {})", a.text, b.text),
             // Modulo 2, sum and difference of bits are both their exclusive or.
             BinaryOp::Add | BinaryOp::Sub if a.width == 1 => format!("({} xor {})", a.text, b.text),
-            BinaryOp::Add => format!("std_logic_vector({} + {})", number(&a), number(&b)),
-            BinaryOp::Sub => format!("std_logic_vector({} - {})", number(&a), number(&b)),
+            BinaryOp::Add => format!("std_logic_vector({} + {})", unsigned(&a), unsigned(&b)),
+            BinaryOp::Sub => format!("std_logic_vector({} - {})", unsigned(&a), unsigned(&b)),
             BinaryOp::Eq => format!("kg_eq({}, {})", a.text, b.text),
             BinaryOp::Ne => format!("kg_ne({}, {})", a.text, b.text),
             BinaryOp::Lt => format!("kg_lt({}, {})", a.text, b.text),

@@ -3,8 +3,9 @@
 //! A [`Module`] owns its signals and constants in arenas indexed by [`SignalId`] and
 //! [`ConstId`]. Statements are continuous assignments, registers with a synchronous
 //! active-high reset on the module's one clock, combinational case tables (state machines,
-//! ROMs, decoders), instances of other modules, and Muller C elements, the one element
-//! with feedback. Every value has an explicit width and operands of an operator have equal
+//! ROMs, decoders), instances of other modules, RAMs with one synchronous write and one
+//! synchronous read port ([`Memory`]), and Muller C elements, the one element with
+//! feedback. Every value has an explicit width and operands of an operator have equal
 //! widths: the backends never extend or truncate implicitly, so what is printed is exactly
 //! what is meant in both languages.
 //!
@@ -263,6 +264,76 @@ pub enum Statement {
         inputs: Vec<Expr>,
         init: bool,
     },
+    /// A RAM on the module's clock; see [`Memory`].
+    Memory(Memory),
+}
+
+/// A RAM of `depth` words (2 to 65536) of `width` bits (1 to 64) in a clocked module, with
+/// one synchronous write port and one synchronous read port.
+///
+/// On each rising clock edge, when the 1-bit `write_enable` is 1, the word at `write_addr`
+/// becomes `write_data` (`width` bits), and `read_data` becomes the word at `read_addr`.
+/// `read_data` is a register of `width` bits, as a block RAM's output is: it shows the word
+/// one clock edge after its address, and when one cycle reads and writes one address it
+/// reads the OLD word. It is an internal signal driven by this statement alone (internal
+/// because its power-up value is printed with its declaration). Both addresses are exactly
+/// [`Memory::address_width`]`(depth)` bits. When `depth` is not a power of two an address
+/// can point past the last word: a write there changes nothing and a read there keeps
+/// `read_data` as it was, which both languages can say without an index out of range.
+///
+/// Every word and `read_data` start at zero. These are power-up values, not a reset: the
+/// module's reset does not clear a RAM, which a block RAM cannot do. They make every
+/// simulator and yosys agree from the first cycle, with no word ever unknown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Memory {
+    /// The array's name, legalised in each language like a signal's.
+    pub name: String,
+    pub depth: u32,
+    pub width: u32,
+    pub write_enable: Expr,
+    pub write_addr: Expr,
+    pub write_data: Expr,
+    pub read_addr: Expr,
+    pub read_data: SignalId,
+}
+
+impl Memory {
+    /// Words a memory may hold: from two, which need one address bit, to 2^16.
+    pub const DEPTHS: std::ops::RangeInclusive<u32> = 2..=65536;
+    /// Bits a word may hold.
+    pub const WIDTHS: std::ops::RangeInclusive<u32> = 1..=64;
+
+    /// Bits of an address of a memory of `depth` words: ceil(log2(depth)), the bits of the
+    /// last word's address.
+    pub fn address_width(depth: u32) -> u32 {
+        u32::BITS - depth.saturating_sub(1).leading_zeros()
+    }
+
+    /// Whether an address can point past the last word.
+    fn has_holes(&self) -> bool {
+        !self.depth.is_power_of_two()
+    }
+
+    /// When a clock edge writes: the write enable, and the write address inside the RAM
+    /// when an address can point past it.
+    pub fn write_condition(&self) -> Expr {
+        match self.has_holes() {
+            true => self.write_enable.clone().and(self.inside(&self.write_addr)),
+            false => self.write_enable.clone(),
+        }
+    }
+
+    /// When a clock edge loads `read_data`: the read address inside the RAM; `None` when
+    /// every address is, and every edge loads it.
+    pub fn read_condition(&self) -> Option<Expr> {
+        self.has_holes().then(|| self.inside(&self.read_addr))
+    }
+
+    /// `address < depth`.
+    fn inside(&self, address: &Expr) -> Expr {
+        let depth = Expr::konst(Memory::address_width(self.depth), self.depth.into());
+        address.clone().lt(depth)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -511,6 +582,11 @@ impl Module {
         );
     }
 
+    /// A RAM; see [`Memory`].
+    pub fn memory(&mut self, memory: Memory, doc: &str) {
+        self.push(doc, Statement::Memory(memory));
+    }
+
     /// Instantiates `callee`, connecting its ports by name from `connections`.
     pub fn instance(
         &mut self,
@@ -582,11 +658,21 @@ impl Module {
             .any(|item| matches!(item.statement, Statement::Case { target, .. } if target == id))
     }
 
-    /// The value at time 0 of a C element's target; `None` for every other signal, which
-    /// has no value of its own before its driver's first evaluation.
-    pub fn c_element_init(&self, id: SignalId) -> Option<bool> {
-        self.items.iter().find_map(|item| match item.statement {
-            Statement::CElement { target, init, .. } if target == id => Some(init),
+    /// The value at time 0 of a C element's target or a memory's `read_data`; `None` for
+    /// every other signal, which has no value of its own before its driver's first
+    /// evaluation.
+    pub fn initial_value(&self, id: SignalId) -> Option<u64> {
+        self.items.iter().find_map(|item| match &item.statement {
+            Statement::CElement { target, init, .. } if *target == id => Some(u64::from(*init)),
+            Statement::Memory(memory) if memory.read_data == id => Some(0),
+            _ => None,
+        })
+    }
+
+    /// The memories, in statement order.
+    pub fn memories(&self) -> impl Iterator<Item = &Memory> {
+        self.items.iter().filter_map(|item| match &item.statement {
+            Statement::Memory(memory) => Some(memory),
             _ => None,
         })
     }
@@ -763,6 +849,20 @@ impl Module {
                     // reads is as useless as any other unread signal.
                     drivers[target.0 as usize] += 1;
                 }
+                Statement::Memory(memory) => {
+                    self.validate_memory(memory)?;
+                    let clocking = self.clocking.expect("validated: memories have a clock");
+                    drivers[memory.read_data.0 as usize] += 1;
+                    for port in [
+                        &memory.write_enable,
+                        &memory.write_addr,
+                        &memory.write_data,
+                        &memory.read_addr,
+                        &clocking.clock.into(),
+                    ] {
+                        note_reads(port, &mut read);
+                    }
+                }
                 Statement::Instance {
                     module,
                     name,
@@ -817,6 +917,55 @@ impl Module {
             if !is_output && !read[i].is_full() {
                 return fail(format!("never reads some bits of {}", signal.name));
             }
+        }
+        Ok(())
+    }
+
+    /// Checks a memory's size and the widths of its ports; see [`Memory`].
+    fn validate_memory(&self, memory: &Memory) -> Result<(), IrError> {
+        let fail = |message: String| Err(IrError::new(&self.name, message));
+        let Memory {
+            name, depth, width, ..
+        } = memory;
+        if self.clocking.is_none() {
+            return fail(format!("has memory {name} but no clock"));
+        }
+        if !Memory::DEPTHS.contains(depth) {
+            return fail(format!(
+                "has memory {name} of depth {depth}; a memory holds {} to {} words",
+                Memory::DEPTHS.start(),
+                Memory::DEPTHS.end()
+            ));
+        }
+        if !Memory::WIDTHS.contains(width) {
+            return fail(format!(
+                "has memory {name} of width {width}; a word holds {} to {} bits",
+                Memory::WIDTHS.start(),
+                Memory::WIDTHS.end()
+            ));
+        }
+        let address_width = Memory::address_width(*depth);
+        let ports = [
+            ("write enable", &memory.write_enable, 1),
+            ("write address", &memory.write_addr, address_width),
+            ("write data", &memory.write_data, *width),
+            ("read address", &memory.read_addr, address_width),
+            ("read data", &Expr::Signal(memory.read_data), *width),
+        ];
+        for (port, value, want) in ports {
+            let got = self.width_of(value)?;
+            if got != want {
+                return fail(format!(
+                    "has memory {name} ({depth} words of {width} bits) with a {port} of {got} bits; it takes {want}"
+                ));
+            }
+        }
+        let read_data = self.sig(memory.read_data);
+        if read_data.kind != SignalKind::Internal {
+            return fail(format!(
+                "has memory {name} that reads into port {}; its read data must be an internal signal",
+                read_data.name
+            ));
         }
         Ok(())
     }
@@ -1072,8 +1221,8 @@ mod tests {
         let m = design.top();
         let s = SignalId(2);
         assert_eq!(m.sig(s).name, "s");
-        assert_eq!(m.c_element_init(s), Some(true));
-        assert_eq!(m.c_element_init(SignalId(3)), None);
+        assert_eq!(m.initial_value(s), Some(1));
+        assert_eq!(m.initial_value(SignalId(3)), None);
         // It is the target's one driver.
         let mut twice = m.clone();
         twice.assign(s, SignalId(0).into(), "");
@@ -1148,6 +1297,170 @@ mod tests {
         assert_eq!(
             error(&m),
             "internal error: module m has C element t with an input of 4 bits; each must be 1 bit"
+        );
+    }
+
+    /// A clocked module with `depth` words of 8 bits behind ports of `address` bits: the
+    /// memory `ram` that `change` makes of its parts, read into `word`, which `y` shows.
+    fn memory_module(depth: u32, address: u32, change: impl FnOnce(&mut Memory)) -> Module {
+        let mut m = Module::new("m", &["test"]);
+        let clocking = m.clocked();
+        let we = m.input("we", 1, "");
+        let waddr = m.input("waddr", address, "");
+        let wdata = m.input("wdata", 8, "");
+        let raddr = m.input("raddr", address, "");
+        let word = m.internal("word", 8, "");
+        let y = m.output("y", 8, "");
+        let mut memory = Memory {
+            name: "ram".into(),
+            depth,
+            width: 8,
+            write_enable: we.into(),
+            write_addr: waddr.into(),
+            write_data: wdata.into(),
+            read_addr: raddr.into(),
+            read_data: word,
+        };
+        change(&mut memory);
+        m.memory(memory, "");
+        // The reset, which a memory does not read, clears y.
+        let cleared = Expr::mux(clocking.reset.into(), Expr::zero(8), word.into());
+        m.assign(y, cleared, "");
+        m
+    }
+
+    #[test]
+    fn a_memory_drives_its_read_data_and_reads_its_ports() {
+        let m = memory_module(16, 4, |_| {});
+        assert_eq!(m.validate(&[]), Ok(()));
+        let word = SignalId(6);
+        assert_eq!(m.sig(word).name, "word");
+        assert_eq!(m.initial_value(word), Some(0));
+        assert_eq!(m.initial_value(SignalId(7)), None);
+        let mut twice = m.clone();
+        twice.assign(word, SignalId(4).into(), "");
+        assert_eq!(
+            error(&twice),
+            "internal error: module m drives word 2 times"
+        );
+        // Without it, wdata is read by nothing.
+        let unread = memory_module(16, 4, |memory| memory.write_data = Expr::zero(8));
+        assert_eq!(
+            error(&unread),
+            "internal error: module m never reads some bits of wdata"
+        );
+    }
+
+    #[test]
+    fn a_memory_needs_a_clock() {
+        let mut m = memory_module(16, 4, |_| {});
+        m.clocking = None;
+        assert_eq!(
+            error(&m),
+            "internal error: module m has memory ram but no clock"
+        );
+    }
+
+    #[test]
+    fn a_memory_holds_2_to_65536_words_of_1_to_64_bits() {
+        for (depth, address) in [(2, 1), (65536, 16)] {
+            assert_eq!(memory_module(depth, address, |_| {}).validate(&[]), Ok(()));
+        }
+        for (depth, address) in [(1, 1), (65537, 17), (0, 1)] {
+            assert_eq!(
+                error(&memory_module(depth, address, |_| {})),
+                format!(
+                    "internal error: module m has memory ram of depth {depth}; a memory holds 2 to 65536 words"
+                )
+            );
+        }
+        let wide = memory_module(16, 4, |memory| memory.width = 65);
+        assert_eq!(
+            error(&wide),
+            "internal error: module m has memory ram of width 65; a word holds 1 to 64 bits"
+        );
+    }
+
+    #[test]
+    fn memory_addresses_have_exactly_ceil_log2_depth_bits() {
+        let widths: Vec<u32> = [2, 3, 4, 5, 16, 17, 1000, 1024, 65536]
+            .map(Memory::address_width)
+            .to_vec();
+        assert_eq!(widths, [1, 2, 2, 3, 4, 5, 10, 10, 16]);
+        assert_eq!(
+            error(&memory_module(16, 5, |_| {})),
+            "internal error: module m has memory ram (16 words of 8 bits) with a write address of 5 bits; it takes 4"
+        );
+        assert_eq!(
+            error(&memory_module(17, 4, |_| {})),
+            "internal error: module m has memory ram (17 words of 8 bits) with a write address of 4 bits; it takes 5"
+        );
+        let narrow_read = memory_module(16, 4, |memory| {
+            memory.read_addr = Expr::concat(vec![Expr::bit(false), memory.read_addr.clone()]);
+        });
+        assert_eq!(
+            error(&narrow_read),
+            "internal error: module m has memory ram (16 words of 8 bits) with a read address of 5 bits; it takes 4"
+        );
+        let wide_enable = memory_module(16, 4, |memory| {
+            memory.write_enable = Expr::concat(vec![memory.write_enable.clone(); 2]);
+        });
+        assert_eq!(
+            error(&wide_enable),
+            "internal error: module m has memory ram (16 words of 8 bits) with a write enable of 2 bits; it takes 1"
+        );
+    }
+
+    #[test]
+    fn memory_data_has_the_width_of_a_word() {
+        // The low 7 bits of the 8-bit wdata.
+        let seven = |memory: &Memory| match memory.write_data {
+            Expr::Signal(signal) => Expr::Slice {
+                signal,
+                lo: 0,
+                width: 7,
+            },
+            _ => unreachable!(),
+        };
+        let m = memory_module(16, 4, |memory| memory.write_data = seven(memory));
+        assert_eq!(
+            error(&m),
+            "internal error: module m has memory ram (16 words of 8 bits) with a write data of 7 bits; it takes 8"
+        );
+        let m = memory_module(16, 4, |memory| {
+            memory.write_data = seven(memory);
+            memory.width = 7;
+        });
+        assert_eq!(
+            error(&m),
+            "internal error: module m has memory ram (16 words of 7 bits) with a read data of 8 bits; it takes 7"
+        );
+        let into_port = memory_module(16, 4, |memory| memory.read_data = SignalId(7));
+        assert_eq!(
+            error(&into_port),
+            "internal error: module m has memory ram that reads into port y; its read data must be an internal signal"
+        );
+    }
+
+    #[test]
+    fn only_a_depth_that_is_not_a_power_of_two_guards_its_addresses() {
+        let ports = |depth, address| {
+            let m = memory_module(depth, address, |_| {});
+            let Some(Statement::Memory(memory)) = m.items.first().map(|i| i.statement.clone())
+            else {
+                unreachable!()
+            };
+            (memory.write_condition(), memory.read_condition())
+        };
+        let (we, waddr, raddr) = (SignalId(2), SignalId(3), SignalId(5));
+        assert_eq!(ports(16, 4), (we.into(), None));
+        let ten = Expr::konst(4, 10);
+        assert_eq!(
+            ports(10, 4),
+            (
+                Expr::from(we).and(Expr::from(waddr).lt(ten.clone())),
+                Some(Expr::from(raddr).lt(ten))
+            )
         );
     }
 

@@ -13,6 +13,10 @@
 //! register found under one name in both becomes an output of each, and the induction
 //! proves outputs and registers equal together. Equal registers after the reset cycle are
 //! shown by the base case, so the strengthening assumes nothing that is not proved.
+//!
+//! A RAM (`Statement::Memory`) is no exception: no reset clears it, but yosys maps its
+//! words to flip-flops (`ram[0]`, `ram[1]`, ...) whose power-up values SAT takes as their
+//! state in the first cycle, and they are matched by name like any other register.
 
 use crate::emit::manifest::Manifest;
 use crate::rtl::ir::SelfTimedError;
@@ -337,6 +341,7 @@ fn run_sat(
 ) -> Result<SatRun, ProveError> {
     let exposed = exposed
         .iter()
+        .map(|n| pattern(n))
         .flat_map(|n| [format!("gold/w:{n}"), format!("gate/w:{n}")])
         .collect::<Vec<_>>()
         .join(" ");
@@ -357,6 +362,18 @@ fn run_sat(
         &format!("{name}.log"),
     )?;
     Ok(parse_sat(&outcome.log))
+}
+
+/// A selection pattern that matches the wire `name` alone: `memory` names a RAM's words
+/// `ram[3]`, and brackets, like `*` and `?`, are wildcards in a pattern (`ram[1]` would
+/// select `ram1` too).
+fn pattern(name: &str) -> String {
+    name.chars()
+        .flat_map(|c| match c {
+            '[' | ']' | '*' | '?' => vec!['\\', c],
+            _ => vec![c],
+        })
+        .collect()
 }
 
 /// Reads a `sat` log: the verdict lines and the model table of `-show-ports`.
@@ -761,6 +778,12 @@ SAT temporal induction proof finished - model found for base case: FAIL!
              2    0  001000\n    \
              3    1  111111  error: x / 0\n"
         );
+    }
+
+    #[test]
+    fn a_ram_word_is_selected_alone() {
+        assert_eq!(pattern("u.ram[1]"), "u.ram\\[1\\]");
+        assert_eq!(pattern("state"), "state");
     }
 
     #[test]

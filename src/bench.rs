@@ -9,10 +9,13 @@
 //! a [`SwitchMeasurement`] per degree of the network switch's cycle model.
 
 use crate::emit::Provenance;
+use crate::network::kautz_net::{FaultSpec, KautzNet, NetError, NetParams};
 use crate::network::switch::{Arbiter, Switch, SwitchConfig};
+use crate::network::traffic::{Pattern, Traffic};
 use crate::routing::flow::min_cost_disjoint_paths;
 use crate::routing::kautz::DisjointRoutes;
 use crate::rtl::kautz_route_gen::RouteGenParams;
+use crate::rtl::kautz_route_gen::cycle_bound;
 use crate::rtl::kautz_switch::SwitchParams;
 use crate::sim::units::switch::SwitchUnit;
 use crate::sim::vectors::{Pairs, Shard, VectorError, VectorSet};
@@ -284,6 +287,93 @@ pub fn switch_table(rows: &[SwitchMeasurement]) -> String {
             row.elapsed.as_secs_f64(),
             rate(row.elapsed),
             rate(row.best)
+        );
+    }
+    text
+}
+
+/// How fast the network model ran one `netsim` run.
+#[derive(Debug, Clone)]
+pub struct NetworkMeasurement {
+    pub graph: Kautz,
+    pub rate: f64,
+    /// Injection cycles asked for, and cycles run (with the drain).
+    pub cycles: u64,
+    pub cycles_run: u64,
+    pub nodes: u64,
+    pub messages: u64,
+    pub elapsed: Duration,
+}
+
+impl NetworkMeasurement {
+    /// Switches times cycles run: the work of a cycle-by-cycle network simulation.
+    pub fn switch_cycles(&self) -> u64 {
+        self.nodes * self.cycles_run
+    }
+}
+
+/// One `netsim` run of `graph` (uniform traffic of 16-byte messages at `rate`, seed 1, no
+/// faults) for `cycles` injection cycles and its drain, timed whole, set-up included.
+pub fn network_model(
+    graph: &Kautz,
+    rate: f64,
+    cycles: u64,
+) -> Result<NetworkMeasurement, NetError> {
+    let params = NetParams {
+        graph: *graph,
+        arbiter: Arbiter::RoundRobin,
+        route_cycles: cycle_bound(graph.d(), graph.k()) as u64,
+        max_bytes: 16,
+        traffic: Traffic {
+            pattern: Pattern::Uniform,
+            rate,
+            bytes: 16..=16,
+            hot_fraction: 0.2,
+        },
+        cycles,
+        seed: 1,
+        faults: FaultSpec::default(),
+        retry_rounds: 1,
+    };
+    let start = Instant::now();
+    let net = KautzNet::new(&params)?;
+    let nodes = net.healthy().len() as u64;
+    let summary = net.run(|_| {});
+    Ok(NetworkMeasurement {
+        graph: *graph,
+        rate,
+        cycles,
+        cycles_run: summary.cycles,
+        nodes,
+        messages: summary.injected,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// The network runs as an aligned text table: switch-cycles simulated per second.
+pub fn network_table(rows: &[NetworkMeasurement]) -> String {
+    let mut text = format!(
+        "{:<14}  {:>6}  {:>8}  {:>10}  {:>10}  {:>14}  {:>9}  {:>16}\n",
+        "network model",
+        "rate",
+        "cycles",
+        "cycles run",
+        "messages",
+        "switch-cycles",
+        "seconds",
+        "switch-cycles/s"
+    );
+    for row in rows {
+        text += &format!(
+            "{:<14}  {:>6}  {:>8}  {:>10}  {:>10}  {:>14}  {:>9.2}  {:>16.0}\n",
+            format!("K({},{})", row.graph.d(), row.graph.k()),
+            row.rate,
+            row.cycles,
+            row.cycles_run,
+            row.messages,
+            row.switch_cycles(),
+            row.elapsed.as_secs_f64(),
+            row.switch_cycles() as f64 / row.elapsed.as_secs_f64()
         );
     }
     text

@@ -352,11 +352,14 @@ fn bench_prints_a_row_per_method() {
         "0.05",
         "--passes",
         "3",
+        "--network",
+        "2,3,0.01,500",
     ]);
     let lines: Vec<&str> = table.lines().collect();
     // The route-set table, a blank line, and the switch model's table (d = 2, 4, 15), each
-    // switch stepped through the 180 directed and 200,000 random cycles of its traffic.
-    assert_eq!(lines.len(), 8, "{table}");
+    // switch stepped through the 180 directed and 200,000 random cycles of its traffic;
+    // a blank line and the network model's table.
+    assert_eq!(lines.len(), 11, "{table}");
     assert_eq!(lines[3], "");
     assert_eq!(
         lines[4],
@@ -371,6 +374,20 @@ fn bench_prints_a_row_per_method() {
             "{line}"
         );
     }
+    assert_eq!(lines[8], "");
+    assert_eq!(
+        lines[9],
+        "network model     rate    cycles  cycles run    messages   switch-cycles    seconds   switch-cycles/s"
+    );
+    // Seed 1 makes 61 messages in 500 cycles on the 12 nodes; the last ends in cycle 565
+    // (`netsim --d 2 --k 3 --rate 0.01 --cycles 500 --message-bytes 16` says the same).
+    assert!(
+        lines[10].starts_with(
+            "K(2,3)            0.01       500         565          61            6780  "
+        ),
+        "{}",
+        lines[10]
+    );
     assert_eq!(
         lines[0],
         "graph     method                      route sets  passes    seconds    route sets/s     best pass/s"
@@ -391,5 +408,9 @@ fn bench_prints_a_row_per_method() {
     assert_eq!(
         refused(&["bench", "--graph", "4"]),
         "error: --graph '4' is not D,K (for example --graph 4,5)"
+    );
+    assert_eq!(
+        refused(&["bench", "--network", "4,5,0.01"]),
+        "error: --network '4,5,0.01' is not D,K,RATE,CYCLES (for example --network 4,5,0.01,10000)"
     );
 }

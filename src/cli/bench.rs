@@ -1,8 +1,8 @@
 //! `kautzgen bench`: route sets per second of the golden model and the flow reference.
 
 use crate::bench::{
-    BenchError, flow_reference, golden_model, sim_table, simulated, switch_model, switch_table,
-    table,
+    BenchError, flow_reference, golden_model, network_model, network_table, sim_table, simulated,
+    switch_model, switch_table, table,
 };
 use crate::cli::{input_error, output::print_stdout};
 use crate::sim::Simulator;
@@ -17,7 +17,8 @@ use std::time::Duration;
 /// Times the Kautz route-set golden model over every ordered pair of each graph, on one
 /// thread, --passes times, and reports the median pass and the fastest; beside it the
 /// min-cost-flow reference on a sample of pairs. Then the network switch's cycle model,
-/// cycles stepped per second through the traffic of `verify switch`, for d = 2, 4 and 15.
+/// cycles stepped per second through the traffic of `verify switch`, for d = 2, 4 and 15;
+/// and the whole-network model of `netsim`, switch-cycles simulated per second.
 ///
 /// Build with optimisations (`make bench` runs the release build, with --simulate): the
 /// figures of a debug build mean nothing.
@@ -43,6 +44,10 @@ pub struct Args {
     /// Pairs of K(4,5) simulated in GHDL with --simulate.
     #[arg(long, default_value_t = 20_000)]
     ghdl_pairs: u64,
+    /// A netsim run to time, as D,K,RATE,CYCLES (uniform traffic, 16-byte messages, seed
+    /// 1); repeat for several.
+    #[arg(long = "network", value_name = "D,K,RATE,CYCLES", default_values = ["4,5,0.01,10000"])]
+    networks: Vec<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -51,6 +56,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .iter()
         .map(|text| parse_graph(text))
         .collect::<anyhow::Result<Vec<Kautz>>>()?;
+    let network_runs = args
+        .networks
+        .iter()
+        .map(|text| parse_network(text))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     if !(args.flow_seconds.is_finite() && args.flow_seconds > 0.0) {
         return Err(input_error(anyhow::anyhow!(
             "--flow-seconds must be a positive number of seconds, got {}",
@@ -71,6 +81,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|d| switch_model(d, SWITCH_CYCLES, args.passes as usize))
         .collect();
     print_stdout(&format!("\n{}", switch_table(&switches)))?;
+    let mut networks = Vec::new();
+    for (graph, rate, cycles) in &network_runs {
+        networks.push(network_model(graph, *rate, *cycles).map_err(input_error)?);
+    }
+    if !networks.is_empty() {
+        print_stdout(&format!("\n{}", network_table(&networks)))?;
+    }
     if args.simulate {
         let graph = Kautz::new(4, 5).expect("K(4,5) is a graph");
         let runs: [(Box<dyn Simulator>, Pairs); 2] = [
@@ -99,6 +116,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Random cycles of switch traffic per pass, after the directed cases.
 const SWITCH_CYCLES: u64 = 200_000;
+
+/// `D,K,RATE,CYCLES`.
+fn parse_network(text: &str) -> anyhow::Result<(Kautz, f64, u64)> {
+    let bad = || {
+        input_error(anyhow::anyhow!(
+            "--network '{text}' is not D,K,RATE,CYCLES (for example --network 4,5,0.01,10000)"
+        ))
+    };
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [d, k, rate, cycles] = parts[..] else {
+        return Err(bad());
+    };
+    let graph = parse_graph(&format!("{d},{k}"))?;
+    let rate: f64 = rate
+        .parse()
+        .ok()
+        .filter(|r| (0.0..=1.0).contains(r))
+        .ok_or_else(bad)?;
+    let cycles: u64 = cycles.parse().map_err(|_| bad())?;
+    Ok((graph, rate, cycles))
+}
 
 fn parse_graph(text: &str) -> anyhow::Result<Kautz> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();

@@ -471,7 +471,11 @@ impl KautzNet {
                     &mut inputs[j * ports..][..ports],
                     &mut nacks[j * ports..][..ports],
                 );
-                inputs[0] = if self.router_quiet[v] { Word::IDLE } else { self.routers[v].word() };
+                inputs[0] = if self.router_quiet[v] {
+                    Word::IDLE
+                } else {
+                    self.routers[v].word()
+                };
                 for i in 1..ports {
                     inputs[i] = unpack(self.links[self.up[v * ports + i] as usize]);
                     let (w, q) = self.down[v * ports + i];
@@ -588,12 +592,21 @@ impl KautzNet {
             }
             Event::Delivered(message) => {
                 let key = (message.src, message.dst);
-                match self.pairing.get_mut(&key).and_then(|p| p.arrivals.pop_front()) {
+                match self
+                    .pairing
+                    .get_mut(&key)
+                    .and_then(|p| p.arrivals.pop_front())
+                {
                     Some((arrive, bytes)) => {
                         self.prune(key);
                         self.arrive(message, t + 1, arrive, &bytes, on_finish);
                     }
-                    None => self.pairing.entry(key).or_default().verdicts.push_back((message, t + 1)),
+                    None => self
+                        .pairing
+                        .entry(key)
+                        .or_default()
+                        .verdicts
+                        .push_back((message, t + 1)),
                 }
             }
             Event::Arrived { src, bytes } => {
@@ -602,12 +615,21 @@ impl KautzNet {
                     return;
                 }
                 let key = (self.graph.index_of(&src) as u32, v);
-                match self.pairing.get_mut(&key).and_then(|p| p.verdicts.pop_front()) {
+                match self
+                    .pairing
+                    .get_mut(&key)
+                    .and_then(|p| p.verdicts.pop_front())
+                {
                     Some((message, done)) => {
                         self.prune(key);
                         self.arrive(message, done, t + 1, &bytes, on_finish);
                     }
-                    None => self.pairing.entry(key).or_default().arrivals.push_back((t + 1, bytes)),
+                    None => self
+                        .pairing
+                        .entry(key)
+                        .or_default()
+                        .arrivals
+                        .push_back((t + 1, bytes)),
                 }
             }
             Event::ReceiveError => self.stats.receive_errors += 1,

@@ -15,7 +15,7 @@ use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::{Design, Expr, Memory, Module, Timing};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::ghdl::Ghdl;
-use kautzgen::sim::random::SplitMix64;
+use kautzgen::random::SplitMix64;
 use kautzgen::sim::stream::{Cycle, StreamUnit, verify};
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::equiv::{Setup, Verdict, prove};

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod draw;
 pub mod emit;
 pub mod network;
+pub mod plot;
 pub mod random;
 pub mod routing;
 pub mod rtl;

@@ -217,3 +217,105 @@ fn the_table_names_the_run() {
         ]
     );
 }
+
+fn sweep(dir: &std::path::Path, extra: &[&str]) -> (i32, String, String) {
+    let mut line = vec![
+        "netsim",
+        "sweep",
+        "--graph",
+        "2,3",
+        "--rates",
+        "0.002,0.02",
+        "--cycles",
+        "500",
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    line.extend(extra);
+    kautzgen(&line)
+}
+
+#[test]
+fn a_sweep_agrees_with_single_runs_and_its_shards_merge_into_the_same_files() {
+    let whole = tempfile::tempdir().unwrap();
+    let (status, table, stderr) = sweep(whole.path(), &[]);
+    assert_eq!(status, 0, "{stderr}");
+    let read = |dir: &std::path::Path, name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let csv = read(whole.path(), "sweep.csv");
+    let rows: Vec<&str> = csv.lines().collect();
+    // K(2,3): 0 and 1 faulty nodes, at two rates.
+    assert_eq!(rows.len(), 5, "{csv}");
+    assert_eq!(
+        rows[0],
+        "d,k,faults,rate,injected,delivered,failed,retries,mean_latency,p99_latency,throughput,first_attempt_success,cycles"
+    );
+    for (row, (faults, rate)) in
+        rows[1..]
+            .iter()
+            .zip([("0", "0.002"), ("0", "0.02"), ("1", "0.002"), ("1", "0.02")])
+    {
+        let (status, json, _) = kautzgen(&[
+            "netsim", "--d", "2", "--k", "3", "--rate", rate, "--cycles", "500", "--faults",
+            faults, "--format", "json",
+        ]);
+        assert_eq!(status, 0);
+        let s: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[..4], ["2", "3", faults, rate]);
+        for (i, key) in [
+            (4, "injected"),
+            (5, "delivered"),
+            (6, "failed"),
+            (7, "retries"),
+            (12, "cycles"),
+        ] {
+            assert_eq!(fields[i], s[key].to_string(), "{key} of {row}");
+        }
+    }
+    assert_eq!(table, read(whole.path(), "sweep.md"));
+    assert!(table.contains("\n| K(2,3) | 0 | "), "{table}");
+    assert!(read(whole.path(), "sweep.svg").starts_with("<svg"));
+
+    let split = tempfile::tempdir().unwrap();
+    for shard in ["0/2", "1/2"] {
+        let (status, out, stderr) = sweep(split.path(), &["--shard", shard]);
+        assert_eq!(status, 0, "{stderr}");
+        assert!(
+            out.starts_with("2 points of the sweep written to "),
+            "{out}"
+        );
+    }
+    assert!(!split.path().join("sweep.csv").exists());
+    let (status, merged, stderr) = sweep(split.path(), &["--merge", "2"]);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(merged, table);
+    for name in ["sweep.csv", "sweep.md", "sweep.svg"] {
+        assert_eq!(read(split.path(), name), read(whole.path(), name), "{name}");
+    }
+}
+
+#[test]
+fn a_sweep_refuses_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    for (extra, message) in [
+        (
+            &["--rates", "0,0.1"][..],
+            "rates must be above 0 and at most 1, got 0",
+        ),
+        (
+            &["--shard", "2/2"],
+            "shard '2/2' is not I/N with 0 <= I < N (for example 0/8)",
+        ),
+        (
+            &["--merge", "3"],
+            &*format!(
+                "shard 0/3 is missing: no '{}'",
+                dir.path().join("sweep-0-of-3.csv").display()
+            ),
+        ),
+    ] {
+        let (status, stdout, stderr) = sweep(dir.path(), extra);
+        assert_eq!((status, stdout.as_str()), (2, ""), "{extra:?}: {stderr}");
+        assert_eq!(stderr, format!("error: {message}\n"), "{extra:?}");
+    }
+}

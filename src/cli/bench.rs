@@ -138,7 +138,8 @@ fn parse_network(text: &str) -> anyhow::Result<(Kautz, f64, u64)> {
     Ok((graph, rate, cycles))
 }
 
-fn parse_graph(text: &str) -> anyhow::Result<Kautz> {
+/// `D,K`, a Kautz graph.
+pub(crate) fn parse_graph(text: &str) -> anyhow::Result<Kautz> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     let numbers: Option<Vec<u64>> = parts.iter().map(|p| p.parse().ok()).collect();
     match numbers.as_deref() {

@@ -2,13 +2,14 @@
 //! library. Errors leave here as `anyhow` errors; those caused by the user's input are
 //! wrapped in [`InputError`] so that `main` can exit with status 2 for them.
 
-mod bench;
+pub(crate) mod bench;
 mod draw;
 mod generate;
 mod ldi;
 mod lint;
 mod mrns;
 mod netsim;
+mod netsim_sweep;
 pub mod output;
 mod prove;
 mod routes;

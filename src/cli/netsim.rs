@@ -20,6 +20,8 @@ use std::path::PathBuf;
 /// Simulate a whole Kautz network, message by message, cycle by cycle.
 #[derive(Debug, clap::Args)]
 #[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
     allow_negative_numbers = true,
     long_about = "Simulates K(d,k) as seed 002 builds it: at every node a network switch, a \
 router and a route generator, and a processor that makes messages. A message goes over the \
@@ -33,18 +35,20 @@ kautzgen netsim --d 4 --k 5 --rate 0.002 --cycles 5000 --seed 7 --faults 3 --for
 kautzgen netsim --d 2 --k 3 --rate 0.02 --cycles 2000 --seed 1 --faulty-node 010 --trace trace.jsonl"
 )]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Degree d (1 to 15: a switch has d + 1 ports)
-    #[arg(long)]
-    d: u64,
+    #[arg(long, required = true)]
+    d: Option<u64>,
     /// Word length k (k >= 1)
-    #[arg(long)]
-    k: u64,
+    #[arg(long, required = true)]
+    k: Option<u64>,
     /// Messages per healthy node per cycle, 0 to 1
-    #[arg(long)]
-    rate: f64,
+    #[arg(long, required = true)]
+    rate: Option<f64>,
     /// Cycles during which processors inject; the run then drains
-    #[arg(long)]
-    cycles: u64,
+    #[arg(long, required = true)]
+    cycles: Option<u64>,
     /// Seed of the traffic, the faults drawn and the messages' bytes
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -90,7 +94,15 @@ enum Format {
     Json,
 }
 
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    Sweep(super::netsim_sweep::Args),
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(Command::Sweep(sweep)) = args.command {
+        return super::netsim_sweep::run(sweep);
+    }
     let params = params(&args)?;
     let net = KautzNet::new(&params).map_err(input_error)?;
     let healthy = net.healthy().len();
@@ -120,7 +132,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The run's parameters from the command line, every one checked.
 fn params(args: &Args) -> anyhow::Result<NetParams> {
-    let graph = Kautz::new(args.d, args.k).map_err(input_error)?;
+    let required = "clap makes --d, --k, --rate and --cycles required without a subcommand";
+    let graph =
+        Kautz::new(args.d.expect(required), args.k.expect(required)).map_err(input_error)?;
     let bytes = parse_bytes(&args.message_bytes).map_err(input_error)?;
     let mut faults = FaultSpec {
         random_nodes: args.faults,
@@ -158,11 +172,11 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
         max_bytes,
         traffic: Traffic {
             pattern: args.traffic,
-            rate: args.rate,
+            rate: args.rate.expect(required),
             bytes,
             hot_fraction: args.hot_fraction,
         },
-        cycles: args.cycles,
+        cycles: args.cycles.expect(required),
         seed: args.seed,
         faults,
         retry_rounds: args.retry_rounds,
@@ -191,8 +205,8 @@ fn table(args: &Args, params: &NetParams, healthy: usize, s: &Summary) -> String
         graph.d(),
         graph.k(),
         format!("{:?}", args.traffic).to_lowercase(),
-        args.rate,
-        args.cycles,
+        params.traffic.rate,
+        params.cycles,
         args.message_bytes,
         args.seed
     );

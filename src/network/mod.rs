@@ -7,6 +7,7 @@ pub mod link;
 pub mod message;
 pub mod router;
 pub mod stats;
+pub mod sweep;
 pub mod switch;
 pub mod trace;
 pub mod traffic;

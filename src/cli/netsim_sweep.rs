@@ -1,0 +1,240 @@
+//! `kautzgen netsim sweep`: runs the network model over a grid of graphs, fault counts and
+//! injection rates, and writes the table, the CSV and the SVG chart of the results, with
+//! the loads at which first-attempt success falls below 90% and 50% (seed 002's claim).
+//!
+//! In: the grid, a shard of it, an output directory. Out: `sweep.csv`, `sweep.md` and
+//! `sweep.svg` in the directory (the table also on standard output); with `--shard I/N`
+//! only `sweep-I-of-N.csv`, which `--merge` later gathers into the three.
+
+use crate::cli::bench::parse_graph;
+use crate::cli::input_error;
+use crate::cli::output::{print_stdout, write_file_atomically};
+use crate::network::sweep::{CSV_HEADER, Crossing, Grid, Point, Row, crossing};
+use crate::plot::sweep_svg;
+use crate::rtl::kautz_route_gen::cycle_bound;
+use crate::sim::vectors::Shard;
+use crate::topology::kautz::Kautz;
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+
+/// Run the network model over a grid of rates and fault counts; write a table and a chart.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+kautzgen netsim sweep --out sweep\n  \
+kautzgen netsim sweep --graph 2,3 --rates 0.001,0.01 --cycles 2000 --out small\n  \
+kautzgen netsim sweep --shard 0/4 --out sweep   (and 1/4, 2/4, 3/4, then:)\n  \
+kautzgen netsim sweep --merge 4 --out sweep")]
+pub struct Args {
+    /// A graph, as D,K; repeat for several
+    #[arg(long = "graph", value_name = "D,K", default_values = ["2,3", "3,4", "4,5"])]
+    graphs: Vec<String>,
+    /// Injection rates (messages per node per cycle), comma-separated
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "0.0005,0.001,0.002,0.003,0.005,0.01,0.02,0.05"
+    )]
+    rates: Vec<f64>,
+    /// Injection cycles of every run
+    #[arg(long, default_value_t = 5000)]
+    cycles: u64,
+    /// Seed of every run (traffic and faulty nodes)
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Data bytes of every message (1 to 255)
+    #[arg(long, default_value_t = 16)]
+    message_bytes: u8,
+    /// Run only shard I of N of the grid's points and write sweep-I-of-N.csv
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Do not run: gather sweep-*-of-N.csv of N shards into the table and the chart
+    #[arg(long, value_name = "N", conflicts_with = "shard")]
+    merge: Option<u64>,
+    /// Directory for the results
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let graphs = args
+        .graphs
+        .iter()
+        .map(|text| parse_graph(text))
+        .collect::<anyhow::Result<Vec<Kautz>>>()?;
+    if let Some(bad) = args.rates.iter().find(|r| !(**r > 0.0 && **r <= 1.0)) {
+        return Err(input_error(anyhow::anyhow!(
+            "rates must be above 0 and at most 1, got {bad}"
+        )));
+    }
+    if args.message_bytes == 0 {
+        return Err(input_error(anyhow::anyhow!(
+            "message bytes must be 1 to 255, got 0"
+        )));
+    }
+    let shard = match &args.shard {
+        Some(text) => text.parse::<Shard>().map_err(input_error)?,
+        None => Shard::WHOLE,
+    };
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create '{}'", args.out.display()))?;
+    if let Some(count) = args.merge {
+        let rows = gather(&args.out, count)?;
+        return finish(&args.out, &rows);
+    }
+    let grid = Grid {
+        graphs,
+        rates: args.rates.clone(),
+        cycles: args.cycles,
+        seed: args.seed,
+        bytes: args.message_bytes,
+        route_cycles: cycle_bound,
+    };
+    grid.check().map_err(input_error)?;
+    let points: Vec<Point> = grid
+        .points()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| shard.selects(*i as u64))
+        .map(|(_, p)| p)
+        .collect();
+    let rows = run_points(&grid, &points)?;
+    if shard == Shard::WHOLE {
+        finish(&args.out, &rows)
+    } else {
+        let name = format!("sweep-{}-of-{}.csv", shard.index(), shard.count());
+        write_file_atomically(&args.out.join(&name), csv(&rows).as_bytes())?;
+        print_stdout(&format!(
+            "{} points of the sweep written to {}\n",
+            rows.len(),
+            args.out.join(name).display()
+        ))
+    }
+}
+
+/// The runs of `points`, on every processor, in the order of `points`.
+fn run_points(grid: &Grid, points: &[Point]) -> anyhow::Result<Vec<Row>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(points.len().max(1));
+    let results: Vec<Vec<(usize, anyhow::Result<Row>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    (t..points.len())
+                        .step_by(threads)
+                        .map(|i| (i, grid.run(&points[i]).map_err(anyhow::Error::from)))
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a sweep thread panicked"))
+            .collect()
+    });
+    let mut rows: Vec<(usize, anyhow::Result<Row>)> = results.into_iter().flatten().collect();
+    rows.sort_by_key(|(i, _)| *i);
+    rows.into_iter().map(|(_, r)| r).collect()
+}
+
+fn csv(rows: &[Row]) -> String {
+    let mut text = format!("{CSV_HEADER}\n");
+    for row in rows {
+        text.push_str(&row.csv());
+        text.push('\n');
+    }
+    text
+}
+
+/// The rows of every shard file of a sweep split `count` ways.
+fn gather(dir: &Path, count: u64) -> anyhow::Result<Vec<Row>> {
+    if count == 0 {
+        return Err(input_error(anyhow::anyhow!(
+            "--merge needs the number of shards, at least 1"
+        )));
+    }
+    let mut rows = Vec::new();
+    for index in 0..count {
+        let path = dir.join(format!("sweep-{index}-of-{count}.csv"));
+        let text = std::fs::read_to_string(&path).map_err(|_| {
+            input_error(anyhow::anyhow!(
+                "shard {index}/{count} is missing: no '{}'",
+                path.display()
+            ))
+        })?;
+        for (n, line) in text.lines().enumerate().skip(1) {
+            rows.push(Row::parse_csv(line).ok_or_else(|| {
+                input_error(anyhow::anyhow!(
+                    "'{}' line {}: not a row of a sweep",
+                    path.display(),
+                    n + 1
+                ))
+            })?);
+        }
+    }
+    rows.sort_by(|a, b| {
+        let key = |r: &Row| (r.point.graph.d(), r.point.graph.k(), r.point.faults);
+        key(a)
+            .cmp(&key(b))
+            .then(a.point.rate.total_cmp(&b.point.rate))
+    });
+    Ok(rows)
+}
+
+/// Writes the CSV, the table and the chart of `rows`, and prints the table.
+fn finish(dir: &Path, rows: &[Row]) -> anyhow::Result<()> {
+    let table = table(rows);
+    let svg = sweep_svg(rows).map_err(|e| anyhow::anyhow!("cannot draw the chart: {e}"))?;
+    write_file_atomically(&dir.join("sweep.csv"), csv(rows).as_bytes())?;
+    write_file_atomically(&dir.join("sweep.md"), table.as_bytes())?;
+    write_file_atomically(&dir.join("sweep.svg"), svg.as_bytes())?;
+    print_stdout(&table)
+}
+
+/// The results as Markdown: every point, then where first-attempt success falls below 90%
+/// and 50%.
+fn table(rows: &[Row]) -> String {
+    let mut text = String::from(
+        "| graph | faulty nodes | rate | injected | delivered | first-attempt success | retries per message | mean latency | p99 latency | throughput (bytes/node/cycle) |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let percent = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x));
+    for r in rows {
+        let s = &r.summary;
+        text += &format!(
+            "| K({},{}) | {} | {} | {} | {} | {} | {:.2} | {} | {} | {:.4} |\n",
+            r.point.graph.d(),
+            r.point.graph.k(),
+            r.point.faults,
+            r.point.rate,
+            s.injected,
+            percent(Some(r.delivered_fraction())),
+            percent(s.first_attempt_success),
+            r.retries_per_message(),
+            s.mean_latency
+                .map_or("-".to_string(), |x| format!("{x:.1}")),
+            s.p99_latency.map_or("-".to_string(), |x| x.to_string()),
+            s.throughput
+        );
+    }
+    text += "\nFirst-attempt success falls below 90% and 50% at these rates (messages per node per cycle, interpolated between the rates run):\n\n\
+             | graph | faulty nodes | below 90% | below 50% |\n| --- | ---: | ---: | ---: |\n";
+    let mut keys: Vec<(usize, usize, u64)> = rows
+        .iter()
+        .map(|r| (r.point.graph.d(), r.point.graph.k(), r.point.faults))
+        .collect();
+    keys.dedup();
+    for (d, k, faults) in keys {
+        let of: Vec<&Row> = rows
+            .iter()
+            .filter(|r| (r.point.graph.d(), r.point.graph.k(), r.point.faults) == (d, k, faults))
+            .collect();
+        let at = |threshold| match crossing(&of, threshold) {
+            Crossing::At(x) => format!("{x:.4}"),
+            Crossing::AtOrBelow(x) => format!("at or below {x}"),
+            Crossing::NotReached => "not reached".to_string(),
+        };
+        text += &format!("| K({d},{k}) | {faults} | {} | {} |\n", at(0.9), at(0.5));
+    }
+    text
+}

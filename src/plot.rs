@@ -1,0 +1,133 @@
+//! SVG charts of network sweeps: per graph, delivered fraction, first-attempt success,
+//! retries per message and mean latency against the injection rate (log scale), one line
+//! per number of faulty nodes. Drawn with `plotters`; text is SVG text, so the file needs
+//! no fonts and is the same bytes on every machine.
+
+use crate::network::sweep::Row;
+use plotters::prelude::*;
+
+/// A figure drawn: its name, whether it is a fraction (drawn from 0 to 1), its value.
+type Figure = (&'static str, bool, fn(&Row) -> Option<f64>);
+
+const FIGURES: [Figure; 4] = [
+    ("delivered fraction", true, |r| Some(r.delivered_fraction())),
+    ("first-attempt success", true, |r| {
+        r.summary.first_attempt_success
+    }),
+    ("retries per message", false, |r| {
+        Some(r.retries_per_message())
+    }),
+    ("mean latency (cycles)", false, |r| r.summary.mean_latency),
+];
+
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+];
+
+/// The chart of `rows` as an SVG document.
+pub fn sweep_svg(rows: &[Row]) -> Result<String, String> {
+    let mut graphs: Vec<(usize, usize)> = rows
+        .iter()
+        .map(|r| (r.point.graph.d(), r.point.graph.k()))
+        .collect();
+    graphs.sort_unstable();
+    graphs.dedup();
+    let mut svg = String::new();
+    {
+        let size = (1400, 60 + 300 * graphs.len() as u32);
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let root = root
+            .titled(
+                "Kautz network (seed 002): uniform traffic against the injection rate",
+                ("sans-serif", 22),
+            )
+            .map_err(|e| e.to_string())?;
+        let panels = root.split_evenly((graphs.len(), FIGURES.len()));
+        for (g, &(d, k)) in graphs.iter().enumerate() {
+            let of_graph: Vec<&Row> = rows
+                .iter()
+                .filter(|r| (r.point.graph.d(), r.point.graph.k()) == (d, k))
+                .collect();
+            for (f, figure) in FIGURES.iter().enumerate() {
+                draw_panel(&panels[g * FIGURES.len() + f], (d, k), figure, &of_graph)?;
+            }
+        }
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+fn draw_panel(
+    area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    (d, k): (usize, usize),
+    &(name, fraction, value): &Figure,
+    rows: &[&Row],
+) -> Result<(), String> {
+    let title = format!("K({d},{k}): {name}");
+    let rates: Vec<f64> = rows
+        .iter()
+        .map(|r| r.point.rate)
+        .filter(|&r| r > 0.0)
+        .collect();
+    let (lo, hi) = rates
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+    let top = if fraction {
+        1.02
+    } else {
+        rows.iter()
+            .filter_map(|r| value(r))
+            .fold(0.0f64, f64::max)
+            .max(1e-9)
+            * 1.05
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 15))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d((lo.min(hi)..hi.max(lo * 1.0001)).log_scale(), 0.0..top)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("messages per node per cycle")
+        .x_label_formatter(&|x| format!("{x}"))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    let mut faults: Vec<u64> = rows.iter().map(|r| r.point.faults).collect();
+    faults.sort_unstable();
+    faults.dedup();
+    for (i, &f) in faults.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let mut line: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r.point.faults == f && r.point.rate > 0.0)
+            .filter_map(|r| Some((r.point.rate, value(r)?)))
+            .collect();
+        line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        chart
+            .draw_series(LineSeries::new(line.clone(), colour.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(format!("{f} faulty"))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
+            });
+        chart
+            .draw_series(line.into_iter().map(|p| Circle::new(p, 3, colour.filled())))
+            .map_err(|e| e.to_string())?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}

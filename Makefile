@@ -39,7 +39,7 @@ SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5
 SYNTH_DIR := generated/synth
 
-.PHONY: all deps rust-deps venv run verify-full test bench synth synth-units clean
+.PHONY: all deps rust-deps venv run verify-full test bench netsim-sweep synth synth-units clean
 
 all: test
 
@@ -101,6 +101,11 @@ test: deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) test --locked
+
+## netsim-sweep: the network model over K(2,3), K(3,4) and K(4,5), 0 to d-1 faulty nodes
+## and eight injection rates; table, CSV and chart in generated/netsim-sweep (about a minute).
+netsim-sweep: deps $(KAUTZGEN)
+	$(KAUTZGEN) netsim sweep --out generated/netsim-sweep
 
 ## bench: route sets per second of the golden model and the flow reference (one thread),
 ## and of the generated route generator in Verilator (all K(4,5) pairs) and GHDL (a sample).

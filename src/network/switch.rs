@@ -179,8 +179,11 @@ pub struct Switch {
     pointer: [u16; MAX_PORTS],
     /// Bit i: input i forwards a worm or drops a word this cycle.
     busy: u16,
-    /// Output link registers.
-    out: [Word; MAX_PORTS],
+    /// Output link registers: data per port, valid and type bits as masks (a third of the
+    /// size of a `Word` array, which matters when a network model holds thousands).
+    out_data: [u64; MAX_PORTS],
+    out_valid: u16,
+    out_ctl: u16,
     /// Bit i: NACK to input i's sender.
     nack: u16,
 }
@@ -200,7 +203,9 @@ impl Switch {
             first: 0,
             pointer: [0; MAX_PORTS],
             busy: 0,
-            out: [Word::IDLE; MAX_PORTS],
+            out_data: [0; MAX_PORTS],
+            out_valid: 0,
+            out_ctl: 0,
             nack: 0,
         };
         switch.reset();
@@ -218,7 +223,9 @@ impl Switch {
         self.first = 0;
         self.pointer = [start; MAX_PORTS];
         self.busy = 0;
-        self.out = [Word::IDLE; MAX_PORTS];
+        self.out_data = [0; MAX_PORTS];
+        self.out_valid = 0;
+        self.out_ctl = 0;
         self.nack = 0;
     }
 
@@ -229,7 +236,11 @@ impl Switch {
 
     /// The word on output link `p` in the current cycle.
     pub fn out_word(&self, p: usize) -> Word {
-        self.out[p]
+        Word {
+            valid: self.out_valid >> p & 1 == 1,
+            ctl: self.out_ctl >> p & 1 == 1,
+            data: self.out_data[p],
+        }
     }
 
     /// The NACK on input link `i` in the current cycle.
@@ -249,7 +260,7 @@ impl Switch {
             && self.first == 0
             && self.busy == 0
             && self.nack == 0
-            && self.out.iter().all(|w| !w.valid)
+            && self.out_valid == 0
     }
 
     /// The winner among `requests` (a mask of inputs) for output `p`: the lowest at or
@@ -288,7 +299,8 @@ impl Switch {
         let mut cut = 0u16;
         let mut owner = self.owner;
         let mut first = 0u16;
-        let mut out = [Word::IDLE; MAX_PORTS];
+        let mut out_data = [0u64; MAX_PORTS];
+        let (mut out_valid, mut out_ctl) = (0u16, 0u16);
         for p in 0..ports {
             match self.owner[p] {
                 Some(holder) => {
@@ -298,11 +310,9 @@ impl Switch {
                     let eod = w.is_control();
                     let nacked = out_nack[p];
                     let valid = !nacked && w.valid && !(is_first && w.ctl);
-                    out[p] = Word {
-                        valid,
-                        ctl: valid && (w.ctl || is_first),
-                        data: w.data,
-                    };
+                    out_data[p] = w.data;
+                    out_valid |= u16::from(valid) << p;
+                    out_ctl |= u16::from(valid && (w.ctl || is_first)) << p;
                     let released =
                         nacked || (eod && self.fault != Some(SwitchFault::OutputKeptAfterEod));
                     if released {
@@ -334,7 +344,9 @@ impl Switch {
         let refused = heads & !accepted;
         self.owner = owner;
         self.first = first;
-        self.out = out;
+        self.out_data = out_data;
+        self.out_valid = out_valid;
+        self.out_ctl = out_ctl;
         self.busy = accepted | still_forwarding | refused | cut;
         self.nack = match self.fault {
             Some(SwitchFault::NackNotReturned) => cut,

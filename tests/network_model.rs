@@ -64,6 +64,21 @@ fn one_message(src: &str, dst: &str, bytes: u8, faults: FaultSpec) -> Finished {
 /// cycle and the refusing node.
 type Seen = (String, u64, AttemptOutcome, Option<(u64, String)>);
 
+/// A NACKed attempt over `route` from `start`, its NACK seen in `x`, refused at `at`.
+fn nack(route: &str, start: u64, x: u64, at: &str) -> Seen {
+    (
+        route.into(),
+        start,
+        AttemptOutcome::Nack,
+        Some((x, at.into())),
+    )
+}
+
+/// A delivered attempt over `route` from `start`.
+fn delivered(route: &str, start: u64) -> Seen {
+    (route.into(), start, AttemptOutcome::Delivered, None)
+}
+
 /// Every attempt of `f`.
 fn attempts(graph: &Kautz, f: &Finished, src: &str) -> Vec<Seen> {
     let src = word(graph, src);
@@ -90,10 +105,7 @@ fn a_lone_message_is_delivered_over_the_shortest_route_on_time() {
     // byte is word L + k + n + 1 = 22, at the source's switch input in 17 + 22 = 39, out of
     // the third switch (the destination's, port 0) in 42, handed out in 43.
     let f = one_message("012", "201", 16, FaultSpec::default());
-    assert_eq!(
-        attempts(&graph, &f, "012"),
-        vec![("01".into(), 17, AttemptOutcome::Delivered, None)]
-    );
+    assert_eq!(attempts(&graph, &f, "012"), vec![delivered("01", 17)]);
     assert_eq!(
         (f.outcome, f.done, f.arrive),
         (Outcome::Delivered, 42, Some(43))
@@ -115,15 +127,7 @@ fn a_short_message_over_a_long_route_is_padded_to_hear_every_nack() {
     let f = one_message("012", "201", 1, faults);
     assert_eq!(
         attempts(&graph, &f, "012"),
-        vec![
-            (
-                "01".into(),
-                17,
-                AttemptOutcome::Nack,
-                Some((18, "012".into()))
-            ),
-            ("10201".into(), 33, AttemptOutcome::Delivered, None),
-        ]
+        vec![nack("01", 17, 18, "012"), delivered("10201", 33),]
     );
     assert_eq!(
         (f.outcome, f.done, f.arrive),
@@ -144,15 +148,7 @@ fn a_refusal_two_switches_out_reaches_the_source_three_cycles_later() {
     let f = one_message("012", "201", 16, faults);
     assert_eq!(
         attempts(&graph, &f, "012"),
-        vec![
-            (
-                "01".into(),
-                17,
-                AttemptOutcome::Nack,
-                Some((21, "120".into()))
-            ),
-            ("10201".into(), 33, AttemptOutcome::Delivered, None),
-        ]
+        vec![nack("01", 17, 21, "120"), delivered("10201", 33),]
     );
     assert_eq!(
         (f.outcome, f.done, f.arrive),
@@ -169,33 +165,10 @@ fn a_message_whose_every_route_is_cut_fails_after_d_attempts() {
         nodes: vec![word(&graph, "120"), word(&graph, "121")],
         ..FaultSpec::default()
     };
-    let mut p = params(2, 3, 0.0, 0, 1);
-    p.faults = faults;
-    let mut net = KautzNet::new(&p).unwrap();
-    let (s, d) = (
-        graph.index_of(&word(&graph, "012")),
-        graph.index_of(&word(&graph, "201")),
-    );
-    net.schedule(0, s as u32, d as u32, 16).unwrap();
-    let mut finished = Vec::new();
-    net.run(|f| finished.push(f.clone()));
-    let f = &finished[0];
+    let f = one_message("012", "201", 16, faults);
     assert_eq!(
-        attempts(&graph, f, "012"),
-        vec![
-            (
-                "01".into(),
-                17,
-                AttemptOutcome::Nack,
-                Some((18, "012".into()))
-            ),
-            (
-                "10201".into(),
-                33,
-                AttemptOutcome::Nack,
-                Some((34, "012".into()))
-            ),
-        ]
+        attempts(&graph, &f, "012"),
+        vec![nack("01", 17, 18, "012"), nack("10201", 33, 34, "012")]
     );
     assert_eq!((f.outcome, f.done, f.arrive), (Outcome::Failed, 35, None));
 }

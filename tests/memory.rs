@@ -12,10 +12,10 @@
 
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
+use kautzgen::random::SplitMix64;
 use kautzgen::rtl::ir::{Design, Expr, Memory, Module, Timing};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::ghdl::Ghdl;
-use kautzgen::random::SplitMix64;
 use kautzgen::sim::stream::{Cycle, StreamUnit, verify};
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::equiv::{Setup, Verdict, prove};

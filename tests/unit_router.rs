@@ -5,6 +5,12 @@ use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::{Direction, SignalKind};
 use kautzgen::rtl::kautz_router::{DEFAULT_TOP, RouterParams, design};
+use kautzgen::sim::Simulator;
+use kautzgen::sim::function::FunctionReport;
+use kautzgen::sim::ghdl::Ghdl;
+use kautzgen::sim::stream::verify;
+use kautzgen::sim::units::router::RouterUnit;
+use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
 
 fn params(d: u64, k: u64, max_bytes: u64) -> RouterParams {
@@ -87,4 +93,24 @@ fn ports_as_the_document_lists_them() {
         .map(|(n, w, i)| (n.to_string(), w, i))
         .collect();
     assert_eq!(got, expected);
+}
+
+fn run(simulator: &dyn Simulator, unit: &RouterUnit) -> FunctionReport {
+    verify(simulator, unit, 2, None).unwrap_or_else(|e| panic!("{}: {e}", simulator.name()))
+}
+
+#[test]
+fn every_output_in_every_cycle_equals_the_model() {
+    let cycles = 4000;
+    let both: [&dyn Simulator; 2] = [&Verilator::default(), &Ghdl::default()];
+    for (d, k, seed) in [(2, 3, 1), (3, 2, 2)] {
+        let unit = RouterUnit::new(params(d, k, 16), cycles, seed);
+        for simulator in both {
+            assert_eq!(
+                run(simulator, &unit).render(),
+                format!("{}: {cycles} passed, 0 failed\n", simulator.name()),
+                "K({d},{k})"
+            );
+        }
+    }
 }

@@ -382,7 +382,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     let read_addr = m.internal(
         "read_addr",
         aw,
-        "the data byte to be read: the next data word's index",
+        "the byte read this cycle, in read_data next cycle",
     );
     let write_addr = Expr::mux(first.into(), Expr::zero(aw), slice(count, 0, aw));
     m.memory(
@@ -841,25 +841,40 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         ),
         "This node's word with the head, one letter further per source word.",
     );
-    let data_word = Expr::and_all([
-        more_words.into(),
-        !Expr::from(is_src),
-        !Expr::from(is_len),
-        is_data.into(),
-    ]);
+    let byte_index = m.internal(
+        "byte_index",
+        aw,
+        "the index of the next data byte to be sent",
+    );
+    let data_word = m.internal("data_word", 1, "a data byte is sent next cycle");
+    m.assign(
+        data_word,
+        Expr::and_all([
+            more_words.into(),
+            !Expr::from(is_src),
+            !Expr::from(is_len),
+            is_data.into(),
+        ]),
+        "The next word is a data byte.",
+    );
     m.register(
-        read_addr,
+        byte_index,
         0,
         Expr::mux(
             start_send.into(),
             Expr::zero(aw),
             Expr::mux(
-                data_word,
-                Expr::from(read_addr) + konst(aw, 1),
-                read_addr.into(),
+                data_word.into(),
+                Expr::from(byte_index) + konst(aw, 1),
+                byte_index.into(),
             ),
         ),
-        "Byte 0 read while the head is out; one up per data word, so read_data holds the next data byte the cycle before it is sent.",
+        "0 with the head, one up per data byte sent.",
+    );
+    m.assign(
+        read_addr,
+        Expr::from(byte_index) + widen(data_word.into(), 1, aw),
+        "One ahead: the byte read in this cycle is the one sent in the next, so read_data holds data byte j in the cycle its word is chosen.",
     );
 
     // ---- Receiver ------------------------------------------------------------------

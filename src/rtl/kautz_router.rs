@@ -20,6 +20,7 @@
 //!
 //! Every output is a register.
 
+use crate::network::switch::MAX_D as MAX_SWITCH_D;
 use crate::rtl::ir::{ConstId, Design, Expr, Memory, Module, SignalId, Timing};
 use crate::rtl::kautz_route_gen::{self, RouteGenParams, cycle_bound};
 use crate::topology::kautz::{Kautz, KautzError};
@@ -36,7 +37,7 @@ pub const DEFAULT_MAX_BYTES: u8 = 16;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum RouterFault {
     /// Routes after the first are taken one cycle late: their B cycles are counted from
-    /// T_i + 1 instead of T_i.
+    /// T_i + 1 instead of T_i (T_(i+1) = max(T_i + B + 1, x_i)).
     RouteTakenLate,
     /// The worm is never padded to 3(L+1) - 1 words, so a NACK from a far switch can come
     /// after its EOD.
@@ -50,6 +51,10 @@ pub enum RouterError {
     Kautz(#[from] KautzError),
     #[error("the message buffer holds 1 to 255 bytes, got --max-bytes {0}")]
     MaxBytes(u64),
+    #[error(
+        "the router talks to a switch of d+1 ports, and a switch has d = 1 to {MAX_SWITCH_D}, got --d {0}"
+    )]
+    Degree(u64),
 }
 
 /// What to build: the router of a node of `graph` with a buffer of `max_bytes` bytes, as
@@ -65,6 +70,9 @@ pub struct RouterParams {
 impl RouterParams {
     /// The fault-free router of K(d,k) with a buffer of `max_bytes` bytes, under `top`.
     pub fn new(d: u64, k: u64, max_bytes: u64, top: &str) -> Result<Self, RouterError> {
+        if !(1..=MAX_SWITCH_D).contains(&d) {
+            return Err(RouterError::Degree(d));
+        }
         let graph = Kautz::new(d, k)?;
         if !(1..=255).contains(&max_bytes) {
             return Err(RouterError::MaxBytes(max_bytes));
@@ -574,11 +582,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         "Ready while idle and while the message's bytes come.",
     );
     let reload = match params.fault {
-        Some(RouterFault::RouteTakenLate) => Expr::mux(
-            Expr::from(attempt).eq(Expr::zero(w)),
-            konst(tw, b - 1),
-            konst(tw, b),
-        ),
+        Some(RouterFault::RouteTakenLate) => konst(tw, b),
         None | Some(RouterFault::PaddingForgotten) => konst(tw, b - 1),
     };
     m.register(
@@ -1060,5 +1064,9 @@ mod tests {
                 RouterError::MaxBytes(n)
             );
         }
+        assert_eq!(
+            RouterParams::new(16, 3, 16, DEFAULT_TOP).unwrap_err(),
+            RouterError::Degree(16)
+        );
     }
 }

@@ -4,7 +4,7 @@
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::{Direction, SignalKind};
-use kautzgen::rtl::kautz_router::{DEFAULT_TOP, RouterParams, design};
+use kautzgen::rtl::kautz_router::{DEFAULT_TOP, RouterFault, RouterParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::function::FunctionReport;
 use kautzgen::sim::ghdl::Ghdl;
@@ -12,6 +12,7 @@ use kautzgen::sim::stream::verify;
 use kautzgen::sim::units::router::RouterUnit;
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
+use std::process::Command;
 
 fn params(d: u64, k: u64, max_bytes: u64) -> RouterParams {
     RouterParams::new(d, k, max_bytes, DEFAULT_TOP).unwrap()
@@ -112,5 +113,60 @@ fn every_output_in_every_cycle_equals_the_model() {
                 "K({d},{k})"
             );
         }
+    }
+}
+
+#[test]
+fn every_built_in_fault_is_caught() {
+    // The first cycle each fault shows, in both simulators alike.
+    for (fault, first) in [
+        (
+            RouterFault::RouteTakenLate,
+            "after cycle 92: net_valid 0, expected 1; net_ctl 0, expected 1; net_data 00, expected 02",
+        ),
+        (
+            RouterFault::PaddingForgotten,
+            "after cycle 104: net_ctl 1, expected 0",
+        ),
+    ] {
+        let unit = RouterUnit::new(params(2, 3, 16).with_fault(Some(fault)), 4000, 1);
+        for simulator in [&Verilator::default() as &dyn Simulator, &Ghdl::default()] {
+            let report = verify(simulator, &unit, 1, None).unwrap();
+            assert!(report.failed > 0, "{fault:?}");
+            assert_eq!(
+                report.failures[0],
+                first,
+                "{fault:?} in {}",
+                simulator.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_parameters_exit_2_with_one_line() {
+    let out = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        (
+            vec!["--d", "2", "--k", "3", "--max-bytes", "0"],
+            "error: the message buffer holds 1 to 255 bytes, got --max-bytes 0",
+        ),
+        (
+            vec!["--d", "16", "--k", "3"],
+            "error: the router talks to a switch of d+1 ports, and a switch has d = 1 to 15, got --d 16",
+        ),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+            .args(["generate", "router"])
+            .args(&args)
+            .arg("--out")
+            .arg(out.path().join("r"))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!("{message}\n")
+        );
     }
 }

@@ -10,6 +10,7 @@ use crate::network::switch::{Arbiter, DEFAULT_DATA_BITS as SWITCH_DATA_BITS, Swi
 use crate::routing::torus::Algorithm;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
+use crate::rtl::kautz_router::{self, RouterParams};
 use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiUnitKind, LdiUnitParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
@@ -38,6 +39,11 @@ pub enum UnitCommand {
     /// route byte per hop and answers NACK when a worm's output is taken.
     #[command(alias = "kautz-switch")]
     Switch(SwitchArgs),
+    /// The router of seed 002 for a node of K(d,k): the message buffer, the route
+    /// generator beside it, one attempt per NACK over the d node-disjoint routes, and the
+    /// receiver.
+    #[command(alias = "kautz-router")]
+    Router(RouterArgs),
 }
 
 /// The Kautz digraph K(d,k) of the route generator.
@@ -123,6 +129,19 @@ pub struct SwitchArgs {
     pub clocking: SwitchClocking,
 }
 
+#[derive(Debug, Clone, clap::Args)]
+pub struct RouterArgs {
+    /// Degree of K(d,k): letters are 0..=d (1 to 255).
+    #[arg(long)]
+    pub d: u64,
+    /// Word length of K(d,k) (1 to 64).
+    #[arg(long)]
+    pub k: u64,
+    /// Bytes the message buffer holds, the longest message (1 to 255).
+    #[arg(long, default_value_t = kautz_router::DEFAULT_MAX_BYTES as u64)]
+    pub max_bytes: u64,
+}
+
 /// The torus routing algorithms by their command-line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AlgorithmArg {
@@ -180,6 +199,7 @@ pub enum Unit {
     Mrns(MrnsPathGenParams),
     Torus(TorusRouterParams),
     Switch(SwitchParams),
+    Router(RouterParams),
 }
 
 impl Unit {
@@ -205,7 +225,7 @@ impl Unit {
                 return match (default.d, default.k) {
                     (Some(d), Some(k)) => kautz(d, k),
                     (None, None) => Err(input_error(anyhow::anyhow!(
-                        "name a unit (kautz, ldi, mrns, torus, switch) or give --d and --k for the Kautz route generator"
+                        "name a unit (kautz, ldi, mrns, torus, switch, router) or give --d and --k for the Kautz route generator"
                     ))),
                     _ => Err(input_error(anyhow::anyhow!(
                         "the route generator needs --d and --k (the Kautz digraph K(d,k))"
@@ -262,6 +282,14 @@ impl Unit {
                         .with_top(top.unwrap_or(kautz_switch::DEFAULT_TOP)),
                 ))
             }
+            UnitCommand::Router(args) => RouterParams::new(
+                args.d,
+                args.k,
+                args.max_bytes,
+                top.unwrap_or(kautz_router::DEFAULT_TOP),
+            )
+            .map(Unit::Router)
+            .map_err(input_error),
         }
     }
 
@@ -273,6 +301,7 @@ impl Unit {
             Unit::Mrns(params) => mrns_path_gen::design(params),
             Unit::Torus(params) => torus_router::design(params),
             Unit::Switch(params) => kautz_switch::design(params),
+            Unit::Router(params) => kautz_router::design(params),
         }
     }
 
@@ -285,6 +314,7 @@ impl Unit {
             Unit::Mrns(_) => "mrns-path-gen".to_string(),
             Unit::Torus(params) => format!("torus-{}", params.algorithm().name()),
             Unit::Switch(_) => "switch".to_string(),
+            Unit::Router(_) => "router".to_string(),
         }
     }
 
@@ -353,6 +383,13 @@ impl Unit {
                 }
                 (words, p.top.clone(), kautz_switch::DEFAULT_TOP.to_string())
             }
+            Unit::Router(p) => {
+                let mut words = format!("router --d {} --k {}", p.graph.d(), p.graph.k());
+                if p.max_bytes != kautz_router::DEFAULT_MAX_BYTES {
+                    words += &format!(" --max-bytes {}", p.max_bytes);
+                }
+                (words, p.top.clone(), kautz_router::DEFAULT_TOP.to_string())
+            }
         };
         if top == default_top {
             words
@@ -383,6 +420,10 @@ impl Unit {
                 SwitchClocking::Synchronous => "every output registered: a word one hop per clock, a head's grant registered in its own cycle".to_string(),
                 SwitchClocking::SelfTimed => "self-timed: node_clk made by a Muller-C rendezvous of the neighbours' clocks; for simulation (GHDL, Icarus Verilog), not for synthesis".to_string(),
             },
+            Unit::Router(p) => format!(
+                "every output registered: route i taken B = {} cycles after init or next_route (or at the NACK, if later), its head the cycle after",
+                p.route_cycles()
+            ),
         }
     }
 }

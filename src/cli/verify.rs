@@ -6,6 +6,7 @@ use crate::cli::{input_error, output::print_stdout};
 use crate::emit::Provenance;
 use crate::network::switch::SwitchFault;
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
+use crate::rtl::kautz_router::{RouterFault, RouterParams};
 use crate::rtl::kautz_switch::{SelfTimedFault, SwitchClocking, SwitchParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use crate::sim::function::{self, FunctionUnit};
@@ -16,6 +17,7 @@ use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::{self, StreamUnit};
 use crate::sim::units::ldi::LdiUnit;
 use crate::sim::units::mrns::MrnsPathUnit;
+use crate::sim::units::router::{self as router_traffic, RouterUnit};
 use crate::sim::units::switch::{self as switch_traffic, SwitchUnit};
 use crate::sim::units::torus::{Headers, TorusUnit, single_faults};
 use crate::sim::vectors::{MAX_SAMPLE, Pairs, Shard, VectorSet};
@@ -198,17 +200,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.pairs.is_some(),
         )?;
     }
-    if !matches!(unit, Unit::Kautz(_) | Unit::Mrns(_) | Unit::Switch(_)) {
-        let owners = "route generators (Kautz, MRNS) and the switch";
+    if !matches!(
+        unit,
+        Unit::Kautz(_) | Unit::Mrns(_) | Unit::Switch(_) | Unit::Router(_)
+    ) {
+        let owners = "route generators (Kautz, MRNS), the switch and the router";
         only("--seed", owners, args.seed.is_some())?;
         only("--fault", owners, args.fault.is_some())?;
         only("--wave", owners, args.wave.is_some())?;
     }
-    if !matches!(unit, Unit::Switch(_)) {
-        only("--cycles", "switch", args.cycles.is_some())?;
+    if !matches!(unit, Unit::Switch(_) | Unit::Router(_)) {
+        only("--cycles", "switch and the router", args.cycles.is_some())?;
     } else if shard != Shard::WHOLE {
         return Err(input_error(anyhow::anyhow!(
-            "--shard splits independent vectors; the switch's cycles form one run from reset: give --cycles and --seed instead"
+            "--shard splits independent vectors; the {}'s cycles form one run from reset: give --cycles and --seed instead",
+            unit.name()
         )));
     }
     if args.wave.is_some() && simulators.len() > 1 {
@@ -238,7 +244,47 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         Unit::Switch(params) if self_timed => ring(&args, params, &simulators),
         Unit::Switch(params) => switch(&args, params, &simulators),
+        Unit::Router(params) => router(&args, params, &simulators),
     }
+}
+
+/// Checks the router against its cycle model in every cycle.
+fn router(
+    args: &Args,
+    params: &RouterParams,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    let fault = args
+        .fault
+        .as_deref()
+        .map(|name| parse_fault::<RouterFault>(name, "router"))
+        .transpose()?;
+    let port_bits = params.graph.k() as u32 * params.letter_bits();
+    if port_bits > 64 {
+        return Err(input_error(anyhow::anyhow!(
+            "the router's node words are {port_bits} bits (k*W) and the stream check drives ports of at most 64 bits: verify a smaller K(d,k)"
+        )));
+    }
+    let seed = args.seed.unwrap_or(1);
+    let unit = RouterUnit::new(
+        params.clone().with_fault(fault),
+        args.cycles.unwrap_or(router_traffic::DEFAULT_CYCLES),
+        seed,
+    );
+    let heading = format!(
+        "{}: {} random cycles (seed {seed})",
+        unit.describe(),
+        unit.cycle_count()
+    );
+    in_each_simulator(&heading, simulators, |simulator| {
+        let report = stream::verify(simulator, &unit, SHOWN, args.wave.as_deref())?;
+        Ok(Outcome {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+            counted: "cycles",
+        })
+    })
 }
 
 /// Runs a function unit's vectors in each simulator and compares them with its golden model.

@@ -633,6 +633,7 @@ impl KautzNet {
                 }
             }
             Event::ReceiveError => self.stats.receive_errors += 1,
+            Event::Refused(_) => unreachable!("traffic runs between distinct nodes"),
         }
     }
 

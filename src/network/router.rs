@@ -37,6 +37,40 @@ struct Held {
     attempt: usize,
     /// S_i: the cycle of the current attempt's head.
     start: u64,
+    /// t_last: the cycle the message's last byte is taken.
+    last_byte: u64,
+}
+
+/// A message the router refuses (docs/network.md, step 6), held until its verdict.
+#[derive(Debug)]
+struct Refusal {
+    message: Message,
+    /// t_last: the cycle its last byte is taken.
+    last_byte: u64,
+    /// V = max(T_1, t_last).
+    verdict: u64,
+}
+
+/// The receiver's output ports in one cycle (docs/network.md, "Receiving"); every value
+/// but `error` is 0 without `valid`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RxPort {
+    pub valid: bool,
+    pub data: u8,
+    pub first: bool,
+    pub last: bool,
+    /// The source word's letters as they came in (empty without `valid`).
+    pub src: Vec<Letter>,
+    pub len: u8,
+    pub error: bool,
+}
+
+/// What the receiver hands out the cycle after a clock: a byte (data, first, last) and
+/// the error bit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct RxOut {
+    byte: Option<(u8, bool, bool)>,
+    error: bool,
 }
 
 /// The receiver's place in an arriving worm.
@@ -68,6 +102,10 @@ pub enum Event {
     },
     /// A worm ended before its bytes: `rx_error` the next cycle.
     ReceiveError,
+    /// The message was refused (its destination is not a node or is this node, or it has
+    /// more than `max_bytes` bytes); `res_valid` the next cycle. The network model never
+    /// offers such a message; the RTL router's check does.
+    Refused(Message),
 }
 
 /// One node's router.
@@ -75,6 +113,7 @@ pub enum Event {
 pub struct Router {
     letters: Vec<Letter>,
     held: Option<Held>,
+    refusal: Option<Refusal>,
     /// The words of the current attempt, packed (kept between messages for its capacity).
     worm: Vec<u16>,
     word: Word,
@@ -82,6 +121,7 @@ pub struct Router {
     rx_src: Vec<Letter>,
     rx_len: u8,
     rx_bytes: Vec<u8>,
+    rx_out: RxOut,
 }
 
 /// Output port of the out-link by letter `a` at a node whose last letter is `last`.
@@ -96,12 +136,14 @@ impl Router {
         Router {
             letters,
             held: None,
+            refusal: None,
             worm: Vec::new(),
             word: Word::IDLE,
             receive: Receive::Idle,
             rx_src: Vec::new(),
             rx_len: 0,
             rx_bytes: Vec::new(),
+            rx_out: RxOut::default(),
         }
     }
 
@@ -112,12 +154,54 @@ impl Router {
 
     /// No message held (`tx_ready`).
     pub fn is_idle(&self) -> bool {
-        self.held.is_none()
+        self.held.is_none() && self.refusal.is_none()
+    }
+
+    /// `tx_ready` in cycle `t`: idle, or the held message's bytes still come.
+    pub fn tx_ready(&self, t: u64) -> bool {
+        match (&self.held, &self.refusal) {
+            (Some(held), _) => t <= held.last_byte,
+            (_, Some(refusal)) => t <= refusal.last_byte,
+            (None, None) => true,
+        }
+    }
+
+    /// The receiver's output ports in the cycle after the last [`Router::clock`].
+    pub fn rx_port(&self) -> RxPort {
+        match self.rx_out.byte {
+            Some((data, first, last)) => RxPort {
+                valid: true,
+                data,
+                first,
+                last,
+                src: self.rx_src.clone(),
+                len: self.rx_len,
+                error: self.rx_out.error,
+            },
+            None => RxPort {
+                error: self.rx_out.error,
+                ..RxPort::default()
+            },
+        }
     }
 
     /// Nothing held, nothing being received, nothing on the link.
     pub fn is_quiet(&self) -> bool {
-        self.held.is_none() && self.receive == Receive::Idle && !self.word.valid
+        self.is_idle() && self.receive == Receive::Idle && !self.word.valid
+    }
+
+    /// Takes `message` of `bytes` bytes (which may be more than a `u8` counts), its first
+    /// byte in cycle `a`, and refuses it: its destination is not a node or is this node,
+    /// or it is longer than the buffer. The verdict is V = max(T_1, t_last). The router
+    /// must be idle.
+    pub fn refuse(&mut self, params: &RouterParams, a: u64, message: Message, bytes: u64) {
+        debug_assert!(self.is_idle() && bytes >= 1);
+        let last_byte = a + bytes - 1;
+        self.refusal = Some(Refusal {
+            message,
+            last_byte,
+            verdict: (a + params.route_cycles).max(last_byte),
+        });
     }
 
     /// Takes `message` from the processor, its first byte in cycle `a` and the rest in the
@@ -138,6 +222,7 @@ impl Router {
             taken,
             attempt: 0,
             start: taken.max(t_last) + 1,
+            last_byte: t_last,
         });
         self.fill_worm(params);
     }
@@ -180,8 +265,16 @@ impl Router {
         arriving: Word,
         events: &mut Vec<Event>,
     ) {
+        self.rx_out = RxOut::default();
         if arriving.valid || self.receive != Receive::Idle {
             self.receive(arriving, events);
+        }
+        if let Some(refusal) = &self.refusal {
+            if refusal.verdict == t {
+                let refusal = self.refusal.take().expect("held above");
+                events.push(Event::Refused(refusal.message));
+            }
+            return;
         }
         let Some(held) = self.held.as_mut() else {
             return;
@@ -263,6 +356,7 @@ impl Router {
             Receive::Skip => Receive::Skip,
             _ if w.ctl => {
                 events.push(Event::ReceiveError);
+                self.rx_out.error = true;
                 Receive::Idle
             }
             Receive::Source(taken) => {
@@ -275,6 +369,7 @@ impl Router {
             }
             Receive::Length if byte == 0 => {
                 events.push(Event::ReceiveError);
+                self.rx_out.error = true;
                 Receive::Skip
             }
             Receive::Length => {
@@ -284,6 +379,7 @@ impl Router {
             }
             Receive::Data(taken) => {
                 self.rx_bytes.push(byte);
+                self.rx_out.byte = Some((byte, taken == 0, taken + 1 == self.rx_len));
                 if taken + 1 == self.rx_len {
                     events.push(Event::Arrived {
                         src: self.rx_src.clone(),

@@ -7,6 +7,7 @@
 pub mod const_arith;
 pub mod ir;
 pub mod kautz_route_gen;
+pub mod kautz_router;
 pub mod kautz_switch;
 pub mod ldi_units;
 pub mod mrns_path_gen;

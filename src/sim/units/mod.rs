@@ -7,5 +7,6 @@
 
 pub mod ldi;
 pub mod mrns;
+pub mod router;
 pub mod switch;
 pub mod torus;

@@ -1,0 +1,1072 @@
+//! The router of seed 002: one per node, between its processor and port 0 of its switch,
+//! with the route generator of seed 000 beside it (docs/network.md, "The router").
+//!
+//! In: [`RouterParams`] (the graph, the message buffer's size, a built-in fault for
+//! verification, the top's name). Out: a [`Design`] of the route generator's modules
+//! (`<top>_route_gen` and its blocks) and the router's top, which computes exactly what
+//! [`crate::network::router::Router`] computes in every cycle:
+//! - **loader**: takes the message's bytes into the message buffer (a [`Memory`] of
+//!   `max_bytes` bytes, written at the byte's index), counts them, notes a message too
+//!   long, and starts the route generator (`init`) with the first byte;
+//! - **sequencer**: a state machine (idle, route, ready, send, drop) with the timer of B
+//!   cycles that decides when a route is taken (T_i), when a head is sent (S_i) and what
+//!   the outcome is (V);
+//! - **worm**: the registers that walk the current attempt's worm word by word: the route
+//!   shifted one hop per word with the letter it came from, the source word shifted one
+//!   letter per word, the position in the worm and the buffer's read address, one word
+//!   ahead of the link;
+//! - **receiver**: the arriving worm's source word, byte count and bytes, handed out one
+//!   cycle after they arrive.
+//!
+//! Every output is a register.
+
+use crate::network::switch::MAX_D as MAX_SWITCH_D;
+use crate::rtl::ir::{ConstId, Design, Expr, Memory, Module, SignalId, Timing};
+use crate::rtl::kautz_route_gen::{self, RouteGenParams, cycle_bound};
+use crate::topology::kautz::{Kautz, KautzError};
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// Default top module name.
+pub const DEFAULT_TOP: &str = "kautz_router";
+
+/// Default size of the message buffer, in bytes.
+pub const DEFAULT_MAX_BYTES: u8 = 16;
+
+/// A deliberate fault, built in to show that verification catches a broken router.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RouterFault {
+    /// Routes after the first are taken one cycle late: their B cycles are counted from
+    /// T_i + 1 instead of T_i (T_(i+1) = max(T_i + B + 1, x_i)).
+    RouteTakenLate,
+    /// The worm is never padded to 3(L+1) - 1 words, so a NACK from a far switch can come
+    /// after its EOD.
+    PaddingForgotten,
+}
+
+/// Why router parameters are refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RouterError {
+    #[error(transparent)]
+    Kautz(#[from] KautzError),
+    #[error("the message buffer holds 1 to 255 bytes, got --max-bytes {0}")]
+    MaxBytes(u64),
+    #[error(
+        "the router talks to a switch of d+1 ports, and a switch has d = 1 to {MAX_SWITCH_D}, got --d {0}"
+    )]
+    Degree(u64),
+}
+
+/// What to build: the router of a node of `graph` with a buffer of `max_bytes` bytes, as
+/// the module `top`, with `fault` built in for verification only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouterParams {
+    pub graph: Kautz,
+    pub max_bytes: u8,
+    pub top: String,
+    pub fault: Option<RouterFault>,
+}
+
+impl RouterParams {
+    /// The fault-free router of K(d,k) with a buffer of `max_bytes` bytes, under `top`.
+    pub fn new(d: u64, k: u64, max_bytes: u64, top: &str) -> Result<Self, RouterError> {
+        if !(1..=MAX_SWITCH_D).contains(&d) {
+            return Err(RouterError::Degree(d));
+        }
+        let graph = Kautz::new(d, k)?;
+        if !(1..=255).contains(&max_bytes) {
+            return Err(RouterError::MaxBytes(max_bytes));
+        }
+        Ok(RouterParams {
+            graph,
+            max_bytes: max_bytes as u8,
+            top: top.to_string(),
+            fault: None,
+        })
+    }
+
+    pub fn with_fault(self, fault: Option<RouterFault>) -> Self {
+        RouterParams { fault, ..self }
+    }
+
+    pub fn with_top(self, top: &str) -> Self {
+        RouterParams {
+            top: top.to_string(),
+            ..self
+        }
+    }
+
+    /// The route generator beside the router.
+    pub fn route_gen(&self) -> RouteGenParams {
+        RouteGenParams {
+            graph: self.graph,
+            top: format!("{}_route_gen", self.top),
+        }
+    }
+
+    /// W: bits per letter, the route generator's.
+    pub fn letter_bits(&self) -> u32 {
+        self.route_gen().letter_bits()
+    }
+
+    /// B: cycles from `init` or `next_route` to taking the route.
+    pub fn route_cycles(&self) -> u64 {
+        cycle_bound(self.graph.d(), self.graph.k()) as u64
+    }
+
+    /// The longest worm, in words: L = k + 2 hops and `max_bytes` bytes.
+    pub fn max_worm(&self) -> u64 {
+        let (k, l) = (self.graph.k() as u64, self.graph.k() as u64 + 2);
+        (l + k + u64::from(self.max_bytes) + 4).max(3 * (l + 1) - 1)
+    }
+
+    /// "router of a node of K(2,3) (16-byte buffer, B = 16)".
+    pub fn describe(&self) -> String {
+        format!(
+            "router of a node of K({},{}) ({}-byte buffer, B = {})",
+            self.graph.d(),
+            self.graph.k(),
+            self.max_bytes,
+            self.route_cycles()
+        )
+    }
+}
+
+/// Bits needed to count `values` different values; at least one.
+fn bits_for(values: u64) -> u32 {
+    (64 - values.saturating_sub(1).leading_zeros()).max(1)
+}
+
+/// The router's hardware.
+pub fn design(params: &RouterParams) -> Design {
+    let route_gen = kautz_route_gen::design(&params.route_gen());
+    let top = router_module(params, route_gen.top());
+    let mut modules = route_gen.modules;
+    modules.push(top);
+    Design {
+        params: BTreeMap::from([
+            ("d".to_string(), params.graph.d() as u64),
+            ("k".to_string(), params.graph.k() as u64),
+            ("max_bytes".to_string(), u64::from(params.max_bytes)),
+        ]),
+        summary: params.describe(),
+        modules,
+        timing: Timing::Synchronous,
+    }
+}
+
+/// Bits `lo .. lo+width` of `signal`.
+fn slice(signal: SignalId, lo: u32, width: u32) -> Expr {
+    Expr::Slice { signal, lo, width }
+}
+
+/// `value` (of `from` bits) zero-extended to `to` bits.
+fn widen(value: Expr, from: u32, to: u32) -> Expr {
+    if from == to {
+        value
+    } else {
+        Expr::concat(vec![Expr::zero(to - from), value])
+    }
+}
+
+/// `signal` (of `width` bits, letters of `w` bits) shifted up by one letter, zero-filled.
+fn shift_letter(signal: SignalId, width: u32, w: u32) -> Expr {
+    if width == w {
+        Expr::zero(w)
+    } else {
+        Expr::concat(vec![slice(signal, 0, width - w), Expr::zero(w)])
+    }
+}
+
+/// The sender's states, in encoding order.
+const PHASES: [(&str, &str); 5] = [
+    ("P_IDLE", "no message: tx_ready"),
+    (
+        "P_ROUTE",
+        "waiting for the timer to take the next route (T_i)",
+    ),
+    (
+        "P_READY",
+        "route 1 taken, bytes still coming: the head waits for t_last",
+    ),
+    ("P_SEND", "an attempt's worm is on the link"),
+    (
+        "P_DROP",
+        "refused before its last byte: bytes taken and dropped",
+    ),
+];
+
+/// The receiver's states, in encoding order.
+const RX_STATES: [(&str, &str); 5] = [
+    ("R_IDLE", "between worms: a control word is a head"),
+    ("R_SRC", "taking the source word's letters"),
+    ("R_LEN", "the next word is the byte count n"),
+    ("R_DATA", "taking the n data bytes"),
+    (
+        "R_SKIP",
+        "padding up to the EOD, after the last byte or an error",
+    ),
+];
+
+fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
+    let generator = params.route_gen();
+    let (d, k) = (params.graph.d() as u64, params.graph.k() as u32);
+    let (w, lw) = (generator.letter_bits(), generator.length_bits());
+    let (kw, rw) = (k * w, (k + 2) * w);
+    let max = u64::from(params.max_bytes);
+    let depth = params.max_bytes.max(2) as u32;
+    let aw = Memory::address_width(depth);
+    let b = params.route_cycles();
+    let tw = bits_for(b + 1);
+    // At least 8 bits: n (8 bits) is added to positions.
+    let pw = bits_for(params.max_worm() + 1).max(8);
+    let mut m = Module::new(
+        params.top.clone(),
+        &[
+            &format!("Router of seed 002: {}.", params.describe()),
+            "Takes a message from the processor into its buffer, sends it as a worm over the",
+            "node-disjoint routes of the route generator, one attempt per NACK, reports the",
+            "outcome, and hands out the messages that arrive (docs/network.md).",
+        ],
+    );
+    let clocking = m.clocked();
+    let tx_valid = m.input("tx_valid", 1, "the processor offers a byte");
+    let tx_ready = m.output(
+        "tx_ready",
+        1,
+        "the router takes a byte (idle, or between the first and the last byte)",
+    );
+    let tx_data = m.input("tx_data", 8, "the byte offered");
+    let tx_last = m.input("tx_last", 1, "the byte offered is the message's last");
+    let tx_dst = m.input(
+        "tx_dst",
+        kw,
+        "destination word, with the first byte, b1 in the most significant letter",
+    );
+    let res_valid = m.output("res_valid", 1, "one cycle: the outcome of the last message");
+    let res_status = m.output(
+        "res_status",
+        2,
+        "0 delivered, 1 failed, 2 refused (0 without res_valid)",
+    );
+    let res_attempts = m.output(
+        "res_attempts",
+        w,
+        "attempts made, 0 for a refused message (0 without res_valid)",
+    );
+    let rx_valid = m.output("rx_valid", 1, "a byte of an arriving message");
+    let rx_data = m.output("rx_data", 8, "the byte (0 without rx_valid)");
+    let rx_first = m.output("rx_first", 1, "the message's first byte");
+    let rx_last = m.output("rx_last", 1, "the message's last byte: it has arrived");
+    let rx_src = m.output(
+        "rx_src",
+        kw,
+        "its source word, with every byte (0 without rx_valid)",
+    );
+    let rx_len = m.output(
+        "rx_len",
+        8,
+        "its byte count, with every byte (0 without rx_valid)",
+    );
+    let rx_error = m.output(
+        "rx_error",
+        1,
+        "one cycle: a worm ended before its bytes, or had none",
+    );
+    let node = m.input(
+        "node",
+        kw,
+        "this node's word, a1 in the most significant letter (a constant in a network)",
+    );
+    let net_valid = m.output("net_valid", 1, "to the switch's input 0: a word");
+    let net_ctl = m.output(
+        "net_ctl",
+        1,
+        "to the switch's input 0: type bit (head, EOD)",
+    );
+    let net_data = m.output("net_data", 8, "to the switch's input 0: data");
+    let net_nack = m.input("net_nack", 1, "the switch's in0_nack: the worm was refused");
+    let arr_valid = m.input("arr_valid", 1, "from the switch's output 0: a word");
+    let arr_ctl = m.input("arr_ctl", 1, "from the switch's output 0: type bit");
+    let arr_data = m.input("arr_data", 8, "from the switch's output 0: data");
+
+    let konst = |width: u32, value: u64| Expr::konst(width, value);
+
+    // ---- Loader --------------------------------------------------------------------
+    let phases: Vec<ConstId> = PHASES
+        .iter()
+        .enumerate()
+        .map(|(i, (n, doc))| m.constant(n, 3, i as u64, doc))
+        .collect();
+    let [p_idle, p_route, p_ready, p_send, p_drop] = phases[..] else {
+        unreachable!("five phases")
+    };
+    let phase = m.internal("phase", 3, "the sender's state");
+    let is = |p: ConstId| Expr::from(phase).eq(p.into());
+    let take = m.internal("take", 1, "a byte is taken this cycle");
+    m.assign(
+        take,
+        Expr::from(tx_valid).and(tx_ready.into()),
+        "Valid and ready.",
+    );
+    let first = m.internal("first", 1, "the message's first byte is taken (cycle a)");
+    m.assign(
+        first,
+        Expr::from(take).and(is(p_idle)),
+        "Taken while idle: the first byte.",
+    );
+    let more = m.internal("more", 1, "a later byte is taken");
+    m.assign(
+        more,
+        Expr::from(take).and(!is(p_idle)),
+        "Taken while a message is held: one of its later bytes.",
+    );
+    let loading = m.internal("loading", 1, "bytes are still coming (a < t <= t_last)");
+    let still_loading = m.internal(
+        "still_loading",
+        1,
+        "bytes still come after this cycle: the last is not yet taken",
+    );
+    m.assign(
+        still_loading,
+        Expr::from(first)
+            .or(loading.into())
+            .and(!Expr::from(take).and(tx_last.into())),
+        "From the first byte until the one with tx_last.",
+    );
+    m.register(
+        loading,
+        0,
+        still_loading.into(),
+        "Loading until the last byte.",
+    );
+    let count = m.internal(
+        "count",
+        8,
+        "bytes taken, n (stops at max_bytes: a longer message is refused)",
+    );
+    let full = m.internal("full", 1, "the buffer holds max_bytes bytes");
+    m.assign(
+        full,
+        Expr::from(count).eq(konst(8, max)),
+        "max_bytes bytes taken.",
+    );
+    m.register(
+        count,
+        0,
+        Expr::mux(
+            first.into(),
+            konst(8, 1),
+            Expr::mux(
+                Expr::from(more).and(!Expr::from(full)),
+                Expr::from(count) + konst(8, 1),
+                count.into(),
+            ),
+        ),
+        "Counts the bytes up to max_bytes.",
+    );
+    let too_long = m.internal("too_long", 1, "a byte beyond max_bytes was taken");
+    m.register(
+        too_long,
+        0,
+        Expr::mux(
+            first.into(),
+            Expr::bit(false),
+            Expr::from(too_long).or(Expr::from(more).and(full.into())),
+        ),
+        "Set by a byte that finds the buffer full; cleared by the next message.",
+    );
+    let over = m.internal(
+        "over",
+        1,
+        "the message has more than max_bytes bytes, this cycle's included",
+    );
+    m.assign(
+        over,
+        Expr::from(too_long).or(Expr::from(more).and(full.into())),
+        "Too long so far.",
+    );
+    let read_data = m.internal("read_data", 8, "the buffer's byte at read_addr, registered");
+    let read_addr = m.internal(
+        "read_addr",
+        aw,
+        "the byte read this cycle, in read_data next cycle",
+    );
+    let write_addr = Expr::mux(first.into(), Expr::zero(aw), slice(count, 0, aw));
+    m.memory(
+        Memory {
+            name: "buffer".to_string(),
+            depth,
+            width: 8,
+            write_enable: Expr::from(first).or(Expr::from(more).and(!Expr::from(full))),
+            write_addr,
+            write_data: tx_data.into(),
+            read_addr: read_addr.into(),
+            read_data,
+        },
+        &format!(
+            "The message buffer: {depth} bytes, byte j written at address j as it is taken (bytes beyond max_bytes are dropped), read one word ahead of the link."
+        ),
+    );
+
+    // ---- Route generator -----------------------------------------------------------
+    let gen_valid = m.internal("gen_valid", 1, "route generator: a route is shown");
+    let gen_route = m.internal("gen_route", rw, "route generator: hops z1..zL, z1 first");
+    let gen_len = m.internal("gen_len", lw, "route generator: L");
+    let gen_done = m.internal("gen_done", 1, "route generator: no further route");
+    let gen_error = m.internal(
+        "gen_error",
+        1,
+        "route generator: the destination is not a node, or is this node",
+    );
+    let take_route = m.internal(
+        "take_route",
+        1,
+        "route i is taken this cycle (T_i): copied, next_route asserted",
+    );
+    m.instance(
+        route_gen,
+        "u_route_gen",
+        &[
+            ("clk", clocking.clock.into()),
+            ("rst", clocking.reset.into()),
+            ("init", first.into()),
+            ("next_route", take_route.into()),
+            ("src", node.into()),
+            ("dst", tx_dst.into()),
+            ("route_valid", gen_valid.into()),
+            ("route", gen_route.into()),
+            ("route_len", gen_len.into()),
+            ("done", gen_done.into()),
+            ("error", gen_error.into()),
+        ],
+        "The route generator of seed 000: init with the first byte, next_route when a route is taken.",
+    );
+
+    // ---- Sequencer -----------------------------------------------------------------
+    let tick = m.internal(
+        "tick",
+        tw,
+        "cycles left until the next route may be taken (0: it may)",
+    );
+    let attempt = m.internal("attempt", w, "routes taken for the message, i");
+    let nack = Expr::from(net_nack);
+    let sending = is(p_send);
+    let need_route = m.internal("need_route", 1, "a route is wanted this cycle");
+    m.assign(
+        need_route,
+        is(p_route).or(sending
+            .clone()
+            .and(nack.clone())
+            .and(Expr::from(attempt).ne(konst(w, d)))),
+        "Waiting for one, or a NACK of attempt i < d.",
+    );
+    let due = m.internal("due", 1, "T_i: a route is wanted and the timer has run out");
+    m.assign(
+        due,
+        Expr::from(need_route).and(Expr::from(tick).eq(Expr::zero(tw))),
+        "T_(i+1) = max(T_i + B, x_i).",
+    );
+    let bad = m.internal(
+        "bad",
+        1,
+        "the route generator has no route to give: refused",
+    );
+    m.assign(
+        bad,
+        Expr::or_all([gen_error.into(), !Expr::from(gen_valid), gen_done.into()]),
+        "An invalid destination (error), or a broken contract: no valid route at T_i.",
+    );
+    m.assign(
+        take_route,
+        Expr::from(due).and(!Expr::from(bad)),
+        "A route is taken when due and there is one.",
+    );
+    let start_send = m.internal(
+        "start_send",
+        1,
+        "the head goes on the link next cycle (cycle S_i - 1 = max(T_i, t_last))",
+    );
+    m.assign(
+        start_send,
+        Expr::or_all([
+            Expr::from(take_route).and(!Expr::from(still_loading)),
+            is(p_ready).and(tx_last.into()).and(take.into()),
+        ])
+        .and(!Expr::from(over)),
+        "A route taken after the last byte, or the last byte after the route.",
+    );
+    let pos = m.internal("pos", pw, "the index in the worm of the word on the link");
+    let hop_count = m.internal("hop_count", lw, "L of the current route");
+    let eod_pos = m.internal("eod_pos", pw, "len - 1: the EOD's index");
+    let at_eod = m.internal("at_eod", 1, "the word on the link is the EOD");
+    m.assign(
+        at_eod,
+        Expr::from(pos).eq(eod_pos.into()),
+        "The EOD is on the link.",
+    );
+    let delivered = m.internal("delivered", 1, "verdict: delivered (V = E_i)");
+    m.assign(
+        delivered,
+        sending.clone().and(!nack.clone()).and(at_eod.into()),
+        "The EOD sent without a NACK.",
+    );
+    let failed = m.internal("failed", 1, "verdict: failed (V = x_d)");
+    m.assign(
+        failed,
+        sending
+            .clone()
+            .and(nack.clone())
+            .and(Expr::from(attempt).eq(konst(w, d))),
+        "The NACK of attempt d.",
+    );
+    let refused = m.internal("refused", 1, "verdict: refused (V = max(T_1, t_last))");
+    let last_taken = Expr::from(take).and(tx_last.into());
+    m.assign(
+        refused,
+        Expr::or_all([
+            Expr::from(due)
+                .and(bad.into())
+                .and(!Expr::from(still_loading)),
+            Expr::from(take_route)
+                .and(!Expr::from(still_loading))
+                .and(over.into()),
+            is(p_drop).and(last_taken.clone()),
+            is(p_ready).and(last_taken).and(over.into()),
+        ]),
+        "No route at T_1 (or a broken contract later), or too many bytes, once the last byte is in.",
+    );
+    let verdict = m.internal("verdict", 1, "V: the message ends this cycle");
+    m.assign(
+        verdict,
+        Expr::or_all([delivered.into(), failed.into(), refused.into()]),
+        "Any outcome.",
+    );
+    let phase_next = m.internal("phase_next", 3, "the sender's state next cycle");
+    m.assign(
+        phase_next,
+        Expr::mux(
+            verdict.into(),
+            p_idle.into(),
+            Expr::mux(
+                start_send.into(),
+                p_send.into(),
+                Expr::mux(
+                    first.into(),
+                    p_route.into(),
+                    Expr::mux(
+                        Expr::from(due).and(bad.into()),
+                        p_drop.into(),
+                        Expr::mux(
+                            take_route.into(),
+                            p_ready.into(),
+                            Expr::mux(
+                                sending.clone().and(nack.clone()),
+                                p_route.into(),
+                                phase.into(),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        "An outcome ends the message; a head starts an attempt; a route taken before the last byte waits for it; no route before the last byte drops the rest; a NACK waits for the next route.",
+    );
+    m.register(phase, 0, phase_next.into(), "The sender's state.");
+    m.register(
+        tx_ready,
+        1,
+        Expr::from(phase_next)
+            .eq(p_idle.into())
+            .or(still_loading.into()),
+        "Ready while idle and while the message's bytes come.",
+    );
+    let reload = match params.fault {
+        Some(RouterFault::RouteTakenLate) => konst(tw, b),
+        None | Some(RouterFault::PaddingForgotten) => konst(tw, b - 1),
+    };
+    m.register(
+        tick,
+        0,
+        Expr::mux(
+            first.into(),
+            konst(tw, b - 1),
+            Expr::mux(
+                take_route.into(),
+                reload,
+                Expr::mux(
+                    Expr::from(tick).eq(Expr::zero(tw)),
+                    tick.into(),
+                    Expr::from(tick) - konst(tw, 1),
+                ),
+            ),
+        ),
+        "B cycles from init (the first byte) or next_route (a route taken) to the next route, then 0 until it is wanted.",
+    );
+    m.register(
+        attempt,
+        0,
+        Expr::mux(
+            first.into(),
+            Expr::zero(w),
+            Expr::mux(
+                take_route.into(),
+                Expr::from(attempt) + konst(w, 1),
+                attempt.into(),
+            ),
+        ),
+        "Counts the routes taken.",
+    );
+    m.register(
+        res_valid,
+        0,
+        verdict.into(),
+        "The outcome, the cycle after V.",
+    );
+    m.register(
+        res_status,
+        0,
+        Expr::mux(
+            failed.into(),
+            konst(2, 1),
+            Expr::mux(refused.into(), konst(2, 2), Expr::zero(2)),
+        ),
+        "1 failed, 2 refused, else 0 (delivered, or no outcome).",
+    );
+    m.register(
+        res_attempts,
+        0,
+        Expr::mux(
+            Expr::from(delivered).or(failed.into()),
+            attempt.into(),
+            Expr::zero(w),
+        ),
+        "The attempts made by a delivered or failed message.",
+    );
+
+    // ---- Worm ----------------------------------------------------------------------
+    let hops = m.internal(
+        "hops",
+        rw,
+        "the route, shifted one hop per hop word sent: the next hop first",
+    );
+    let prev = m.internal(
+        "prev",
+        w,
+        "the last letter of the node the next hop leaves from",
+    );
+    let srcw = m.internal(
+        "srcw",
+        kw,
+        "the source word, shifted one letter per source word sent",
+    );
+    let route_in = m.internal(
+        "route_in",
+        rw,
+        "the route of the head sent next: the generator's when taken now, else the copy",
+    );
+    m.assign(
+        route_in,
+        Expr::mux(take_route.into(), gen_route.into(), hops.into()),
+        "At T_i the generator's route, in cycle t_last the one taken at T_1.",
+    );
+    let node_last = slice(node, 0, w);
+    let first_hop = slice(route_in, rw - w, w);
+    // Port of the out-link by letter a at a node whose last letter is `last`.
+    let port = |a: Expr, last: Expr| {
+        let up = widen(a.clone().lt(last), 1, 8);
+        widen(a, w, 8) + up
+    };
+    let next = m.internal(
+        "next",
+        pw,
+        "the index of the word after the one on the link",
+    );
+    m.assign(next, Expr::from(pos) + konst(pw, 1), "One word per cycle.");
+    let lx = widen(hop_count.into(), lw, pw);
+    let nx = widen(count.into(), 8, pw);
+    let is_hop = m.internal("is_hop", 1, "the next word is a route byte (1..L-1)");
+    m.assign(is_hop, Expr::from(next).lt(lx.clone()), "Words 1 .. L-1.");
+    let is_zero = m.internal("is_zero", 1, "the next word is the destination's 0 (L)");
+    m.assign(is_zero, Expr::from(next).eq(lx.clone()), "Word L.");
+    let is_src = m.internal(
+        "is_src",
+        1,
+        "the next word is a source letter, if not before",
+    );
+    m.assign(
+        is_src,
+        Expr::from(next).lt(lx.clone() + konst(pw, u64::from(k) + 1)),
+        "Words L+1 .. L+k.",
+    );
+    let is_len = m.internal("is_len", 1, "the next word is n");
+    m.assign(
+        is_len,
+        Expr::from(next).eq(lx.clone() + konst(pw, u64::from(k) + 1)),
+        "Word L+k+1.",
+    );
+    let is_data = m.internal("is_data", 1, "the next word is a data byte, if not before");
+    m.assign(
+        is_data,
+        Expr::from(next).lt(lx.clone() + konst(pw, u64::from(k) + 2) + nx.clone()),
+        "Words L+k+2 .. L+k+n+1.",
+    );
+    let natural = lx.clone() + konst(pw, u64::from(k) + 3) + nx;
+    let eod = match params.fault {
+        Some(RouterFault::PaddingForgotten) => natural,
+        _ => {
+            let padded = m.internal(
+                "padded",
+                pw,
+                "3(L+1) - 2: the EOD's index in the shortest worm that hears every NACK",
+            );
+            m.assign(
+                padded,
+                lx.clone() + lx.clone() + lx + konst(pw, 1),
+                "len >= 3(L+1) - 1.",
+            );
+            let unpadded = m.internal("unpadded", pw, "L+k+n+3: the EOD's index without padding");
+            m.assign(unpadded, natural, "len >= L+k+n+4.");
+            Expr::mux(
+                Expr::from(unpadded).lt(padded.into()),
+                padded.into(),
+                unpadded.into(),
+            )
+        }
+    };
+    m.assign(eod_pos, eod, "len - 1 = max(L+k+n+4, 3(L+1)-1) - 1.");
+    let is_eod = Expr::from(next).eq(eod_pos.into());
+    let more_words = m.internal(
+        "more_words",
+        1,
+        "the attempt goes on: a word follows the one on the link",
+    );
+    m.assign(
+        more_words,
+        sending.clone().and(!nack.clone()).and(!Expr::from(at_eod)),
+        "Sending, no NACK, not at the EOD.",
+    );
+    let hop_word = Expr::from(more_words).and(is_hop.into());
+    let word = m.internal("word", 8, "the data of the next word");
+    m.assign(
+        word,
+        Expr::mux(
+            is_hop.into(),
+            port(slice(hops, rw - w, w), prev.into()),
+            Expr::mux(
+                is_zero.into(),
+                Expr::zero(8),
+                Expr::mux(
+                    is_src.into(),
+                    widen(slice(srcw, kw - w, w), w, 8),
+                    Expr::mux(
+                        is_len.into(),
+                        count.into(),
+                        Expr::mux(is_data.into(), read_data.into(), Expr::zero(8)),
+                    ),
+                ),
+            ),
+        ),
+        "Route bytes (the port of the next hop at the node reached), 0, the source word, n, the bytes, padding and the EOD's 0.",
+    );
+    m.register(
+        net_valid,
+        0,
+        Expr::from(start_send).or(more_words.into()),
+        "A head, then the worm's words until its EOD or a NACK.",
+    );
+    m.register(
+        net_ctl,
+        0,
+        Expr::from(start_send).or(Expr::from(more_words).and(is_eod)),
+        "The head and the EOD are control words.",
+    );
+    m.register(
+        net_data,
+        0,
+        Expr::mux(
+            start_send.into(),
+            port(first_hop.clone(), node_last),
+            Expr::mux(more_words.into(), word.into(), Expr::zero(8)),
+        ),
+        "The head: the port of z1 here; then the worm's words; 0 when idle.",
+    );
+    m.register(
+        pos,
+        0,
+        Expr::mux(
+            start_send.into(),
+            Expr::zero(pw),
+            Expr::mux(more_words.into(), next.into(), pos.into()),
+        ),
+        "0 with the head, one up per word.",
+    );
+    m.register(
+        hops,
+        0,
+        Expr::mux(
+            start_send.into(),
+            shift_letter(route_in, rw, w),
+            Expr::mux(
+                take_route.into(),
+                gen_route.into(),
+                Expr::mux(hop_word.clone(), shift_letter(hops, rw, w), hops.into()),
+            ),
+        ),
+        "The route copied at T_i; past z1 with the head, one hop further per route byte.",
+    );
+    m.register(
+        prev,
+        0,
+        Expr::mux(
+            start_send.into(),
+            first_hop,
+            Expr::mux(hop_word, slice(hops, rw - w, w), prev.into()),
+        ),
+        "z_i after route byte i-1 (z1 with the head).",
+    );
+    m.register(
+        hop_count,
+        0,
+        Expr::mux(take_route.into(), gen_len.into(), hop_count.into()),
+        "L of the route taken.",
+    );
+    let src_word = Expr::from(more_words)
+        .and(!Expr::from(is_hop))
+        .and(!Expr::from(is_zero))
+        .and(is_src.into());
+    m.register(
+        srcw,
+        0,
+        Expr::mux(
+            start_send.into(),
+            node.into(),
+            Expr::mux(src_word, shift_letter(srcw, kw, w), srcw.into()),
+        ),
+        "This node's word with the head, one letter further per source word.",
+    );
+    let byte_index = m.internal(
+        "byte_index",
+        aw,
+        "the index of the next data byte to be sent",
+    );
+    let data_word = m.internal("data_word", 1, "a data byte is sent next cycle");
+    m.assign(
+        data_word,
+        Expr::and_all([
+            more_words.into(),
+            !Expr::from(is_src),
+            !Expr::from(is_len),
+            is_data.into(),
+        ]),
+        "The next word is a data byte.",
+    );
+    m.register(
+        byte_index,
+        0,
+        Expr::mux(
+            start_send.into(),
+            Expr::zero(aw),
+            Expr::mux(
+                data_word.into(),
+                Expr::from(byte_index) + konst(aw, 1),
+                byte_index.into(),
+            ),
+        ),
+        "0 with the head, one up per data byte sent.",
+    );
+    m.assign(
+        read_addr,
+        Expr::from(byte_index) + widen(data_word.into(), 1, aw),
+        "One ahead: the byte read in this cycle is the one sent in the next, so read_data holds data byte j in the cycle its word is chosen.",
+    );
+
+    // ---- Receiver ------------------------------------------------------------------
+    let rx_states: Vec<ConstId> = RX_STATES
+        .iter()
+        .enumerate()
+        .map(|(i, (n, doc))| m.constant(n, 3, i as u64, doc))
+        .collect();
+    let [r_idle, r_src, r_len, r_data, r_skip] = rx_states[..] else {
+        unreachable!("five receiver states")
+    };
+    let rx_state = m.internal("rx_state", 3, "the receiver's place in an arriving worm");
+    let in_rx = |s: ConstId| Expr::from(rx_state).eq(s.into());
+    let rx_count = m.internal("rx_count", 8, "source letters or data bytes taken so far");
+    let rx_acc = m.internal("rx_acc", kw, "the source word, letters shifted in");
+    let rx_n = m.internal("rx_n", 8, "the arriving message's byte count");
+    let control = Expr::from(arr_valid).and(arr_ctl.into());
+    let plain = Expr::from(arr_valid).and(!Expr::from(arr_ctl));
+    let head_in = m.internal("head_in", 1, "a head arrives while idle");
+    m.assign(
+        head_in,
+        control.clone().and(in_rx(r_idle)),
+        "A control word between worms starts one: x1.",
+    );
+    let early = m.internal(
+        "early",
+        1,
+        "a control word before the last byte: the worm ended early",
+    );
+    m.assign(
+        early,
+        control
+            .clone()
+            .and(Expr::or_all([in_rx(r_src), in_rx(r_len), in_rx(r_data)])),
+        "An EOD before byte n.",
+    );
+    let src_in = m.internal("src_in", 1, "a source letter arrives");
+    m.assign(src_in, plain.clone().and(in_rx(r_src)), "Letters x2..xk.");
+    let len_in = m.internal("len_in", 1, "the byte count arrives");
+    m.assign(len_in, plain.clone().and(in_rx(r_len)), "Word n.");
+    let zero_len = m.internal("zero_len", 1, "the byte count is 0: an error");
+    m.assign(
+        zero_len,
+        Expr::from(len_in).and(Expr::from(arr_data).eq(Expr::zero(8))),
+        "n = 0.",
+    );
+    let data_in = m.internal("data_in", 1, "a data byte arrives");
+    m.assign(data_in, plain.and(in_rx(r_data)), "Bytes 1..n.");
+    let rx_next = m.internal("rx_next", 8, "rx_count + 1");
+    m.assign(
+        rx_next,
+        Expr::from(rx_count) + konst(8, 1),
+        "One more taken.",
+    );
+    let last_in = m.internal("last_in", 1, "byte n arrives");
+    m.assign(
+        last_in,
+        Expr::from(data_in).and(Expr::from(rx_next).eq(rx_n.into())),
+        "The last byte.",
+    );
+    let after_head = if k == 1 { r_len } else { r_src };
+    let src_done = Expr::from(src_in).and(Expr::from(rx_next).eq(konst(8, u64::from(k))));
+    m.register(
+        rx_state,
+        0,
+        Expr::mux(
+            head_in.into(),
+            after_head.into(),
+            Expr::mux(
+                early.into(),
+                r_idle.into(),
+                Expr::mux(
+                    Expr::from(zero_len).or(last_in.into()),
+                    r_skip.into(),
+                    Expr::mux(
+                        src_done,
+                        r_len.into(),
+                        Expr::mux(
+                            len_in.into(),
+                            r_data.into(),
+                            Expr::mux(
+                                in_rx(r_skip).and(control),
+                                r_idle.into(),
+                                rx_state.into(),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        "Head, k-1 more letters, n, n bytes, then skip to the EOD; an early control word or n = 0 is an error.",
+    );
+    m.register(
+        rx_count,
+        0,
+        Expr::mux(
+            head_in.into(),
+            konst(8, 1),
+            Expr::mux(
+                len_in.into(),
+                Expr::zero(8),
+                Expr::mux(
+                    Expr::from(src_in).or(data_in.into()),
+                    rx_next.into(),
+                    rx_count.into(),
+                ),
+            ),
+        ),
+        "Letters from the head on, bytes from n on.",
+    );
+    m.register(
+        rx_acc,
+        0,
+        Expr::mux(
+            Expr::from(head_in).or(src_in.into()),
+            if k == 1 {
+                slice(arr_data, 0, w)
+            } else {
+                Expr::concat(vec![slice(rx_acc, 0, kw - w), slice(arr_data, 0, w)])
+            },
+            rx_acc.into(),
+        ),
+        "Each letter shifted in at the bottom (its low W bits): x1 ends most significant.",
+    );
+    m.register(
+        rx_n,
+        0,
+        Expr::mux(len_in.into(), arr_data.into(), rx_n.into()),
+        "n.",
+    );
+    m.register(
+        rx_valid,
+        0,
+        data_in.into(),
+        "A byte, one cycle after it arrived.",
+    );
+    let gated = |value: Expr, width: u32| Expr::mux(data_in.into(), value, Expr::zero(width));
+    m.register(rx_data, 0, gated(arr_data.into(), 8), "The byte.");
+    m.register(
+        rx_first,
+        0,
+        Expr::from(data_in).and(Expr::from(rx_count).eq(Expr::zero(8))),
+        "Byte 1.",
+    );
+    m.register(
+        rx_last,
+        0,
+        last_in.into(),
+        "Byte n: the message has arrived.",
+    );
+    m.register(rx_src, 0, gated(rx_acc.into(), kw), "Its source word.");
+    m.register(rx_len, 0, gated(rx_n.into(), 8), "Its byte count.");
+    m.register(
+        rx_error,
+        0,
+        Expr::from(early).or(zero_len.into()),
+        "A worm that ended before its bytes, or had none.",
+    );
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_size_validates() {
+        for (d, k, n) in [(1, 1, 1), (2, 3, 16), (3, 2, 255), (4, 5, 7), (2, 1, 2)] {
+            let p = RouterParams::new(d, k, n, DEFAULT_TOP).unwrap();
+            assert_eq!(design(&p).validate(), Ok(()), "K({d},{k}) {n}");
+            for fault in [RouterFault::RouteTakenLate, RouterFault::PaddingForgotten] {
+                let p = p.clone().with_fault(Some(fault));
+                assert_eq!(design(&p).validate(), Ok(()), "{fault:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_a_buffer_of_no_bytes_or_too_many() {
+        for n in [0, 256] {
+            assert_eq!(
+                RouterParams::new(2, 3, n, DEFAULT_TOP).unwrap_err(),
+                RouterError::MaxBytes(n)
+            );
+        }
+        assert_eq!(
+            RouterParams::new(16, 3, 16, DEFAULT_TOP).unwrap_err(),
+            RouterError::Degree(16)
+        );
+    }
+}

@@ -1,0 +1,327 @@
+//! The router of `crate::rtl::kautz_router` as a [`StreamUnit`]: its stimulus and the cycle
+//! model's answer in every cycle.
+//!
+//! The stimulus is made cycle by cycle in closed loop with the cycle model
+//! ([`crate::network::router::Router`]) from a seed: a processor that hands over messages
+//! as soon as the router is ready, bytes in consecutive cycles, to random destinations (now
+//! and then this node, a word that is no node, or more bytes than the buffer holds); a
+//! switch that NACKs an attempt at S + 3(j-1) + 1 for a random j (or never), as a refusal
+//! at the j-th switch of the route would, plus NACKs while nothing is sent, which count for
+//! nothing; and worms arriving on the switch's output 0, most well formed, some cut short
+//! or with no bytes, with idle cycles between and inside them. The hardware, possibly with
+//! a built-in fault, gets the same inputs and must give the model's outputs.
+
+use crate::network::message::{Message, payload_byte};
+use crate::network::router::{Event, Router, RouterParams as ModelParams};
+use crate::network::switch::Word;
+use crate::random::SplitMix64;
+use crate::routing::kautz::route_set;
+use crate::rtl::ir::Design;
+use crate::rtl::kautz_router::{self, RouterParams};
+use crate::sim::stream::{Cycle, StreamUnit};
+use crate::topology::kautz::Letter;
+use std::collections::VecDeque;
+
+/// Cycles of random traffic unless asked otherwise.
+pub const DEFAULT_CYCLES: u64 = 20_000;
+
+/// The router checked against its model on random traffic.
+#[derive(Debug, Clone)]
+pub struct RouterUnit {
+    params: RouterParams,
+    cycles: u64,
+    seed: u64,
+}
+
+/// Packs letters, the first most significant, `w` bits each (the low bits of each).
+fn pack_word(letters: &[Letter], w: u32) -> u64 {
+    let mask = (1u64 << w) - 1;
+    letters
+        .iter()
+        .fold(0, |acc, &l| acc << w | (u64::from(l) & mask))
+}
+
+impl RouterUnit {
+    /// The router of `params` (with its built-in fault, if any) under `cycles` cycles of
+    /// traffic drawn from `seed`. Its ports must be at most 64 bits wide (k*W <= 64).
+    pub fn new(params: RouterParams, cycles: u64, seed: u64) -> Self {
+        RouterUnit {
+            params,
+            cycles,
+            seed,
+        }
+    }
+
+    pub fn cycle_count(&self) -> u64 {
+        self.cycles
+    }
+
+    /// The model's parameters for this router.
+    fn model_params(&self) -> ModelParams {
+        ModelParams {
+            k: self.params.graph.k(),
+            route_cycles: self.params.route_cycles(),
+            seed: self.seed,
+        }
+    }
+}
+
+/// A message being handed over: its bytes left and its destination word.
+struct Loading {
+    id: u64,
+    next: u64,
+    bytes: u64,
+    dst: u64,
+}
+
+/// The environment of one router: processor, switch input 0 (NACKs) and switch output 0
+/// (arriving worms).
+struct Traffic {
+    rng: SplitMix64,
+    node: Vec<Letter>,
+    loading: Option<Loading>,
+    next_id: u64,
+    gap: u64,
+    /// The routes of the message in flight and the attempts seen so far.
+    routes: Vec<Vec<Letter>>,
+    attempts: usize,
+    in_worm: bool,
+    nack_at: Option<u64>,
+    arriving: VecDeque<Word>,
+}
+
+impl StreamUnit for RouterUnit {
+    fn describe(&self) -> String {
+        self.params.describe()
+    }
+
+    fn design(&self) -> Design {
+        kautz_router::design(&self.params)
+    }
+
+    fn cycles(&self) -> Vec<Cycle> {
+        let graph = self.params.graph;
+        let (d, k) = (graph.d() as u64, graph.k());
+        let w = self.params.letter_bits();
+        let max = u64::from(self.params.max_bytes);
+        let model_params = self.model_params();
+        let mut rng = SplitMix64::new(self.seed);
+        let node = match graph.node_count() {
+            Some(n) => graph.word_at(rng.below(n) as usize).letters().to_vec(),
+            None => (0..k).map(|i| (i % 2) as Letter).collect(),
+        };
+        let node_bits = pack_word(&node, w);
+        let mut model = Router::new(node.clone());
+        let mut env = Traffic {
+            rng,
+            node,
+            loading: None,
+            next_id: 0,
+            gap: 0,
+            routes: Vec::new(),
+            attempts: 0,
+            in_worm: false,
+            nack_at: None,
+            arriving: VecDeque::new(),
+        };
+        let mut events = Vec::new();
+        let mut out = Vec::with_capacity(self.cycles as usize);
+        for t in 0..self.cycles {
+            // The processor.
+            if env.loading.is_none() && model.is_idle() {
+                if env.gap == 0 {
+                    let dst = env.destination(&graph, w);
+                    let bytes = if max < 255 && env.rng.below(12) == 0 {
+                        max + 1 + env.rng.below((255 - max).min(4))
+                    } else if env.rng.below(3) == 0 {
+                        1 + env.rng.below(max.min(3))
+                    } else {
+                        1 + env.rng.below(max)
+                    };
+                    let id = env.next_id;
+                    env.next_id += 1;
+                    let message = Message {
+                        id,
+                        src: 0,
+                        dst: 0,
+                        inject: t,
+                        bytes: bytes as u8,
+                        round: 0,
+                        ready: t,
+                        attempts: Vec::new(),
+                    };
+                    let routes = route_set(&graph, &env.node, &dst);
+                    match routes {
+                        Ok(routes) if bytes <= max => {
+                            env.routes = routes.into_iter().map(|r| r.hops).collect();
+                            env.attempts = 0;
+                            model.accept(&model_params, t, message, env.routes.clone());
+                        }
+                        _ => model.refuse(&model_params, t, message, bytes),
+                    }
+                    env.loading = Some(Loading {
+                        id,
+                        next: 0,
+                        bytes,
+                        dst: pack_word(&dst, w),
+                    });
+                    env.gap = match env.rng.below(4) {
+                        0 => 0,
+                        1 | 2 => env.rng.below(4),
+                        _ => env.rng.below(40),
+                    };
+                } else {
+                    env.gap -= 1;
+                }
+            }
+            let junk_dst = env.rng.next_u64() & ((1u64 << (k as u32 * w)) - 1);
+            let (tx_valid, tx_data, tx_last, tx_dst) = match env.loading.as_mut() {
+                Some(l) => {
+                    let j = l.next;
+                    l.next += 1;
+                    let byte = payload_byte(self.seed, l.id, j as usize);
+                    let last = l.next == l.bytes;
+                    let dst = if j == 0 { l.dst } else { junk_dst };
+                    (1, u64::from(byte), last as u64, dst)
+                }
+                None => (0, env.rng.below(256), env.rng.below(2), junk_dst),
+            };
+            if tx_last == 1 && tx_valid == 1 {
+                env.loading = None;
+            }
+            // The switch's input 0: NACKs as refusals at the j-th switch would send them.
+            let word = model.word();
+            let mut nack = false;
+            if word.valid && word.ctl && !env.in_worm {
+                env.in_worm = true;
+                let hops = env.routes[env.attempts].len() as u64;
+                env.attempts += 1;
+                env.nack_at = match env.rng.below(2) {
+                    0 => None,
+                    _ => Some(t + 3 * env.rng.below(hops + 1) + 1),
+                };
+            } else if word.valid && word.ctl {
+                env.in_worm = false;
+            }
+            if env.nack_at == Some(t) {
+                nack = true;
+                env.nack_at = None;
+                env.in_worm = false;
+            } else if !word.valid && env.rng.below(32) == 0 {
+                nack = true;
+            }
+            // The switch's output 0: arriving worms.
+            if env.arriving.is_empty() && env.rng.below(24) == 0 {
+                env.arriving = env.arriving_worm(d, k);
+            }
+            let arriving = if env.rng.below(10) == 0 {
+                Word::IDLE
+            } else {
+                env.arriving.pop_front().unwrap_or(Word::IDLE)
+            };
+            model.clock(&model_params, t, nack, arriving, &mut events);
+            let (res_valid, res_status, res_attempts) = match events
+                .drain(..)
+                .find(|e| !matches!(e, Event::Arrived { .. } | Event::ReceiveError))
+            {
+                Some(Event::Delivered(m)) => (1, 0, m.attempts.len() as u64),
+                Some(Event::Failed(m)) => (1, 1, m.attempts.len() as u64),
+                Some(Event::Refused(_)) => (1, 2, 0),
+                _ => (0, 0, 0),
+            };
+            events.clear();
+            let rx = model.rx_port();
+            let next = model.word();
+            out.push(Cycle {
+                inputs: vec![
+                    tx_valid,
+                    tx_data,
+                    tx_last,
+                    tx_dst,
+                    node_bits,
+                    nack as u64,
+                    arriving.valid as u64,
+                    arriving.ctl as u64,
+                    arriving.data,
+                ],
+                outputs: vec![
+                    model.tx_ready(t + 1) as u64,
+                    res_valid,
+                    res_status,
+                    res_attempts,
+                    rx.valid as u64,
+                    u64::from(rx.data),
+                    rx.first as u64,
+                    rx.last as u64,
+                    pack_word(&rx.src, w),
+                    u64::from(rx.len),
+                    rx.error as u64,
+                    next.valid as u64,
+                    next.ctl as u64,
+                    next.data,
+                ],
+            });
+        }
+        out
+    }
+}
+
+impl Traffic {
+    /// A destination: mostly another node, now and then this node or a word that is none.
+    fn destination(&mut self, graph: &crate::topology::kautz::Kautz, w: u32) -> Vec<Letter> {
+        let k = graph.k();
+        match self.rng.below(10) {
+            0 => self.node.clone(),
+            1 => (0..k).map(|_| self.rng.below(1 << w) as Letter).collect(),
+            _ => loop {
+                let word: Vec<Letter> = match graph.node_count() {
+                    Some(n) => graph.word_at(self.rng.below(n) as usize).letters().to_vec(),
+                    None => {
+                        let mut word = vec![self.rng.below(graph.d() as u64 + 1) as Letter];
+                        while word.len() < k {
+                            let prev = word[word.len() - 1];
+                            let a = self.rng.below(graph.d() as u64) as Letter;
+                            word.push(if a >= prev { a + 1 } else { a });
+                        }
+                        word
+                    }
+                };
+                if word != self.node {
+                    break word;
+                }
+            },
+        }
+    }
+
+    /// A worm out of the switch's port 0: x1 (ctl=1), x2..xk, n, the bytes, padding, the
+    /// EOD; one in six cut short by an early EOD or with n = 0, some preceded by stray
+    /// data words.
+    fn arriving_worm(&mut self, d: u64, k: usize) -> VecDeque<Word> {
+        let mut words = VecDeque::new();
+        for _ in 0..self.rng.below(3).saturating_sub(1) {
+            words.push_back(Word::data(self.rng.below(256)));
+        }
+        words.push_back(Word::control(self.rng.below(d + 1)));
+        for _ in 1..k {
+            words.push_back(Word::data(self.rng.below(d + 1)));
+        }
+        let n = match self.rng.below(12) {
+            0 => 0,
+            1..=8 => 1 + self.rng.below(8),
+            _ => 1 + self.rng.below(255),
+        };
+        words.push_back(Word::data(n));
+        for _ in 0..n {
+            words.push_back(Word::data(self.rng.below(256)));
+        }
+        for _ in 0..self.rng.below(4) {
+            words.push_back(Word::data(0));
+        }
+        if self.rng.below(6) == 0 {
+            let cut = 1 + self.rng.below(words.len() as u64 - 1) as usize;
+            words.truncate(cut);
+        }
+        words.push_back(Word::control(self.rng.below(256)));
+        words
+    }
+}

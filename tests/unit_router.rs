@@ -1,0 +1,172 @@
+//! The router of seed 002 (src/rtl/kautz_router.rs) in hardware: lint-clean; its ports as
+//! docs/network.md lists them.
+
+use kautzgen::emit::names::Language;
+use kautzgen::emit::{Provenance, write_design};
+use kautzgen::rtl::ir::{Direction, SignalKind};
+use kautzgen::rtl::kautz_router::{DEFAULT_TOP, RouterFault, RouterParams, design};
+use kautzgen::sim::Simulator;
+use kautzgen::sim::function::FunctionReport;
+use kautzgen::sim::ghdl::Ghdl;
+use kautzgen::sim::stream::verify;
+use kautzgen::sim::units::router::RouterUnit;
+use kautzgen::sim::verilator::Verilator;
+use kautzgen::synth::lint::lint;
+use std::process::Command;
+
+fn params(d: u64, k: u64, max_bytes: u64) -> RouterParams {
+    RouterParams::new(d, k, max_bytes, DEFAULT_TOP).unwrap()
+}
+
+#[test]
+fn routers_are_lint_clean() {
+    for p in [params(2, 3, 16), params(3, 2, 16), params(1, 1, 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let provenance = Provenance {
+            command: "unit_router test".into(),
+        };
+        write_design(
+            dir.path(),
+            &design(&p),
+            &[Language::Verilog, Language::Vhdl],
+            &provenance,
+        )
+        .unwrap();
+        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{}: {e}", p.describe()));
+        let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
+        assert_eq!(
+            checks,
+            [
+                "verilator --lint-only -Wall",
+                "yosys check -assert, no latches",
+                "ghdl -a --std=08",
+                "ghdl -e --std=08",
+            ],
+            "{}",
+            p.describe()
+        );
+        for v in verdicts {
+            assert!(v.clean, "{} {}:\n{}", p.describe(), v.check, v.log);
+        }
+    }
+}
+
+#[test]
+fn ports_as_the_document_lists_them() {
+    // docs/network.md, the router: K(2,3) has W = 2, k*W = 6.
+    let expected: Vec<(&str, u32, bool)> = vec![
+        ("clk", 1, true),
+        ("rst", 1, true),
+        ("tx_valid", 1, true),
+        ("tx_ready", 1, false),
+        ("tx_data", 8, true),
+        ("tx_last", 1, true),
+        ("tx_dst", 6, true),
+        ("res_valid", 1, false),
+        ("res_status", 2, false),
+        ("res_attempts", 2, false),
+        ("rx_valid", 1, false),
+        ("rx_data", 8, false),
+        ("rx_first", 1, false),
+        ("rx_last", 1, false),
+        ("rx_src", 6, false),
+        ("rx_len", 8, false),
+        ("rx_error", 1, false),
+        ("node", 6, true),
+        ("net_valid", 1, false),
+        ("net_ctl", 1, false),
+        ("net_data", 8, false),
+        ("net_nack", 1, true),
+        ("arr_valid", 1, true),
+        ("arr_ctl", 1, true),
+        ("arr_data", 8, true),
+    ];
+    let got: Vec<(String, u32, bool)> = design(&params(2, 3, 16))
+        .top()
+        .ports()
+        .map(|(_, s)| {
+            let input = s.kind == SignalKind::Port(Direction::Input);
+            (s.name.clone(), s.width, input)
+        })
+        .collect();
+    let expected: Vec<(String, u32, bool)> = expected
+        .into_iter()
+        .map(|(n, w, i)| (n.to_string(), w, i))
+        .collect();
+    assert_eq!(got, expected);
+}
+
+fn run(simulator: &dyn Simulator, unit: &RouterUnit) -> FunctionReport {
+    verify(simulator, unit, 2, None).unwrap_or_else(|e| panic!("{}: {e}", simulator.name()))
+}
+
+#[test]
+fn every_output_in_every_cycle_equals_the_model() {
+    let cycles = 4000;
+    let both: [&dyn Simulator; 2] = [&Verilator::default(), &Ghdl::default()];
+    for (d, k, seed) in [(2, 3, 1), (3, 2, 2)] {
+        let unit = RouterUnit::new(params(d, k, 16), cycles, seed);
+        for simulator in both {
+            assert_eq!(
+                run(simulator, &unit).render(),
+                format!("{}: {cycles} passed, 0 failed\n", simulator.name()),
+                "K({d},{k})"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_built_in_fault_is_caught() {
+    // The first cycle each fault shows, in both simulators alike.
+    for (fault, first) in [
+        (
+            RouterFault::RouteTakenLate,
+            "after cycle 92: net_valid 0, expected 1; net_ctl 0, expected 1; net_data 00, expected 02",
+        ),
+        (
+            RouterFault::PaddingForgotten,
+            "after cycle 104: net_ctl 1, expected 0",
+        ),
+    ] {
+        let unit = RouterUnit::new(params(2, 3, 16).with_fault(Some(fault)), 4000, 1);
+        for simulator in [&Verilator::default() as &dyn Simulator, &Ghdl::default()] {
+            let report = verify(simulator, &unit, 1, None).unwrap();
+            assert!(report.failed > 0, "{fault:?}");
+            assert_eq!(
+                report.failures[0],
+                first,
+                "{fault:?} in {}",
+                simulator.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_parameters_exit_2_with_one_line() {
+    let out = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        (
+            vec!["--d", "2", "--k", "3", "--max-bytes", "0"],
+            "error: the message buffer holds 1 to 255 bytes, got --max-bytes 0",
+        ),
+        (
+            vec!["--d", "16", "--k", "3"],
+            "error: the router talks to a switch of d+1 ports, and a switch has d = 1 to 15, got --d 16",
+        ),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+            .args(["generate", "router"])
+            .args(&args)
+            .arg("--out")
+            .arg(out.path().join("r"))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!("{message}\n")
+        );
+    }
+}

@@ -352,7 +352,7 @@ fn bad_mrns_parameters_are_refused() {
     );
     bad_input(
         &["verify", "ldi", "--m", "9", "--s", "3", "--wave", "x.vcd"],
-        "--wave applies to the route generators (Kautz, MRNS) and the switch only, not to the ldi-theorem3 unit",
+        "--wave applies to the route generators (Kautz, MRNS), the switch and the router only, not to the ldi-theorem3 unit",
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--wave", "x.vcd"],
@@ -460,7 +460,7 @@ fn verify_a_torus_unit_on_every_input() {
 fn a_unit_with_another_units_parameters_is_refused() {
     bad_input(
         &["generate", "--out", "x"],
-        "name a unit (kautz, ldi, mrns, torus, switch) or give --d and --k for the Kautz route generator",
+        "name a unit (kautz, ldi, mrns, torus, switch, router) or give --d and --k for the Kautz route generator",
     );
     bad_input(
         &[

@@ -276,15 +276,7 @@ fn router(
         unit.describe(),
         unit.cycle_count()
     );
-    in_each_simulator(&heading, simulators, |simulator| {
-        let report = stream::verify(simulator, &unit, SHOWN, args.wave.as_deref())?;
-        Ok(Outcome {
-            text: report.render(),
-            passed: report.passed,
-            failed: report.failed,
-            counted: "cycles",
-        })
-    })
+    stream_unit(args, &heading, &unit, simulators)
 }
 
 /// Runs a function unit's vectors in each simulator and compares them with its golden model.
@@ -356,6 +348,25 @@ fn path_generator(
     })
 }
 
+/// Runs a stream unit in each simulator and compares every output in every cycle with its
+/// model.
+fn stream_unit(
+    args: &Args,
+    heading: &str,
+    unit: &dyn StreamUnit,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    in_each_simulator(heading, simulators, |simulator| {
+        let report = stream::verify(simulator, unit, SHOWN, args.wave.as_deref())?;
+        Ok(Outcome {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+            counted: "cycles",
+        })
+    })
+}
+
 /// Checks the network switch against its cycle model in every cycle.
 fn switch(
     args: &Args,
@@ -380,15 +391,7 @@ fn switch(
         args.seed.unwrap_or(1),
         unit.cycle_count()
     );
-    in_each_simulator(&heading, simulators, |simulator| {
-        let report = stream::verify(simulator, &unit, SHOWN, args.wave.as_deref())?;
-        Ok(Outcome {
-            text: report.render(),
-            passed: report.passed,
-            failed: report.failed,
-            counted: "cycles",
-        })
-    })
+    stream_unit(args, &heading, &unit, simulators)
 }
 
 /// Checks three self-timed switches in a ring against three synchronous models.

@@ -528,6 +528,16 @@ impl Module {
         ConstId(self.constants.len() as u32 - 1)
     }
 
+    /// A state encoding: one `width`-bit constant per (name, doc) of `states`, numbered
+    /// 0, 1, 2, ... in order.
+    pub fn states(&mut self, width: u32, states: &[(&str, &str)]) -> Vec<ConstId> {
+        states
+            .iter()
+            .enumerate()
+            .map(|(i, (name, doc))| self.constant(name, width, i as u64, doc))
+            .collect()
+    }
+
     fn push(&mut self, doc: &str, statement: Statement) {
         self.items.push(Item {
             doc: doc.to_string(),

@@ -649,11 +649,7 @@ fn control(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     let done = m.output("done", 1, "no further route");
     let error = m.output("error", 1, "src or dst is not a node, or they are equal");
     let width = 3;
-    let states: Vec<_> = STATES
-        .iter()
-        .enumerate()
-        .map(|(i, (n, doc))| m.constant(n, width, i as u64, doc))
-        .collect();
+    let states = m.states(width, &STATES);
     let [
         idle,
         phase_a_s,

@@ -293,11 +293,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     let konst = |width: u32, value: u64| Expr::konst(width, value);
 
     // ---- Loader --------------------------------------------------------------------
-    let phases: Vec<ConstId> = PHASES
-        .iter()
-        .enumerate()
-        .map(|(i, (n, doc))| m.constant(n, 3, i as u64, doc))
-        .collect();
+    let phases = m.states(3, &PHASES);
     let [p_idle, p_route, p_ready, p_send, p_drop] = phases[..] else {
         unreachable!("five phases")
     };
@@ -882,11 +878,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     );
 
     // ---- Receiver ------------------------------------------------------------------
-    let rx_states: Vec<ConstId> = RX_STATES
-        .iter()
-        .enumerate()
-        .map(|(i, (n, doc))| m.constant(n, 3, i as u64, doc))
-        .collect();
+    let rx_states = m.states(3, &RX_STATES);
     let [r_idle, r_src, r_len, r_data, r_skip] = rx_states[..] else {
         unreachable!("five receiver states")
     };

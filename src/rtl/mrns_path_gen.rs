@@ -852,11 +852,7 @@ fn control(params: &MrnsPathGenParams) -> Module {
     let path_valid = m.output("path_valid", 1, "a path is on the outputs");
     let done = m.output("done", 1, "no further path");
     let error = m.output("error", 1, "the last init had invalid input");
-    let states: Vec<ConstId> = STATES
-        .iter()
-        .enumerate()
-        .map(|(i, (n, doc))| m.constant(n, 2, i as u64, doc))
-        .collect();
+    let states = m.states(2, &STATES);
     let [idle, search, wait, done_s] = states[..] else {
         unreachable!("four states")
     };

@@ -239,14 +239,16 @@ impl Router {
         worm.clear();
         let mut last = self.letters[self.letters.len() - 1];
         let data = |x: u64| pack(Word::data(x));
-        for &a in route {
-            worm.push(data(out_port(last, a)));
+        for (i, &a) in route.iter().enumerate() {
+            let port = out_port(last, a);
+            // The first route byte is the head: the only control word before the EOD.
+            worm.push(pack(if i == 0 {
+                Word::control(port)
+            } else {
+                Word::data(port)
+            }));
             last = a;
         }
-        worm[0] = pack(Word::control(out_port(
-            self.letters[self.letters.len() - 1],
-            route[0],
-        )));
         worm.push(data(0));
         worm.extend(self.letters.iter().map(|&x| data(u64::from(x))));
         worm.push(data(n as u64));
@@ -279,13 +281,9 @@ impl Router {
         let Some(held) = self.held.as_mut() else {
             return;
         };
-        let next = t + 1;
         if t < held.start {
-            self.word = if next == held.start {
-                unpack(self.worm[0])
-            } else {
-                Word::IDLE
-            };
+            let start = held.start;
+            self.word = self.word_before(t + 1, start);
             return;
         }
         let position = (t - held.start) as usize;
@@ -300,11 +298,7 @@ impl Router {
                 held.start = held.taken + 1;
                 let start = held.start;
                 self.fill_worm(params);
-                self.word = if next == start {
-                    unpack(self.worm[0])
-                } else {
-                    Word::IDLE
-                };
+                self.word = self.word_before(t + 1, start);
             } else {
                 self.word = Word::IDLE;
                 let held = self.held.take().expect("held above");
@@ -317,6 +311,15 @@ impl Router {
             events.push(Event::Delivered(held.message));
         } else {
             self.word = unpack(self.worm[position + 1]);
+        }
+    }
+
+    /// The word of cycle `next` while the attempt waits for its head in cycle `start`.
+    fn word_before(&self, next: u64, start: u64) -> Word {
+        if next == start {
+            unpack(self.worm[0])
+        } else {
+            Word::IDLE
         }
     }
 

@@ -9,9 +9,8 @@
 //! a [`SwitchMeasurement`] per degree of the network switch's cycle model.
 
 use crate::emit::Provenance;
-use crate::network::kautz_net::{FaultSpec, KautzNet, NetError, NetParams};
+use crate::network::kautz_net::{KautzNet, NetError, NetParams};
 use crate::network::switch::{Arbiter, Switch, SwitchConfig};
-use crate::network::traffic::{Pattern, Traffic};
 use crate::routing::flow::min_cost_disjoint_paths;
 use crate::routing::kautz::DisjointRoutes;
 use crate::rtl::kautz_route_gen::RouteGenParams;
@@ -319,22 +318,8 @@ pub fn network_model(
     rate: f64,
     cycles: u64,
 ) -> Result<NetworkMeasurement, NetError> {
-    let params = NetParams {
-        graph: *graph,
-        arbiter: Arbiter::RoundRobin,
-        route_cycles: cycle_bound(graph.d(), graph.k()) as u64,
-        max_bytes: 16,
-        traffic: Traffic {
-            pattern: Pattern::Uniform,
-            rate,
-            bytes: 16..=16,
-            hot_fraction: 0.2,
-        },
-        cycles,
-        seed: 1,
-        faults: FaultSpec::default(),
-        retry_rounds: 1,
-    };
+    let route_cycles = cycle_bound(graph.d(), graph.k()) as u64;
+    let params = NetParams::uniform(*graph, route_cycles, rate, 16, cycles, 1);
     let start = Instant::now();
     let net = KautzNet::new(&params)?;
     let nodes = net.healthy().len() as u64;

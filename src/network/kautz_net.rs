@@ -13,7 +13,7 @@ use super::message::{Finished, Message, Outcome, payload_byte};
 use super::router::{Event, Router, RouterParams};
 use super::stats::{Stats, Summary};
 use super::switch::{Arbiter, Switch, SwitchConfig, SwitchConfigError, Word};
-use super::traffic::{Traffic, TrafficGen};
+use super::traffic::{Pattern, Traffic, TrafficGen};
 use crate::random::{SplitMix64, mix};
 use crate::routing::kautz::route_set;
 use crate::topology::kautz::{Kautz, Letter};
@@ -148,6 +148,37 @@ pub struct NetParams {
     pub retry_rounds: u32,
 }
 
+impl NetParams {
+    /// The plain run that benchmarks and sweeps make: uniform traffic of `bytes`-byte
+    /// messages at `rate`, round-robin switches, the paper's router (one round of d
+    /// attempts), no faults.
+    pub fn uniform(
+        graph: Kautz,
+        route_cycles: u64,
+        rate: f64,
+        bytes: u8,
+        cycles: u64,
+        seed: u64,
+    ) -> Self {
+        NetParams {
+            graph,
+            arbiter: Arbiter::RoundRobin,
+            route_cycles,
+            max_bytes: bytes,
+            traffic: Traffic {
+                pattern: Pattern::Uniform,
+                rate,
+                bytes: bytes..=bytes,
+                hot_fraction: 0.2,
+            },
+            cycles,
+            seed,
+            faults: FaultSpec::default(),
+            retry_rounds: 1,
+        }
+    }
+}
+
 /// Checks what does not need the graph built.
 fn check(params: &NetParams) -> Result<(), NetError> {
     let t = &params.traffic;
@@ -176,6 +207,11 @@ fn check(params: &NetParams) -> Result<(), NetError> {
         return Err(NetError::RetryRounds);
     }
     Ok(())
+}
+
+/// Adds node `v` to a bit set of nodes.
+fn mark(bits: &mut [u64], v: usize) {
+    bits[v / 64] |= 1 << (v % 64);
 }
 
 /// A message asked for by [`KautzNet::schedule`]: (cycle, order asked, src, dst, bytes).
@@ -426,14 +462,14 @@ impl KautzNet {
                 }
                 self.scheduled.pop();
                 self.inject(t, src, dst, bytes);
-                active[src as usize / 64] |= 1 << (src % 64);
+                mark(&mut active, src as usize);
                 last_event = t;
             }
             while let Some((_, v)) = self.traffic.next_injection((t + 1).min(self.cycles)) {
                 let dst = self.traffic.destination(v);
                 let bytes = self.traffic.length();
                 self.inject(t, v, dst, bytes);
-                active[v as usize / 64] |= 1 << (v % 64);
+                mark(&mut active, v as usize);
                 last_event = t;
             }
             order.clear();
@@ -510,14 +546,14 @@ impl KautzNet {
                         nack_bits |= u16::from(switch.in_nack(p)) << p;
                         if w.valid && p > 0 {
                             let down = self.down[vi * ports + p].0 as usize;
-                            next_active[down / 64] |= 1 << (down % 64);
+                            mark(&mut next_active, down);
                         }
                     }
                     self.nack_bits[vi] = nack_bits;
                     self.quiet[vi] = switch.is_quiet();
                 }
                 if !self.quiet[vi] || !self.router_quiet[vi] || self.queued[vi] > 0 {
-                    next_active[vi / 64] |= 1 << (vi % 64);
+                    mark(&mut next_active, vi);
                 }
             }
             std::mem::swap(&mut active, &mut next_active);

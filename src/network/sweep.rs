@@ -6,10 +6,8 @@
 //! and a merge reads back, and the loads at which first-attempt success falls below a
 //! threshold ([`crossing`]).
 
-use super::kautz_net::{FaultSpec, KautzNet, NetError, NetParams};
+use super::kautz_net::{KautzNet, NetError, NetParams};
 use super::stats::Summary;
-use super::switch::Arbiter;
-use super::traffic::{Pattern, Traffic};
 use crate::topology::kautz::Kautz;
 
 /// The points of a sweep: every graph, with 0 to d-1 faulty nodes drawn by the seed, at
@@ -76,25 +74,18 @@ impl Grid {
     }
 
     fn params(&self, point: &Point) -> NetParams {
-        NetParams {
-            graph: point.graph,
-            arbiter: Arbiter::RoundRobin,
-            route_cycles: (self.route_cycles)(point.graph.d(), point.graph.k()) as u64,
-            max_bytes: self.bytes,
-            traffic: Traffic {
-                pattern: Pattern::Uniform,
-                rate: point.rate,
-                bytes: self.bytes..=self.bytes,
-                hot_fraction: 0.2,
-            },
-            cycles: self.cycles,
-            seed: self.seed,
-            faults: FaultSpec {
-                random_nodes: point.faults,
-                ..FaultSpec::default()
-            },
-            retry_rounds: 1,
-        }
+        let (d, k) = (point.graph.d(), point.graph.k());
+        let route_cycles = (self.route_cycles)(d, k) as u64;
+        let mut params = NetParams::uniform(
+            point.graph,
+            route_cycles,
+            point.rate,
+            self.bytes,
+            self.cycles,
+            self.seed,
+        );
+        params.faults.random_nodes = point.faults;
+        params
     }
 }
 

@@ -2,19 +2,9 @@
 //! JSON summary has the contract's keys and agrees with the trace, line for line, and the
 //! same command prints the same bytes.
 
-use std::process::Command;
+mod common;
 
-fn kautzgen(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use common::kautzgen;
 
 const RUN: [&str; 9] = [
     "netsim", "--d", "2", "--k", "3", "--rate", "0.02", "--cycles", "800",

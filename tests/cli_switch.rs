@@ -2,22 +2,12 @@
 //! exit status 2; `verify switch` prints its heading and verdict exactly, and a built-in
 //! fault fails with the number of cycles the faulty model differs in.
 
+mod common;
+
+use common::kautzgen;
 use kautzgen::network::switch::{Arbiter, Switch, SwitchConfig, SwitchFault};
 use kautzgen::rtl::kautz_switch::SwitchParams;
 use kautzgen::sim::units::switch::{SwitchUnit, output_row};
-use std::process::Command;
-
-fn kautzgen(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
 
 fn bad_input(args: &[&str], message: &str) {
     let (status, stdout, stderr) = kautzgen(args);

@@ -1,20 +1,11 @@
 //! End-to-end tests of `kautzgen torus`: exact standard output, standard error and exit
 //! status of the built binary. Expected routes are worked by hand from seed 004.
 
-use std::process::Command;
+mod common;
+
+use common::kautzgen;
 
 /// Runs the binary: (exit status, stdout, stderr).
-fn kautzgen(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
-        .args(args)
-        .output()
-        .expect("the kautzgen binary runs");
-    (
-        output.status.code().expect("exited, not killed"),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
 
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()

@@ -2,21 +2,12 @@
 //! own parameters, the Kautz route generator as the default, and exact messages and exit
 //! status 2 for a unit's parameters given to the wrong unit.
 
+mod common;
+
+use common::kautzgen;
 use std::path::Path;
-use std::process::Command;
 
 /// (exit status, stdout, stderr) of `kautzgen <args>`.
-fn kautzgen(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().expect("the binary exits"),
-        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    )
-}
 
 fn bad_input(args: &[&str], message: &str) {
     assert_eq!(

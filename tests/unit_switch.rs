@@ -7,6 +7,9 @@
 //! to race; proved equal in both languages for d = 1 to 4; byte-identical output. A missing
 //! tool fails these tests with its install command.
 
+mod common;
+
+use common::kautzgen;
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::network::switch::{Arbiter, Switch, SwitchConfig, SwitchFault};
@@ -21,7 +24,6 @@ use kautzgen::sim::stream::verify;
 use kautzgen::sim::units::switch::{DIRECTED_CYCLES, SwitchUnit, output_row};
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
-use std::process::Command;
 
 fn params(d: u64, bits: u64, arbiter: Arbiter) -> SwitchParams {
     SwitchParams::new(SwitchConfig::new(d, bits, arbiter).unwrap())
@@ -316,18 +318,6 @@ fn self_timed_switches_in_a_ring_equal_synchronous_ones() {
         .collect();
     assert!(failed[0] > 0, "{failed:?}");
     assert_eq!(failed[0], failed[1]);
-}
-
-fn kautzgen(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -9,6 +9,7 @@ use crate::emit::names::{Language, legalise, name_design};
 use crate::network::switch::{Arbiter, DEFAULT_DATA_BITS as SWITCH_DATA_BITS, SwitchConfig};
 use crate::routing::torus::Algorithm;
 use crate::rtl::ir::Design;
+use crate::rtl::kautz_network::{self, NetworkParams};
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
 use crate::rtl::kautz_router::{self, RouterParams};
 use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
@@ -44,6 +45,11 @@ pub enum UnitCommand {
     /// receiver.
     #[command(alias = "kautz-router")]
     Router(RouterArgs),
+    /// A whole network of seed 002 on K(d,k): at every node a switch and a router with its
+    /// route generator, the links wired by the Kautz arcs, every node's processor side and
+    /// faults as ports.
+    #[command(alias = "kautz-network")]
+    Network(NetworkArgs),
 }
 
 /// The Kautz digraph K(d,k) of the route generator.
@@ -142,6 +148,22 @@ pub struct RouterArgs {
     pub max_bytes: u64,
 }
 
+#[derive(Debug, Clone, clap::Args)]
+pub struct NetworkArgs {
+    /// Degree of K(d,k): letters are 0..=d (1 to 15, the switch's).
+    #[arg(long)]
+    pub d: u64,
+    /// Word length of K(d,k); the network has at most 1024 nodes.
+    #[arg(long)]
+    pub k: u64,
+    /// Bytes each router's message buffer holds, the longest message (1 to 255).
+    #[arg(long, default_value_t = kautz_router::DEFAULT_MAX_BYTES as u64)]
+    pub max_bytes: u64,
+    /// Which head wins a switch output that several ask for in one cycle.
+    #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
+    pub arbiter: Arbiter,
+}
+
 /// The torus routing algorithms by their command-line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AlgorithmArg {
@@ -200,6 +222,7 @@ pub enum Unit {
     Torus(TorusRouterParams),
     Switch(SwitchParams),
     Router(RouterParams),
+    Network(NetworkParams),
 }
 
 impl Unit {
@@ -225,7 +248,7 @@ impl Unit {
                 return match (default.d, default.k) {
                     (Some(d), Some(k)) => kautz(d, k),
                     (None, None) => Err(input_error(anyhow::anyhow!(
-                        "name a unit (kautz, ldi, mrns, torus, switch, router) or give --d and --k for the Kautz route generator"
+                        "name a unit (kautz, ldi, mrns, torus, switch, router, network) or give --d and --k for the Kautz route generator"
                     ))),
                     _ => Err(input_error(anyhow::anyhow!(
                         "the route generator needs --d and --k (the Kautz digraph K(d,k))"
@@ -290,6 +313,15 @@ impl Unit {
             )
             .map(Unit::Router)
             .map_err(input_error),
+            UnitCommand::Network(args) => NetworkParams::new(
+                args.d,
+                args.k,
+                args.max_bytes,
+                args.arbiter,
+                top.unwrap_or(kautz_network::DEFAULT_TOP),
+            )
+            .map(Unit::Network)
+            .map_err(input_error),
         }
     }
 
@@ -302,6 +334,7 @@ impl Unit {
             Unit::Torus(params) => torus_router::design(params),
             Unit::Switch(params) => kautz_switch::design(params),
             Unit::Router(params) => kautz_router::design(params),
+            Unit::Network(params) => kautz_network::design(params),
         }
     }
 
@@ -315,6 +348,7 @@ impl Unit {
             Unit::Torus(params) => format!("torus-{}", params.algorithm().name()),
             Unit::Switch(_) => "switch".to_string(),
             Unit::Router(_) => "router".to_string(),
+            Unit::Network(_) => "network".to_string(),
         }
     }
 
@@ -390,6 +424,17 @@ impl Unit {
                 }
                 (words, p.top.clone(), kautz_router::DEFAULT_TOP.to_string())
             }
+            Unit::Network(p) => {
+                let g = p.graph();
+                let mut words = format!("network --d {} --k {}", g.d(), g.k());
+                if p.router.max_bytes != kautz_router::DEFAULT_MAX_BYTES {
+                    words += &format!(" --max-bytes {}", p.router.max_bytes);
+                }
+                if p.arbiter != Arbiter::RoundRobin {
+                    words += " --arbiter fixed";
+                }
+                (words, p.top.clone(), kautz_network::DEFAULT_TOP.to_string())
+            }
         };
         if top == default_top {
             words
@@ -423,6 +468,10 @@ impl Unit {
             Unit::Router(p) => format!(
                 "every output registered: route i taken B = {} cycles after init or next_route (or at the NACK, if later), its head the cycle after",
                 p.route_cycles()
+            ),
+            Unit::Network(p) => format!(
+                "every node's outputs registered: a word one hop per clock, a route taken B = {} cycles after init or next_route",
+                p.router.route_cycles()
             ),
         }
     }

@@ -5,6 +5,7 @@ use crate::cli::unit::{Unit, UnitSelection};
 use crate::cli::{input_error, output::print_stdout};
 use crate::emit::Provenance;
 use crate::network::switch::SwitchFault;
+use crate::rtl::kautz_network::{NetworkFault, NetworkParams};
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
 use crate::rtl::kautz_router::{RouterFault, RouterParams};
 use crate::rtl::kautz_switch::{SelfTimedFault, SwitchClocking, SwitchParams};
@@ -17,6 +18,7 @@ use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::{self, StreamUnit};
 use crate::sim::units::ldi::LdiUnit;
 use crate::sim::units::mrns::MrnsPathUnit;
+use crate::sim::units::network::{self as network_traffic, NetworkUnit};
 use crate::sim::units::router::{self as router_traffic, RouterUnit};
 use crate::sim::units::switch::{self as switch_traffic, SwitchUnit};
 use crate::sim::units::torus::{Headers, TorusUnit, single_faults};
@@ -114,6 +116,12 @@ pub struct Args {
     /// switch's own clock in the self-timed ring [default: 2000].
     #[arg(global = true, long, value_name = "N")]
     cycles: Option<u64>,
+    /// Network: messages per healthy node per cycle, 0 to 1 [default: 0.01].
+    #[arg(global = true, long, value_name = "R")]
+    rate: Option<f64>,
+    /// Network: faulty nodes, drawn by --seed among all [default: 0].
+    #[arg(global = true, long, value_name = "F")]
+    faults: Option<u64>,
     /// Torus unit: which vectors to run.
     #[arg(global = true, long, value_enum)]
     vectors: Option<TorusVectors>,
@@ -202,15 +210,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if !matches!(
         unit,
-        Unit::Kautz(_) | Unit::Mrns(_) | Unit::Switch(_) | Unit::Router(_)
+        Unit::Kautz(_) | Unit::Mrns(_) | Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)
     ) {
-        let owners = "route generators (Kautz, MRNS), the switch and the router";
+        let owners = "route generators (Kautz, MRNS), the switch, the router and the network";
         only("--seed", owners, args.seed.is_some())?;
         only("--fault", owners, args.fault.is_some())?;
         only("--wave", owners, args.wave.is_some())?;
     }
-    if !matches!(unit, Unit::Switch(_) | Unit::Router(_)) {
-        only("--cycles", "switch and the router", args.cycles.is_some())?;
+    if !matches!(unit, Unit::Network(_)) {
+        only("--rate", "network", args.rate.is_some())?;
+        only("--faults", "network", args.faults.is_some())?;
+    }
+    if !matches!(unit, Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)) {
+        only(
+            "--cycles",
+            "switch, the router and the network",
+            args.cycles.is_some(),
+        )?;
     } else if shard != Shard::WHOLE {
         return Err(input_error(anyhow::anyhow!(
             "--shard splits independent vectors; the {}'s cycles form one run from reset: give --cycles and --seed instead",
@@ -245,7 +261,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Unit::Switch(params) if self_timed => ring(&args, params, &simulators),
         Unit::Switch(params) => switch(&args, params, &simulators),
         Unit::Router(params) => router(&args, params, &simulators),
+        Unit::Network(params) => network(&args, params, &simulators),
     }
+}
+
+/// Checks the whole network against the network model message by message.
+fn network(
+    args: &Args,
+    params: &NetworkParams,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    let fault = args
+        .fault
+        .as_deref()
+        .map(|name| parse_fault::<NetworkFault>(name, "network"))
+        .transpose()?;
+    let port_bits = params.graph().k() as u32 * params.router.letter_bits();
+    if port_bits > 64 {
+        return Err(input_error(anyhow::anyhow!(
+            "the network's node words are {port_bits} bits (k*W) and the testbench drives ports of at most 64 bits: verify a smaller K(d,k)"
+        )));
+    }
+    let params = params.clone().with_fault(fault).map_err(input_error)?;
+    let unit = NetworkUnit::new(
+        params,
+        args.rate.unwrap_or(network_traffic::DEFAULT_RATE),
+        args.cycles.unwrap_or(network_traffic::DEFAULT_CYCLES),
+        args.faults.unwrap_or(0),
+        args.seed.unwrap_or(1),
+    )
+    .map_err(input_error)?;
+    in_each_simulator(&unit.describe(), simulators, |simulator| {
+        let report = unit.verify(simulator, SHOWN, args.wave.as_deref())?;
+        Ok(Outcome {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+            counted: "messages",
+        })
+    })
 }
 
 /// Checks the router against its cycle model in every cycle.

@@ -10,7 +10,7 @@
 
 use super::link::{pack, unpack};
 use super::message::{Finished, Message, Outcome, payload_byte};
-use super::router::{Event, Router, RouterParams};
+use super::router::{Event, Router, RouterParams, arc};
 use super::stats::{Stats, Summary};
 use super::switch::{Arbiter, Switch, SwitchConfig, SwitchConfigError, Word};
 use super::traffic::{Pattern, Traffic, TrafficGen};
@@ -318,11 +318,8 @@ impl KautzNet {
                 if a == word[k - 1] {
                     continue;
                 }
-                let mut next = word[1..].to_vec();
-                next.push(a);
-                let w = graph.index_of(&next);
-                let p = super::router::out_port(word[k - 1], a) as usize;
-                let q = super::router::out_port(next[0], word[0]) as usize;
+                let (p, next, q) = arc(word, a);
+                let (w, p, q) = (graph.index_of(&next), p as usize, q as usize);
                 down[v * ports + p] = (w as u32, q as u8);
                 up[w * ports + q] = (v * ports + p) as u32;
             }
@@ -597,6 +594,7 @@ impl KautzNet {
             bytes,
             round: 0,
             ready: t,
+            handed: 0,
             attempts: Vec::new(),
         };
         self.stats.injected += 1;

@@ -24,6 +24,8 @@ pub struct Message {
     /// The first cycle the processor may hand it to the router (its injection, or the end
     /// of a retry delay).
     pub ready: u64,
+    /// The cycle its router took its first byte, in its latest round (0 before that).
+    pub handed: u64,
     /// Every attempt so far, in order.
     pub attempts: Vec<Attempt>,
 }

@@ -130,6 +130,17 @@ pub fn out_port(last: Letter, a: Letter) -> u64 {
     u64::from(a) + u64::from(a < last)
 }
 
+/// The arc by letter `a` out of node `word` (docs/network.md, "Wiring"): the output port it
+/// leaves by, the node it enters and the input port it enters by (in-links are numbered
+/// like out-links, by the letter shifted out against the receiver's first letter).
+pub fn arc(word: &[Letter], a: Letter) -> (u64, Vec<Letter>, u64) {
+    let k = word.len();
+    let mut next = word[1..].to_vec();
+    next.push(a);
+    let q = out_port(next[0], word[0]);
+    (out_port(word[k - 1], a), next, q)
+}
+
 impl Router {
     /// The router of node `letters`, idle.
     pub fn new(letters: Vec<Letter>) -> Self {
@@ -194,8 +205,9 @@ impl Router {
     /// byte in cycle `a`, and refuses it: its destination is not a node or is this node,
     /// or it is longer than the buffer. The verdict is V = max(T_1, t_last). The router
     /// must be idle.
-    pub fn refuse(&mut self, params: &RouterParams, a: u64, message: Message, bytes: u64) {
+    pub fn refuse(&mut self, params: &RouterParams, a: u64, mut message: Message, bytes: u64) {
         debug_assert!(self.is_idle() && bytes >= 1);
+        message.handed = a;
         let last_byte = a + bytes - 1;
         self.refusal = Some(Refusal {
             message,
@@ -210,10 +222,11 @@ impl Router {
         &mut self,
         params: &RouterParams,
         a: u64,
-        message: Message,
+        mut message: Message,
         routes: Vec<Vec<Letter>>,
     ) {
         debug_assert!(self.is_idle());
+        message.handed = a;
         let t_last = a + u64::from(message.bytes) - 1;
         let taken = a + params.route_cycles;
         self.held = Some(Held {

@@ -6,6 +6,7 @@
 
 pub mod const_arith;
 pub mod ir;
+pub mod kautz_network;
 pub mod kautz_route_gen;
 pub mod kautz_router;
 pub mod kautz_switch;

@@ -7,6 +7,7 @@
 
 pub mod ldi;
 pub mod mrns;
+pub mod network;
 pub mod router;
 pub mod switch;
 pub mod torus;

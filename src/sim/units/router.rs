@@ -148,6 +148,7 @@ impl StreamUnit for RouterUnit {
                         bytes: bytes as u8,
                         round: 0,
                         ready: t,
+                        handed: 0,
                         attempts: Vec::new(),
                     };
                     let routes = route_set(&graph, &env.node, &dst);

@@ -1,0 +1,515 @@
+//! A whole K(d,k) network of seed 002 in one design (docs/network.md, "The network in
+//! RTL"): at every node a switch ([`super::kautz_switch`]) and a router with its route
+//! generator ([`super::kautz_router`]), the links wired by the Kautz arcs.
+//!
+//! In: [`NetworkParams`] (the graph, the routers' buffer size, the switches' arbiter, a
+//! built-in wiring fault for verification, the top's name). Out: a [`Design`] of the
+//! router's and the switch's modules, a node module (`<top>_node`: one switch, one router,
+//! the router on port 0) and the top, which instantiates one node per word and wires out-link
+//! p of node v to in-link q of the node it leads to, NACK back the other way
+//! ([`crate::network::router::arc`], the same function the golden model wires with).
+//!
+//! Every node's processor side is a group of top ports named after its word (`n012_tx_valid`,
+//! ...), and so are its fault inputs: `n012_fault` makes node 012 faulty (its in-neighbours'
+//! switches take no new worm into it, as the model's fault mask does), `n012_link_fault` bit
+//! p-1 makes its out-link on port p faulty.
+
+use crate::network::router::arc;
+use crate::network::switch::{Arbiter, SwitchConfig};
+use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
+use crate::rtl::kautz_router::{self, RouterError, RouterParams};
+use crate::rtl::kautz_switch::{self, SwitchParams};
+use crate::topology::kautz::{Kautz, Letter};
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// Default top module name.
+pub const DEFAULT_TOP: &str = "kautz_network";
+
+/// Most nodes a generated network holds: each is a switch, a router and a route generator.
+pub const MAX_NODES: u64 = 1024;
+
+/// Data bits of every link word: a byte, as the router sends.
+const DATA_BITS: u64 = 8;
+
+/// A deliberate wiring fault, built in to show that verification catches a broken network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum NetworkFault {
+    /// The first node's out-links on ports 1 and 2 are swapped, NACK wires with them: worms
+    /// leave it for the wrong neighbour (needs d >= 2).
+    LinksSwapped,
+    /// The NACK wires of the first node's out-links on ports 1 and 2 are swapped: a refusal
+    /// beyond one link stops the worm on the other, and the refused worm's sender never
+    /// learns of it (needs d >= 2).
+    NacksSwapped,
+}
+
+/// Why network parameters are refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NetworkError {
+    #[error(transparent)]
+    Router(#[from] RouterError),
+    #[error(
+        "K({d},{k}) has {nodes} nodes, each a switch, a router and a route generator: generate networks of at most {MAX_NODES} nodes"
+    )]
+    TooLarge { d: usize, k: usize, nodes: String },
+    #[error(
+        "the network's built-in faults swap two out-links of a node, which needs d >= 2, got d = 1"
+    )]
+    NoLinksToSwap,
+}
+
+/// What to build: the network of `router.graph`, every router as `router` says (its buffer),
+/// every switch arbitrating with `arbiter`, as the module `top`, with `fault` built in for
+/// verification only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkParams {
+    pub router: RouterParams,
+    pub arbiter: Arbiter,
+    pub top: String,
+    pub fault: Option<NetworkFault>,
+}
+
+impl NetworkParams {
+    /// The fault-free network of K(d,k) with routers of `max_bytes` bytes, under `top`.
+    pub fn new(
+        d: u64,
+        k: u64,
+        max_bytes: u64,
+        arbiter: Arbiter,
+        top: &str,
+    ) -> Result<Self, NetworkError> {
+        let router = RouterParams::new(d, k, max_bytes, &format!("{top}_router"))?;
+        let graph = router.graph;
+        if graph.node_count().is_none_or(|n| n > MAX_NODES) {
+            return Err(NetworkError::TooLarge {
+                d: graph.d(),
+                k: graph.k(),
+                nodes: graph.node_count_decimal(),
+            });
+        }
+        Ok(NetworkParams {
+            router,
+            arbiter,
+            top: top.to_string(),
+            fault: None,
+        })
+    }
+
+    pub fn with_fault(self, fault: Option<NetworkFault>) -> Result<Self, NetworkError> {
+        if fault.is_some() && self.graph().d() < 2 {
+            return Err(NetworkError::NoLinksToSwap);
+        }
+        Ok(NetworkParams { fault, ..self })
+    }
+
+    pub fn with_top(self, top: &str) -> Self {
+        NetworkParams {
+            router: self.router.with_top(&format!("{top}_router")),
+            top: top.to_string(),
+            ..self
+        }
+    }
+
+    pub fn graph(&self) -> &Kautz {
+        &self.router.graph
+    }
+
+    /// The nodes, N.
+    pub fn nodes(&self) -> usize {
+        self.graph().node_count().expect("checked in new()") as usize
+    }
+
+    /// The switch of every node.
+    pub fn switch(&self) -> SwitchParams {
+        let config = SwitchConfig::new(self.graph().d() as u64, DATA_BITS, self.arbiter)
+            .expect("the router's degree suits a switch");
+        SwitchParams::new(config).with_top(&format!("{}_switch", self.top))
+    }
+
+    /// "network of K(2,3): 12 nodes, 3x3 switches, routers with 16-byte buffers (B = 16)".
+    pub fn describe(&self) -> String {
+        let g = self.graph();
+        format!(
+            "network of K({},{}): {} nodes, {p}x{p} switches, routers with {}-byte buffers (B = {})",
+            g.d(),
+            g.k(),
+            self.nodes(),
+            self.router.max_bytes,
+            self.router.route_cycles(),
+            p = g.d() + 1
+        )
+    }
+}
+
+/// The prefix of node `letters`' ports: `n` and its letters (`n012`), the letters apart
+/// (`n10_3_7`) when a letter has two digits.
+pub fn node_prefix(graph: &Kautz, letters: &[Letter]) -> String {
+    let parts: Vec<String> = letters.iter().map(u8::to_string).collect();
+    match graph.d() {
+        0..=9 => format!("n{}", parts.concat()),
+        _ => format!("n{}", parts.join("_")),
+    }
+}
+
+/// The network's hardware.
+pub fn design(params: &NetworkParams) -> Design {
+    let router = kautz_router::design(&params.router);
+    let switch = kautz_switch::design(&params.switch());
+    let node = node_module(params, router.top(), switch.top());
+    let top = network_module(params, &node);
+    let mut modules = router.modules;
+    modules.extend(switch.modules);
+    modules.push(node);
+    modules.push(top);
+    let g = params.graph();
+    Design {
+        params: BTreeMap::from([
+            ("d".to_string(), g.d() as u64),
+            ("k".to_string(), g.k() as u64),
+            ("max_bytes".to_string(), u64::from(params.router.max_bytes)),
+            ("nodes".to_string(), params.nodes() as u64),
+        ]),
+        summary: params.describe(),
+        modules,
+        timing: Timing::Synchronous,
+    }
+}
+
+/// A port of the router's processor side: name, width, input or not, doc.
+type ProcessorPort = (&'static str, u32, bool, &'static str);
+
+/// The router's processor-side ports, in its port order.
+fn processor_ports(params: &NetworkParams) -> Vec<ProcessorPort> {
+    let kw = params.graph().k() as u32 * params.router.letter_bits();
+    let w = params.router.letter_bits();
+    vec![
+        ("tx_valid", 1, true, "the processor offers a byte"),
+        ("tx_ready", 1, false, "the router takes a byte"),
+        ("tx_data", 8, true, "the byte offered"),
+        ("tx_last", 1, true, "the byte offered is the message's last"),
+        ("tx_dst", kw, true, "destination word, with the first byte"),
+        (
+            "res_valid",
+            1,
+            false,
+            "one cycle: the outcome of the last message",
+        ),
+        ("res_status", 2, false, "0 delivered, 1 failed, 2 refused"),
+        ("res_attempts", w, false, "attempts made"),
+        ("rx_valid", 1, false, "a byte of an arriving message"),
+        ("rx_data", 8, false, "the byte"),
+        ("rx_first", 1, false, "the message's first byte"),
+        ("rx_last", 1, false, "the message's last byte"),
+        ("rx_src", kw, false, "its source word"),
+        ("rx_len", 8, false, "its byte count"),
+        (
+            "rx_error",
+            1,
+            false,
+            "one cycle: a worm ended before its bytes",
+        ),
+    ]
+}
+
+/// One node: its switch, and its router on the switch's port 0.
+fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Module {
+    let d = params.graph().d();
+    let kw = params.graph().k() as u32 * params.router.letter_bits();
+    let mut m = Module::new(
+        format!("{}_node", params.top),
+        &[
+            &format!("One node of the {}.", params.describe()),
+            "The router sits on port 0 of the switch; ports 1..d are the network links.",
+        ],
+    );
+    let clocking = m.clocked();
+    let node = m.input(
+        "node",
+        kw,
+        "this node's word, a1 in the most significant letter",
+    );
+    let out_fault = m.input(
+        "out_fault",
+        d as u32,
+        "bit p-1: out-link p is faulty or leads to a faulty node; it takes no new worm",
+    );
+    let mut router_connections: Vec<(&str, Expr)> = vec![
+        ("clk", clocking.clock.into()),
+        ("rst", clocking.reset.into()),
+        ("node", node.into()),
+    ];
+    for (name, width, input, doc) in processor_ports(params) {
+        let port = match input {
+            true => m.input(name, width, doc),
+            false => m.output(name, width, doc),
+        };
+        router_connections.push((name, port.into()));
+    }
+    let link = |m: &mut Module, name: String, width: u32, input: bool, doc: String| match input {
+        true => m.input(&name, width, &doc),
+        false => m.output(&name, width, &doc),
+    };
+    let mut switch_connections: Vec<(String, Expr)> = vec![
+        ("clk".to_string(), clocking.clock.into()),
+        ("rst".to_string(), clocking.reset.into()),
+        (
+            "fault".to_string(),
+            Expr::concat(vec![out_fault.into(), Expr::zero(1)]),
+        ),
+    ];
+    for p in 1..=d {
+        for (suffix, width, input, doc) in [
+            ("valid", 1, true, "a word this cycle"),
+            ("ctl", 1, true, "type bit, a head or an EOD"),
+            ("data", DATA_BITS as u32, true, "data"),
+            ("nack", 1, false, "NACK back to its sender"),
+        ] {
+            let name = format!("in{p}_{suffix}");
+            let port = link(
+                &mut m,
+                name.clone(),
+                width,
+                input,
+                format!("in-link {p}: {doc}"),
+            );
+            switch_connections.push((name, port.into()));
+        }
+    }
+    for p in 1..=d {
+        for (suffix, width, input, doc) in [
+            ("valid", 1, false, "a word this cycle"),
+            ("ctl", 1, false, "type bit"),
+            ("data", DATA_BITS as u32, false, "data"),
+            ("nack", 1, true, "NACK from its receiver"),
+        ] {
+            let name = format!("out{p}_{suffix}");
+            let port = link(
+                &mut m,
+                name.clone(),
+                width,
+                input,
+                format!("out-link {p}: {doc}"),
+            );
+            switch_connections.push((name, port.into()));
+        }
+    }
+    let local = |m: &mut Module, name: &str, width: u32, doc: &str| m.internal(name, width, doc);
+    let net_valid = local(&mut m, "net_valid", 1, "router to switch input 0: a word");
+    let net_ctl = local(&mut m, "net_ctl", 1, "router to switch input 0: type bit");
+    let net_data = local(&mut m, "net_data", 8, "router to switch input 0: data");
+    let net_nack = local(&mut m, "net_nack", 1, "switch input 0's NACK to the router");
+    let arr_valid = local(
+        &mut m,
+        "arr_valid",
+        1,
+        "switch output 0 to the router: a word",
+    );
+    let arr_ctl = local(
+        &mut m,
+        "arr_ctl",
+        1,
+        "switch output 0 to the router: type bit",
+    );
+    let arr_data = local(&mut m, "arr_data", 8, "switch output 0 to the router: data");
+    router_connections.extend([
+        ("net_valid", net_valid.into()),
+        ("net_ctl", net_ctl.into()),
+        ("net_data", net_data.into()),
+        ("net_nack", net_nack.into()),
+        ("arr_valid", arr_valid.into()),
+        ("arr_ctl", arr_ctl.into()),
+        ("arr_data", arr_data.into()),
+    ]);
+    switch_connections.extend([
+        ("in0_valid".to_string(), net_valid.into()),
+        ("in0_ctl".to_string(), net_ctl.into()),
+        ("in0_data".to_string(), net_data.into()),
+        ("in0_nack".to_string(), net_nack.into()),
+        ("out0_valid".to_string(), arr_valid.into()),
+        ("out0_ctl".to_string(), arr_ctl.into()),
+        ("out0_data".to_string(), arr_data.into()),
+        ("out0_nack".to_string(), Expr::zero(1)),
+    ]);
+    m.instance(
+        router,
+        "u_router",
+        &router_connections,
+        "The router and its route generator, on port 0.",
+    );
+    let switch_connections: Vec<(&str, Expr)> = switch_connections
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.clone()))
+        .collect();
+    m.instance(
+        switch,
+        "u_switch",
+        &switch_connections,
+        "The switch; the router never refuses a worm (out0_nack = 0), and port 0 is never faulty.",
+    );
+    m
+}
+
+/// The link words and NACK of one out-link, as the top's internal signals.
+struct LinkWires {
+    valid: SignalId,
+    ctl: SignalId,
+    data: SignalId,
+    /// The receiving switch's NACK on its in-link.
+    nack: SignalId,
+}
+
+/// The top: one node per word, the links by the Kautz arcs.
+fn network_module(params: &NetworkParams, node: &Module) -> Module {
+    let graph = *params.graph();
+    let (d, n) = (graph.d(), params.nodes());
+    let w = params.router.letter_bits();
+    let mut m = Module::new(
+        params.top.clone(),
+        &[
+            &format!("The {} of seed 002.", params.describe()),
+            "Every node's processor side is a group of ports named after its word; nXXX_fault",
+            "makes node XXX faulty, nXXX_link_fault bit p-1 its out-link on port p.",
+        ],
+    );
+    let clocking = m.clocked();
+    let words: Vec<Vec<Letter>> = (0..n)
+        .map(|v| graph.word_at(v).letters().to_vec())
+        .collect();
+    let prefixes: Vec<String> = words.iter().map(|word| node_prefix(&graph, word)).collect();
+    let mut processor: Vec<Vec<(&'static str, SignalId)>> = Vec::with_capacity(n);
+    let mut faulty = Vec::with_capacity(n);
+    let mut link_faulty = Vec::with_capacity(n);
+    for (word, prefix) in words.iter().zip(&prefixes) {
+        let shown = graph.format_letters(word);
+        let mut ports = Vec::new();
+        for (name, width, input, doc) in processor_ports(params) {
+            let full = format!("{prefix}_{name}");
+            let doc = format!("node {shown}: {doc}");
+            ports.push((
+                name,
+                match input {
+                    true => m.input(&full, width, &doc),
+                    false => m.output(&full, width, &doc),
+                },
+            ));
+        }
+        processor.push(ports);
+        faulty.push(m.input(
+            &format!("{prefix}_fault"),
+            1,
+            &format!("node {shown} is faulty: no worm is sent into it"),
+        ));
+        link_faulty.push(m.input(
+            &format!("{prefix}_link_fault"),
+            d as u32,
+            &format!("node {shown}: bit p-1, its out-link on port p is faulty"),
+        ));
+    }
+    // The out-links by (node, port), and where each leads: (node, in-port).
+    let mut wires: Vec<Vec<LinkWires>> = Vec::with_capacity(n);
+    let mut leads: Vec<Vec<(usize, usize)>> = vec![vec![(0, 0); d + 1]; n];
+    let mut feeds: Vec<Vec<(usize, usize)>> = vec![vec![(0, 0); d + 1]; n];
+    for (v, word) in words.iter().enumerate() {
+        let prefix = &prefixes[v];
+        let mut out = Vec::with_capacity(d);
+        for p in 1..=d {
+            let doc = |what: &str| format!("node {}: out-link {p}, {what}", prefix);
+            out.push(LinkWires {
+                valid: m.internal(&format!("{prefix}_out{p}_valid"), 1, &doc("a word")),
+                ctl: m.internal(&format!("{prefix}_out{p}_ctl"), 1, &doc("type bit")),
+                data: m.internal(
+                    &format!("{prefix}_out{p}_data"),
+                    DATA_BITS as u32,
+                    &doc("data"),
+                ),
+                nack: m.internal(
+                    &format!("{prefix}_out{p}_nack"),
+                    1,
+                    &doc("NACK from the node it leads to"),
+                ),
+            });
+        }
+        wires.push(out);
+        for a in 0..=d as Letter {
+            if a == word[word.len() - 1] {
+                continue;
+            }
+            let (p, next, q) = arc(word, a);
+            leads[v][p as usize] = (graph.index_of(&next), q as usize);
+        }
+    }
+    match params.fault {
+        Some(NetworkFault::LinksSwapped) => leads[0].swap(1, 2),
+        Some(NetworkFault::NacksSwapped) | None => {}
+    }
+    for v in 0..n {
+        for p in 1..=d {
+            let (u, q) = leads[v][p];
+            feeds[u][q] = (v, p);
+        }
+    }
+    for v in 0..n {
+        let word = &words[v];
+        let letters_value = word.iter().fold(0u64, |acc, &l| acc << w | u64::from(l));
+        let out_fault = Expr::concat(
+            (1..=d)
+                .rev()
+                .map(|p| {
+                    let down = leads[v][p].0;
+                    Expr::from(faulty[down]).or(Expr::Slice {
+                        signal: link_faulty[v],
+                        lo: p as u32 - 1,
+                        width: 1,
+                    })
+                })
+                .collect(),
+        );
+        let mut connections: Vec<(String, Expr)> = vec![
+            ("clk".to_string(), clocking.clock.into()),
+            ("rst".to_string(), clocking.reset.into()),
+            (
+                "node".to_string(),
+                Expr::konst(graph.k() as u32 * w, letters_value),
+            ),
+            ("out_fault".to_string(), out_fault),
+        ];
+        for &(name, signal) in &processor[v] {
+            connections.push((name.to_string(), signal.into()));
+        }
+        for q in 1..=d {
+            let (u, p) = feeds[v][q];
+            let up = &wires[u][p - 1];
+            connections.extend([
+                (format!("in{q}_valid"), up.valid.into()),
+                (format!("in{q}_ctl"), up.ctl.into()),
+                (format!("in{q}_data"), up.data.into()),
+                (format!("in{q}_nack"), up.nack.into()),
+            ]);
+        }
+        for p in 1..=d {
+            let out = &wires[v][p - 1];
+            let nack = match (params.fault, v, p) {
+                (Some(NetworkFault::NacksSwapped), 0, 1 | 2) => wires[v][2 - p].nack.into(),
+                _ => out.nack.into(),
+            };
+            connections.extend([
+                (format!("out{p}_valid"), out.valid.into()),
+                (format!("out{p}_ctl"), out.ctl.into()),
+                (format!("out{p}_data"), out.data.into()),
+                (format!("out{p}_nack"), nack),
+            ]);
+        }
+        let connections: Vec<(&str, Expr)> = connections
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.clone()))
+            .collect();
+        m.instance(
+            node,
+            &format!("u_{}", prefixes[v]),
+            &connections,
+            &format!("Node {}.", graph.format_letters(word)),
+        );
+    }
+    m
+}

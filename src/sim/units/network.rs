@@ -1,0 +1,468 @@
+//! The network of `crate::rtl::kautz_network` checked message by message against the
+//! golden network model ([`crate::network::kautz_net`]).
+//!
+//! The model runs first, with uniform traffic of 1 to `max_bytes` bytes per message at the
+//! asked rate and faulty nodes drawn from the seed. Its record of every message (the cycle
+//! its router took the first byte, its destination and bytes) is the stimulus: the bytes go
+//! on the source node's `tx` ports in consecutive cycles from that cycle, as the model's
+//! processor hands them over, and the faulty nodes' `fault` inputs are held high. The
+//! hardware is simulated over the model's whole run and a few cycles more, and every
+//! message must come out of it as out of the model: the router ready for each of its
+//! bytes; the verdict (delivered or failed), the attempts and the cycle of `res_valid`;
+//! and for a delivered message, its source word, length and bytes handed out at the
+//! destination, the last in the model's cycle. Anything the hardware reports beyond the
+//! model's messages (a verdict, an arrival, an `rx_error`) is a failure too.
+
+use crate::network::kautz_net::{FaultSpec, KautzNet, NetError, NetParams};
+use crate::network::message::{Finished, Outcome, payload_byte};
+use crate::network::traffic::{Pattern, Traffic};
+use crate::rtl::ir::{Design, Direction, SignalKind};
+use crate::rtl::kautz_network::{self, NetworkParams, node_prefix};
+use crate::sim::function::{FunctionReport, parse_line, simulate};
+use crate::sim::{SimError, Simulator};
+use crate::topology::kautz::{Kautz, Letter};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::path::Path;
+
+/// Cycles of traffic unless asked otherwise.
+pub const DEFAULT_CYCLES: u64 = 2_000;
+
+/// Injection rate per node and cycle unless asked otherwise.
+pub const DEFAULT_RATE: f64 = 0.01;
+
+/// Cycles simulated after the model's last event, for late or extra events to show.
+const TAIL: u64 = 16;
+
+/// The network checked against the model under one run of traffic.
+#[derive(Debug)]
+pub struct NetworkUnit {
+    params: NetworkParams,
+    model: NetParams,
+    /// Every message of the model's run, in the order they ended.
+    finished: Vec<Finished>,
+    /// The faulty nodes, ascending.
+    faulty: Vec<u32>,
+    /// Cycles simulated.
+    cycles: u64,
+}
+
+/// What the hardware reported at one node, with the cycle the model would name: a
+/// verdict's `done` or an arrival's `arrive` (the row's cycle + 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Verdict {
+    cycle: u64,
+    status: u64,
+    attempts: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Arrival {
+    cycle: u64,
+    src: u64,
+    len: u64,
+    bytes: Vec<u8>,
+}
+
+/// The hardware's outputs, gathered per node.
+#[derive(Debug, Default)]
+struct Observed {
+    /// `tx_ready` after each row, per node.
+    ready: Vec<Vec<bool>>,
+    verdicts: Vec<VecDeque<Verdict>>,
+    arrivals: Vec<Vec<Arrival>>,
+    /// `rx_error` pulses: (node, cycle).
+    errors: Vec<(usize, u64)>,
+}
+
+/// Packs letters, the first most significant, `w` bits each.
+fn pack_word(letters: &[Letter], w: u32) -> u64 {
+    letters.iter().fold(0, |acc, &l| acc << w | u64::from(l))
+}
+
+/// The `k` letters of `w` bits each in `bits`, the first most significant.
+fn unpack_word(bits: u64, k: usize, w: u32) -> Vec<Letter> {
+    (0..k)
+        .rev()
+        .map(|i| (bits >> (i as u32 * w) & ((1 << w) - 1)) as Letter)
+        .collect()
+}
+
+impl NetworkUnit {
+    /// The network of `params` under `cycles` cycles of uniform traffic at `rate` with
+    /// `faults` faulty nodes, all drawn from `seed`; the model is run here.
+    pub fn new(
+        params: NetworkParams,
+        rate: f64,
+        cycles: u64,
+        faults: u64,
+        seed: u64,
+    ) -> Result<Self, NetError> {
+        let max = params.router.max_bytes;
+        let model = NetParams {
+            graph: *params.graph(),
+            arbiter: params.arbiter,
+            route_cycles: params.router.route_cycles(),
+            max_bytes: max,
+            traffic: Traffic {
+                pattern: Pattern::Uniform,
+                rate,
+                bytes: 1..=max,
+                hot_fraction: 0.2,
+            },
+            cycles,
+            seed,
+            faults: FaultSpec {
+                random_nodes: faults,
+                ..FaultSpec::default()
+            },
+            retry_rounds: 1,
+        };
+        let net = KautzNet::new(&model)?;
+        let faulty = net.faults().nodes.clone();
+        let mut finished = Vec::new();
+        net.run(|f| finished.push(f.clone()));
+        let end = finished
+            .iter()
+            .map(|f| f.done.max(f.arrive.unwrap_or(0)))
+            .max()
+            .unwrap_or(0)
+            .max(cycles);
+        Ok(NetworkUnit {
+            params,
+            model,
+            finished,
+            faulty,
+            cycles: end + TAIL,
+        })
+    }
+
+    /// "network of K(2,3): ...: 2000 cycles of uniform traffic at 0.01 per node (seed 1),
+    /// faulty nodes 010 and 201: 231 messages in 2051 cycles".
+    pub fn describe(&self) -> String {
+        let g = self.params.graph();
+        let faulty = match self.faulty.len() {
+            0 => "no faulty node".to_string(),
+            _ => {
+                let words: Vec<String> = self
+                    .faulty
+                    .iter()
+                    .map(|&v| g.format_letters(g.word_at(v as usize).letters()))
+                    .collect();
+                format!("faulty nodes {}", words.join(", "))
+            }
+        };
+        format!(
+            "{}: {} cycles of uniform traffic at {} per node (seed {}), {faulty}: {} messages in {} cycles",
+            self.params.describe(),
+            self.model.cycles,
+            self.model.traffic.rate,
+            self.model.seed,
+            self.finished.len(),
+            self.cycles
+        )
+    }
+
+    pub fn design(&self) -> Design {
+        kautz_network::design(&self.params)
+    }
+
+    /// The stimulus: one row of input port values (top port order, without `clk` and
+    /// `rst`) per cycle.
+    fn rows(&self, design: &Design) -> Vec<Vec<u64>> {
+        let g = self.params.graph();
+        let w = self.params.router.letter_bits();
+        let inputs = port_index(design, Direction::Input);
+        let prefixes = prefixes(g);
+        let mut row = vec![0u64; inputs.len()];
+        for &v in &self.faulty {
+            row[inputs[&format!("{}_fault", prefixes[v as usize])]] = 1;
+        }
+        let mut rows = vec![row; self.cycles as usize];
+        for f in &self.finished {
+            let m = &f.message;
+            let prefix = &prefixes[m.src as usize];
+            let at = |name: &str| inputs[&format!("{prefix}_{name}")];
+            let dst = pack_word(g.word_at(m.dst as usize).letters(), w);
+            for j in 0..usize::from(m.bytes) {
+                let row = &mut rows[m.handed as usize + j];
+                row[at("tx_valid")] = 1;
+                row[at("tx_data")] = u64::from(payload_byte(self.model.seed, m.id, j));
+                row[at("tx_last")] = u64::from(j + 1 == usize::from(m.bytes));
+                row[at("tx_dst")] = dst;
+            }
+        }
+        rows
+    }
+
+    /// Runs the hardware in `simulator` and judges it message by message; the first `shown`
+    /// failures are kept in full. With `wave` the waves go there.
+    pub fn verify(
+        &self,
+        simulator: &dyn Simulator,
+        shown: usize,
+        wave: Option<&Path>,
+    ) -> Result<FunctionReport, SimError> {
+        let design = self.design();
+        let rows = self.rows(&design);
+        let run = simulate(simulator, &design, &self.describe(), 1, &rows, wave)?;
+        let mut observed = self.observe(&design, &run.lines);
+        let mut report = FunctionReport {
+            simulator: simulator.name().to_string(),
+            passed: 0,
+            failed: 0,
+            failures: Vec::new(),
+        };
+        for problem in self.judge(&mut observed) {
+            match problem {
+                None => report.passed += 1,
+                Some(text) => {
+                    report.failed += 1;
+                    if report.failures.len() < shown {
+                        report.failures.push(text);
+                    }
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// The hardware's outputs of every row, per node.
+    fn observe(&self, design: &Design, lines: &[String]) -> Observed {
+        let g = self.params.graph();
+        let n = self.params.nodes();
+        let outputs = port_index(design, Direction::Output);
+        let prefixes = prefixes(g);
+        let mut seen = Observed {
+            ready: vec![Vec::with_capacity(lines.len()); n],
+            verdicts: vec![VecDeque::new(); n],
+            arrivals: vec![Vec::new(); n],
+            errors: Vec::new(),
+        };
+        // The bytes of the message each node is handing out: (src, len, bytes).
+        let mut receiving: Vec<Option<(u64, u64, Vec<u8>)>> = vec![None; n];
+        for (r, line) in lines.iter().enumerate() {
+            let values = parse_line(line);
+            let cycle = r as u64 + 1;
+            for v in 0..n {
+                let get = |name: &str| {
+                    values
+                        .get(outputs[&format!("{}_{name}", prefixes[v])])
+                        .copied()
+                        .flatten()
+                        .unwrap_or(u64::MAX)
+                };
+                seen.ready[v].push(get("tx_ready") == 1);
+                if get("res_valid") == 1 {
+                    seen.verdicts[v].push_back(Verdict {
+                        cycle,
+                        status: get("res_status"),
+                        attempts: get("res_attempts"),
+                    });
+                }
+                if get("rx_error") == 1 {
+                    seen.errors.push((v, cycle));
+                }
+                if get("rx_valid") == 1 {
+                    let byte = get("rx_data") as u8;
+                    let entry = receiving[v].get_or_insert_with(|| (0, 0, Vec::new()));
+                    if get("rx_first") == 1 {
+                        *entry = (get("rx_src"), get("rx_len"), Vec::new());
+                    }
+                    entry.2.push(byte);
+                    if get("rx_last") == 1 {
+                        let (src, len, bytes) = receiving[v].take().expect("filled above");
+                        seen.arrivals[v].push(Arrival {
+                            cycle,
+                            src,
+                            len,
+                            bytes,
+                        });
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// One entry per message (None when it matched) and one per extra event, in the order
+    /// of the cycles they start in (a message's first byte, an event's cycle).
+    fn judge(&self, seen: &mut Observed) -> Vec<Option<String>> {
+        let g = self.params.graph();
+        let w = self.params.router.letter_bits();
+        let name = |v: u32| g.format_letters(g.word_at(v as usize).letters());
+        let mut by_handover: Vec<&Finished> = self.finished.iter().collect();
+        by_handover.sort_by_key(|f| (f.message.handed, f.message.src));
+        // Arrivals at each node by source word, in order.
+        let mut arrivals: HashMap<(usize, u64), VecDeque<Arrival>> = HashMap::new();
+        for (v, list) in seen.arrivals.iter().enumerate() {
+            for a in list {
+                arrivals.entry((v, a.src)).or_default().push_back(a.clone());
+            }
+        }
+        let mut delivered: Vec<&Finished> = by_handover
+            .iter()
+            .copied()
+            .filter(|f| f.outcome == Outcome::Delivered)
+            .collect();
+        delivered.sort_by_key(|f| f.arrive);
+        let mut arrival_of: BTreeMap<u64, Arrival> = BTreeMap::new();
+        for f in delivered {
+            let m = &f.message;
+            let src = pack_word(g.word_at(m.src as usize).letters(), w);
+            if let Some(a) = arrivals
+                .get_mut(&(m.dst as usize, src))
+                .and_then(VecDeque::pop_front)
+            {
+                arrival_of.insert(m.id, a);
+            }
+        }
+        let mut out = Vec::new();
+        for f in &by_handover {
+            let m = &f.message;
+            let verdict = seen.verdicts[m.src as usize].pop_front();
+            let arrival = arrival_of.remove(&m.id);
+            let not_ready: Vec<u64> = (m.handed..m.handed + u64::from(m.bytes))
+                .filter(|&t| t > 0 && !seen.ready[m.src as usize][t as usize - 1])
+                .collect();
+            let expected_bytes: Vec<u8> = (0..usize::from(m.bytes))
+                .map(|j| payload_byte(self.model.seed, m.id, j))
+                .collect();
+            let (status, arrive) = match f.outcome {
+                Outcome::Delivered => (0, f.arrive),
+                Outcome::Failed => (1, None),
+            };
+            let expected = Verdict {
+                cycle: f.done,
+                status,
+                attempts: m.attempts.len() as u64,
+            };
+            let arrival_ok = match (&arrival, arrive) {
+                (None, None) => true,
+                (Some(a), Some(cycle)) => {
+                    a.cycle == cycle && a.len == u64::from(m.bytes) && a.bytes == expected_bytes
+                }
+                _ => false,
+            };
+            if not_ready.is_empty() && verdict.as_ref() == Some(&expected) && arrival_ok {
+                out.push((m.handed, None));
+                continue;
+            }
+            let mut rtl = Vec::new();
+            if !not_ready.is_empty() {
+                rtl.push(format!(
+                    "tx_ready low for its bytes in cycles {not_ready:?}"
+                ));
+            }
+            rtl.push(match &verdict {
+                Some(v) => describe_verdict(v.status, v.attempts, v.cycle),
+                None => "no verdict".to_string(),
+            });
+            rtl.push(match &arrival {
+                Some(a) if a.len == u64::from(m.bytes) && a.bytes == expected_bytes => {
+                    format!("arrived in cycle {}", a.cycle)
+                }
+                Some(a) => format!(
+                    "arrived in cycle {} with {} bytes {}",
+                    a.cycle,
+                    a.len,
+                    hex_bytes(&a.bytes)
+                ),
+                None => "not arrived".to_string(),
+            });
+            let mut model = describe_verdict(status, expected.attempts, f.done);
+            if let Some(cycle) = arrive {
+                model += &format!(", arrived in cycle {cycle}");
+            }
+            out.push((
+                m.handed,
+                Some(format!(
+                    "message {} {}->{} ({} bytes, first in cycle {}): model {model}; RTL {}",
+                    m.id,
+                    name(m.src),
+                    name(m.dst),
+                    m.bytes,
+                    m.handed,
+                    rtl.join(", ")
+                )),
+            ));
+        }
+        for (v, verdicts) in seen.verdicts.iter().enumerate() {
+            for extra in verdicts {
+                out.push((
+                    extra.cycle,
+                    Some(format!(
+                        "node {}: RTL verdict for no message: {}",
+                        name(v as u32),
+                        describe_verdict(extra.status, extra.attempts, extra.cycle)
+                    )),
+                ));
+            }
+        }
+        let mut extras: Vec<(&(usize, u64), &Arrival)> = arrivals
+            .iter()
+            .flat_map(|(key, list)| list.iter().map(move |a| (key, a)))
+            .collect();
+        extras.sort_by_key(|((v, _), a)| (a.cycle, *v));
+        for ((v, _), a) in extras {
+            out.push((a.cycle, Some(format!(
+                "node {}: RTL handed out a message the model did not deliver: from {}, {} bytes, in cycle {}",
+                name(*v as u32),
+                g.format_letters(&unpack_word(a.src, g.k(), w)),
+                a.len,
+                a.cycle
+            ))));
+        }
+        for &(v, cycle) in &seen.errors {
+            out.push((
+                cycle,
+                Some(format!(
+                    "node {}: rx_error in cycle {cycle}",
+                    name(v as u32)
+                )),
+            ));
+        }
+        out.sort_by_key(|(cycle, _)| *cycle);
+        out.into_iter().map(|(_, entry)| entry).collect()
+    }
+}
+
+/// "delivered after 2 attempts in cycle 95".
+fn describe_verdict(status: u64, attempts: u64, cycle: u64) -> String {
+    let outcome = match status {
+        0 => "delivered",
+        1 => "failed",
+        2 => "refused",
+        _ => "status ?",
+    };
+    let plural = if attempts == 1 { "" } else { "s" };
+    format!("{outcome} after {attempts} attempt{plural} in cycle {cycle}")
+}
+
+fn hex_bytes(bytes: &[u8]) -> String {
+    let text: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    text.join(" ")
+}
+
+/// The port-name prefix of every node, by node index.
+fn prefixes(graph: &Kautz) -> Vec<String> {
+    let n = graph.node_count().expect("a network small enough to build") as usize;
+    (0..n)
+        .map(|v| node_prefix(graph, graph.word_at(v).letters()))
+        .collect()
+}
+
+/// Position of each of the top's ports of `direction` among those ports, without `clk` and
+/// `rst`, by name: the order of a testbench row.
+fn port_index(design: &Design, direction: Direction) -> HashMap<String, usize> {
+    let top = design.top();
+    let clocking: Vec<_> = top
+        .clocking
+        .iter()
+        .flat_map(|c| [c.clock, c.reset])
+        .collect();
+    top.ports()
+        .filter(|(id, s)| !clocking.contains(id) && s.kind == SignalKind::Port(direction))
+        .enumerate()
+        .map(|(i, (_, s))| (s.name.clone(), i))
+        .collect()
+}

@@ -91,6 +91,9 @@ run: deps $(KAUTZGEN)
 	$(KAUTZGEN) generate switch --d 4 --out generated/switch-d4
 	$(call save,generated/switch-d4-lint.txt,$(KAUTZGEN) lint generated/switch-d4)
 	$(call save,generated/switch-d4-verify.txt,$(KAUTZGEN) verify switch --d 4)
+	$(KAUTZGEN) generate network --d 2 --k 3 --out generated/network-k23
+	$(call save,generated/network-k23-lint.txt,$(KAUTZGEN) lint generated/network-k23)
+	$(call save,generated/network-k23-verify.txt,$(KAUTZGEN) verify network --d 2 --k 3 --faults 1)
 
 ## verify-full: every ordered pair of K(4,5) (1,637,120) and the invalid words, in Verilator;
 ## then the 24-node K(2,4) network under load (saturated, one faulty node) against its model

@@ -391,10 +391,15 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     let write_addr = Expr::mux(first.into(), Expr::zero(aw), slice(count, 0, aw));
     m.memory(
         Memory {
-            name: "buffer".to_string(),
+            name: "message_buffer".to_string(),
             depth,
             width: 8,
-            write_enable: Expr::from(first).or(Expr::from(more).and(!Expr::from(full))),
+            // No byte is taken in a reset cycle: the RAM is not reset, so its write must not
+            // depend on registers the reset is still setting (at power-up they are unknown
+            // in Verilog and zero in VHDL, and the two could write different words).
+            write_enable: Expr::from(first)
+                .or(Expr::from(more).and(!Expr::from(full)))
+                .and(!Expr::from(clocking.reset)),
             write_addr,
             write_data: tx_data.into(),
             read_addr: read_addr.into(),

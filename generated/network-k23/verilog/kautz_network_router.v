@@ -147,14 +147,14 @@ module kautz_network_router (
     assign over = (too_long | (more & full));
 
     // The message buffer: 16 bytes, byte j written at address j as it is taken (bytes beyond max_bytes are dropped), read one word ahead of the link.
-    reg  [7:0] buffer [0:15];
-    integer buffer_word;
+    reg  [7:0] message_buffer [0:15];
+    integer message_buffer_word;
     initial begin
-        for (buffer_word = 0; buffer_word < 16; buffer_word = buffer_word + 1) buffer[buffer_word] = 8'd0;
+        for (message_buffer_word = 0; message_buffer_word < 16; message_buffer_word = message_buffer_word + 1) message_buffer[message_buffer_word] = 8'd0;
     end
     always @(posedge clk) begin
-        if ((first | (more & (~full)))) buffer[(first ? 4'd0 : count[3:0])] <= tx_data;
-        read_data <= buffer[read_addr];
+        if (((first | (more & (~full))) & (~rst))) message_buffer[(first ? 4'd0 : count[3:0])] <= tx_data;
+        read_data <= message_buffer[read_addr];
     end
 
     // The route generator of seed 000: init with the first byte, next_route when a route is taken.

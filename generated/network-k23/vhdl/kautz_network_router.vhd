@@ -114,8 +114,8 @@ architecture rtl of kautz_network_router is
     signal data_in : std_logic;                          -- a data byte arrives
     signal rx_next : std_logic_vector(7 downto 0);       -- rx_count + 1
     signal last_in : std_logic;                          -- byte n arrives
-    type buffer_words is array (0 to 15) of std_logic_vector(7 downto 0);
-    signal buffer_i : buffer_words := (others => "00000000"); -- 16 words, zero at power-up
+    type message_buffer_words is array (0 to 15) of std_logic_vector(7 downto 0);
+    signal message_buffer : message_buffer_words := (others => "00000000"); -- 16 words, zero at power-up
 begin
 
     -- Valid and ready.
@@ -173,15 +173,15 @@ begin
     over <= (too_long or (more and full));
 
     -- The message buffer: 16 bytes, byte j written at address j as it is taken (bytes beyond max_bytes are dropped), read one word ahead of the link.
-    buffer_ports : process (clk) is
+    message_buffer_ports : process (clk) is
     begin
         if rising_edge(clk) then
-            if (first or (more and (not full))) = '1' then
-                buffer_i(to_integer(unsigned(kg_mux(first, "0000", count(3 downto 0))))) <= tx_data;
+            if ((first or (more and (not full))) and (not rst)) = '1' then
+                message_buffer(to_integer(unsigned(kg_mux(first, "0000", count(3 downto 0))))) <= tx_data;
             end if;
-            read_data <= buffer_i(to_integer(unsigned(read_addr)));
+            read_data <= message_buffer(to_integer(unsigned(read_addr)));
         end if;
-    end process buffer_ports;
+    end process message_buffer_ports;
 
     -- The route generator of seed 000: init with the first byte, next_route when a route is taken.
     u_route_gen : entity work.kautz_network_router_route_gen

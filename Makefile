@@ -34,7 +34,12 @@ SYNTH_UNITS := \
   torus-direction-first-k8-n3:"torus --k 8 --n 3 --algo direction-first" \
   switch-d2:"switch --d 2" \
   switch-d4:"switch --d 4" \
-  switch-d8:"switch --d 8"
+  switch-d8:"switch --d 8" \
+  router-k23:"router --d 2 --k 3"
+# The 12-node network (about 7,000 LUTs, near all of an iCE40 HX8K) is placed on the
+# ECP5-25k alone, with fewer seeds: each run takes minutes.
+SYNTH_ECP5_UNITS := network-k23:"network --d 2 --k 3"
+SYNTH_ECP5_SEEDS := 3
 SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5
 SYNTH_DIR := generated/synth
@@ -145,6 +150,10 @@ synth-units: deps $(KAUTZGEN)
 	for unit in $(SYNTH_UNITS); do \
 	  name=$(SYNTH_DIR)/$${unit%%:*}; args=$${unit#*:}; \
 	  $(call save,$$name.json,$(KAUTZGEN) synth $$args $(SYNTH_TARGETS) --seeds $(SYNTH_SEEDS) --format json); \
+	done
+	for unit in $(SYNTH_ECP5_UNITS); do \
+	  name=$(SYNTH_DIR)/$${unit%%:*}; args=$${unit#*:}; \
+	  $(call save,$$name.json,$(KAUTZGEN) synth $$args --target ecp5-25k --seeds $(SYNTH_ECP5_SEEDS) --format json); \
 	done
 	$(KAUTZGEN) synth --doc docs/synthesis.md --from $(SYNTH_DIR)
 	@echo "wrote docs/synthesis.md"

@@ -53,7 +53,13 @@ use tempfile::TempDir;
 /// The network switch is checked cycle by cycle: every output in every cycle against its
 /// cycle model, on directed cases then --cycles of random traffic from --seed. The
 /// self-timed switch (--clocking self-timed) is checked as three switches in a ring with
-/// wire delays, in GHDL and Icarus Verilog, against three synchronous models.
+/// wire delays, in GHDL and Icarus Verilog, against three synchronous models. The router
+/// is checked cycle by cycle in closed loop with its model.
+///
+/// The whole network is checked message by message: the network model runs --cycles of
+/// uniform traffic at --rate with --faults faulty nodes from --seed, its messages drive
+/// the nodes' processor ports, and each message's verdict, attempts, cycles and bytes
+/// must come out of the hardware as out of the model.
 ///
 /// Prints the first failures in full and ends with a line `<simulator>: N passed, M
 /// failed` per simulator; exits 1 on any failure.
@@ -76,7 +82,10 @@ use tempfile::TempDir;
   kautzgen verify torus --k 3 --n 3 --algo direction-first
   kautzgen verify torus --k 6 --n 2 --algo west-first --vectors walks
   kautzgen verify switch --d 2 --cycles 50000 --seed 7
-  kautzgen verify switch --d 4 --fault output-kept-after-eod   # must fail"
+  kautzgen verify switch --d 4 --fault output-kept-after-eod   # must fail
+  kautzgen verify router --d 2 --k 3 --cycles 5000
+  kautzgen verify network --d 2 --k 3 --rate 0.02 --faults 2 --seed 4
+  kautzgen verify network --d 2 --k 3 --fault links-swapped   # must fail"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -93,8 +102,8 @@ pub struct Args {
     /// reaches their number) [default: 1000].
     #[arg(global = true, long, value_name = "all|N", value_parser = parse_pairs)]
     pairs: Option<PairCount>,
-    /// Route generators: seed of the sample drawn by --pairs N; switch: seed of the random
-    /// traffic [default: 1].
+    /// Route generators: seed of the sample drawn by --pairs N; switch, router, network:
+    /// seed of the random traffic (and of the network's faulty nodes) [default: 1].
     #[arg(global = true, long)]
     seed: Option<u64>,
     /// Route generators and the switch: write the waves of the run to this VCD file (with
@@ -108,12 +117,15 @@ pub struct Args {
     /// Build this deliberate fault into the design, to see verification fail. Kautz:
     /// flipped-comparator, used-bit-never-set, phase-b-skipped; MRNS:
     /// rows-frozen-while-shortest, destination-digit-not-skipped; switch:
-    /// output-kept-after-eod, nack-not-returned; self-timed switch: rising-edge-sampling
+    /// output-kept-after-eod, nack-not-returned; self-timed switch: rising-edge-sampling;
+    /// router: route-taken-late, padding-forgotten; network: links-swapped, nacks-swapped
     /// (an unknown name lists the unit's faults).
     #[arg(global = true, long, value_name = "FAULT")]
     fault: Option<String>,
     /// Switch: cycles of random traffic after the directed cases [default: 20000]; of each
-    /// switch's own clock in the self-timed ring [default: 2000].
+    /// switch's own clock in the self-timed ring [default: 2000]; router: cycles of random
+    /// traffic [default: 20000]; network: cycles of injection, then the drain [default:
+    /// 2000].
     #[arg(global = true, long, value_name = "N")]
     cycles: Option<u64>,
     /// Network: messages per healthy node per cycle, 0 to 1 [default: 0.01].

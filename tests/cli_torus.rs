@@ -5,8 +5,6 @@ mod common;
 
 use common::kautzgen;
 
-/// Runs the binary: (exit status, stdout, stderr).
-
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }

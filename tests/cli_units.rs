@@ -7,8 +7,6 @@ mod common;
 use common::kautzgen;
 use std::path::Path;
 
-/// (exit status, stdout, stderr) of `kautzgen <args>`.
-
 fn bad_input(args: &[&str], message: &str) {
     assert_eq!(
         kautzgen(args),

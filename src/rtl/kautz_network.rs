@@ -443,9 +443,8 @@ fn network_module(params: &NetworkParams, node: &Module) -> Module {
         Some(NetworkFault::LinksSwapped) => leads[0].swap(1, 2),
         Some(NetworkFault::NacksSwapped) | None => {}
     }
-    for v in 0..n {
-        for p in 1..=d {
-            let (u, q) = leads[v][p];
+    for (v, out) in leads.iter().enumerate() {
+        for (p, &(u, q)) in out.iter().enumerate().skip(1) {
             feeds[u][q] = (v, p);
         }
     }
@@ -477,8 +476,7 @@ fn network_module(params: &NetworkParams, node: &Module) -> Module {
         for &(name, signal) in &processor[v] {
             connections.push((name.to_string(), signal.into()));
         }
-        for q in 1..=d {
-            let (u, p) = feeds[v][q];
+        for (q, &(u, p)) in feeds[v].iter().enumerate().skip(1) {
             let up = &wires[u][p - 1];
             connections.extend([
                 (format!("in{q}_valid"), up.valid.into()),

@@ -258,40 +258,24 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
             Expr::concat(vec![out_fault.into(), Expr::zero(1)]),
         ),
     ];
-    for p in 1..=d {
-        for (suffix, width, input, doc) in [
-            ("valid", 1, true, "a word this cycle"),
-            ("ctl", 1, true, "type bit, a head or an EOD"),
-            ("data", DATA_BITS as u32, true, "data"),
-            ("nack", 1, false, "NACK back to its sender"),
-        ] {
-            let name = format!("in{p}_{suffix}");
-            let port = link(
-                &mut m,
-                name.clone(),
-                width,
-                input,
-                format!("in-link {p}: {doc}"),
-            );
-            switch_connections.push((name, port.into()));
-        }
-    }
-    for p in 1..=d {
-        for (suffix, width, input, doc) in [
-            ("valid", 1, false, "a word this cycle"),
-            ("ctl", 1, false, "type bit"),
-            ("data", DATA_BITS as u32, false, "data"),
-            ("nack", 1, true, "NACK from its receiver"),
-        ] {
-            let name = format!("out{p}_{suffix}");
-            let port = link(
-                &mut m,
-                name.clone(),
-                width,
-                input,
-                format!("out-link {p}: {doc}"),
-            );
-            switch_connections.push((name, port.into()));
+    // The network links, each side the switch's: words come in on in-links and go out on
+    // out-links, NACKs the other way.
+    for (side, towards, inward, nack) in [
+        ("in", "in-link", true, "NACK back to its sender"),
+        ("out", "out-link", false, "NACK from its receiver"),
+    ] {
+        for p in 1..=d {
+            for (suffix, width, words, doc) in [
+                ("valid", 1, true, "a word this cycle"),
+                ("ctl", 1, true, "type bit, a head or an EOD"),
+                ("data", DATA_BITS as u32, true, "data"),
+                ("nack", 1, false, nack),
+            ] {
+                let name = format!("{side}{p}_{suffix}");
+                let doc = format!("{towards} {p}: {doc}");
+                let port = link(&mut m, name.clone(), width, words == inward, doc);
+                switch_connections.push((name, port.into()));
+            }
         }
     }
     let local = |m: &mut Module, name: &str, width: u32, doc: &str| m.internal(name, width, doc);

@@ -36,11 +36,11 @@ module kautz_network_node (
     input  wire [7:0] in2_data,                  // in-link 2: data
     output wire in2_nack,                        // in-link 2: NACK back to its sender
     output wire out1_valid,                      // out-link 1: a word this cycle
-    output wire out1_ctl,                        // out-link 1: type bit
+    output wire out1_ctl,                        // out-link 1: type bit, a head or an EOD
     output wire [7:0] out1_data,                 // out-link 1: data
     input  wire out1_nack,                       // out-link 1: NACK from its receiver
     output wire out2_valid,                      // out-link 2: a word this cycle
-    output wire out2_ctl,                        // out-link 2: type bit
+    output wire out2_ctl,                        // out-link 2: type bit, a head or an EOD
     output wire [7:0] out2_data,                 // out-link 2: data
     input  wire out2_nack                        // out-link 2: NACK from its receiver
 );

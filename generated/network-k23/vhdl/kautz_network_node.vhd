@@ -40,11 +40,11 @@ entity kautz_network_node is
         in2_data : in  std_logic_vector(7 downto 0);     -- in-link 2: data
         in2_nack : out std_logic;                        -- in-link 2: NACK back to its sender
         out1_valid : out std_logic;                      -- out-link 1: a word this cycle
-        out1_ctl : out std_logic;                        -- out-link 1: type bit
+        out1_ctl : out std_logic;                        -- out-link 1: type bit, a head or an EOD
         out1_data : out std_logic_vector(7 downto 0);    -- out-link 1: data
         out1_nack : in  std_logic;                       -- out-link 1: NACK from its receiver
         out2_valid : out std_logic;                      -- out-link 2: a word this cycle
-        out2_ctl : out std_logic;                        -- out-link 2: type bit
+        out2_ctl : out std_logic;                        -- out-link 2: type bit, a head or an EOD
         out2_data : out std_logic_vector(7 downto 0);    -- out-link 2: data
         out2_nack : in  std_logic                        -- out-link 2: NACK from its receiver
     );

@@ -101,7 +101,7 @@ fn options_that_do_not_apply_are_refused() {
     );
     bad_input(
         &["verify", "torus", "--k", "3", "--n", "2", "--cycles", "9"],
-        "--cycles applies to the switch and the router only, not to the torus-e-cube unit",
+        "--cycles applies to the switch, the router and the network only, not to the torus-e-cube unit",
     );
     bad_input(
         &["synth", "switch", "--d", "2", "--clocking", "self-timed"],

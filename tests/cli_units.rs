@@ -341,7 +341,7 @@ fn bad_mrns_parameters_are_refused() {
     );
     bad_input(
         &["verify", "ldi", "--m", "9", "--s", "3", "--wave", "x.vcd"],
-        "--wave applies to the route generators (Kautz, MRNS), the switch and the router only, not to the ldi-theorem3 unit",
+        "--wave applies to the route generators (Kautz, MRNS), the switch, the router and the network only, not to the ldi-theorem3 unit",
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--wave", "x.vcd"],
@@ -449,7 +449,7 @@ fn verify_a_torus_unit_on_every_input() {
 fn a_unit_with_another_units_parameters_is_refused() {
     bad_input(
         &["generate", "--out", "x"],
-        "name a unit (kautz, ldi, mrns, torus, switch, router) or give --d and --k for the Kautz route generator",
+        "name a unit (kautz, ldi, mrns, torus, switch, router, network) or give --d and --k for the Kautz route generator",
     );
     bad_input(
         &[

@@ -113,21 +113,27 @@ fn overlaps(params: &RouteGenParams, fault: Option<Fault>) -> Module {
         Some(Fault::FlippedComparator) => a.ne(b),
         _ => a.eq(b),
     };
-    let bits = (1..k).rev().map(|v| {
+    // One signal per overlap: a single expression of all k(k-1)/2 comparisons would be
+    // longer than Verilator takes on one line for k = 64.
+    let mut bits = Vec::new();
+    for v in (1..k).rev() {
+        let bit = m.internal(&format!("overlap_{v}"), 1, &format!("overlap {v} exists"));
         // The last v source letters are tail letters k-1-v.., the first v of the
         // destination head letters 0..v.
-        Expr::and_all((0..v).map(|j| {
+        let compare = (0..v).map(|j| {
             same(
                 letter(tail, k - 1 - v + j, letters, w),
                 letter(head, j, letters, w),
             )
-        }))
-    });
-    m.assign(
-        overlap,
-        Expr::concat(bits.collect()),
-        "Overlap v: v letter comparisons, all of them at once.",
-    );
+        });
+        m.assign(
+            bit,
+            Expr::and_all(compare),
+            &format!("Overlap {v}: {v} letter comparisons."),
+        );
+        bits.push(Expr::from(bit));
+    }
+    m.assign(overlap, Expr::concat(bits), "All overlaps at once.");
     m
 }
 
@@ -175,20 +181,31 @@ fn phase_a(params: &RouteGenParams) -> Module {
         k as u32,
         "bit v: overlap v is the longest candidate",
     );
-    let candidates = (0..k).rev().map(|v| {
+    // One signal per overlap, so that no line grows with k*d.
+    let mut candidates = Vec::new();
+    for v in (0..k).rev() {
         let exists = match (v, overlap) {
             (0, _) | (_, None) => Expr::bit(true),
             (_, Some(overlap)) => bit(overlap, v as u32 - 1),
         };
-        exists
-            .and(is_used(used_out, letter(dst, v, k, w), w, d).not())
-            .and(is_used(used_in, letter(src, k - 1 - v, k, w), w, d).not())
-    });
-    let candidates: Vec<Expr> = candidates.collect();
+        let free = m.internal(
+            &format!("candidate_{v}"),
+            1,
+            &format!("overlap {v} exists and both its letters are free"),
+        );
+        m.assign(
+            free,
+            exists
+                .and(is_used(used_out, letter(dst, v, k, w), w, d).not())
+                .and(is_used(used_in, letter(src, k - 1 - v, k, w), w, d).not()),
+            &format!("Overlap {v} against the used masks."),
+        );
+        candidates.push(Expr::from(free));
+    }
     m.assign(
         candidate,
         Expr::concat(candidates),
-        "Every overlap tested at once against the used masks.",
+        "Every overlap tested at once.",
     );
     let picks = (0..k as u32).rev().map(|v| {
         let longer = Expr::Slice {

@@ -8,7 +8,7 @@
 
 use kautzgen::sim::compare::Checker;
 use kautzgen::sim::results::parse;
-use kautzgen::sim::vectors::{Expected, Stimulus, Vector};
+use kautzgen::sim::vectors::{Expected, Stimulus, Vector, cycle_bound};
 use kautzgen::topology::kautz::Kautz;
 
 const R1: &str = "route 2 0c0000 1 1\n"; // [30]
@@ -48,7 +48,7 @@ fn table3(stimulus: Stimulus) -> Vector {
 fn judge(vector: &Vector, results: &str) -> String {
     let observed = parse(&format!("vector 0\n{results}")).unwrap();
     assert_eq!(observed.len(), 1);
-    let mut checker = Checker::new(&graph(), 5);
+    let mut checker = Checker::new(&graph(), cycle_bound(&graph()), 5);
     checker.check("verilator", vector, &observed[0]);
     checker.finish("verilator").render()
 }
@@ -254,7 +254,7 @@ fn only_the_first_failures_are_shown_and_all_are_counted() {
         .map(|(i, body)| format!("vector {i}\n{body}"))
         .collect();
     let observed = parse(&text).unwrap();
-    let mut checker = Checker::new(&graph(), 1);
+    let mut checker = Checker::new(&graph(), cycle_bound(&graph()), 1);
     for (i, o) in observed.iter().enumerate() {
         let mut v = table3(plain());
         v.position = i as u64;

@@ -12,7 +12,7 @@ use kautzgen::routing::kautz::{Phase, route_set};
 use kautzgen::rtl::kautz_route_gen::{Fault, RouteGenParams, design_with_fault};
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::testbench::{Language, render};
-use kautzgen::sim::vectors::{Pairs, Shard, VectorSet};
+use kautzgen::sim::vectors::{Pairs, Shard, VectorSet, cycle_bound};
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::sim::{Design, Options, SimError, Simulator, verify};
 use kautzgen::topology::kautz::Kautz;
@@ -478,7 +478,14 @@ fn testbenches_are_lint_clean() {
     let tb_v = dir.join("tb_kautz_route_gen.v");
     std::fs::write(
         &tb_v,
-        render(Language::Verilog, &g, "kautz_route_gen", true).unwrap(),
+        render(
+            Language::Verilog,
+            &g,
+            "kautz_route_gen",
+            cycle_bound(&g),
+            true,
+        )
+        .unwrap(),
     )
     .unwrap();
     let lint = Command::new("verilator")
@@ -498,7 +505,14 @@ fn testbenches_are_lint_clean() {
     let tb_vhd = dir.join("tb_kautz_route_gen.vhd");
     std::fs::write(
         &tb_vhd,
-        render(Language::Vhdl, &g, "kautz_route_gen", false).unwrap(),
+        render(
+            Language::Vhdl,
+            &g,
+            "kautz_route_gen",
+            cycle_bound(&g),
+            false,
+        )
+        .unwrap(),
     )
     .unwrap();
     std::fs::create_dir(dir.join("work")).unwrap();

@@ -21,6 +21,7 @@ use std::path::PathBuf;
     disable_help_subcommand = true,
     after_help = "Examples, one per unit:
   kautzgen generate --d 4 --k 5 --out build/k45
+  kautzgen generate --d 4 --k 5 --arch parallel --out build/k45-parallel
   kautzgen generate --d 2 --k 3 --out build/k23 --lang vhdl --top router_k23
   kautzgen generate ldi --m 18 --s 3 --out build/ldi18
   kautzgen generate ldi --kind switch-rom --m 12 --s 3 --out build/ldi12-rom

@@ -29,6 +29,7 @@ use std::path::PathBuf;
     disable_help_subcommand = true,
     after_help = "Examples:
   kautzgen prove --d 2 --k 3
+  kautzgen prove --d 3 --k 3 --arch parallel
   kautzgen prove --design build/k45
   kautzgen prove --d 3 --k 3 --keep build/prove-k33
   kautzgen prove ldi --kind shortest --m 10 --s 3 --registered
@@ -71,10 +72,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(_)
             if args.unit.unit.is_some()
                 || args.unit.kautz.d.is_some()
-                || args.unit.kautz.k.is_some() =>
+                || args.unit.kautz.k.is_some()
+                || args.unit.arch.is_some() =>
         {
             return Err(input_error(anyhow::anyhow!(
-                "--design proves the design in DIR: give no unit, --d or --k with it"
+                "--design proves the design in DIR: give no unit, --d, --k or --arch with it"
             )));
         }
         Some(dir) => {

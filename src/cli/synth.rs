@@ -34,6 +34,7 @@ use std::path::PathBuf;
     disable_help_subcommand = true,
     after_help = "Examples:
   kautzgen synth --d 4 --k 5 --target ice40-hx8k
+  kautzgen synth --d 4 --k 5 --arch parallel --target ecp5-25k --seeds 3
   kautzgen synth --d 2 --k 3 --target ice40-hx8k --target ecp5-25k --seeds 3 --format json
   kautzgen synth --d 8 --k 4 --lang verilog --keep build/synth-k84
   kautzgen synth ldi --m 18 --s 3 --target ice40-hx8k

@@ -10,7 +10,7 @@ use crate::network::switch::{Arbiter, DEFAULT_DATA_BITS as SWITCH_DATA_BITS, Swi
 use crate::routing::torus::Algorithm;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_network::{self, NetworkParams};
-use crate::rtl::kautz_route_gen::{self, RouteGenParams};
+use crate::rtl::kautz_route_gen::{self, Arch, RouteGenParams};
 use crate::rtl::kautz_router::{self, RouterParams};
 use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiUnitKind, LdiUnitParams};
@@ -200,12 +200,26 @@ pub struct UnitSelection {
     /// unit's, such as kautz_route_gen].
     #[arg(long, value_name = "NAME", global = true)]
     pub top: Option<String>,
+    /// Kautz route generator: seed 000's design, one overlap or letter per clock, or one
+    /// route per clock with the same ports [default: faithful].
+    #[arg(long, value_enum, global = true)]
+    pub arch: Option<Arch>,
 }
 
 impl UnitSelection {
     /// The unit selected, validated.
     pub fn resolve(&self) -> anyhow::Result<Unit> {
         let unit = Unit::from_args(self.unit.as_ref(), &self.kautz, self.top.as_deref())?;
+        let unit = match (unit, self.arch) {
+            (unit, None) => unit,
+            (Unit::Kautz(params), Some(arch)) => Unit::Kautz(params.with_arch(arch)),
+            (unit, Some(_)) => {
+                return Err(input_error(anyhow::anyhow!(
+                    "--arch chooses the Kautz route generator's architecture; the {} unit has no such option",
+                    unit.name()
+                )));
+            }
+        };
         if let Some(top) = &self.top {
             check_ports_keep_names(&unit.design(), top)?;
         }
@@ -342,7 +356,10 @@ impl Unit {
     /// `torus-e-cube`.
     pub fn name(&self) -> String {
         match self {
-            Unit::Kautz(_) => "kautz-route-gen".to_string(),
+            Unit::Kautz(params) => match params.arch {
+                Arch::Faithful => "kautz-route-gen".to_string(),
+                Arch::Parallel => "kautz-route-gen-parallel".to_string(),
+            },
             Unit::Ldi(params) => format!("ldi-{}", params.kind().name()),
             Unit::Mrns(_) => "mrns-path-gen".to_string(),
             Unit::Torus(params) => format!("torus-{}", params.algorithm().name()),
@@ -357,7 +374,10 @@ impl Unit {
         let registered = |r: bool| if r { " --registered" } else { "" };
         let (words, top, default_top) = match self {
             Unit::Kautz(p) => (
-                format!("--d {} --k {}", p.d(), p.k()),
+                match p.arch {
+                    Arch::Faithful => format!("--d {} --k {}", p.d(), p.k()),
+                    arch => format!("--d {} --k {} --arch {}", p.d(), p.k(), arch.name()),
+                },
                 p.top.clone(),
                 kautz_route_gen::DEFAULT_TOP.to_string(),
             ),
@@ -451,10 +471,16 @@ impl Unit {
             n => format!("{n} clock edges from inputs to outputs"),
         };
         match self {
-            Unit::Kautz(p) => format!(
-                "each route_valid or done follows init or next_route within {} cycles",
-                kautz_route_gen::cycle_bound(p.d(), p.k())
-            ),
+            Unit::Kautz(p) => match p.arch {
+                Arch::Faithful => format!(
+                    "each route_valid or done follows init or next_route within {} cycles",
+                    kautz_route_gen::cycle_bound(p.d(), p.k())
+                ),
+                Arch::Parallel => format!(
+                    "the first route_valid or done {} cycles after init, each further one the cycle after next_route",
+                    p.arch.cycle_bound(p.d(), p.k())
+                ),
+            },
             Unit::Ldi(p) => latency(u32::from(p.is_registered())),
             Unit::Mrns(p) => format!(
                 "each path_valid or done follows init or next_path within {} cycles",

@@ -39,7 +39,8 @@ use tempfile::TempDir;
 /// letter above d, equal neighbours, source equal to destination), each route and its
 /// order, `done` and `error` are checked; routes held while `next_route` comes late;
 /// `next_route` ignored while no route is valid; `init` and `rst` in the middle of a
-/// search; and at most k + 3(d+1) + 4 cycles of work per route set.
+/// search; and at most k + 3(d+1) + 4 cycles of work per route set (2 with --arch
+/// parallel, the bound its manifest gives).
 ///
 /// The MRNS path generator is checked the same way, path by path, on the pairs of
 /// --pairs, A = B, and digits out of range; each path set takes exactly 1 + n + sum m_i
@@ -70,6 +71,7 @@ use tempfile::TempDir;
     disable_help_subcommand = true,
     after_help = "Examples:
   kautzgen verify --d 2 --k 3 --pairs all
+  kautzgen verify --d 3 --k 3 --pairs all --arch parallel
   kautzgen verify --d 4 --k 5 --sim ghdl --pairs 500 --seed 7
   kautzgen verify --d 4 --k 5 --pairs all --shard 3/8
   kautzgen verify --d 3 --k 3 --sim verilator --pairs 20 --wave k33.vcd
@@ -114,8 +116,8 @@ pub struct Args {
     /// it lists, as `kautzgen generate` writes them) instead of generating one.
     #[arg(global = true, long, value_name = "DIR", conflicts_with = "fault")]
     design: Option<PathBuf>,
-    /// Build this deliberate fault into the design, to see verification fail. Kautz:
-    /// flipped-comparator, used-bit-never-set, phase-b-skipped; MRNS:
+    /// Build this deliberate fault into the design, to see verification fail. Kautz (both
+    /// architectures): flipped-comparator, used-bit-never-set, phase-b-skipped; MRNS:
     /// rows-frozen-while-shortest, destination-digit-not-skipped; switch:
     /// output-kept-after-eod, nack-not-returned; self-timed switch: rising-edge-sampling;
     /// router: route-taken-late, padding-forgotten; network: links-swapped, nacks-swapped
@@ -212,6 +214,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if !matches!(unit, Unit::Kautz(_)) {
         only("--design", "Kautz route generator", args.design.is_some())?;
+    } else if args.design.is_some() && args.unit.arch.is_some() {
+        return Err(input_error(anyhow::anyhow!(
+            "--arch builds a design; one read with --design has its own (its manifest's cycle_bound)"
+        )));
     }
     if !matches!(unit, Unit::Kautz(_) | Unit::Mrns(_)) {
         only(

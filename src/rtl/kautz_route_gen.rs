@@ -22,17 +22,52 @@
 //! one to load, at most k in phase A (plus one after a route found at overlap 0), at most
 //! d+1 in phase B (plus one after a route found at the last letter), at most 2(d+1) in
 //! phase C: at most [`cycle_bound`] = k + 3(d+1) + 4 in all.
+//!
+//! This is the paper's microarchitecture, [`Arch::Faithful`]; [`Arch::Parallel`] builds
+//! the same ports one route per clock ([`crate::rtl::kautz_route_par`]).
 
 use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
 use crate::topology::kautz::{Kautz, KautzError};
 use std::collections::BTreeMap;
 use std::ops::{Add, Not};
 
-/// The size of a route generator: the graph and the name of its top module.
+/// The size of a route generator: the graph, the name of its top module and its
+/// microarchitecture.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RouteGenParams {
     pub graph: Kautz,
     pub top: String,
+    pub arch: Arch,
+}
+
+/// How the route generator is built; both have the same ports and handshake.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Arch {
+    /// Seed 000's: one overlap or letter tested per clock.
+    #[default]
+    Faithful,
+    /// Every overlap and letter at once: a route per clock.
+    Parallel,
+}
+
+impl Arch {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Faithful => "faithful",
+            Arch::Parallel => "parallel",
+        }
+    }
+
+    /// The most cycles of work from `init` to `done`, waiting for `next_route` not
+    /// counted, as the testbenches count them (the `init` edge, then every edge before
+    /// which `route_valid` was low).
+    pub fn cycle_bound(self, d: usize, k: usize) -> usize {
+        match self {
+            Arch::Faithful => cycle_bound(d, k),
+            Arch::Parallel => crate::rtl::kautz_route_par::CYCLE_BOUND,
+        }
+    }
 }
 
 /// Default top module name.
@@ -43,7 +78,13 @@ impl RouteGenParams {
         Ok(RouteGenParams {
             graph: Kautz::new(d, k)?,
             top: top.to_string(),
+            arch: Arch::Faithful,
         })
+    }
+
+    /// The same route generator built as `arch`.
+    pub fn with_arch(self, arch: Arch) -> Self {
+        RouteGenParams { arch, ..self }
     }
 
     pub fn d(&self) -> usize {
@@ -77,7 +118,7 @@ fn bits_for(values: u64) -> u32 {
 }
 
 /// Letter `i` (0-based, a1 = 0) of a k-letter word in the most significant letters first.
-fn letter(word: SignalId, i: usize, k: usize, w: u32) -> Expr {
+pub(crate) fn letter(word: SignalId, i: usize, k: usize, w: u32) -> Expr {
     Expr::Slice {
         signal: word,
         lo: (k - 1 - i) as u32 * w,
@@ -85,14 +126,16 @@ fn letter(word: SignalId, i: usize, k: usize, w: u32) -> Expr {
     }
 }
 
-/// A deliberate fault, built in to show that verification catches a broken design.
+/// A deliberate fault, built in to show that verification catches a broken design. Each
+/// applies to both architectures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Fault {
-    /// Every match unit compares with `!=` instead of `==`.
+    /// Every match unit (parallel: every overlap's letter comparison) compares with `!=`
+    /// instead of `==`.
     FlippedComparator,
     /// Letter 0 is never marked used when a route takes it.
     UsedBitNeverSet,
-    /// Phase A is followed directly by phase C.
+    /// Phase A is followed directly by phase C (parallel: no phase B route is ever chosen).
     PhaseBSkipped,
 }
 
@@ -101,8 +144,16 @@ pub fn design(params: &RouteGenParams) -> Design {
     design_with_fault(params, None)
 }
 
-/// The route generator, with `fault` built in if there is one.
+/// The route generator of `params.arch`, with `fault` built in if there is one.
 pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Design {
+    match params.arch {
+        Arch::Faithful => faithful(params, fault),
+        Arch::Parallel => crate::rtl::kautz_route_par::design(params, fault),
+    }
+}
+
+/// Seed 000's route generator.
+fn faithful(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     let unit = match_unit(params, fault);
     let block = match_block(params, &unit);
     let shift = shift_block(params);
@@ -126,7 +177,7 @@ pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Desig
     }
 }
 
-fn name(params: &RouteGenParams, block: &str) -> String {
+pub(crate) fn name(params: &RouteGenParams, block: &str) -> String {
     format!("{}_{block}", params.top)
 }
 
@@ -501,11 +552,11 @@ fn shift_inc(params: &RouteGenParams) -> Module {
 }
 
 /// One bit per letter, bit i set when `x == i`.
-fn decode(x: SignalId, w: u32, d: usize) -> Expr {
+pub(crate) fn decode(x: Expr, w: u32, d: usize) -> Expr {
     Expr::concat(
         (0..=d)
             .rev()
-            .map(|i| Expr::from(x).eq(Expr::konst(w, i as u64)))
+            .map(|i| x.clone().eq(Expr::konst(w, i as u64)))
             .collect(),
     )
 }
@@ -532,12 +583,12 @@ fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     let query_onehot = m.internal("query_onehot", letters, "query, decoded");
     m.assign(
         first_onehot,
-        decode(first, w, d),
+        decode(first.into(), w, d),
         "Decoder for the loaded letter.",
     );
     m.assign(
         query_onehot,
-        decode(query, w, d),
+        decode(query.into(), w, d),
         "Decoder for the queried letter.",
     );
     let marked = match fault {
@@ -570,7 +621,7 @@ fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     m
 }
 
-fn word_check(params: &RouteGenParams) -> Module {
+pub(crate) fn word_check(params: &RouteGenParams) -> Module {
     let (k, w, d) = (params.k(), params.letter_bits(), params.d() as u64);
     let kw = k as u32 * w;
     let mut m = Module::new(

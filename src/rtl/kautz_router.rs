@@ -101,6 +101,8 @@ impl RouterParams {
         RouteGenParams {
             graph: self.graph,
             top: format!("{}_route_gen", self.top),
+            // The router's cycle model takes the faithful generator's bound.
+            arch: kautz_route_gen::Arch::Faithful,
         }
     }
 

@@ -11,7 +11,7 @@
 //! took at most the cycle bound.
 
 use crate::sim::results::{End, Observed, SeenRoute};
-use crate::sim::vectors::{Expected, Vector, Widths, cycle_bound};
+use crate::sim::vectors::{Expected, Vector, Widths};
 use crate::sim::{counted, hex};
 use crate::topology::kautz::{Kautz, Letter};
 use std::fmt::Write;
@@ -35,7 +35,8 @@ pub struct Cycles {
     pub route_sets: u64,
     pub total: u64,
     pub max: u64,
-    /// k + 3(d+1) + 4: taking longer on any vector fails it.
+    /// The design's bound (faithful: k + 3(d+1) + 4; parallel: 2): taking longer on any
+    /// vector fails it.
     pub bound: u64,
 }
 
@@ -51,8 +52,9 @@ pub struct Report {
 }
 
 impl Checker {
-    /// A checker that keeps the first `shown` failures in full.
-    pub fn new(graph: &Kautz, shown: usize) -> Self {
+    /// A checker of a design with cycle bound `bound` that keeps the first `shown`
+    /// failures in full.
+    pub fn new(graph: &Kautz, bound: u64, shown: usize) -> Self {
         Checker {
             graph: *graph,
             widths: Widths::of(graph),
@@ -64,7 +66,7 @@ impl Checker {
                 route_sets: 0,
                 total: 0,
                 max: 0,
-                bound: cycle_bound(graph),
+                bound,
             },
         }
     }

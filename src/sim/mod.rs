@@ -253,6 +253,15 @@ impl Design {
         })
     }
 
+    /// The most cycles of work per route set: the manifest's `cycle_bound` (the parallel
+    /// design writes it), else the faithful design's k + 3(d+1) + 4 for `graph`.
+    pub fn cycle_bound(&self, graph: &crate::topology::kautz::Kautz) -> u64 {
+        match self.manifest.params.get("cycle_bound") {
+            Some(&bound) => bound,
+            None => vectors::cycle_bound(graph),
+        }
+    }
+
     /// The top module and entity.
     pub fn top(&self) -> &str {
         &self.manifest.top
@@ -295,7 +304,8 @@ pub fn verify(
     }
     let graph = vectors.graph();
     let wave = options.wave.is_some();
-    let testbench = render(language, graph, design.top(), wave)?;
+    let bound = design.cycle_bound(graph);
+    let testbench = render(language, graph, design.top(), bound, wave)?;
     let work = tempfile::Builder::new()
         .prefix(&format!("kautzgen-{}-", simulator.name()))
         .tempdir()
@@ -311,7 +321,7 @@ pub fn verify(
         std::fs::write(&tb_file, testbench)
             .map_err(SimError::io(format!("cannot write {}", tb_file.display())))?;
         simulator.compile(work.path(), &sources, &top, wave)?;
-        let mut checker = Checker::new(graph, SHOWN);
+        let mut checker = Checker::new(graph, bound, SHOWN);
         let batch = if wave {
             vectors.len().max(1)
         } else {

@@ -1,15 +1,15 @@
 //! The testbenches: one Verilog and one VHDL, rendered from the tera templates in
 //! `templates/`.
 //!
-//! In: the graph (which fixes the port widths and the cycle bound), the name of the route
-//! generator's top module or entity, and whether to dump waves. Out: the testbench source,
+//! In: the graph (which fixes the port widths), the design's cycle bound, the name of the
+//! route generator's top module or entity, and whether to dump waves. Out: the testbench source,
 //! whose top is [`testbench_name`]. Both testbenches read `vectors.txt` and write
 //! `results.txt` in their working directory, in the formats of [`crate::sim::vectors`] and
 //! [`crate::sim::results`], and only drive and record: the judging is done once, in Rust.
 
 pub use crate::emit::names::Language;
 use crate::sim::hex;
-use crate::sim::vectors::{Widths, cycle_bound};
+use crate::sim::vectors::Widths;
 use crate::topology::kautz::Kautz;
 use serde::Serialize;
 use thiserror::Error;
@@ -72,18 +72,19 @@ pub fn check_top(top: &str) -> Result<(), TestbenchError> {
     }
 }
 
-/// The testbench in `language` for the route generator `top` of `graph`; with `wave`, the
-/// Verilog one dumps `wave.vcd` (the VHDL one is dumped by the simulator).
+/// The testbench in `language` for the route generator `top` of `graph`, whose cycles of
+/// work per route set are at most `bound`; with `wave`, the Verilog one dumps `wave.vcd`
+/// (the VHDL one is dumped by the simulator).
 pub fn render(
     language: Language,
     graph: &Kautz,
     top: &str,
+    bound: u64,
     wave: bool,
 ) -> Result<String, TestbenchError> {
     check_top(top)?;
     let widths = Widths::of(graph);
     let whole_digits = |bits: usize| hex::digits(bits) * 4;
-    let bound = cycle_bound(graph);
     let context = Context {
         top,
         tb: testbench_name(top),
@@ -140,7 +141,7 @@ mod tests {
         // K(4,5): 3 bits a letter (5 letters), src 15 bits in 4 digits, route 7 letters =
         // 21 bits in 6 digits, route_len ceil(log2 8) = 3 bits; bound 5 + 15 + 4 = 24.
         let g = Kautz::new(4, 5).unwrap();
-        let v = render(Language::Verilog, &g, "kautz_route_gen", false).unwrap();
+        let v = render(Language::Verilog, &g, "kautz_route_gen", 24, false).unwrap();
         for line in [
             "module tb_kautz_route_gen;",
             "localparam integer WORD_BITS = 15;",
@@ -152,7 +153,7 @@ mod tests {
             assert!(v.contains(line), "Verilog lacks {line}");
         }
         assert!(!v.contains("$dumpfile"));
-        let vhd = render(Language::Vhdl, &g, "kautz_route_gen", false).unwrap();
+        let vhd = render(Language::Vhdl, &g, "kautz_route_gen", 24, false).unwrap();
         for line in [
             "entity tb_kautz_route_gen is",
             "constant ROUTE_TEXT_BITS : positive := 24;",
@@ -162,7 +163,7 @@ mod tests {
             assert!(vhd.contains(line), "VHDL lacks {line}");
         }
         assert!(
-            render(Language::Verilog, &g, "gen", true)
+            render(Language::Verilog, &g, "gen", 24, true)
                 .unwrap()
                 .contains("$dumpfile(\"wave.vcd\");\n    $dumpvars(0, tb_gen);")
         );

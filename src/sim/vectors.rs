@@ -68,8 +68,10 @@ fn ceil_log2(n: usize) -> usize {
     (usize::BITS - n.saturating_sub(1).leading_zeros()) as usize
 }
 
-/// The cycle budget of one whole route set: k + 3(d+1) + 4 cycles of the generator's own
-/// work from `init` to `done`, cycles spent waiting for `next_route` not counted.
+/// The cycle budget of one whole route set of the faithful design: k + 3(d+1) + 4 cycles
+/// of the generator's own work from `init` to `done`, cycles spent waiting for
+/// `next_route` not counted. It also spans the lead-ins of [`Stimulus::for_pair`] for both
+/// architectures, so that they are driven by the same vectors.
 pub fn cycle_bound(graph: &Kautz) -> u64 {
     (graph.k() + 3 * (graph.d() + 1) + 4) as u64
 }

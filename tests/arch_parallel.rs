@@ -1,0 +1,363 @@
+//! The parallel route generator (`--arch parallel`): the faithful design's ports, every
+//! pair of the small graphs right in Verilator and GHDL within 2 cycles of work, lint-clean,
+//! its Verilog proved equal to its VHDL, each built-in fault caught at its exact first
+//! mismatch, the same answers as the faithful design, and bad command lines refused.
+//!
+//! These tests need Verilator, GHDL and yosys (`make deps`); without them they fail.
+
+use kautzgen::emit::names::Language;
+use kautzgen::emit::{Provenance, write_design};
+use kautzgen::routing::kautz::{Phase, route_set};
+use kautzgen::rtl::ir::Design;
+use kautzgen::rtl::kautz_route_gen::{Arch, RouteGenParams, design};
+use kautzgen::synth::equiv::{Setup, Verdict, prove};
+use kautzgen::synth::lint::lint;
+use kautzgen::topology::kautz::Kautz;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kautzgen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kautzgen"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+fn parallel(d: u64, k: u64) -> Design {
+    let params = RouteGenParams::new(d, k, "kautz_route_gen").unwrap();
+    design(&params.with_arch(Arch::Parallel))
+}
+
+fn write(design: &Design, dir: &Path) {
+    let provenance = Provenance {
+        command: "tests/arch_parallel.rs".into(),
+    };
+    write_design(
+        dir,
+        design,
+        &[Language::Verilog, Language::Vhdl],
+        &provenance,
+    )
+    .unwrap();
+}
+
+/// `verify --pairs all` of K(d,k) with `arch`, in both simulators.
+fn verify_all(d: u64, k: u64, arch: &str, extra: &[&str]) -> Output {
+    let (d, k) = (d.to_string(), k.to_string());
+    let args = [
+        "verify", "--d", &d, "--k", &k, "--pairs", "all", "--arch", arch,
+    ];
+    kautzgen(&[&args[..], extra].concat())
+}
+
+/// Checks that a run passed every vector in both simulators, within `bound` cycles.
+fn assert_passes(out: &Output, heading: &str, vectors: u64, bound: u64) {
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    assert_eq!(lines[0], heading);
+    for (i, sim) in ["verilator", "ghdl"].into_iter().enumerate() {
+        let cycles = lines[1 + 2 * i];
+        assert!(
+            cycles.starts_with(&format!("{sim}: cycles per route set: mean ")),
+            "{cycles}"
+        );
+        assert!(cycles.ends_with(&format!(" (bound {bound})")), "{cycles}");
+        assert_eq!(
+            lines[2 + 2 * i],
+            format!("{sim}: {vectors} passed, 0 failed")
+        );
+    }
+}
+
+#[test]
+fn the_ports_are_the_faithful_designs() {
+    for (d, k) in [(1, 1), (1, 2), (2, 3), (4, 5), (255, 2), (7, 64)] {
+        let params = RouteGenParams::new(d, k, "kautz_route_gen").unwrap();
+        let ports = |design: &Design| -> Vec<_> {
+            let top = design.top();
+            top.ports()
+                .map(|(_, s)| (s.name.clone(), s.width, s.kind.clone()))
+                .collect()
+        };
+        let faithful = design(&params);
+        let parallel = parallel(d, k);
+        assert_eq!(parallel.top().name, faithful.top().name, "K({d},{k})");
+        assert_eq!(ports(&parallel), ports(&faithful), "K({d},{k})");
+        assert_eq!(parallel.params["cycle_bound"], 2);
+        assert!(!faithful.params.contains_key("cycle_bound"));
+    }
+}
+
+/// The graphs the faithful design is verified on for every pair (tests/verify_sim.rs),
+/// with their pairs and invalid vectors.
+const GRAPHS: [(u64, u64, u64, u64); 6] = [
+    (1, 2, 2, 4),
+    (2, 2, 30, 6),
+    (2, 3, 132, 6),
+    (3, 3, 1260, 4),
+    (4, 3, 6320, 6),
+    (2, 5, 2256, 6),
+];
+
+#[test]
+fn every_pair_of_the_small_graphs_passes_in_both_simulators_within_2_cycles() {
+    for (d, k, pairs, invalid) in GRAPHS {
+        let out = verify_all(d, k, "parallel", &[]);
+        let heading = format!(
+            "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
+            pairs + invalid
+        );
+        assert_passes(&out, &heading, pairs + invalid, 2);
+        // A route set takes exactly 2 cycles of work: init, then the first route.
+        assert!(text(&out.stdout).contains("mean 2.0, max 2 (bound 2)"));
+    }
+}
+
+/// Parallel against faithful: both are driven by the same vectors (every pair, the
+/// invalid words, and each vector's hold times, nudges, lead-ins and resets, which depend
+/// on the words alone), and each is compared with the golden model route by route; so for
+/// every pair and that stimulus the two give the same routes in the same order, the same
+/// `done` and `error`, and the same holding behaviour. Only the cycles differ.
+#[test]
+fn parallel_and_faithful_answer_alike_on_k23_and_k33() {
+    for (d, k, pairs, invalid) in [(2u64, 3u64, 132u64, 6u64), (3, 3, 1260, 4)] {
+        let heading = format!(
+            "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
+            pairs + invalid
+        );
+        let bound = k + 3 * (d + 1) + 4;
+        assert_passes(
+            &verify_all(d, k, "faithful", &[]),
+            &heading,
+            pairs + invalid,
+            bound,
+        );
+        assert_passes(
+            &verify_all(d, k, "parallel", &[]),
+            &heading,
+            pairs + invalid,
+            2,
+        );
+    }
+}
+
+#[test]
+fn every_check_is_clean_for_sizes_at_the_edges() {
+    for (d, k) in [
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        (2, 3),
+        (3, 3),
+        (4, 5),
+        (7, 2),
+        (8, 4),
+        (15, 3),
+        (255, 2),
+        (2, 64),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        write(&parallel(d, k), dir.path());
+        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("K({d},{k}): {e}"));
+        assert_eq!(verdicts.len(), 4);
+        for v in verdicts {
+            assert!(v.clean, "K({d},{k}) {}:\n{}", v.check, v.log);
+        }
+    }
+}
+
+#[test]
+fn verilog_and_vhdl_are_proved_equal() {
+    for (d, k) in [(1, 1), (1, 2), (2, 3), (3, 3)] {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().join("design");
+        write(&parallel(d, k), &dir);
+        let work = scratch.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        let verdict = prove(&dir, &Setup::default(), &work).unwrap();
+        match verdict {
+            Verdict::Proved {
+                matched_bits,
+                register_bits,
+                ..
+            } => assert_eq!(matched_bits, register_bits, "K({d},{k})"),
+            other => panic!("K({d},{k}): {}", other.render("parallel")),
+        }
+    }
+    let out = kautzgen(&["prove", "--d", "2", "--k", "3", "--arch", "parallel"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with(
+        "PROVED: the Verilog and the VHDL of kautz_route_gen (cycle_bound=2, d=2, k=3) have equal outputs"
+    ));
+}
+
+fn pairs_with_a_phase_b_route(d: u64, k: u64) -> u64 {
+    let g = Kautz::new(d, k).unwrap();
+    let words: Vec<_> = (0..g.node_count().unwrap())
+        .map(|i| g.word_at(i as usize))
+        .collect();
+    let mut count = 0;
+    for src in &words {
+        for dst in words.iter().filter(|w| *w != src) {
+            let routes = route_set(&g, src.letters(), dst.letters()).unwrap();
+            count += u64::from(routes.iter().any(|r| r.shape.phase() == Phase::B));
+        }
+    }
+    count
+}
+
+#[test]
+fn each_built_in_fault_is_caught_at_its_first_mismatch_in_both_simulators() {
+    for (fault, failed, first) in [
+        (
+            "flipped-comparator",
+            84,
+            "vector 0: src 010 dst 012\n  expected: [12] [2012] done\n  got:      [1012] [2012] done after 2 cycles\n  - route 1 is [1012], expected [12]\n",
+        ),
+        (
+            "used-bit-never-set",
+            62,
+            "vector 4: src 010 dst 102 (hold 3, next_route nudged)\n  expected: [2] [12102] done\n  got:      [2] [102] done after 2 cycles\n  - route 2 is [102], expected [12102]\n",
+        ),
+        (
+            "phase-b-skipped",
+            pairs_with_a_phase_b_route(2, 3),
+            "vector 0: src 010 dst 012\n  expected: [12] [2012] done\n  got:      [12] [22012] done after 2 cycles\n  - route 2 is [22012], expected [2012]\n",
+        ),
+    ] {
+        let out = verify_all(2, 3, "parallel", &["--fault", fault]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{fault}: {stdout}");
+        for sim in ["verilator", "ghdl"] {
+            assert!(
+                stdout.contains(&format!("\n{sim}: {first}")),
+                "{fault}, {sim}: {stdout}"
+            );
+            assert!(
+                stdout.contains(&format!(
+                    "\n{sim}: {} passed, {failed} failed\n",
+                    138 - failed
+                )),
+                "{fault}, {sim}: {stdout}"
+            );
+        }
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: verification failed (verilator: {failed} of 138 vectors; ghdl: {failed} of 138 vectors)\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn generate_writes_the_bound_and_faithful_stays_the_default() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = |name: &str| scratch.path().join(name);
+    let generate = |out: &Path, arch: &[&str]| {
+        let out = out.to_str().unwrap();
+        let args = [
+            &["generate", "--d", "2", "--k", "3", "--out", out][..],
+            arch,
+        ]
+        .concat();
+        let run = kautzgen(&args);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        text(&run.stdout)
+    };
+    let said = generate(&dir("par"), &["--arch", "parallel"]);
+    assert!(said.ends_with(
+        "the first route_valid or done 2 cycles after init, each further one the cycle after next_route\n"
+    ), "{said}");
+    let manifest = std::fs::read_to_string(dir("par").join("manifest.json")).unwrap();
+    assert!(
+        manifest.starts_with("{\"top\":\"kautz_route_gen\",\"cycle_bound\":2,\"d\":2,\"k\":3,")
+    );
+    // verify reads the bound of a design directory from its manifest.
+    let out = kautzgen(&[
+        "verify",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--sim",
+        "verilator",
+        "--pairs",
+        "20",
+        "--design",
+        dir("par").to_str().unwrap(),
+    ]);
+    assert!(
+        text(&out.stdout).contains("(bound 2)"),
+        "{}",
+        text(&out.stdout)
+    );
+    // --arch faithful is the default, to the byte.
+    generate(&dir("default"), &[]);
+    generate(&dir("faithful"), &["--arch", "faithful"]);
+    for file in [
+        "manifest.json",
+        "verilog/kautz_route_gen.v",
+        "vhdl/kautz_route_gen.vhd",
+    ] {
+        assert_eq!(
+            std::fs::read(dir("default").join(file)).unwrap(),
+            std::fs::read(dir("faithful").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn bad_command_lines_exit_2_with_one_line() {
+    for (args, message) in [
+        (
+            &[
+                "generate", "ldi", "--m", "18", "--s", "3", "--arch", "parallel", "--out", "x",
+            ][..],
+            "error: --arch chooses the Kautz route generator's architecture; the ldi-theorem3 unit has no such option\n",
+        ),
+        (
+            &["verify", "switch", "--d", "2", "--arch", "parallel"][..],
+            "error: --arch chooses the Kautz route generator's architecture; the switch unit has no such option\n",
+        ),
+        (
+            &[
+                "verify", "--d", "2", "--k", "3", "--arch", "parallel", "--design", "x",
+            ][..],
+            "error: --arch builds a design; one read with --design has its own (its manifest's cycle_bound)\n",
+        ),
+        (
+            &["prove", "--design", "x", "--arch", "parallel"][..],
+            "error: --design proves the design in DIR: give no unit, --d, --k or --arch with it\n",
+        ),
+    ] {
+        let out = kautzgen(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(text(&out.stderr), message, "{args:?}");
+    }
+    let out = kautzgen(&[
+        "generate",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--arch",
+        "pipelined",
+        "--out",
+        "x",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+}

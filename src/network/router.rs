@@ -8,7 +8,7 @@
 //! ends or a message arrives, an [`Event`]. The network model ([`super::kautz_net`]) drives
 //! it; the RTL router is written from the same page and checked against it.
 
-use super::link::{pack, unpack};
+use super::link::{IDLE, pack, unpack};
 use super::message::{Attempt, AttemptOutcome, Message, payload_byte};
 use super::switch::Word;
 use crate::topology::kautz::Letter;
@@ -39,6 +39,19 @@ struct Held {
     start: u64,
     /// t_last: the cycle the message's last byte is taken.
     last_byte: u64,
+    /// The words of the current attempt, packed.
+    worm: Vec<u16>,
+}
+
+impl Held {
+    /// The packed word of cycle `next` while the attempt waits for its head.
+    fn word_before(&self, next: u64) -> u16 {
+        if next == self.start {
+            self.worm[0]
+        } else {
+            IDLE
+        }
+    }
 }
 
 /// A message the router refuses (docs/network.md, step 6), held until its verdict.
@@ -77,8 +90,8 @@ struct RxOut {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Receive {
     Idle,
-    /// Source letters taken so far.
-    Source(usize),
+    /// Source letters taken so far (fewer than k, at most 64).
+    Source(u8),
     Length,
     /// Data bytes taken so far.
     Data(u8),
@@ -108,15 +121,16 @@ pub enum Event {
     Refused(Message),
 }
 
-/// One node's router.
+/// One node's router. A network model holds one per node and touches it in every cycle
+/// something passes, so it is kept small: a message held or refused is boxed (most routers
+/// hold none) and the word on the link is packed.
 #[derive(Debug)]
 pub struct Router {
-    letters: Vec<Letter>,
-    held: Option<Held>,
-    refusal: Option<Refusal>,
-    /// The words of the current attempt, packed (kept between messages for its capacity).
-    worm: Vec<u16>,
-    word: Word,
+    letters: Box<[Letter]>,
+    held: Option<Box<Held>>,
+    refusal: Option<Box<Refusal>>,
+    /// The word on the switch's input 0, packed ([`super::link`]).
+    word: u16,
     receive: Receive,
     rx_src: Vec<Letter>,
     rx_len: u8,
@@ -145,11 +159,10 @@ impl Router {
     /// The router of node `letters`, idle.
     pub fn new(letters: Vec<Letter>) -> Self {
         Router {
-            letters,
+            letters: letters.into_boxed_slice(),
             held: None,
             refusal: None,
-            worm: Vec::new(),
-            word: Word::IDLE,
+            word: IDLE,
             receive: Receive::Idle,
             rx_src: Vec::new(),
             rx_len: 0,
@@ -160,7 +173,7 @@ impl Router {
 
     /// The word on the switch's input 0 in the current cycle.
     pub fn word(&self) -> Word {
-        self.word
+        unpack(self.word)
     }
 
     /// No message held (`tx_ready`).
@@ -198,7 +211,7 @@ impl Router {
 
     /// Nothing held, nothing being received, nothing on the link.
     pub fn is_quiet(&self) -> bool {
-        self.is_idle() && self.receive == Receive::Idle && !self.word.valid
+        self.is_idle() && self.receive == Receive::Idle && !self.word().valid
     }
 
     /// Takes `message` of `bytes` bytes (which may be more than a `u8` counts), its first
@@ -209,11 +222,11 @@ impl Router {
         debug_assert!(self.is_idle() && bytes >= 1);
         message.handed = a;
         let last_byte = a + bytes - 1;
-        self.refusal = Some(Refusal {
+        self.refusal = Some(Box::new(Refusal {
             message,
             last_byte,
             verdict: (a + params.route_cycles).max(last_byte),
-        });
+        }));
     }
 
     /// Takes `message` from the processor, its first byte in cycle `a` and the rest in the
@@ -229,26 +242,27 @@ impl Router {
         message.handed = a;
         let t_last = a + u64::from(message.bytes) - 1;
         let taken = a + params.route_cycles;
-        self.held = Some(Held {
+        self.held = Some(Box::new(Held {
             message,
             routes,
             taken,
             attempt: 0,
             start: taken.max(t_last) + 1,
             last_byte: t_last,
-        });
+            worm: Vec::new(),
+        }));
         self.fill_worm(params);
     }
 
     /// The words of the current attempt, into `worm`.
     fn fill_worm(&mut self, params: &RouterParams) {
-        let held = self.held.as_ref().expect("a message held");
+        let held = &mut **self.held.as_mut().expect("a message held");
         let route = &held.routes[held.attempt];
         let message = &held.message;
         let n = usize::from(message.bytes);
         let hops = route.len();
         let len = (hops + params.k + n + 4).max(3 * (hops + 1) - 1);
-        let worm = &mut self.worm;
+        let worm = &mut held.worm;
         worm.clear();
         let mut last = self.letters[self.letters.len() - 1];
         let data = |x: u64| pack(Word::data(x));
@@ -295,8 +309,7 @@ impl Router {
             return;
         };
         if t < held.start {
-            let start = held.start;
-            self.word = self.word_before(t + 1, start);
+            self.word = held.word_before(t + 1);
             return;
         }
         let position = (t - held.start) as usize;
@@ -309,30 +322,20 @@ impl Router {
                 held.attempt += 1;
                 held.taken = (held.taken + params.route_cycles).max(t);
                 held.start = held.taken + 1;
-                let start = held.start;
                 self.fill_worm(params);
-                self.word = self.word_before(t + 1, start);
+                self.word = self.held.as_ref().expect("held above").word_before(t + 1);
             } else {
-                self.word = Word::IDLE;
+                self.word = IDLE;
                 let held = self.held.take().expect("held above");
                 events.push(Event::Failed(held.message));
             }
-        } else if position + 1 == self.worm.len() {
+        } else if position + 1 == held.worm.len() {
             self.record(AttemptOutcome::Delivered, None);
-            self.word = Word::IDLE;
+            self.word = IDLE;
             let held = self.held.take().expect("held above");
             events.push(Event::Delivered(held.message));
         } else {
-            self.word = unpack(self.worm[position + 1]);
-        }
-    }
-
-    /// The word of cycle `next` while the attempt waits for its head in cycle `start`.
-    fn word_before(&self, next: u64, start: u64) -> Word {
-        if next == start {
-            unpack(self.worm[0])
-        } else {
-            Word::IDLE
+            self.word = held.worm[position + 1];
         }
     }
 
@@ -377,7 +380,7 @@ impl Router {
             }
             Receive::Source(taken) => {
                 self.rx_src.push(byte);
-                if taken + 1 == k {
+                if usize::from(taken) + 1 == k {
                     Receive::Length
                 } else {
                     Receive::Source(taken + 1)
@@ -391,6 +394,7 @@ impl Router {
             Receive::Length => {
                 self.rx_len = byte;
                 self.rx_bytes.clear();
+                self.rx_bytes.reserve(usize::from(byte));
                 Receive::Data(0)
             }
             Receive::Data(taken) => {
@@ -399,7 +403,8 @@ impl Router {
                 if taken + 1 == self.rx_len {
                     events.push(Event::Arrived {
                         src: self.rx_src.clone(),
-                        bytes: self.rx_bytes.clone(),
+                        // Taken, not copied: only the event needs them now.
+                        bytes: std::mem::take(&mut self.rx_bytes),
                     });
                     Receive::Skip
                 } else {
@@ -407,5 +412,15 @@ impl Router {
                 }
             }
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_idle_router_is_small() {
+        assert!(std::mem::size_of::<Router>() <= 96);
     }
 }

@@ -246,6 +246,21 @@ struct Pairing {
     arrivals: VecDeque<(u64, Vec<u8>)>,
 }
 
+/// A node's flags and counts that its step needs in every cycle, together so that they
+/// cost one cache line between them rather than one each.
+#[derive(Debug, Clone, Copy)]
+struct NodeState {
+    /// Messages in the processor's queue.
+    queued: u32,
+    /// Bit p: output p leads to a faulty node or is a faulty link.
+    fault_mask: u16,
+    /// The switch was quiet after its last step.
+    quiet: bool,
+    /// The router was quiet after its last clock (then it need not be clocked while
+    /// nothing arrives).
+    router_quiet: bool,
+}
+
 /// The network of one run.
 #[derive(Debug)]
 pub struct KautzNet {
@@ -256,7 +271,7 @@ pub struct KautzNet {
     ports: usize,
     /// Node words, k letters each, by node index.
     letters: Vec<Letter>,
-    switches: Vec<Switch>,
+    switches: Vec<Switch<u8>>,
     routers: Vec<Router>,
     /// Per node and input port i >= 1: the link's index (sending node * ports + its output).
     up: Vec<u32>,
@@ -267,14 +282,8 @@ pub struct KautzNet {
     links: Vec<u16>,
     /// Every switch's NACKs on its inputs, bit i for input i.
     nack_bits: Vec<u16>,
-    /// Whether each switch was quiet after its last step.
-    quiet: Vec<bool>,
-    /// Whether each router was quiet after its last clock (then it need not be clocked while
-    /// nothing arrives).
-    router_quiet: Vec<bool>,
-    /// Messages in each processor's queue.
-    queued: Vec<u32>,
-    fault_mask: Vec<u64>,
+    /// What a node's own step reads and writes of it besides its switch and router.
+    state: Vec<NodeState>,
     healthy: Vec<u32>,
     queues: Vec<BinaryHeap<Queued>>,
     traffic: TrafficGen,
@@ -324,7 +333,7 @@ impl KautzNet {
                 up[w * ports + q] = (v * ports + p) as u32;
             }
         }
-        let mut fault_mask = vec![0u64; nodes];
+        let mut fault_mask = vec![0u16; nodes];
         let mut is_faulty = vec![false; nodes];
         for &v in &faults.nodes {
             is_faulty[v as usize] = true;
@@ -357,16 +366,21 @@ impl KautzNet {
             retry_rounds: params.retry_rounds,
             ports,
             letters,
-            switches: vec![Switch::new(config); nodes],
+            switches: vec![Switch::byte_wide(config); nodes],
             routers,
             up,
             down,
             links: vec![0; nodes * ports],
             nack_bits: vec![0; nodes],
-            quiet: vec![true; nodes],
-            router_quiet: vec![true; nodes],
-            queued: vec![0; nodes],
-            fault_mask,
+            state: fault_mask
+                .into_iter()
+                .map(|fault_mask| NodeState {
+                    queued: 0,
+                    fault_mask,
+                    quiet: true,
+                    router_quiet: true,
+                })
+                .collect(),
             healthy,
             queues: (0..nodes).map(|_| BinaryHeap::new()).collect(),
             traffic,
@@ -448,7 +462,8 @@ impl KautzNet {
         let mut next_active = active.clone();
         let mut order: Vec<u32> = Vec::new();
         let mut inputs: Vec<Word> = Vec::new();
-        let mut nacks: Vec<bool> = Vec::new();
+        // Per stepped switch: its output links' NACKs, bit p for output p.
+        let mut nacks: Vec<u16> = Vec::new();
         let mut events = Vec::new();
         let mut last_event = 0u64;
         let mut t = 0u64;
@@ -497,23 +512,22 @@ impl KautzNet {
             }
             // Every stepped switch's inputs, read before any register changes.
             inputs.resize(order.len() * ports, Word::IDLE);
-            nacks.resize(order.len() * ports, false);
+            nacks.clear();
             for (j, &v) in order.iter().enumerate() {
                 let v = v as usize;
-                let (inputs, nacks) = (
-                    &mut inputs[j * ports..][..ports],
-                    &mut nacks[j * ports..][..ports],
-                );
-                inputs[0] = if self.router_quiet[v] {
+                let inputs = &mut inputs[j * ports..][..ports];
+                inputs[0] = if self.state[v].router_quiet {
                     Word::IDLE
                 } else {
                     self.routers[v].word()
                 };
+                let mut nack = 0u16;
                 for i in 1..ports {
                     inputs[i] = unpack(self.links[self.up[v * ports + i] as usize]);
                     let (w, q) = self.down[v * ports + i];
-                    nacks[i] = self.nack_bits[w as usize] >> q & 1 == 1;
+                    nack |= (self.nack_bits[w as usize] >> q & 1) << i;
                 }
+                nacks.push(nack);
             }
             active.fill(0);
             for (j, &v) in order.iter().enumerate() {
@@ -522,10 +536,10 @@ impl KautzNet {
                 // untouched unless it must step.
                 let nack = self.nack_bits[vi] & 1 == 1;
                 let arriving = unpack(self.links[vi * ports]);
-                if !self.router_quiet[vi] || arriving.valid {
+                if !self.state[vi].router_quiet || arriving.valid {
                     let router = &mut self.routers[vi];
                     router.clock(&self.router, t, nack, arriving, &mut events);
-                    self.router_quiet[vi] = router.is_quiet();
+                    self.state[vi].router_quiet = router.is_quiet();
                     for event in events.drain(..) {
                         self.handle(t, v, event, &mut on_finish);
                         last_event = t;
@@ -533,9 +547,10 @@ impl KautzNet {
                 }
                 let range = j * ports..(j + 1) * ports;
                 // A quiet switch with idle inputs stays as it is: its step can be skipped.
-                if !self.quiet[vi] || inputs[range.clone()].iter().any(|w| w.valid) {
+                if !self.state[vi].quiet || inputs[range.clone()].iter().any(|w| w.valid) {
                     let switch = &mut self.switches[vi];
-                    switch.step(&inputs[range.clone()], &nacks[range], self.fault_mask[vi]);
+                    let fault = u64::from(self.state[vi].fault_mask);
+                    switch.step_masked(&inputs[range], nacks[j], fault);
                     let mut nack_bits = 0u16;
                     for p in 0..ports {
                         let w = switch.out_word(p);
@@ -547,9 +562,10 @@ impl KautzNet {
                         }
                     }
                     self.nack_bits[vi] = nack_bits;
-                    self.quiet[vi] = switch.is_quiet();
+                    self.state[vi].quiet = switch.is_quiet();
                 }
-                if !self.quiet[vi] || !self.router_quiet[vi] || self.queued[vi] > 0 {
+                let state = self.state[vi];
+                if !state.quiet || !state.router_quiet || state.queued > 0 {
                     mark(&mut next_active, vi);
                 }
             }
@@ -561,14 +577,14 @@ impl KautzNet {
 
     /// Node `v`'s processor hands its oldest ready message to the router, if it is idle.
     fn hand_over(&mut self, t: u64, v: usize) {
-        if self.queued[v] == 0
-            || !self.router_quiet[v] && !self.routers[v].is_idle()
+        if self.state[v].queued == 0
+            || !self.state[v].router_quiet && !self.routers[v].is_idle()
             || self.queues[v].peek().is_none_or(|q| q.0.ready > t)
         {
             return;
         }
         let Queued(message) = self.queues[v].pop().expect("peeked");
-        self.queued[v] -= 1;
+        self.state[v].queued -= 1;
         let k = self.graph.k();
         let (src, dst) = (message.src as usize, message.dst as usize);
         let routes = route_set(
@@ -581,7 +597,7 @@ impl KautzNet {
         .map(|r| r.hops)
         .collect();
         self.routers[v].accept(&self.router, t, message, routes);
-        self.router_quiet[v] = false;
+        self.state[v].router_quiet = false;
     }
 
     /// A new message from `src` in cycle `t`.
@@ -600,7 +616,7 @@ impl KautzNet {
         self.stats.injected += 1;
         self.in_system += 1;
         self.queues[src as usize].push(Queued(message));
-        self.queued[src as usize] += 1;
+        self.state[src as usize].queued += 1;
     }
 
     /// What node `v`'s router reported at the end of cycle `t`.
@@ -611,7 +627,7 @@ impl KautzNet {
                     message.round += 1;
                     message.ready = t + 1 + self.traffic.retry_delay(RETRY_DELAY);
                     self.queues[v as usize].push(Queued(message));
-                    self.queued[v as usize] += 1;
+                    self.state[v as usize].queued += 1;
                 } else {
                     self.finish(
                         Finished {

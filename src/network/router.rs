@@ -35,23 +35,8 @@ struct Held {
     taken: u64,
     /// Index of the current attempt's route.
     attempt: usize,
-    /// S_i: the cycle of the current attempt's head.
-    start: u64,
     /// t_last: the cycle the message's last byte is taken.
     last_byte: u64,
-    /// The words of the current attempt, packed.
-    worm: Vec<u16>,
-}
-
-impl Held {
-    /// The packed word of cycle `next` while the attempt waits for its head.
-    fn word_before(&self, next: u64) -> u16 {
-        if next == self.start {
-            self.worm[0]
-        } else {
-            IDLE
-        }
-    }
 }
 
 /// A message the router refuses (docs/network.md, step 6), held until its verdict.
@@ -123,11 +108,16 @@ pub enum Event {
 
 /// One node's router. A network model holds one per node and touches it in every cycle
 /// something passes, so it is kept small: a message held or refused is boxed (most routers
-/// hold none) and the word on the link is packed.
+/// hold none, and a sending one needs it only when an attempt ends), and the word on the
+/// link is packed.
 #[derive(Debug)]
 pub struct Router {
     letters: Box<[Letter]>,
     held: Option<Box<Held>>,
+    /// S_i: the cycle of the current attempt's head (while a message is held).
+    start: u64,
+    /// The words of the current attempt, packed (empty while no message is held).
+    worm: Vec<u16>,
     refusal: Option<Box<Refusal>>,
     /// The word on the switch's input 0, packed ([`super::link`]).
     word: u16,
@@ -161,6 +151,8 @@ impl Router {
         Router {
             letters: letters.into_boxed_slice(),
             held: None,
+            start: 0,
+            worm: Vec::new(),
             refusal: None,
             word: IDLE,
             receive: Receive::Idle,
@@ -247,22 +239,21 @@ impl Router {
             routes,
             taken,
             attempt: 0,
-            start: taken.max(t_last) + 1,
             last_byte: t_last,
-            worm: Vec::new(),
         }));
+        self.start = taken.max(t_last) + 1;
         self.fill_worm(params);
     }
 
     /// The words of the current attempt, into `worm`.
     fn fill_worm(&mut self, params: &RouterParams) {
-        let held = &mut **self.held.as_mut().expect("a message held");
+        let held = self.held.as_ref().expect("a message held");
         let route = &held.routes[held.attempt];
         let message = &held.message;
         let n = usize::from(message.bytes);
         let hops = route.len();
         let len = (hops + params.k + n + 4).max(3 * (hops + 1) - 1);
-        let worm = &mut held.worm;
+        let worm = &mut self.worm;
         worm.clear();
         let mut last = self.letters[self.letters.len() - 1];
         let data = |x: u64| pack(Word::data(x));
@@ -305,38 +296,53 @@ impl Router {
             }
             return;
         }
-        let Some(held) = self.held.as_mut() else {
-            return;
-        };
-        if t < held.start {
-            self.word = held.word_before(t + 1);
+        if self.held.is_none() {
             return;
         }
-        let position = (t - held.start) as usize;
+        if t < self.start {
+            self.word = self.word_before(t + 1);
+            return;
+        }
+        let position = (t - self.start) as usize;
         if nack {
-            debug_assert!(t > held.start, "a NACK in the cycle of its own head");
-            let refused_at = ((t - held.start - 1) / 3) as usize;
+            debug_assert!(t > self.start, "a NACK in the cycle of its own head");
+            let refused_at = ((t - self.start - 1) / 3) as usize;
             let attempt = self.record(AttemptOutcome::Nack, Some((t, refused_at)));
             let held = self.held.as_mut().expect("held above");
             if attempt + 1 < held.routes.len() {
                 held.attempt += 1;
                 held.taken = (held.taken + params.route_cycles).max(t);
-                held.start = held.taken + 1;
+                self.start = held.taken + 1;
                 self.fill_worm(params);
-                self.word = self.held.as_ref().expect("held above").word_before(t + 1);
+                self.word = self.word_before(t + 1);
             } else {
-                self.word = IDLE;
-                let held = self.held.take().expect("held above");
-                events.push(Event::Failed(held.message));
+                let message = self.release();
+                events.push(Event::Failed(message));
             }
-        } else if position + 1 == held.worm.len() {
+        } else if position + 1 == self.worm.len() {
             self.record(AttemptOutcome::Delivered, None);
-            self.word = IDLE;
-            let held = self.held.take().expect("held above");
-            events.push(Event::Delivered(held.message));
+            let message = self.release();
+            events.push(Event::Delivered(message));
         } else {
-            self.word = held.worm[position + 1];
+            self.word = self.worm[position + 1];
         }
+    }
+
+    /// The packed word of cycle `next` while the attempt waits for its head.
+    fn word_before(&self, next: u64) -> u16 {
+        if next == self.start {
+            self.worm[0]
+        } else {
+            IDLE
+        }
+    }
+
+    /// Lets the held message go after its last attempt, with the worm's buffer: an idle
+    /// router keeps nothing on the heap.
+    fn release(&mut self) -> Message {
+        self.word = IDLE;
+        self.worm = Vec::new();
+        self.held.take().expect("a message held").message
     }
 
     /// Appends the current attempt to the message's record; returns its index.
@@ -346,7 +352,7 @@ impl Router {
         held.message.attempts.push(Attempt {
             route: held.routes[index].clone(),
             route_index: index,
-            start: held.start,
+            start: self.start,
             outcome,
             nack,
         });

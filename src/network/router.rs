@@ -345,12 +345,13 @@ impl Router {
         self.held.take().expect("a message held").message
     }
 
-    /// Appends the current attempt to the message's record; returns its index.
+    /// Appends the current attempt to the message's record; returns its index. The route
+    /// moves into the record: attempts only go forward, so it is not needed again.
     fn record(&mut self, outcome: AttemptOutcome, nack: Option<(u64, usize)>) -> usize {
         let held = self.held.as_mut().expect("an attempt under way");
         let index = held.attempt;
         held.message.attempts.push(Attempt {
-            route: held.routes[index].clone(),
+            route: std::mem::take(&mut held.routes[index]),
             route_index: index,
             start: self.start,
             outcome,

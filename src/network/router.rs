@@ -426,8 +426,9 @@ impl Router {
 mod tests {
     use super::*;
 
+    /// A network model holds one per node: two cache lines at most.
     #[test]
-    fn an_idle_router_is_small() {
-        assert!(std::mem::size_of::<Router>() <= 96);
+    fn a_router_is_small() {
+        assert!(std::mem::size_of::<Router>() <= 128);
     }
 }

@@ -4,6 +4,9 @@
 
 use super::switch::Word;
 
+/// [`Word::IDLE`], packed.
+pub const IDLE: u16 = 0;
+
 /// Packs `w`, whose data must fit a byte.
 #[inline]
 pub fn pack(w: Word) -> u16 {
@@ -23,6 +26,11 @@ pub fn unpack(bits: u16) -> Word {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn idle_is_packed_as_zero() {
+        assert_eq!(pack(Word::IDLE), IDLE);
+    }
 
     #[test]
     fn every_byte_word_survives_packing() {

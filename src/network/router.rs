@@ -8,7 +8,7 @@
 //! ends or a message arrives, an [`Event`]. The network model ([`super::kautz_net`]) drives
 //! it; the RTL router is written from the same page and checked against it.
 
-use super::link::{pack, unpack};
+use super::link::{IDLE, pack, unpack};
 use super::message::{Attempt, AttemptOutcome, Message, payload_byte};
 use super::switch::Word;
 use crate::topology::kautz::Letter;
@@ -35,8 +35,6 @@ struct Held {
     taken: u64,
     /// Index of the current attempt's route.
     attempt: usize,
-    /// S_i: the cycle of the current attempt's head.
-    start: u64,
     /// t_last: the cycle the message's last byte is taken.
     last_byte: u64,
 }
@@ -77,8 +75,8 @@ struct RxOut {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Receive {
     Idle,
-    /// Source letters taken so far.
-    Source(usize),
+    /// Source letters taken so far (fewer than k, at most 64).
+    Source(u8),
     Length,
     /// Data bytes taken so far.
     Data(u8),
@@ -108,15 +106,21 @@ pub enum Event {
     Refused(Message),
 }
 
-/// One node's router.
+/// One node's router. A network model holds one per node and touches it in every cycle
+/// something passes, so it is kept small: a message held or refused is boxed (most routers
+/// hold none, and a sending one needs it only when an attempt ends), and the word on the
+/// link is packed.
 #[derive(Debug)]
 pub struct Router {
-    letters: Vec<Letter>,
-    held: Option<Held>,
-    refusal: Option<Refusal>,
-    /// The words of the current attempt, packed (kept between messages for its capacity).
+    letters: Box<[Letter]>,
+    held: Option<Box<Held>>,
+    /// S_i: the cycle of the current attempt's head (while a message is held).
+    start: u64,
+    /// The words of the current attempt, packed (empty while no message is held).
     worm: Vec<u16>,
-    word: Word,
+    refusal: Option<Box<Refusal>>,
+    /// The word on the switch's input 0, packed ([`super::link`]).
+    word: u16,
     receive: Receive,
     rx_src: Vec<Letter>,
     rx_len: u8,
@@ -145,11 +149,12 @@ impl Router {
     /// The router of node `letters`, idle.
     pub fn new(letters: Vec<Letter>) -> Self {
         Router {
-            letters,
+            letters: letters.into_boxed_slice(),
             held: None,
-            refusal: None,
+            start: 0,
             worm: Vec::new(),
-            word: Word::IDLE,
+            refusal: None,
+            word: IDLE,
             receive: Receive::Idle,
             rx_src: Vec::new(),
             rx_len: 0,
@@ -160,7 +165,7 @@ impl Router {
 
     /// The word on the switch's input 0 in the current cycle.
     pub fn word(&self) -> Word {
-        self.word
+        unpack(self.word)
     }
 
     /// No message held (`tx_ready`).
@@ -198,7 +203,7 @@ impl Router {
 
     /// Nothing held, nothing being received, nothing on the link.
     pub fn is_quiet(&self) -> bool {
-        self.is_idle() && self.receive == Receive::Idle && !self.word.valid
+        self.is_idle() && self.receive == Receive::Idle && !self.word().valid
     }
 
     /// Takes `message` of `bytes` bytes (which may be more than a `u8` counts), its first
@@ -209,11 +214,11 @@ impl Router {
         debug_assert!(self.is_idle() && bytes >= 1);
         message.handed = a;
         let last_byte = a + bytes - 1;
-        self.refusal = Some(Refusal {
+        self.refusal = Some(Box::new(Refusal {
             message,
             last_byte,
             verdict: (a + params.route_cycles).max(last_byte),
-        });
+        }));
     }
 
     /// Takes `message` from the processor, its first byte in cycle `a` and the rest in the
@@ -229,14 +234,14 @@ impl Router {
         message.handed = a;
         let t_last = a + u64::from(message.bytes) - 1;
         let taken = a + params.route_cycles;
-        self.held = Some(Held {
+        self.held = Some(Box::new(Held {
             message,
             routes,
             taken,
             attempt: 0,
-            start: taken.max(t_last) + 1,
             last_byte: t_last,
-        });
+        }));
+        self.start = taken.max(t_last) + 1;
         self.fill_worm(params);
     }
 
@@ -291,59 +296,64 @@ impl Router {
             }
             return;
         }
-        let Some(held) = self.held.as_mut() else {
-            return;
-        };
-        if t < held.start {
-            let start = held.start;
-            self.word = self.word_before(t + 1, start);
+        if self.held.is_none() {
             return;
         }
-        let position = (t - held.start) as usize;
+        if t < self.start {
+            self.word = self.word_before(t + 1);
+            return;
+        }
+        let position = (t - self.start) as usize;
         if nack {
-            debug_assert!(t > held.start, "a NACK in the cycle of its own head");
-            let refused_at = ((t - held.start - 1) / 3) as usize;
+            debug_assert!(t > self.start, "a NACK in the cycle of its own head");
+            let refused_at = ((t - self.start - 1) / 3) as usize;
             let attempt = self.record(AttemptOutcome::Nack, Some((t, refused_at)));
             let held = self.held.as_mut().expect("held above");
             if attempt + 1 < held.routes.len() {
                 held.attempt += 1;
                 held.taken = (held.taken + params.route_cycles).max(t);
-                held.start = held.taken + 1;
-                let start = held.start;
+                self.start = held.taken + 1;
                 self.fill_worm(params);
-                self.word = self.word_before(t + 1, start);
+                self.word = self.word_before(t + 1);
             } else {
-                self.word = Word::IDLE;
-                let held = self.held.take().expect("held above");
-                events.push(Event::Failed(held.message));
+                let message = self.release();
+                events.push(Event::Failed(message));
             }
         } else if position + 1 == self.worm.len() {
             self.record(AttemptOutcome::Delivered, None);
-            self.word = Word::IDLE;
-            let held = self.held.take().expect("held above");
-            events.push(Event::Delivered(held.message));
+            let message = self.release();
+            events.push(Event::Delivered(message));
         } else {
-            self.word = unpack(self.worm[position + 1]);
+            self.word = self.worm[position + 1];
         }
     }
 
-    /// The word of cycle `next` while the attempt waits for its head in cycle `start`.
-    fn word_before(&self, next: u64, start: u64) -> Word {
-        if next == start {
-            unpack(self.worm[0])
+    /// The packed word of cycle `next` while the attempt waits for its head.
+    fn word_before(&self, next: u64) -> u16 {
+        if next == self.start {
+            self.worm[0]
         } else {
-            Word::IDLE
+            IDLE
         }
     }
 
-    /// Appends the current attempt to the message's record; returns its index.
+    /// Lets the held message go after its last attempt, with the worm's buffer: an idle
+    /// router keeps nothing on the heap.
+    fn release(&mut self) -> Message {
+        self.word = IDLE;
+        self.worm = Vec::new();
+        self.held.take().expect("a message held").message
+    }
+
+    /// Appends the current attempt to the message's record; returns its index. The route
+    /// moves into the record: attempts only go forward, so it is not needed again.
     fn record(&mut self, outcome: AttemptOutcome, nack: Option<(u64, usize)>) -> usize {
         let held = self.held.as_mut().expect("an attempt under way");
         let index = held.attempt;
         held.message.attempts.push(Attempt {
-            route: held.routes[index].clone(),
+            route: std::mem::take(&mut held.routes[index]),
             route_index: index,
-            start: held.start,
+            start: self.start,
             outcome,
             nack,
         });
@@ -377,7 +387,7 @@ impl Router {
             }
             Receive::Source(taken) => {
                 self.rx_src.push(byte);
-                if taken + 1 == k {
+                if usize::from(taken) + 1 == k {
                     Receive::Length
                 } else {
                     Receive::Source(taken + 1)
@@ -391,6 +401,7 @@ impl Router {
             Receive::Length => {
                 self.rx_len = byte;
                 self.rx_bytes.clear();
+                self.rx_bytes.reserve(usize::from(byte));
                 Receive::Data(0)
             }
             Receive::Data(taken) => {
@@ -399,7 +410,8 @@ impl Router {
                 if taken + 1 == self.rx_len {
                     events.push(Event::Arrived {
                         src: self.rx_src.clone(),
-                        bytes: self.rx_bytes.clone(),
+                        // Taken, not copied: only the event needs them now.
+                        bytes: std::mem::take(&mut self.rx_bytes),
                     });
                     Receive::Skip
                 } else {
@@ -407,5 +419,16 @@ impl Router {
                 }
             }
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network model holds one per node: two cache lines at most.
+    #[test]
+    fn a_router_is_small() {
+        assert!(std::mem::size_of::<Router>() <= 128);
     }
 }

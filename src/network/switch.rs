@@ -54,11 +54,11 @@ pub enum SwitchConfigError {
     },
 }
 
-/// The switch's size and arbitration.
+/// The switch's size and arbitration (in bytes, as every switch of a network keeps a copy).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SwitchConfig {
-    d: usize,
-    data_bits: u32,
+    d: u8,
+    data_bits: u8,
     arbiter: Arbiter,
 }
 
@@ -87,23 +87,23 @@ impl SwitchConfig {
             });
         }
         Ok(SwitchConfig {
-            d: d as usize,
-            data_bits: data_bits as u32,
+            d: d as u8,
+            data_bits: data_bits as u8,
             arbiter,
         })
     }
 
     pub fn d(&self) -> usize {
-        self.d
+        usize::from(self.d)
     }
 
     /// Ports each way: the local router's and d network links.
     pub fn ports(&self) -> usize {
-        self.d + 1
+        self.d() + 1
     }
 
     pub fn data_bits(&self) -> u32 {
-        self.data_bits
+        u32::from(self.data_bits)
     }
 
     pub fn arbiter(&self) -> Arbiter {
@@ -112,12 +112,12 @@ impl SwitchConfig {
 
     /// All data bits set: the largest data word.
     pub fn data_mask(&self) -> u64 {
-        u64::MAX >> (64 - self.data_bits)
+        u64::MAX >> (64 - self.data_bits())
     }
 
     /// Bits to write a port number 0..=d.
     pub fn port_bits(&self) -> u32 {
-        bits_for(self.d as u64)
+        bits_for(u64::from(self.d))
     }
 }
 
@@ -164,24 +164,75 @@ impl Word {
 /// Most ports of any switch: masks of inputs and outputs fit a `u16`.
 const MAX_PORTS: usize = MAX_D as usize + 1;
 
+/// The type a switch keeps its output links' data in: `u64` holds any width up to
+/// [`MAX_DATA_BITS`]; `u8` holds the byte-wide links of a network model in an eighth of the
+/// space, which decides how many of its thousands of switches stay in cache.
+pub trait LinkData: Copy + Default + std::fmt::Debug {
+    /// Widest data word it holds.
+    const BITS: u32;
+    /// `data`, which must fit in [`LinkData::BITS`] bits.
+    fn from_data(data: u64) -> Self;
+    fn to_data(self) -> u64;
+}
+
+impl LinkData for u64 {
+    const BITS: u32 = 64;
+    fn from_data(data: u64) -> Self {
+        data
+    }
+    fn to_data(self) -> u64 {
+        self
+    }
+}
+
+impl LinkData for u8 {
+    const BITS: u32 = 8;
+    fn from_data(data: u64) -> Self {
+        debug_assert!(data <= 0xff);
+        data as u8
+    }
+    fn to_data(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+/// A port number (0 to 15) per port, four bits each in one word: a sixth of the size of an
+/// array of `Option<u8>`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct PortPerPort(u64);
+
+impl PortPerPort {
+    fn get(self, p: usize) -> usize {
+        (self.0 >> (4 * p) & 0xf) as usize
+    }
+
+    fn set(&mut self, p: usize, port: usize) {
+        debug_assert!(port < MAX_PORTS);
+        self.0 = self.0 & !(0xf << (4 * p)) | (port as u64) << (4 * p);
+    }
+}
+
 /// The state of one switch: the registers of the RTL, but for one liberty that no port
 /// can see: the round-robin pointer moves at the grant here, in the RTL in the cycle after
-/// (while the output is held, so no arbitration reads it in between).
+/// (while the output is held, so no arbitration reads it in between). `D` holds the output
+/// links' data ([`LinkData`]); every field is packed so that a network model's thousands
+/// of switches take one cache line each (48 bytes with `u8` data).
 #[derive(Debug, Clone)]
-pub struct Switch {
+pub struct Switch<D: LinkData = u64> {
     config: SwitchConfig,
     fault: Option<SwitchFault>,
-    /// The input that holds each output.
-    owner: [Option<u8>; MAX_PORTS],
+    /// Bit p: output p is held by a worm, from input `holder.get(p)`.
+    held: u16,
+    holder: PortPerPort,
     /// Bit p: the cycle after output p was granted.
     first: u16,
-    /// Per output: the round-robin pointer as a thermometer (the inputs at or after it).
-    pointer: [u16; MAX_PORTS],
+    /// Per output: the input granted it last; the round-robin pointer is the input after
+    /// it (0 at reset: the pointer at input 1).
+    granted: PortPerPort,
     /// Bit i: input i forwards a worm or drops a word this cycle.
     busy: u16,
-    /// Output link registers: data per port, valid and type bits as masks (a third of the
-    /// size of a `Word` array, which matters when a network model holds thousands).
-    out_data: [u64; MAX_PORTS],
+    /// Output link registers: data per port, valid and type bits as masks.
+    out_data: [D; MAX_PORTS],
     out_valid: u16,
     out_ctl: u16,
     /// Bit i: NACK to input i's sender.
@@ -191,19 +242,40 @@ pub struct Switch {
 impl Switch {
     /// The fault-free switch of `config`, after reset.
     pub fn new(config: SwitchConfig) -> Self {
-        Switch::with_fault(config, None)
+        Switch::build(config, None)
     }
 
     /// The switch of `config` with `fault` built in, after reset.
     pub fn with_fault(config: SwitchConfig, fault: Option<SwitchFault>) -> Self {
+        Switch::build(config, fault)
+    }
+}
+
+impl Switch<u8> {
+    /// The fault-free switch of `config`, after reset, keeping its data a byte a port: for
+    /// network models of byte-wide links. Panics if `config` has more than 8 data bits.
+    pub fn byte_wide(config: SwitchConfig) -> Self {
+        assert!(
+            config.data_bits() <= u8::BITS,
+            "a byte-wide switch of {} data bits",
+            config.data_bits()
+        );
+        Switch::build(config, None)
+    }
+}
+
+impl<D: LinkData> Switch<D> {
+    fn build(config: SwitchConfig, fault: Option<SwitchFault>) -> Self {
+        debug_assert!(config.data_bits() <= D::BITS);
         let mut switch = Switch {
             config,
             fault,
-            owner: [None; MAX_PORTS],
+            held: 0,
+            holder: PortPerPort::default(),
             first: 0,
-            pointer: [0; MAX_PORTS],
+            granted: PortPerPort::default(),
             busy: 0,
-            out_data: [0; MAX_PORTS],
+            out_data: [D::default(); MAX_PORTS],
             out_valid: 0,
             out_ctl: 0,
             nack: 0,
@@ -218,12 +290,12 @@ impl Switch {
 
     /// Every register to its reset value: outputs free and idle, pointers at input 1.
     pub fn reset(&mut self) {
-        let start = self.start_mask();
-        self.owner = [None; MAX_PORTS];
+        self.held = 0;
+        self.holder = PortPerPort::default();
         self.first = 0;
-        self.pointer = [start; MAX_PORTS];
+        self.granted = PortPerPort::default();
         self.busy = 0;
-        self.out_data = [0; MAX_PORTS];
+        self.out_data = [D::default(); MAX_PORTS];
         self.out_valid = 0;
         self.out_ctl = 0;
         self.nack = 0;
@@ -239,7 +311,7 @@ impl Switch {
         Word {
             valid: self.out_valid >> p & 1 == 1,
             ctl: self.out_ctl >> p & 1 == 1,
-            data: self.out_data[p],
+            data: self.out_data[p].to_data(),
         }
     }
 
@@ -250,24 +322,20 @@ impl Switch {
 
     /// The input that holds output `p`, if any.
     pub fn owner(&self, p: usize) -> Option<usize> {
-        self.owner[p].map(usize::from)
+        (self.held >> p & 1 == 1).then(|| self.holder.get(p))
     }
 
     /// No worm holds an output, no input is dropping, no NACK or first word is pending,
     /// and every output link is idle.
     pub fn is_quiet(&self) -> bool {
-        self.owner.iter().all(Option::is_none)
-            && self.first == 0
-            && self.busy == 0
-            && self.nack == 0
-            && self.out_valid == 0
+        self.held == 0 && self.first == 0 && self.busy == 0 && self.nack == 0 && self.out_valid == 0
     }
 
     /// The winner among `requests` (a mask of inputs) for output `p`: the lowest at or
     /// after the pointer, else the lowest.
     fn arbitrate(&self, p: usize, requests: u16) -> Option<usize> {
         let mask = match self.config.arbiter {
-            Arbiter::RoundRobin => self.pointer[p],
+            Arbiter::RoundRobin => self.pointer(p),
             Arbiter::Fixed => self.start_mask(),
         };
         let first = |x: u16| (x != 0).then(|| x.trailing_zeros() as usize);
@@ -277,9 +345,19 @@ impl Switch {
     /// One clock edge: `inputs[i]` is the word on input link i, `out_nack[p]` the NACK on
     /// output link p, bit p of `fault` marks output p faulty, all in the current cycle.
     pub fn step(&mut self, inputs: &[Word], out_nack: &[bool], fault: u64) {
+        debug_assert_eq!(out_nack.len(), self.config.ports());
+        let mask = out_nack
+            .iter()
+            .enumerate()
+            .fold(0u16, |mask, (p, &nack)| mask | u16::from(nack) << p);
+        self.step_masked(inputs, mask, fault);
+    }
+
+    /// [`Switch::step`] with the output links' NACKs as a mask, bit p for output p: the
+    /// form a network model gathers them in, without a slice per switch.
+    pub fn step_masked(&mut self, inputs: &[Word], out_nack: u16, fault: u64) {
         let ports = self.config.ports();
         debug_assert_eq!(inputs.len(), ports);
-        debug_assert_eq!(out_nack.len(), ports);
         debug_assert!(inputs.iter().all(|w| w.data <= self.config.data_mask()));
 
         // Heads, and the output each asks for (none for a route byte above d).
@@ -297,26 +375,26 @@ impl Switch {
         let mut accepted = 0u16;
         let mut still_forwarding = 0u16;
         let mut cut = 0u16;
-        let mut owner = self.owner;
+        let mut held = self.held;
+        let mut holder = self.holder;
         let mut first = 0u16;
-        let mut out_data = [0u64; MAX_PORTS];
+        let mut out_data = [D::default(); MAX_PORTS];
         let (mut out_valid, mut out_ctl) = (0u16, 0u16);
         for p in 0..ports {
-            match self.owner[p] {
-                Some(holder) => {
-                    let i = usize::from(holder);
+            match self.owner(p) {
+                Some(i) => {
                     let w = inputs[i];
                     let is_first = self.first >> p & 1 == 1;
                     let eod = w.is_control();
-                    let nacked = out_nack[p];
+                    let nacked = out_nack >> p & 1 == 1;
                     let valid = !nacked && w.valid && !(is_first && w.ctl);
-                    out_data[p] = w.data;
+                    out_data[p] = D::from_data(w.data);
                     out_valid |= u16::from(valid) << p;
                     out_ctl |= u16::from(valid && (w.ctl || is_first)) << p;
                     let released =
                         nacked || (eod && self.fault != Some(SwitchFault::OutputKeptAfterEod));
                     if released {
-                        owner[p] = None;
+                        held &= !(1 << p);
                     } else {
                         still_forwarding |= 1 << i;
                     }
@@ -332,17 +410,18 @@ impl Switch {
                         None
                     };
                     if let Some(i) = winner {
-                        owner[p] = Some(i as u8);
+                        held |= 1 << p;
+                        holder.set(p, i);
                         first |= 1 << p;
                         accepted |= 1 << i;
-                        // The inputs above the winner come first next time.
-                        self.pointer[p] = !((2u32 << i) - 1) as u16 & self.start_mask_all();
+                        self.granted.set(p, i);
                     }
                 }
             }
         }
         let refused = heads & !accepted;
-        self.owner = owner;
+        self.held = held;
+        self.holder = holder;
         self.first = first;
         self.out_data = out_data;
         self.out_valid = out_valid;
@@ -354,8 +433,20 @@ impl Switch {
         };
     }
 
-    /// Every port's bit.
-    fn start_mask_all(&self) -> u16 {
-        ((1u32 << self.config.ports()) - 1) as u16
+    /// Output p's round-robin pointer as a thermometer: the inputs above the one it last
+    /// granted, which come first next time.
+    fn pointer(&self, p: usize) -> u16 {
+        let all = (1u32 << self.config.ports()) - 1;
+        (all & !((2u32 << self.granted.get(p)) - 1)) as u16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_byte_wide_switch_fits_a_cache_line() {
+        assert!(std::mem::size_of::<Switch<u8>>() <= 64);
     }
 }

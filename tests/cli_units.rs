@@ -501,7 +501,7 @@ fn a_unit_with_another_units_parameters_is_refused() {
     );
     bad_input(
         &["prove", "ldi", "--m", "18", "--s", "3", "--design", "x"],
-        "--design proves the design in DIR: give no unit, --d or --k with it",
+        "--design proves the design in DIR: give no unit, --d, --k or --arch with it",
     );
     assert!(
         !Path::new("x").exists(),

@@ -27,7 +27,7 @@
 //! the same ports one route per clock ([`crate::rtl::kautz_route_par`]).
 
 use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
-use crate::topology::kautz::{Kautz, KautzError};
+use crate::topology::kautz::{Kautz, KautzError, Letter};
 use std::collections::BTreeMap;
 use std::ops::{Add, Not};
 
@@ -124,6 +124,23 @@ pub(crate) fn letter(word: SignalId, i: usize, k: usize, w: u32) -> Expr {
         lo: (k - 1 - i) as u32 * w,
         width: w,
     }
+}
+
+/// A word as the ports of every Kautz unit carry it: `w` bits a letter (the low `w` bits of
+/// each), a1 in the most significant; at most 64 bits in all.
+pub fn pack_word(letters: &[Letter], w: u32) -> u64 {
+    let mask = (1u64 << w) - 1;
+    letters
+        .iter()
+        .fold(0, |acc, &l| acc << w | (u64::from(l) & mask))
+}
+
+/// The `k` letters of a word packed as [`pack_word`] packs it.
+pub fn unpack_word(bits: u64, k: usize, w: u32) -> Vec<Letter> {
+    (0..k)
+        .rev()
+        .map(|i| (bits >> (i as u32 * w) & ((1 << w) - 1)) as Letter)
+        .collect()
 }
 
 /// A deliberate fault, built in to show that verification catches a broken design. Each

@@ -18,9 +18,10 @@ use crate::network::message::{Finished, Outcome, payload_byte};
 use crate::network::traffic::{Pattern, Traffic};
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::rtl::kautz_network::{self, NetworkParams, node_prefix};
+use crate::rtl::kautz_route_gen::{pack_word, unpack_word};
 use crate::sim::function::{FunctionReport, parse_line, simulate};
 use crate::sim::{SimError, Simulator};
-use crate::topology::kautz::{Kautz, Letter};
+use crate::topology::kautz::Kautz;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
 
@@ -72,19 +73,6 @@ struct Observed {
     arrivals: Vec<Vec<Arrival>>,
     /// `rx_error` pulses: (node, cycle).
     errors: Vec<(usize, u64)>,
-}
-
-/// Packs letters, the first most significant, `w` bits each.
-fn pack_word(letters: &[Letter], w: u32) -> u64 {
-    letters.iter().fold(0, |acc, &l| acc << w | u64::from(l))
-}
-
-/// The `k` letters of `w` bits each in `bits`, the first most significant.
-fn unpack_word(bits: u64, k: usize, w: u32) -> Vec<Letter> {
-    (0..k)
-        .rev()
-        .map(|i| (bits >> (i as u32 * w) & ((1 << w) - 1)) as Letter)
-        .collect()
 }
 
 impl NetworkUnit {

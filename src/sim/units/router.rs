@@ -17,6 +17,7 @@ use crate::network::switch::Word;
 use crate::random::SplitMix64;
 use crate::routing::kautz::route_set;
 use crate::rtl::ir::Design;
+use crate::rtl::kautz_route_gen::pack_word;
 use crate::rtl::kautz_router::{self, RouterParams};
 use crate::sim::stream::{Cycle, StreamUnit};
 use crate::topology::kautz::Letter;
@@ -31,14 +32,6 @@ pub struct RouterUnit {
     params: RouterParams,
     cycles: u64,
     seed: u64,
-}
-
-/// Packs letters, the first most significant, `w` bits each (the low bits of each).
-fn pack_word(letters: &[Letter], w: u32) -> u64 {
-    let mask = (1u64 << w) - 1;
-    letters
-        .iter()
-        .fold(0, |acc, &l| acc << w | (u64::from(l) & mask))
 }
 
 impl RouterUnit {

@@ -505,6 +505,11 @@ impl Module {
         self.signal(name, width, SignalKind::Port(Direction::Output), doc)
     }
 
+    /// A port whose direction is a value: an input or an output.
+    pub fn port(&mut self, name: &str, width: u32, direction: Direction, doc: &str) -> SignalId {
+        self.signal(name, width, SignalKind::Port(direction), doc)
+    }
+
     pub fn internal(&mut self, name: &str, width: u32, doc: &str) -> SignalId {
         self.signal(name, width, SignalKind::Internal, doc)
     }

@@ -16,7 +16,8 @@
 
 use crate::network::router::arc;
 use crate::network::switch::{Arbiter, SwitchConfig};
-use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
+use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
+use crate::rtl::kautz_route_gen::pack_word;
 use crate::rtl::kautz_router::{self, RouterError, RouterParams};
 use crate::rtl::kautz_switch::{self, SwitchParams};
 use crate::topology::kautz::{Kautz, Letter};
@@ -157,7 +158,7 @@ pub fn design(params: &NetworkParams) -> Design {
     let router = kautz_router::design(&params.router);
     let switch = kautz_switch::design(&params.switch());
     let node = node_module(params, router.top(), switch.top());
-    let top = network_module(params, &node);
+    let top = network_module(params, router.top(), &node);
     let mut modules = router.modules;
     modules.extend(switch.modules);
     modules.push(node);
@@ -176,40 +177,32 @@ pub fn design(params: &NetworkParams) -> Design {
     }
 }
 
-/// A port of the router's processor side: name, width, input or not, doc.
-type ProcessorPort = (&'static str, u32, bool, &'static str);
+/// The router's ports that stay inside its node: the clocking, its word, and the switch's
+/// port 0. All its others are its processor side.
+const NODE_SIDE: [&str; 10] = [
+    "clk",
+    "rst",
+    "node",
+    "net_valid",
+    "net_ctl",
+    "net_data",
+    "net_nack",
+    "arr_valid",
+    "arr_ctl",
+    "arr_data",
+];
 
-/// The router's processor-side ports, in its port order.
-fn processor_ports(params: &NetworkParams) -> Vec<ProcessorPort> {
-    let kw = params.graph().k() as u32 * params.router.letter_bits();
-    let w = params.router.letter_bits();
-    vec![
-        ("tx_valid", 1, true, "the processor offers a byte"),
-        ("tx_ready", 1, false, "the router takes a byte"),
-        ("tx_data", 8, true, "the byte offered"),
-        ("tx_last", 1, true, "the byte offered is the message's last"),
-        ("tx_dst", kw, true, "destination word, with the first byte"),
-        (
-            "res_valid",
-            1,
-            false,
-            "one cycle: the outcome of the last message",
-        ),
-        ("res_status", 2, false, "0 delivered, 1 failed, 2 refused"),
-        ("res_attempts", w, false, "attempts made"),
-        ("rx_valid", 1, false, "a byte of an arriving message"),
-        ("rx_data", 8, false, "the byte"),
-        ("rx_first", 1, false, "the message's first byte"),
-        ("rx_last", 1, false, "the message's last byte"),
-        ("rx_src", kw, false, "its source word"),
-        ("rx_len", 8, false, "its byte count"),
-        (
-            "rx_error",
-            1,
-            false,
-            "one cycle: a worm ended before its bytes",
-        ),
-    ]
+/// The router's processor-side ports, in its port order, as the router declares them:
+/// (name, width, direction, doc).
+fn processor_ports(router: &Module) -> Vec<(&str, u32, Direction, &str)> {
+    router
+        .ports()
+        .filter(|(_, s)| !NODE_SIDE.contains(&s.name.as_str()))
+        .map(|(_, s)| match s.kind {
+            SignalKind::Port(direction) => (s.name.as_str(), s.width, direction, s.doc.as_str()),
+            SignalKind::Internal => unreachable!("ports() gives ports"),
+        })
+        .collect()
 }
 
 /// One node: its switch, and its router on the switch's port 0.
@@ -239,17 +232,10 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
         ("rst", clocking.reset.into()),
         ("node", node.into()),
     ];
-    for (name, width, input, doc) in processor_ports(params) {
-        let port = match input {
-            true => m.input(name, width, doc),
-            false => m.output(name, width, doc),
-        };
+    for (name, width, direction, doc) in processor_ports(router) {
+        let port = m.port(name, width, direction, doc);
         router_connections.push((name, port.into()));
     }
-    let link = |m: &mut Module, name: String, width: u32, input: bool, doc: String| match input {
-        true => m.input(&name, width, &doc),
-        false => m.output(&name, width, &doc),
-    };
     let mut switch_connections: Vec<(String, Expr)> = vec![
         ("clk".to_string(), clocking.clock.into()),
         ("rst".to_string(), clocking.reset.into()),
@@ -273,7 +259,11 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
             ] {
                 let name = format!("{side}{p}_{suffix}");
                 let doc = format!("{towards} {p}: {doc}");
-                let port = link(&mut m, name.clone(), width, words == inward, doc);
+                let direction = match words == inward {
+                    true => Direction::Input,
+                    false => Direction::Output,
+                };
+                let port = m.port(&name, width, direction, &doc);
                 switch_connections.push((name, port.into()));
             }
         }
@@ -344,7 +334,7 @@ struct LinkWires {
 }
 
 /// The top: one node per word, the links by the Kautz arcs.
-fn network_module(params: &NetworkParams, node: &Module) -> Module {
+fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Module {
     let graph = *params.graph();
     let (d, n) = (graph.d(), params.nodes());
     let w = params.router.letter_bits();
@@ -361,22 +351,16 @@ fn network_module(params: &NetworkParams, node: &Module) -> Module {
         .map(|v| graph.word_at(v).letters().to_vec())
         .collect();
     let prefixes: Vec<String> = words.iter().map(|word| node_prefix(&graph, word)).collect();
-    let mut processor: Vec<Vec<(&'static str, SignalId)>> = Vec::with_capacity(n);
+    let mut processor: Vec<Vec<(&str, SignalId)>> = Vec::with_capacity(n);
     let mut faulty = Vec::with_capacity(n);
     let mut link_faulty = Vec::with_capacity(n);
     for (word, prefix) in words.iter().zip(&prefixes) {
         let shown = graph.format_letters(word);
         let mut ports = Vec::new();
-        for (name, width, input, doc) in processor_ports(params) {
+        for (name, width, direction, doc) in processor_ports(router) {
             let full = format!("{prefix}_{name}");
             let doc = format!("node {shown}: {doc}");
-            ports.push((
-                name,
-                match input {
-                    true => m.input(&full, width, &doc),
-                    false => m.output(&full, width, &doc),
-                },
-            ));
+            ports.push((name, m.port(&full, width, direction, &doc)));
         }
         processor.push(ports);
         faulty.push(m.input(
@@ -434,7 +418,7 @@ fn network_module(params: &NetworkParams, node: &Module) -> Module {
     }
     for v in 0..n {
         let word = &words[v];
-        let letters_value = word.iter().fold(0u64, |acc, &l| acc << w | u64::from(l));
+        let letters_value = pack_word(word, w);
         let out_fault = Expr::concat(
             (1..=d)
                 .rev()

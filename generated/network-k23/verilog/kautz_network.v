@@ -12,207 +12,207 @@ module kautz_network (
     input  wire clk,                             // clock; everything changes on its rising edge
     input  wire rst,                             // synchronous reset, active high
     input  wire n010_tx_valid,                   // node 010: the processor offers a byte
-    output wire n010_tx_ready,                   // node 010: the router takes a byte
+    output wire n010_tx_ready,                   // node 010: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n010_tx_data,              // node 010: the byte offered
     input  wire n010_tx_last,                    // node 010: the byte offered is the message's last
-    input  wire [5:0] n010_tx_dst,               // node 010: destination word, with the first byte
+    input  wire [5:0] n010_tx_dst,               // node 010: destination word, with the first byte, b1 in the most significant letter
     output wire n010_res_valid,                  // node 010: one cycle: the outcome of the last message
-    output wire [1:0] n010_res_status,           // node 010: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n010_res_attempts,         // node 010: attempts made
+    output wire [1:0] n010_res_status,           // node 010: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n010_res_attempts,         // node 010: attempts made, 0 for a refused message (0 without res_valid)
     output wire n010_rx_valid,                   // node 010: a byte of an arriving message
-    output wire [7:0] n010_rx_data,              // node 010: the byte
+    output wire [7:0] n010_rx_data,              // node 010: the byte (0 without rx_valid)
     output wire n010_rx_first,                   // node 010: the message's first byte
-    output wire n010_rx_last,                    // node 010: the message's last byte
-    output wire [5:0] n010_rx_src,               // node 010: its source word
-    output wire [7:0] n010_rx_len,               // node 010: its byte count
-    output wire n010_rx_error,                   // node 010: one cycle: a worm ended before its bytes
+    output wire n010_rx_last,                    // node 010: the message's last byte: it has arrived
+    output wire [5:0] n010_rx_src,               // node 010: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n010_rx_len,               // node 010: its byte count, with every byte (0 without rx_valid)
+    output wire n010_rx_error,                   // node 010: one cycle: a worm ended before its bytes, or had none
     input  wire n010_fault,                      // node 010 is faulty: no worm is sent into it
     input  wire [1:0] n010_link_fault,           // node 010: bit p-1, its out-link on port p is faulty
     input  wire n012_tx_valid,                   // node 012: the processor offers a byte
-    output wire n012_tx_ready,                   // node 012: the router takes a byte
+    output wire n012_tx_ready,                   // node 012: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n012_tx_data,              // node 012: the byte offered
     input  wire n012_tx_last,                    // node 012: the byte offered is the message's last
-    input  wire [5:0] n012_tx_dst,               // node 012: destination word, with the first byte
+    input  wire [5:0] n012_tx_dst,               // node 012: destination word, with the first byte, b1 in the most significant letter
     output wire n012_res_valid,                  // node 012: one cycle: the outcome of the last message
-    output wire [1:0] n012_res_status,           // node 012: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n012_res_attempts,         // node 012: attempts made
+    output wire [1:0] n012_res_status,           // node 012: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n012_res_attempts,         // node 012: attempts made, 0 for a refused message (0 without res_valid)
     output wire n012_rx_valid,                   // node 012: a byte of an arriving message
-    output wire [7:0] n012_rx_data,              // node 012: the byte
+    output wire [7:0] n012_rx_data,              // node 012: the byte (0 without rx_valid)
     output wire n012_rx_first,                   // node 012: the message's first byte
-    output wire n012_rx_last,                    // node 012: the message's last byte
-    output wire [5:0] n012_rx_src,               // node 012: its source word
-    output wire [7:0] n012_rx_len,               // node 012: its byte count
-    output wire n012_rx_error,                   // node 012: one cycle: a worm ended before its bytes
+    output wire n012_rx_last,                    // node 012: the message's last byte: it has arrived
+    output wire [5:0] n012_rx_src,               // node 012: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n012_rx_len,               // node 012: its byte count, with every byte (0 without rx_valid)
+    output wire n012_rx_error,                   // node 012: one cycle: a worm ended before its bytes, or had none
     input  wire n012_fault,                      // node 012 is faulty: no worm is sent into it
     input  wire [1:0] n012_link_fault,           // node 012: bit p-1, its out-link on port p is faulty
     input  wire n020_tx_valid,                   // node 020: the processor offers a byte
-    output wire n020_tx_ready,                   // node 020: the router takes a byte
+    output wire n020_tx_ready,                   // node 020: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n020_tx_data,              // node 020: the byte offered
     input  wire n020_tx_last,                    // node 020: the byte offered is the message's last
-    input  wire [5:0] n020_tx_dst,               // node 020: destination word, with the first byte
+    input  wire [5:0] n020_tx_dst,               // node 020: destination word, with the first byte, b1 in the most significant letter
     output wire n020_res_valid,                  // node 020: one cycle: the outcome of the last message
-    output wire [1:0] n020_res_status,           // node 020: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n020_res_attempts,         // node 020: attempts made
+    output wire [1:0] n020_res_status,           // node 020: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n020_res_attempts,         // node 020: attempts made, 0 for a refused message (0 without res_valid)
     output wire n020_rx_valid,                   // node 020: a byte of an arriving message
-    output wire [7:0] n020_rx_data,              // node 020: the byte
+    output wire [7:0] n020_rx_data,              // node 020: the byte (0 without rx_valid)
     output wire n020_rx_first,                   // node 020: the message's first byte
-    output wire n020_rx_last,                    // node 020: the message's last byte
-    output wire [5:0] n020_rx_src,               // node 020: its source word
-    output wire [7:0] n020_rx_len,               // node 020: its byte count
-    output wire n020_rx_error,                   // node 020: one cycle: a worm ended before its bytes
+    output wire n020_rx_last,                    // node 020: the message's last byte: it has arrived
+    output wire [5:0] n020_rx_src,               // node 020: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n020_rx_len,               // node 020: its byte count, with every byte (0 without rx_valid)
+    output wire n020_rx_error,                   // node 020: one cycle: a worm ended before its bytes, or had none
     input  wire n020_fault,                      // node 020 is faulty: no worm is sent into it
     input  wire [1:0] n020_link_fault,           // node 020: bit p-1, its out-link on port p is faulty
     input  wire n021_tx_valid,                   // node 021: the processor offers a byte
-    output wire n021_tx_ready,                   // node 021: the router takes a byte
+    output wire n021_tx_ready,                   // node 021: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n021_tx_data,              // node 021: the byte offered
     input  wire n021_tx_last,                    // node 021: the byte offered is the message's last
-    input  wire [5:0] n021_tx_dst,               // node 021: destination word, with the first byte
+    input  wire [5:0] n021_tx_dst,               // node 021: destination word, with the first byte, b1 in the most significant letter
     output wire n021_res_valid,                  // node 021: one cycle: the outcome of the last message
-    output wire [1:0] n021_res_status,           // node 021: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n021_res_attempts,         // node 021: attempts made
+    output wire [1:0] n021_res_status,           // node 021: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n021_res_attempts,         // node 021: attempts made, 0 for a refused message (0 without res_valid)
     output wire n021_rx_valid,                   // node 021: a byte of an arriving message
-    output wire [7:0] n021_rx_data,              // node 021: the byte
+    output wire [7:0] n021_rx_data,              // node 021: the byte (0 without rx_valid)
     output wire n021_rx_first,                   // node 021: the message's first byte
-    output wire n021_rx_last,                    // node 021: the message's last byte
-    output wire [5:0] n021_rx_src,               // node 021: its source word
-    output wire [7:0] n021_rx_len,               // node 021: its byte count
-    output wire n021_rx_error,                   // node 021: one cycle: a worm ended before its bytes
+    output wire n021_rx_last,                    // node 021: the message's last byte: it has arrived
+    output wire [5:0] n021_rx_src,               // node 021: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n021_rx_len,               // node 021: its byte count, with every byte (0 without rx_valid)
+    output wire n021_rx_error,                   // node 021: one cycle: a worm ended before its bytes, or had none
     input  wire n021_fault,                      // node 021 is faulty: no worm is sent into it
     input  wire [1:0] n021_link_fault,           // node 021: bit p-1, its out-link on port p is faulty
     input  wire n101_tx_valid,                   // node 101: the processor offers a byte
-    output wire n101_tx_ready,                   // node 101: the router takes a byte
+    output wire n101_tx_ready,                   // node 101: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n101_tx_data,              // node 101: the byte offered
     input  wire n101_tx_last,                    // node 101: the byte offered is the message's last
-    input  wire [5:0] n101_tx_dst,               // node 101: destination word, with the first byte
+    input  wire [5:0] n101_tx_dst,               // node 101: destination word, with the first byte, b1 in the most significant letter
     output wire n101_res_valid,                  // node 101: one cycle: the outcome of the last message
-    output wire [1:0] n101_res_status,           // node 101: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n101_res_attempts,         // node 101: attempts made
+    output wire [1:0] n101_res_status,           // node 101: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n101_res_attempts,         // node 101: attempts made, 0 for a refused message (0 without res_valid)
     output wire n101_rx_valid,                   // node 101: a byte of an arriving message
-    output wire [7:0] n101_rx_data,              // node 101: the byte
+    output wire [7:0] n101_rx_data,              // node 101: the byte (0 without rx_valid)
     output wire n101_rx_first,                   // node 101: the message's first byte
-    output wire n101_rx_last,                    // node 101: the message's last byte
-    output wire [5:0] n101_rx_src,               // node 101: its source word
-    output wire [7:0] n101_rx_len,               // node 101: its byte count
-    output wire n101_rx_error,                   // node 101: one cycle: a worm ended before its bytes
+    output wire n101_rx_last,                    // node 101: the message's last byte: it has arrived
+    output wire [5:0] n101_rx_src,               // node 101: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n101_rx_len,               // node 101: its byte count, with every byte (0 without rx_valid)
+    output wire n101_rx_error,                   // node 101: one cycle: a worm ended before its bytes, or had none
     input  wire n101_fault,                      // node 101 is faulty: no worm is sent into it
     input  wire [1:0] n101_link_fault,           // node 101: bit p-1, its out-link on port p is faulty
     input  wire n102_tx_valid,                   // node 102: the processor offers a byte
-    output wire n102_tx_ready,                   // node 102: the router takes a byte
+    output wire n102_tx_ready,                   // node 102: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n102_tx_data,              // node 102: the byte offered
     input  wire n102_tx_last,                    // node 102: the byte offered is the message's last
-    input  wire [5:0] n102_tx_dst,               // node 102: destination word, with the first byte
+    input  wire [5:0] n102_tx_dst,               // node 102: destination word, with the first byte, b1 in the most significant letter
     output wire n102_res_valid,                  // node 102: one cycle: the outcome of the last message
-    output wire [1:0] n102_res_status,           // node 102: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n102_res_attempts,         // node 102: attempts made
+    output wire [1:0] n102_res_status,           // node 102: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n102_res_attempts,         // node 102: attempts made, 0 for a refused message (0 without res_valid)
     output wire n102_rx_valid,                   // node 102: a byte of an arriving message
-    output wire [7:0] n102_rx_data,              // node 102: the byte
+    output wire [7:0] n102_rx_data,              // node 102: the byte (0 without rx_valid)
     output wire n102_rx_first,                   // node 102: the message's first byte
-    output wire n102_rx_last,                    // node 102: the message's last byte
-    output wire [5:0] n102_rx_src,               // node 102: its source word
-    output wire [7:0] n102_rx_len,               // node 102: its byte count
-    output wire n102_rx_error,                   // node 102: one cycle: a worm ended before its bytes
+    output wire n102_rx_last,                    // node 102: the message's last byte: it has arrived
+    output wire [5:0] n102_rx_src,               // node 102: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n102_rx_len,               // node 102: its byte count, with every byte (0 without rx_valid)
+    output wire n102_rx_error,                   // node 102: one cycle: a worm ended before its bytes, or had none
     input  wire n102_fault,                      // node 102 is faulty: no worm is sent into it
     input  wire [1:0] n102_link_fault,           // node 102: bit p-1, its out-link on port p is faulty
     input  wire n120_tx_valid,                   // node 120: the processor offers a byte
-    output wire n120_tx_ready,                   // node 120: the router takes a byte
+    output wire n120_tx_ready,                   // node 120: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n120_tx_data,              // node 120: the byte offered
     input  wire n120_tx_last,                    // node 120: the byte offered is the message's last
-    input  wire [5:0] n120_tx_dst,               // node 120: destination word, with the first byte
+    input  wire [5:0] n120_tx_dst,               // node 120: destination word, with the first byte, b1 in the most significant letter
     output wire n120_res_valid,                  // node 120: one cycle: the outcome of the last message
-    output wire [1:0] n120_res_status,           // node 120: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n120_res_attempts,         // node 120: attempts made
+    output wire [1:0] n120_res_status,           // node 120: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n120_res_attempts,         // node 120: attempts made, 0 for a refused message (0 without res_valid)
     output wire n120_rx_valid,                   // node 120: a byte of an arriving message
-    output wire [7:0] n120_rx_data,              // node 120: the byte
+    output wire [7:0] n120_rx_data,              // node 120: the byte (0 without rx_valid)
     output wire n120_rx_first,                   // node 120: the message's first byte
-    output wire n120_rx_last,                    // node 120: the message's last byte
-    output wire [5:0] n120_rx_src,               // node 120: its source word
-    output wire [7:0] n120_rx_len,               // node 120: its byte count
-    output wire n120_rx_error,                   // node 120: one cycle: a worm ended before its bytes
+    output wire n120_rx_last,                    // node 120: the message's last byte: it has arrived
+    output wire [5:0] n120_rx_src,               // node 120: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n120_rx_len,               // node 120: its byte count, with every byte (0 without rx_valid)
+    output wire n120_rx_error,                   // node 120: one cycle: a worm ended before its bytes, or had none
     input  wire n120_fault,                      // node 120 is faulty: no worm is sent into it
     input  wire [1:0] n120_link_fault,           // node 120: bit p-1, its out-link on port p is faulty
     input  wire n121_tx_valid,                   // node 121: the processor offers a byte
-    output wire n121_tx_ready,                   // node 121: the router takes a byte
+    output wire n121_tx_ready,                   // node 121: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n121_tx_data,              // node 121: the byte offered
     input  wire n121_tx_last,                    // node 121: the byte offered is the message's last
-    input  wire [5:0] n121_tx_dst,               // node 121: destination word, with the first byte
+    input  wire [5:0] n121_tx_dst,               // node 121: destination word, with the first byte, b1 in the most significant letter
     output wire n121_res_valid,                  // node 121: one cycle: the outcome of the last message
-    output wire [1:0] n121_res_status,           // node 121: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n121_res_attempts,         // node 121: attempts made
+    output wire [1:0] n121_res_status,           // node 121: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n121_res_attempts,         // node 121: attempts made, 0 for a refused message (0 without res_valid)
     output wire n121_rx_valid,                   // node 121: a byte of an arriving message
-    output wire [7:0] n121_rx_data,              // node 121: the byte
+    output wire [7:0] n121_rx_data,              // node 121: the byte (0 without rx_valid)
     output wire n121_rx_first,                   // node 121: the message's first byte
-    output wire n121_rx_last,                    // node 121: the message's last byte
-    output wire [5:0] n121_rx_src,               // node 121: its source word
-    output wire [7:0] n121_rx_len,               // node 121: its byte count
-    output wire n121_rx_error,                   // node 121: one cycle: a worm ended before its bytes
+    output wire n121_rx_last,                    // node 121: the message's last byte: it has arrived
+    output wire [5:0] n121_rx_src,               // node 121: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n121_rx_len,               // node 121: its byte count, with every byte (0 without rx_valid)
+    output wire n121_rx_error,                   // node 121: one cycle: a worm ended before its bytes, or had none
     input  wire n121_fault,                      // node 121 is faulty: no worm is sent into it
     input  wire [1:0] n121_link_fault,           // node 121: bit p-1, its out-link on port p is faulty
     input  wire n201_tx_valid,                   // node 201: the processor offers a byte
-    output wire n201_tx_ready,                   // node 201: the router takes a byte
+    output wire n201_tx_ready,                   // node 201: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n201_tx_data,              // node 201: the byte offered
     input  wire n201_tx_last,                    // node 201: the byte offered is the message's last
-    input  wire [5:0] n201_tx_dst,               // node 201: destination word, with the first byte
+    input  wire [5:0] n201_tx_dst,               // node 201: destination word, with the first byte, b1 in the most significant letter
     output wire n201_res_valid,                  // node 201: one cycle: the outcome of the last message
-    output wire [1:0] n201_res_status,           // node 201: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n201_res_attempts,         // node 201: attempts made
+    output wire [1:0] n201_res_status,           // node 201: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n201_res_attempts,         // node 201: attempts made, 0 for a refused message (0 without res_valid)
     output wire n201_rx_valid,                   // node 201: a byte of an arriving message
-    output wire [7:0] n201_rx_data,              // node 201: the byte
+    output wire [7:0] n201_rx_data,              // node 201: the byte (0 without rx_valid)
     output wire n201_rx_first,                   // node 201: the message's first byte
-    output wire n201_rx_last,                    // node 201: the message's last byte
-    output wire [5:0] n201_rx_src,               // node 201: its source word
-    output wire [7:0] n201_rx_len,               // node 201: its byte count
-    output wire n201_rx_error,                   // node 201: one cycle: a worm ended before its bytes
+    output wire n201_rx_last,                    // node 201: the message's last byte: it has arrived
+    output wire [5:0] n201_rx_src,               // node 201: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n201_rx_len,               // node 201: its byte count, with every byte (0 without rx_valid)
+    output wire n201_rx_error,                   // node 201: one cycle: a worm ended before its bytes, or had none
     input  wire n201_fault,                      // node 201 is faulty: no worm is sent into it
     input  wire [1:0] n201_link_fault,           // node 201: bit p-1, its out-link on port p is faulty
     input  wire n202_tx_valid,                   // node 202: the processor offers a byte
-    output wire n202_tx_ready,                   // node 202: the router takes a byte
+    output wire n202_tx_ready,                   // node 202: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n202_tx_data,              // node 202: the byte offered
     input  wire n202_tx_last,                    // node 202: the byte offered is the message's last
-    input  wire [5:0] n202_tx_dst,               // node 202: destination word, with the first byte
+    input  wire [5:0] n202_tx_dst,               // node 202: destination word, with the first byte, b1 in the most significant letter
     output wire n202_res_valid,                  // node 202: one cycle: the outcome of the last message
-    output wire [1:0] n202_res_status,           // node 202: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n202_res_attempts,         // node 202: attempts made
+    output wire [1:0] n202_res_status,           // node 202: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n202_res_attempts,         // node 202: attempts made, 0 for a refused message (0 without res_valid)
     output wire n202_rx_valid,                   // node 202: a byte of an arriving message
-    output wire [7:0] n202_rx_data,              // node 202: the byte
+    output wire [7:0] n202_rx_data,              // node 202: the byte (0 without rx_valid)
     output wire n202_rx_first,                   // node 202: the message's first byte
-    output wire n202_rx_last,                    // node 202: the message's last byte
-    output wire [5:0] n202_rx_src,               // node 202: its source word
-    output wire [7:0] n202_rx_len,               // node 202: its byte count
-    output wire n202_rx_error,                   // node 202: one cycle: a worm ended before its bytes
+    output wire n202_rx_last,                    // node 202: the message's last byte: it has arrived
+    output wire [5:0] n202_rx_src,               // node 202: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n202_rx_len,               // node 202: its byte count, with every byte (0 without rx_valid)
+    output wire n202_rx_error,                   // node 202: one cycle: a worm ended before its bytes, or had none
     input  wire n202_fault,                      // node 202 is faulty: no worm is sent into it
     input  wire [1:0] n202_link_fault,           // node 202: bit p-1, its out-link on port p is faulty
     input  wire n210_tx_valid,                   // node 210: the processor offers a byte
-    output wire n210_tx_ready,                   // node 210: the router takes a byte
+    output wire n210_tx_ready,                   // node 210: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n210_tx_data,              // node 210: the byte offered
     input  wire n210_tx_last,                    // node 210: the byte offered is the message's last
-    input  wire [5:0] n210_tx_dst,               // node 210: destination word, with the first byte
+    input  wire [5:0] n210_tx_dst,               // node 210: destination word, with the first byte, b1 in the most significant letter
     output wire n210_res_valid,                  // node 210: one cycle: the outcome of the last message
-    output wire [1:0] n210_res_status,           // node 210: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n210_res_attempts,         // node 210: attempts made
+    output wire [1:0] n210_res_status,           // node 210: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n210_res_attempts,         // node 210: attempts made, 0 for a refused message (0 without res_valid)
     output wire n210_rx_valid,                   // node 210: a byte of an arriving message
-    output wire [7:0] n210_rx_data,              // node 210: the byte
+    output wire [7:0] n210_rx_data,              // node 210: the byte (0 without rx_valid)
     output wire n210_rx_first,                   // node 210: the message's first byte
-    output wire n210_rx_last,                    // node 210: the message's last byte
-    output wire [5:0] n210_rx_src,               // node 210: its source word
-    output wire [7:0] n210_rx_len,               // node 210: its byte count
-    output wire n210_rx_error,                   // node 210: one cycle: a worm ended before its bytes
+    output wire n210_rx_last,                    // node 210: the message's last byte: it has arrived
+    output wire [5:0] n210_rx_src,               // node 210: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n210_rx_len,               // node 210: its byte count, with every byte (0 without rx_valid)
+    output wire n210_rx_error,                   // node 210: one cycle: a worm ended before its bytes, or had none
     input  wire n210_fault,                      // node 210 is faulty: no worm is sent into it
     input  wire [1:0] n210_link_fault,           // node 210: bit p-1, its out-link on port p is faulty
     input  wire n212_tx_valid,                   // node 212: the processor offers a byte
-    output wire n212_tx_ready,                   // node 212: the router takes a byte
+    output wire n212_tx_ready,                   // node 212: the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] n212_tx_data,              // node 212: the byte offered
     input  wire n212_tx_last,                    // node 212: the byte offered is the message's last
-    input  wire [5:0] n212_tx_dst,               // node 212: destination word, with the first byte
+    input  wire [5:0] n212_tx_dst,               // node 212: destination word, with the first byte, b1 in the most significant letter
     output wire n212_res_valid,                  // node 212: one cycle: the outcome of the last message
-    output wire [1:0] n212_res_status,           // node 212: 0 delivered, 1 failed, 2 refused
-    output wire [1:0] n212_res_attempts,         // node 212: attempts made
+    output wire [1:0] n212_res_status,           // node 212: 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] n212_res_attempts,         // node 212: attempts made, 0 for a refused message (0 without res_valid)
     output wire n212_rx_valid,                   // node 212: a byte of an arriving message
-    output wire [7:0] n212_rx_data,              // node 212: the byte
+    output wire [7:0] n212_rx_data,              // node 212: the byte (0 without rx_valid)
     output wire n212_rx_first,                   // node 212: the message's first byte
-    output wire n212_rx_last,                    // node 212: the message's last byte
-    output wire [5:0] n212_rx_src,               // node 212: its source word
-    output wire [7:0] n212_rx_len,               // node 212: its byte count
-    output wire n212_rx_error,                   // node 212: one cycle: a worm ended before its bytes
+    output wire n212_rx_last,                    // node 212: the message's last byte: it has arrived
+    output wire [5:0] n212_rx_src,               // node 212: its source word, with every byte (0 without rx_valid)
+    output wire [7:0] n212_rx_len,               // node 212: its byte count, with every byte (0 without rx_valid)
+    output wire n212_rx_error,                   // node 212: one cycle: a worm ended before its bytes, or had none
     input  wire n212_fault,                      // node 212 is faulty: no worm is sent into it
     input  wire [1:0] n212_link_fault            // node 212: bit p-1, its out-link on port p is faulty
 );

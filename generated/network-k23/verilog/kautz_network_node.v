@@ -13,20 +13,20 @@ module kautz_network_node (
     input  wire [5:0] node,                      // this node's word, a1 in the most significant letter
     input  wire [1:0] out_fault,                 // bit p-1: out-link p is faulty or leads to a faulty node; it takes no new worm
     input  wire tx_valid,                        // the processor offers a byte
-    output wire tx_ready,                        // the router takes a byte
+    output wire tx_ready,                        // the router takes a byte (idle, or between the first and the last byte)
     input  wire [7:0] tx_data,                   // the byte offered
     input  wire tx_last,                         // the byte offered is the message's last
-    input  wire [5:0] tx_dst,                    // destination word, with the first byte
+    input  wire [5:0] tx_dst,                    // destination word, with the first byte, b1 in the most significant letter
     output wire res_valid,                       // one cycle: the outcome of the last message
-    output wire [1:0] res_status,                // 0 delivered, 1 failed, 2 refused
-    output wire [1:0] res_attempts,              // attempts made
+    output wire [1:0] res_status,                // 0 delivered, 1 failed, 2 refused (0 without res_valid)
+    output wire [1:0] res_attempts,              // attempts made, 0 for a refused message (0 without res_valid)
     output wire rx_valid,                        // a byte of an arriving message
-    output wire [7:0] rx_data,                   // the byte
+    output wire [7:0] rx_data,                   // the byte (0 without rx_valid)
     output wire rx_first,                        // the message's first byte
-    output wire rx_last,                         // the message's last byte
-    output wire [5:0] rx_src,                    // its source word
-    output wire [7:0] rx_len,                    // its byte count
-    output wire rx_error,                        // one cycle: a worm ended before its bytes
+    output wire rx_last,                         // the message's last byte: it has arrived
+    output wire [5:0] rx_src,                    // its source word, with every byte (0 without rx_valid)
+    output wire [7:0] rx_len,                    // its byte count, with every byte (0 without rx_valid)
+    output wire rx_error,                        // one cycle: a worm ended before its bytes, or had none
     input  wire in1_valid,                       // in-link 1: a word this cycle
     input  wire in1_ctl,                         // in-link 1: type bit, a head or an EOD
     input  wire [7:0] in1_data,                  // in-link 1: data

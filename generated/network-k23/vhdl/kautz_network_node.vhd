@@ -17,20 +17,20 @@ entity kautz_network_node is
         node : in  std_logic_vector(5 downto 0);         -- this node's word, a1 in the most significant letter
         out_fault : in  std_logic_vector(1 downto 0);    -- bit p-1: out-link p is faulty or leads to a faulty node; it takes no new worm
         tx_valid : in  std_logic;                        -- the processor offers a byte
-        tx_ready : out std_logic;                        -- the router takes a byte
+        tx_ready : out std_logic;                        -- the router takes a byte (idle, or between the first and the last byte)
         tx_data : in  std_logic_vector(7 downto 0);      -- the byte offered
         tx_last : in  std_logic;                         -- the byte offered is the message's last
-        tx_dst : in  std_logic_vector(5 downto 0);       -- destination word, with the first byte
+        tx_dst : in  std_logic_vector(5 downto 0);       -- destination word, with the first byte, b1 in the most significant letter
         res_valid : out std_logic;                       -- one cycle: the outcome of the last message
-        res_status : out std_logic_vector(1 downto 0);   -- 0 delivered, 1 failed, 2 refused
-        res_attempts : out std_logic_vector(1 downto 0); -- attempts made
+        res_status : out std_logic_vector(1 downto 0);   -- 0 delivered, 1 failed, 2 refused (0 without res_valid)
+        res_attempts : out std_logic_vector(1 downto 0); -- attempts made, 0 for a refused message (0 without res_valid)
         rx_valid : out std_logic;                        -- a byte of an arriving message
-        rx_data : out std_logic_vector(7 downto 0);      -- the byte
+        rx_data : out std_logic_vector(7 downto 0);      -- the byte (0 without rx_valid)
         rx_first : out std_logic;                        -- the message's first byte
-        rx_last : out std_logic;                         -- the message's last byte
-        rx_src : out std_logic_vector(5 downto 0);       -- its source word
-        rx_len : out std_logic_vector(7 downto 0);       -- its byte count
-        rx_error : out std_logic;                        -- one cycle: a worm ended before its bytes
+        rx_last : out std_logic;                         -- the message's last byte: it has arrived
+        rx_src : out std_logic_vector(5 downto 0);       -- its source word, with every byte (0 without rx_valid)
+        rx_len : out std_logic_vector(7 downto 0);       -- its byte count, with every byte (0 without rx_valid)
+        rx_error : out std_logic;                        -- one cycle: a worm ended before its bytes, or had none
         in1_valid : in  std_logic;                       -- in-link 1: a word this cycle
         in1_ctl : in  std_logic;                         -- in-link 1: type bit, a head or an EOD
         in1_data : in  std_logic_vector(7 downto 0);     -- in-link 1: data

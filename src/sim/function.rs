@@ -8,7 +8,7 @@
 //! in full with port names.
 
 use crate::emit::names::{Language, name_design};
-use crate::rtl::ir::{Design, Direction, SignalId, SignalKind};
+use crate::rtl::ir::{Design, Direction, Signal, SignalId, SignalKind};
 use crate::sim::testbench::{render_template, testbench_name};
 use crate::sim::vectors::Shard;
 use crate::sim::{SimError, Simulator, copy_wave, write_sources};
@@ -47,6 +47,30 @@ pub struct FunctionReport {
 }
 
 impl FunctionReport {
+    /// A report of `simulator` with nothing judged yet.
+    pub fn new(simulator: &str) -> Self {
+        FunctionReport {
+            simulator: simulator.to_string(),
+            passed: 0,
+            failed: 0,
+            failures: Vec::new(),
+        }
+    }
+
+    /// Counts one item judged equal to its model.
+    pub fn pass(&mut self) {
+        self.passed += 1;
+    }
+
+    /// Counts one item that differs; its description is made and kept only while fewer
+    /// than `shown` are kept.
+    pub fn fail(&mut self, shown: usize, describe: impl FnOnce() -> String) {
+        self.failed += 1;
+        if self.failures.len() < shown {
+            self.failures.push(describe());
+        }
+    }
+
     pub fn all_passed(&self) -> bool {
         self.failed == 0 && self.passed > 0
     }
@@ -97,18 +121,23 @@ struct TbContext {
 const VERILOG_TB: &str = include_str!("../../templates/tb_function.v.tera");
 const VHDL_TB: &str = include_str!("../../templates/tb_function.vhd.tera");
 
-/// The ports of a vector: `(inputs, outputs)` of the top, without `clk` and `rst`.
-fn vector_ports(design: &Design, language: Language) -> (Vec<TbPort>, Vec<TbPort>) {
-    let names = name_design(design, language);
+/// The top's ports a row of the testbench carries: all but `clk` and `rst`, in port order.
+pub(crate) fn row_ports(design: &Design) -> impl Iterator<Item = (SignalId, &Signal)> {
     let top = design.top();
-    let local = names.of(top);
     let clocking: Vec<SignalId> = top
         .clocking
         .iter()
         .flat_map(|c| [c.clock, c.reset])
         .collect();
+    top.ports().filter(move |(id, _)| !clocking.contains(id))
+}
+
+/// The ports of a vector: `(inputs, outputs)` of the top, without `clk` and `rst`.
+fn vector_ports(design: &Design, language: Language) -> (Vec<TbPort>, Vec<TbPort>) {
+    let names = name_design(design, language);
+    let local = names.of(design.top());
     let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
-    for (id, signal) in top.ports().filter(|(id, _)| !clocking.contains(id)) {
+    for (id, signal) in row_ports(design) {
         let port = TbPort {
             name: local.signals[id.0 as usize].clone(),
             width: signal.width,
@@ -258,12 +287,7 @@ pub fn verify(
         None,
     )?;
     let (inputs, outputs) = (&run.inputs, &run.outputs);
-    let mut report = FunctionReport {
-        simulator: simulator.name().to_string(),
-        passed: 0,
-        failed: 0,
-        failures: Vec::new(),
-    };
+    let mut report = FunctionReport::new(simulator.name());
     let show = |ports: &[TbPort], values: &[String]| {
         ports
             .iter()
@@ -278,11 +302,10 @@ pub fn verify(
         let matches =
             got.len() == expected.len() && got.iter().zip(&expected).all(|(g, e)| *g == Some(*e));
         if matches {
-            report.passed += 1;
+            report.pass();
             continue;
         }
-        report.failed += 1;
-        if report.failures.len() < shown {
+        report.fail(shown, || {
             let hex = |values: &[u64], ports: &[TbPort]| -> Vec<String> {
                 values
                     .iter()
@@ -295,13 +318,13 @@ pub fn verify(
             } else {
                 line.split_whitespace().map(str::to_string).collect()
             };
-            report.failures.push(format!(
+            format!(
                 "vector {i}: {}; expected {}; got {}",
                 show(inputs, &hex(given, inputs)),
                 show(outputs, &hex(&expected, outputs)),
                 show(outputs, &got_text)
-            ));
-        }
+            )
+        });
     }
     Ok(report)
 }

@@ -186,12 +186,7 @@ impl Ring {
         }
         simulator.compile(work.path(), &sources, &tb, false)?;
         simulator.simulate(work.path(), &tb, false)?;
-        let mut report = FunctionReport {
-            simulator: simulator.name().to_string(),
-            passed: 0,
-            failed: 0,
-            failures: Vec::new(),
-        };
+        let mut report = FunctionReport::new(simulator.name());
         let names = recorded_ports(self.config().ports());
         for (s, rows) in expected.outputs.iter().enumerate() {
             let results = std::fs::read_to_string(work.path().join(format!("results{s}.txt")))
@@ -215,15 +210,11 @@ impl Ring {
                     })
                     .collect();
                 if differing.is_empty() {
-                    report.passed += 1;
+                    report.pass();
                 } else {
-                    report.failed += 1;
-                    if report.failures.len() < shown {
-                        report.failures.push(format!(
-                            "switch {s} after cycle {cycle}: {}",
-                            differing.join("; ")
-                        ));
-                    }
+                    report.fail(shown, || {
+                        format!("switch {s} after cycle {cycle}: {}", differing.join("; "))
+                    });
                 }
             }
         }

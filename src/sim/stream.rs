@@ -40,12 +40,7 @@ pub fn verify(
     let cycles = unit.cycles();
     let rows: Vec<Vec<u64>> = cycles.iter().map(|c| c.inputs.clone()).collect();
     let run = simulate(simulator, &unit.design(), &unit.describe(), 1, &rows, wave)?;
-    let mut report = FunctionReport {
-        simulator: simulator.name().to_string(),
-        passed: 0,
-        failed: 0,
-        failures: Vec::new(),
-    };
+    let mut report = FunctionReport::new(simulator.name());
     for (index, (cycle, line)) in cycles.iter().zip(&run.lines).enumerate() {
         let got = parse_line(line);
         let differing: Vec<String> = run
@@ -66,14 +61,11 @@ pub fn verify(
             })
             .collect();
         if differing.is_empty() {
-            report.passed += 1;
-            continue;
-        }
-        report.failed += 1;
-        if report.failures.len() < shown {
-            report
-                .failures
-                .push(format!("after cycle {index}: {}", differing.join("; ")));
+            report.pass();
+        } else {
+            report.fail(shown, || {
+                format!("after cycle {index}: {}", differing.join("; "))
+            });
         }
     }
     Ok(report)

@@ -19,7 +19,7 @@ use crate::network::traffic::{Pattern, Traffic};
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::rtl::kautz_network::{self, NetworkParams, node_prefix};
 use crate::rtl::kautz_route_gen::{pack_word, unpack_word};
-use crate::sim::function::{FunctionReport, parse_line, simulate};
+use crate::sim::function::{FunctionReport, parse_line, row_ports, simulate};
 use crate::sim::{SimError, Simulator};
 use crate::topology::kautz::Kautz;
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -194,21 +194,11 @@ impl NetworkUnit {
         let rows = self.rows(&design);
         let run = simulate(simulator, &design, &self.describe(), 1, &rows, wave)?;
         let mut observed = self.observe(&design, &run.lines);
-        let mut report = FunctionReport {
-            simulator: simulator.name().to_string(),
-            passed: 0,
-            failed: 0,
-            failures: Vec::new(),
-        };
+        let mut report = FunctionReport::new(simulator.name());
         for problem in self.judge(&mut observed) {
             match problem {
-                None => report.passed += 1,
-                Some(text) => {
-                    report.failed += 1;
-                    if report.failures.len() < shown {
-                        report.failures.push(text);
-                    }
-                }
+                None => report.pass(),
+                Some(text) => report.fail(shown, || text),
             }
         }
         Ok(report)
@@ -442,14 +432,8 @@ fn prefixes(graph: &Kautz) -> Vec<String> {
 /// Position of each of the top's ports of `direction` among those ports, without `clk` and
 /// `rst`, by name: the order of a testbench row.
 fn port_index(design: &Design, direction: Direction) -> HashMap<String, usize> {
-    let top = design.top();
-    let clocking: Vec<_> = top
-        .clocking
-        .iter()
-        .flat_map(|c| [c.clock, c.reset])
-        .collect();
-    top.ports()
-        .filter(|(id, s)| !clocking.contains(id) && s.kind == SignalKind::Port(direction))
+    row_ports(design)
+        .filter(|(_, s)| s.kind == SignalKind::Port(direction))
         .enumerate()
         .map(|(i, (_, s))| (s.name.clone(), i))
         .collect()

@@ -4,7 +4,8 @@
 //! (golden models of every routing algorithm and their property checks), which feeds the
 //! drawing and benchmark front ends. [`network`] holds the cycle models of the network
 //! hardware (switch, router, whole networks) that [`rtl`] is checked against; [`random`] the
-//! deterministic random numbers that every model and flow draws from. The binary in `main.rs` only wires these together.
+//! deterministic random numbers that every model and flow draws from. The binary in
+//! `main.rs` only wires these together.
 
 pub mod bench;
 pub mod cli;

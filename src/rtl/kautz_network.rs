@@ -104,14 +104,6 @@ impl NetworkParams {
         Ok(NetworkParams { fault, ..self })
     }
 
-    pub fn with_top(self, top: &str) -> Self {
-        NetworkParams {
-            router: self.router.with_top(&format!("{top}_router")),
-            top: top.to_string(),
-            ..self
-        }
-    }
-
     pub fn graph(&self) -> &Kautz {
         &self.router.graph
     }

@@ -89,13 +89,6 @@ impl RouterParams {
         RouterParams { fault, ..self }
     }
 
-    pub fn with_top(self, top: &str) -> Self {
-        RouterParams {
-            top: top.to_string(),
-            ..self
-        }
-    }
-
     /// The route generator beside the router.
     pub fn route_gen(&self) -> RouteGenParams {
         RouteGenParams {

@@ -64,6 +64,21 @@ struct Arrival {
     bytes: Vec<u8>,
 }
 
+/// The outputs of each node the check reads.
+const OBSERVED: [&str; 11] = [
+    "tx_ready",
+    "res_valid",
+    "res_status",
+    "res_attempts",
+    "rx_valid",
+    "rx_data",
+    "rx_first",
+    "rx_last",
+    "rx_src",
+    "rx_len",
+    "rx_error",
+];
+
 /// The hardware's outputs, gathered per node.
 #[derive(Debug, Default)]
 struct Observed {
@@ -209,7 +224,16 @@ impl NetworkUnit {
         let g = self.params.graph();
         let n = self.params.nodes();
         let outputs = port_index(design, Direction::Output);
-        let prefixes = prefixes(g);
+        // Each node's output columns by name, looked up once rather than in every row.
+        let columns: Vec<HashMap<&str, usize>> = prefixes(g)
+            .iter()
+            .map(|prefix| {
+                OBSERVED
+                    .iter()
+                    .map(|&name| (name, outputs[&format!("{prefix}_{name}")]))
+                    .collect()
+            })
+            .collect();
         let mut seen = Observed {
             ready: vec![Vec::with_capacity(lines.len()); n],
             verdicts: vec![VecDeque::new(); n],
@@ -224,7 +248,7 @@ impl NetworkUnit {
             for v in 0..n {
                 let get = |name: &str| {
                     values
-                        .get(outputs[&format!("{}_{name}", prefixes[v])])
+                        .get(columns[v][name])
                         .copied()
                         .flatten()
                         .unwrap_or(u64::MAX)

@@ -26,6 +26,7 @@
 //! This is the paper's microarchitecture, [`Arch::Faithful`]; [`Arch::Parallel`] builds
 //! the same ports one route per clock ([`crate::rtl::kautz_route_par`]).
 
+use crate::rtl::const_arith::bits_for;
 use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 use std::collections::BTreeMap;
@@ -110,11 +111,6 @@ impl RouteGenParams {
 /// the most cycles from `init` or `next_route` to the next `route_valid` or `done`.
 pub fn cycle_bound(d: usize, k: usize) -> usize {
     k + 3 * (d + 1) + 4
-}
-
-/// Bits needed to count `values` different values; at least one.
-fn bits_for(values: u64) -> u32 {
-    (64 - (values - 1).leading_zeros()).max(1)
 }
 
 /// Letter `i` (0-based, a1 = 0) of a k-letter word in the most significant letters first.

@@ -23,6 +23,7 @@
 //! edge shows the first route, and each edge with `next_route` the next one (or `done`):
 //! [`CYCLE_BOUND`] cycles of work per route set.
 
+use crate::rtl::const_arith::bit;
 use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
 use crate::rtl::kautz_route_gen::{Fault, RouteGenParams, decode, letter, name, word_check};
 use std::collections::BTreeMap;
@@ -65,15 +66,6 @@ pub fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
             params.k()
         ),
         timing: Timing::Synchronous,
-    }
-}
-
-/// Bit `i` of `signal`.
-fn bit(signal: SignalId, i: u32) -> Expr {
-    Expr::Slice {
-        signal,
-        lo: i,
-        width: 1,
     }
 }
 

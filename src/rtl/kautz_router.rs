@@ -21,6 +21,7 @@
 //! Every output is a register.
 
 use crate::network::switch::MAX_D as MAX_SWITCH_D;
+use crate::rtl::const_arith::{bits_for, extend};
 use crate::rtl::ir::{ConstId, Design, Expr, Memory, Module, SignalId, Timing};
 use crate::rtl::kautz_route_gen::{self, RouteGenParams, cycle_bound};
 use crate::topology::kautz::{Kautz, KautzError};
@@ -127,11 +128,6 @@ impl RouterParams {
     }
 }
 
-/// Bits needed to count `values` different values; at least one.
-fn bits_for(values: u64) -> u32 {
-    (64 - values.saturating_sub(1).leading_zeros()).max(1)
-}
-
 /// The router's hardware.
 pub fn design(params: &RouterParams) -> Design {
     let route_gen = kautz_route_gen::design(&params.route_gen());
@@ -153,15 +149,6 @@ pub fn design(params: &RouterParams) -> Design {
 /// Bits `lo .. lo+width` of `signal`.
 fn slice(signal: SignalId, lo: u32, width: u32) -> Expr {
     Expr::Slice { signal, lo, width }
-}
-
-/// `value` (of `from` bits) zero-extended to `to` bits.
-fn widen(value: Expr, from: u32, to: u32) -> Expr {
-    if from == to {
-        value
-    } else {
-        Expr::concat(vec![Expr::zero(to - from), value])
-    }
 }
 
 /// `signal` (of `width` bits, letters of `w` bits) shifted up by one letter, zero-filled.
@@ -670,8 +657,8 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     let first_hop = slice(route_in, rw - w, w);
     // Port of the out-link by letter a at a node whose last letter is `last`.
     let port = |a: Expr, last: Expr| {
-        let up = widen(a.clone().lt(last), 1, 8);
-        widen(a, w, 8) + up
+        let up = extend(a.clone().lt(last), 1, 8);
+        extend(a, w, 8) + up
     };
     let next = m.internal(
         "next",
@@ -679,8 +666,8 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         "the index of the word after the one on the link",
     );
     m.assign(next, Expr::from(pos) + konst(pw, 1), "One word per cycle.");
-    let lx = widen(hop_count.into(), lw, pw);
-    let nx = widen(count.into(), 8, pw);
+    let lx = extend(hop_count.into(), lw, pw);
+    let nx = extend(count.into(), 8, pw);
     let is_hop = m.internal("is_hop", 1, "the next word is a route byte (1..L-1)");
     m.assign(is_hop, Expr::from(next).lt(lx.clone()), "Words 1 .. L-1.");
     let is_zero = m.internal("is_zero", 1, "the next word is the destination's 0 (L)");
@@ -754,7 +741,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
                 Expr::zero(8),
                 Expr::mux(
                     is_src.into(),
-                    widen(slice(srcw, kw - w, w), w, 8),
+                    extend(slice(srcw, kw - w, w), w, 8),
                     Expr::mux(
                         is_len.into(),
                         count.into(),
@@ -873,7 +860,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     );
     m.assign(
         read_addr,
-        Expr::from(byte_index) + widen(data_word.into(), 1, aw),
+        Expr::from(byte_index) + extend(data_word.into(), 1, aw),
         "One ahead: the byte read in this cycle is the one sent in the next, so read_data holds data byte j in the cycle its word is chosen.",
     );
 

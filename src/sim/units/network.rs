@@ -13,9 +13,8 @@
 //! destination, the last in the model's cycle. Anything the hardware reports beyond the
 //! model's messages (a verdict, an arrival, an `rx_error`) is a failure too.
 
-use crate::network::kautz_net::{FaultSpec, KautzNet, NetError, NetParams};
+use crate::network::kautz_net::{KautzNet, NetError, NetParams};
 use crate::network::message::{Finished, Outcome, payload_byte};
-use crate::network::traffic::{Pattern, Traffic};
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::rtl::kautz_network::{self, NetworkParams, node_prefix};
 use crate::rtl::kautz_route_gen::{pack_word, unpack_word};
@@ -101,25 +100,19 @@ impl NetworkUnit {
         seed: u64,
     ) -> Result<Self, NetError> {
         let max = params.router.max_bytes;
-        let model = NetParams {
-            graph: *params.graph(),
-            arbiter: params.arbiter,
-            route_cycles: params.router.route_cycles(),
-            max_bytes: max,
-            traffic: Traffic {
-                pattern: Pattern::Uniform,
-                rate,
-                bytes: 1..=max,
-                hot_fraction: 0.2,
-            },
+        // The plain run of the sweeps and benchmarks, with this network's arbiter, messages
+        // of every length the buffers take, and faulty nodes.
+        let mut model = NetParams::uniform(
+            *params.graph(),
+            params.router.route_cycles(),
+            rate,
+            max,
             cycles,
             seed,
-            faults: FaultSpec {
-                random_nodes: faults,
-                ..FaultSpec::default()
-            },
-            retry_rounds: 1,
-        };
+        );
+        model.arbiter = params.arbiter;
+        model.traffic.bytes = 1..=max;
+        model.faults.random_nodes = faults;
         let net = KautzNet::new(&model)?;
         let faulty = net.faults().nodes.clone();
         let mut finished = Vec::new();

@@ -16,6 +16,7 @@ use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiUnitKind, LdiUnitParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use crate::rtl::torus_router::{self, TorusRouterParams};
+use crate::rtl::{kautz_route_par, kautz_route_pipe};
 use crate::topology::mrns::Mrns;
 use clap::{Subcommand, ValueEnum};
 
@@ -200,8 +201,9 @@ pub struct UnitSelection {
     /// unit's, such as kautz_route_gen].
     #[arg(long, value_name = "NAME", global = true)]
     pub top: Option<String>,
-    /// Kautz route generator: seed 000's design, one overlap or letter per clock, or one
-    /// route per clock with the same ports [default: faithful].
+    /// Kautz route generator: seed 000's design, one overlap or letter per clock, one
+    /// route per clock with the same ports, or the pipelined engine kautz_route_pipe, a
+    /// route set per clock [default: faithful].
     #[arg(long, value_enum, global = true)]
     pub arch: Option<Arch>,
 }
@@ -212,7 +214,13 @@ impl UnitSelection {
         let unit = Unit::from_args(self.unit.as_ref(), &self.kautz, self.top.as_deref())?;
         let unit = match (unit, self.arch) {
             (unit, None) => unit,
-            (Unit::Kautz(params), Some(arch)) => Unit::Kautz(params.with_arch(arch)),
+            (Unit::Kautz(params), Some(arch)) => {
+                let top = self.top.as_deref().unwrap_or(arch.default_top());
+                Unit::Kautz(RouteGenParams {
+                    top: top.to_string(),
+                    ..params.with_arch(arch)
+                })
+            }
             (unit, Some(_)) => {
                 return Err(input_error(anyhow::anyhow!(
                     "--arch chooses the Kautz route generator's architecture; the {} unit has no such option",
@@ -359,6 +367,7 @@ impl Unit {
             Unit::Kautz(params) => match params.arch {
                 Arch::Faithful => "kautz-route-gen".to_string(),
                 Arch::Parallel => "kautz-route-gen-parallel".to_string(),
+                Arch::Pipelined => "kautz-route-pipe".to_string(),
             },
             Unit::Ldi(params) => format!("ldi-{}", params.kind().name()),
             Unit::Mrns(_) => "mrns-path-gen".to_string(),
@@ -379,7 +388,7 @@ impl Unit {
                     arch => format!("--d {} --k {} --arch {}", p.d(), p.k(), arch.name()),
                 },
                 p.top.clone(),
-                kautz_route_gen::DEFAULT_TOP.to_string(),
+                p.arch.default_top().to_string(),
             ),
             Unit::Ldi(p) => {
                 let data = if p.kind() == LdiUnitKind::Crossbar {
@@ -478,7 +487,11 @@ impl Unit {
                 ),
                 Arch::Parallel => format!(
                     "the first route_valid or done {} cycles after init, each further one the cycle after next_route",
-                    p.arch.cycle_bound(p.d(), p.k())
+                    kautz_route_par::CYCLE_BOUND
+                ),
+                Arch::Pipelined => format!(
+                    "a pair accepted every clock; its route set on the outputs {} clock edges later unless out_ready stalls it",
+                    kautz_route_pipe::latency(p.d())
                 ),
             },
             Unit::Ldi(p) => latency(u32::from(p.is_registered())),

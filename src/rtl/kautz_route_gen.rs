@@ -41,7 +41,8 @@ pub struct RouteGenParams {
     pub arch: Arch,
 }
 
-/// How the route generator is built; both have the same ports and handshake.
+/// How the route generator is built: the first two have the same ports and handshake; the
+/// pipelined engine streams whole route sets through ports of its own.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Arch {
     /// Seed 000's: one overlap or letter tested per clock.
@@ -49,6 +50,9 @@ pub enum Arch {
     Faithful,
     /// Every overlap and letter at once: a route per clock.
     Parallel,
+    /// `kautz_route_pipe`: a pair accepted every clock, its whole set a fixed number of
+    /// clock edges later ([`crate::rtl::kautz_route_pipe`]).
+    Pipelined,
 }
 
 impl Arch {
@@ -57,16 +61,15 @@ impl Arch {
         match self {
             Arch::Faithful => "faithful",
             Arch::Parallel => "parallel",
+            Arch::Pipelined => "pipelined",
         }
     }
 
-    /// The most cycles of work from `init` to `done`, waiting for `next_route` not
-    /// counted, as the testbenches count them (the `init` edge, then every edge before
-    /// which `route_valid` was low).
-    pub fn cycle_bound(self, d: usize, k: usize) -> usize {
+    /// The top module's name when none is given.
+    pub fn default_top(self) -> &'static str {
         match self {
-            Arch::Faithful => cycle_bound(d, k),
-            Arch::Parallel => crate::rtl::kautz_route_par::CYCLE_BOUND,
+            Arch::Faithful | Arch::Parallel => DEFAULT_TOP,
+            Arch::Pipelined => crate::rtl::kautz_route_pipe::DEFAULT_TOP,
         }
     }
 }
@@ -162,6 +165,7 @@ pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Desig
     match params.arch {
         Arch::Faithful => faithful(params, fault),
         Arch::Parallel => crate::rtl::kautz_route_par::design(params, fault),
+        Arch::Pipelined => crate::rtl::kautz_route_pipe::design(params, fault),
     }
 }
 

@@ -79,7 +79,7 @@ fn is_used(used: SignalId, x: Expr, w: u32, d: usize) -> Expr {
     Expr::from(used).and(decode(x, w, d)).any()
 }
 
-fn overlaps(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+pub(crate) fn overlaps(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     let (k, w) = (params.k(), params.letter_bits());
     let tail_bits = (k as u32 - 1) * w;
     let mut m = Module::new(
@@ -129,7 +129,7 @@ fn overlaps(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     m
 }
 
-fn phase_a(params: &RouteGenParams) -> Module {
+pub(crate) fn phase_a(params: &RouteGenParams) -> Module {
     let (k, d, w, lw) = (
         params.k(),
         params.d(),
@@ -246,7 +246,7 @@ fn phase_a(params: &RouteGenParams) -> Module {
     m
 }
 
-fn first_free(params: &RouteGenParams) -> Module {
+pub(crate) fn first_free(params: &RouteGenParams) -> Module {
     let (d, w) = (params.d(), params.letter_bits());
     let mut m = Module::new(
         name(params, "first_free"),
@@ -277,7 +277,7 @@ fn first_free(params: &RouteGenParams) -> Module {
     m
 }
 
-fn chooser(
+pub(crate) fn chooser(
     params: &RouteGenParams,
     phase_a: &Module,
     first_free: &Module,
@@ -424,7 +424,7 @@ fn chooser(
 }
 
 /// One bit per letter, bit i set when `x == i`; with the fault, letter 0 never.
-fn mark(x: SignalId, w: u32, d: usize, fault: Option<Fault>) -> Expr {
+pub(crate) fn mark(x: SignalId, w: u32, d: usize, fault: Option<Fault>) -> Expr {
     match fault {
         Some(Fault::UsedBitNeverSet) => Expr::concat(
             (1..=d)

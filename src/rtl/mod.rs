@@ -9,6 +9,7 @@ pub mod ir;
 pub mod kautz_network;
 pub mod kautz_route_gen;
 pub mod kautz_route_par;
+pub mod kautz_route_pipe;
 pub mod kautz_router;
 pub mod kautz_switch;
 pub mod ldi_units;

@@ -1,0 +1,489 @@
+//! The pipelined route engine (`--arch pipelined`): `kautz_route_pipe`, which accepts a
+//! (src, dst) pair every clock and hands out whole route sets in order, [`latency`]
+//! clock edges later.
+//!
+//! In: the [`RouteGenParams`] of the route generator and an optional built-in [`Fault`].
+//! Out: a [`Design`] of these blocks:
+//! - **front**: the input registers, then the word check, the overlaps of the parallel
+//!   design ([`crate::rtl::kautz_route_par`]) and the initial used masks (`ak` out, `b1`
+//!   in), registered: two stages.
+//! - **route step** (one module, d instances): route i of the set is chosen in stage i
+//!   by the parallel design's chooser over the masks the earlier stages left (zero for
+//!   invalid words), and its letters are marked for the stages after.
+//! - **top**: the pipeline registers. Each pair's search state moves down with it as far
+//!   as a later step reads it, and each route found moves down to the last stage, where
+//!   route i sits in slot i of `out_routes`.
+//!   A global stall: every register moves when `out_ready` is high or the last
+//!   stage holds nothing, so a set held on the outputs is neither lost nor repeated, and
+//!   `in_ready` is that same condition: high whenever `out_ready` is.
+//!
+//! The chooser of each stage is the parallel design's, so the engine gives the golden
+//! order ([`crate::routing::kautz::DisjointRoutes`]) by the same argument.
+
+use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
+use crate::rtl::kautz_route_gen::{Fault, RouteGenParams, decode, letter, name, word_check};
+use crate::rtl::kautz_route_par::{chooser, first_free, mark, overlaps, phase_a};
+use std::collections::BTreeMap;
+use std::ops::Not;
+
+/// Default top module name of the engine.
+pub const DEFAULT_TOP: &str = "kautz_route_pipe";
+
+/// Clock edges from the edge that accepts a pair to the edge after which its set is on the
+/// outputs, when nothing stalls: the two front stages and one stage per route.
+pub fn latency(d: usize) -> usize {
+    d + 2
+}
+
+/// The pipelined engine, with `fault` built in if there is one.
+pub fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
+    let check = word_check(params);
+    let overlaps = (params.k() > 1).then(|| overlaps(params, fault));
+    let front = front(params, &check, overlaps.as_ref());
+    let phase_a = phase_a(params);
+    let first_free = first_free(params);
+    let chooser = chooser(params, &phase_a, &first_free, fault);
+    let step = route_step(params, &chooser, fault);
+    let top = top(params, &front, &step);
+    let mut modules = vec![check];
+    modules.extend(overlaps);
+    modules.extend([front, phase_a, first_free, chooser, step, top]);
+    Design {
+        modules,
+        params: BTreeMap::from([
+            ("d".into(), params.d() as u64),
+            ("k".into(), params.k() as u64),
+            ("latency".into(), latency(params.d()) as u64),
+        ]),
+        summary: format!(
+            "pipelined engine for the node-disjoint routes of the Kautz digraph K({},{}), a route set per clock",
+            params.d(),
+            params.k()
+        ),
+        timing: Timing::Synchronous,
+    }
+}
+
+/// The search state that travels down the pipeline with each pair.
+struct StatePorts {
+    valid: SignalId,
+    ok: SignalId,
+    src: SignalId,
+    dst: SignalId,
+    overlap: Option<SignalId>,
+    used_out: SignalId,
+    used_in: SignalId,
+}
+
+impl StatePorts {
+    /// The state's ports on `m`, each named `<field><suffix>`.
+    fn declare(
+        m: &mut Module,
+        params: &RouteGenParams,
+        suffix: &str,
+        port: fn(&mut Module, &str, u32, &str) -> SignalId,
+    ) -> Self {
+        let (k, d, w) = (params.k(), params.d(), params.letter_bits());
+        let kw = k as u32 * w;
+        let letters = d as u32 + 1;
+        let mut p = |n: &str, width: u32, doc: &str| port(m, &format!("{n}{suffix}"), width, doc);
+        StatePorts {
+            valid: p("valid", 1, "a pair is in this stage"),
+            ok: p("ok", 1, "its words are two different nodes"),
+            src: p("src", kw, "its source word"),
+            dst: p("dst", kw, "its destination word"),
+            overlap: (k > 1).then(|| p("overlap", k as u32 - 1, "bit v-1: overlap v exists")),
+            used_out: p("used_out", letters, "bit i: out-letter i used"),
+            used_in: p("used_in", letters, "bit i: in-letter i used"),
+        }
+    }
+
+    /// Port connections `(name<suffix>, signal)` for an instance.
+    fn connect(&self, suffix: &str, to: &StatePorts) -> Vec<(String, Expr)> {
+        let mut ports = vec![
+            (format!("valid{suffix}"), Expr::from(to.valid)),
+            (format!("ok{suffix}"), to.ok.into()),
+            (format!("src{suffix}"), to.src.into()),
+            (format!("dst{suffix}"), to.dst.into()),
+        ];
+        if let Some(o) = to.overlap {
+            ports.push((format!("overlap{suffix}"), o.into()));
+        }
+        ports.push((format!("used_out{suffix}"), to.used_out.into()));
+        ports.push((format!("used_in{suffix}"), to.used_in.into()));
+        ports
+    }
+}
+
+/// `q` takes `next` on the edges where the pipeline advances.
+fn hold(m: &mut Module, advance: SignalId, q: SignalId, next: Expr, doc: &str) {
+    m.register(q, 0, Expr::mux(advance.into(), next, q.into()), doc);
+}
+
+fn front(params: &RouteGenParams, check: &Module, overlaps: Option<&Module>) -> Module {
+    let (k, d, w) = (params.k(), params.d(), params.letter_bits());
+    let kw = k as u32 * w;
+    let mut m = Module::new(
+        name(params, "front"),
+        &[
+            "the front of the pipeline: the pair registered as it is accepted, then its word check,",
+            "overlaps and initial used masks registered: two stages.",
+        ],
+    );
+    m.clocked();
+    let advance = m.input("advance", 1, "the pipeline moves this edge");
+    let in_valid = m.input("in_valid", 1, "a pair is offered");
+    let src = m.input("src", kw, "its source word");
+    let dst = m.input("dst", kw, "its destination word");
+    let out = StatePorts::declare(&mut m, params, "_q", Module::output);
+    let valid0 = m.internal("valid0", 1, "stage 0: a pair was accepted");
+    let src0 = m.internal("src0", kw, "stage 0: its source word");
+    let dst0 = m.internal("dst0", kw, "stage 0: its destination word");
+    let ok = m.internal("ok", 1, "stage 0: the words are two different nodes");
+    hold(
+        &mut m,
+        advance,
+        valid0,
+        in_valid.into(),
+        "Stage 0: the pair as accepted; registered so that no logic hangs on the ports.",
+    );
+    hold(&mut m, advance, src0, src.into(), "");
+    hold(&mut m, advance, dst0, dst.into(), "");
+    m.instance(
+        check,
+        "u_word_check",
+        &[
+            ("src", src0.into()),
+            ("dst", dst0.into()),
+            ("valid", ok.into()),
+        ],
+        "Input check.",
+    );
+    if let (Some(overlaps), Some(q)) = (overlaps, out.overlap) {
+        let tail_bits = (k as u32 - 1) * w;
+        let overlap = m.internal("overlap", k as u32 - 1, "stage 0: the overlaps");
+        m.instance(
+            overlaps,
+            "u_overlaps",
+            &[
+                (
+                    "tail",
+                    Expr::Slice {
+                        signal: src0,
+                        lo: 0,
+                        width: tail_bits,
+                    },
+                ),
+                (
+                    "head",
+                    Expr::Slice {
+                        signal: dst0,
+                        lo: w,
+                        width: tail_bits,
+                    },
+                ),
+                ("overlap", overlap.into()),
+            ],
+            "Every overlap at once.",
+        );
+        hold(&mut m, advance, q, overlap.into(), "Stage 1: the overlaps.");
+    }
+    hold(
+        &mut m,
+        advance,
+        out.valid,
+        valid0.into(),
+        "Stage 1: the pair and its check.",
+    );
+    hold(&mut m, advance, out.ok, ok.into(), "");
+    hold(&mut m, advance, out.src, src0.into(), "");
+    hold(&mut m, advance, out.dst, dst0.into(), "");
+    hold(
+        &mut m,
+        advance,
+        out.used_out,
+        decode(letter(src0, k - 1, k, w), w, d),
+        "Used out-letters: ak names no out-neighbour.",
+    );
+    hold(
+        &mut m,
+        advance,
+        out.used_in,
+        decode(letter(dst0, 0, k, w), w, d),
+        "Used in-letters: b1 names no in-neighbour.",
+    );
+    m
+}
+
+fn route_step(params: &RouteGenParams, chooser: &Module, fault: Option<Fault>) -> Module {
+    let (d, w, lw) = (params.d(), params.letter_bits(), params.length_bits());
+    let letters = d as u32 + 1;
+    let route_bits = (params.k() as u32 + 2) * w;
+    let mut m = Module::new(
+        name(params, "route_step"),
+        &[
+            "the logic of one route stage: the next route of the set over the used masks, zero for",
+            "invalid words, and the masks with its letters marked for the stages after.",
+        ],
+    );
+    let state = StatePorts::declare(&mut m, params, "", Module::input);
+    let route_q = m.output("route", route_bits, "the route, zero for invalid words");
+    let len_q = m.output("route_len", lw, "its length, zero for invalid words");
+    let used_out_q = m.output("used_out_next", letters, "used out-letters after it");
+    let used_in_q = m.output("used_in_next", letters, "used in-letters after it");
+    let found = m.internal("found", 1, "chooser: a route");
+    let route = m.internal("next", route_bits, "chooser: its hops");
+    let route_len = m.internal("next_len", lw, "chooser: its length");
+    let out_letter = m.internal("out_letter", w, "chooser: its out-letter");
+    let in_letter = m.internal("in_letter", w, "chooser: its in-letter");
+    let shown = m.internal("shown", 1, "the route goes into the set");
+    let mut ports: Vec<(&str, Expr)> = state
+        .overlap
+        .map(|o| ("overlap", Expr::from(o)))
+        .into_iter()
+        .collect();
+    ports.extend([
+        ("src", state.src.into()),
+        ("dst", state.dst.into()),
+        ("used_out", state.used_out.into()),
+        ("used_in", state.used_in.into()),
+        ("found", found.into()),
+        ("route", route.into()),
+        ("route_len", route_len.into()),
+        ("out_letter", out_letter.into()),
+        ("in_letter", in_letter.into()),
+    ]);
+    m.instance(chooser, "u_chooser", &ports, "This stage's route.");
+    // valid only travels with the state; the step's logic does not need it.
+    m.assign(
+        shown,
+        Expr::from(state.ok)
+            .and(found.into())
+            .and(state.valid.into()),
+        "Invalid words (and empty stages) give zero routes and lengths.",
+    );
+    m.assign(route_q, gate(shown, route, route_bits), "");
+    m.assign(len_q, gate(shown, route_len, lw), "");
+    m.assign(
+        used_out_q,
+        Expr::from(state.used_out).or(mark(out_letter, w, d, fault)),
+        "The route's letters marked for the stages after.",
+    );
+    m.assign(
+        used_in_q,
+        Expr::from(state.used_in).or(mark(in_letter, w, d, fault)),
+        "",
+    );
+    m
+}
+
+/// `value` when `cond`, else zero.
+fn gate(cond: SignalId, value: SignalId, width: u32) -> Expr {
+    Expr::mux(cond.into(), value.into(), Expr::zero(width))
+}
+
+fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
+    let (k, d, w, lw) = (
+        params.k(),
+        params.d(),
+        params.letter_bits(),
+        params.length_bits(),
+    );
+    let kw = k as u32 * w;
+    let letters = d as u32 + 1;
+    let route_bits = (k as u32 + 2) * w;
+    let mut m = Module::new(
+        params.top.clone(),
+        &[
+            &format!(
+                "pipelined route engine for K({d},{k}): accepts a (src, dst) pair every clock and gives its {d} node-disjoint"
+            ),
+            &format!(
+                "routes, in the order of seed 000, section 4, {} clock edges later; out_ready low stalls it.",
+                latency(d)
+            ),
+        ],
+    );
+    let clocking = m.clocked();
+    let in_valid = m.input("in_valid", 1, "src and dst hold a pair");
+    let in_ready = m.output(
+        "in_ready",
+        1,
+        "the pair is accepted this edge if in_valid; high whenever out_ready is",
+    );
+    let src = m.input("src", kw, "source node, a1 in the most significant letter");
+    let dst = m.input(
+        "dst",
+        kw,
+        "destination node, b1 in the most significant letter",
+    );
+    let out_valid = m.output("out_valid", 1, "a route set is on the outputs");
+    let out_ready = m.input("out_ready", 1, "the set shown is taken this edge");
+    let out_routes = m.output(
+        "out_routes",
+        d as u32 * route_bits,
+        "route i (golden order) in bits [(i+1)*(k+2)*W-1 : i*(k+2)*W], hops first most significant",
+    );
+    let out_lens = m.output(
+        "out_lens",
+        d as u32 * lw,
+        "route i's length in bits [(i+1)*LW-1 : i*LW]",
+    );
+    let out_error = m.output(
+        "out_error",
+        1,
+        "src or dst is not a node of K(d,k), or src equals dst; routes and lengths zero",
+    );
+    let advance = m.internal("advance", 1, "every register moves this edge");
+    m.assign(
+        advance,
+        Expr::from(out_ready).or(Expr::from(out_valid).not()),
+        "Stall only while a set waits on the outputs: nothing is lost or repeated.",
+    );
+    m.assign(
+        in_ready,
+        advance.into(),
+        "A pair enters whenever all moves.",
+    );
+    let mut state = StatePorts::declare(&mut m, params, "_0", Module::internal);
+    let mut ports = vec![
+        ("clk".to_string(), Expr::from(clocking.clock)),
+        ("rst".to_string(), clocking.reset.into()),
+        ("advance".to_string(), Expr::from(advance)),
+        ("in_valid".to_string(), in_valid.into()),
+        ("src".to_string(), src.into()),
+        ("dst".to_string(), dst.into()),
+    ];
+    ports.extend(state.connect("_q", &state));
+    instance(
+        &mut m,
+        front,
+        "u_front",
+        &ports,
+        "Input registers and checks.",
+    );
+    // routes[i]: route i (and its length) as registered after the latest stage so far.
+    let mut routes: Vec<(SignalId, SignalId)> = Vec::new();
+    let mut last = None;
+    for s in 0..d {
+        let signal = |m: &mut Module, n: &str, width: u32, doc: &str| {
+            m.internal(&format!("{n}_{s}"), width, doc)
+        };
+        let route = signal(&mut m, "step_route", route_bits, "route step: its route");
+        let len = signal(&mut m, "step_len", lw, "route step: its length");
+        let used_out = signal(
+            &mut m,
+            "step_used_out",
+            letters,
+            "route step: used out-letters",
+        );
+        let used_in = signal(
+            &mut m,
+            "step_used_in",
+            letters,
+            "route step: used in-letters",
+        );
+        let mut ports = state.connect("", &state);
+        ports.extend([
+            ("route".to_string(), Expr::from(route)),
+            ("route_len".to_string(), len.into()),
+            ("used_out_next".to_string(), used_out.into()),
+            ("used_in_next".to_string(), used_in.into()),
+        ]);
+        instance(
+            &mut m,
+            step,
+            &format!("u_step_{s}"),
+            &ports,
+            &format!("Route {s} of the set."),
+        );
+        let stage = s + 1;
+        let reg = |m: &mut Module, n: &str, width: u32, doc: &str| {
+            m.internal(&format!("{n}_{stage}"), width, doc)
+        };
+        // The routes found so far move down with their pair; the search state only as far
+        // as a later stage reads it.
+        routes.push((route, len));
+        for (i, (route, len)) in routes.iter_mut().enumerate() {
+            let route_q = reg(
+                &mut m,
+                &format!("route{i}"),
+                route_bits,
+                &format!("route {i}"),
+            );
+            let len_q = reg(
+                &mut m,
+                &format!("len{i}"),
+                lw,
+                &format!("route {i}'s length"),
+            );
+            hold(&mut m, advance, route_q, Expr::from(*route), "");
+            hold(&mut m, advance, len_q, Expr::from(*len), "");
+            (*route, *len) = (route_q, len_q);
+        }
+        if stage == d {
+            // Every letter is used once d routes are taken: the set is whole. The golden
+            // model says it always is; the check reads the last marks, which nothing else
+            // needs, and makes an incomplete set an error rather than a wrong answer.
+            let whole = Expr::from(used_out).and(used_in.into()).all();
+            let valid_q = reg(&mut m, "valid", 1, "the last stage: a pair is here");
+            let ok_q = reg(
+                &mut m,
+                "ok",
+                1,
+                "the last stage: its words are good and its set whole",
+            );
+            hold(
+                &mut m,
+                advance,
+                valid_q,
+                state.valid.into(),
+                "The pair moves on.",
+            );
+            hold(&mut m, advance, ok_q, Expr::from(state.ok).and(whole), "");
+            last = Some((valid_q, ok_q));
+            break;
+        }
+        let next = StatePorts::declare(&mut m, params, &format!("_{stage}"), Module::internal);
+        hold(
+            &mut m,
+            advance,
+            next.valid,
+            state.valid.into(),
+            "The pair moves on.",
+        );
+        hold(&mut m, advance, next.ok, state.ok.into(), "");
+        hold(&mut m, advance, next.src, state.src.into(), "");
+        hold(&mut m, advance, next.dst, state.dst.into(), "");
+        if let (Some(q), Some(value)) = (next.overlap, state.overlap) {
+            hold(&mut m, advance, q, value.into(), "");
+        }
+        hold(&mut m, advance, next.used_out, used_out.into(), "");
+        hold(&mut m, advance, next.used_in, used_in.into(), "");
+        state = next;
+    }
+    let (valid_q, ok_q) = last.expect("d is at least 1");
+    m.assign(out_valid, valid_q.into(), "The last stage's pair.");
+    m.assign(
+        out_routes,
+        Expr::concat(routes.iter().rev().map(|r| Expr::from(r.0)).collect()),
+        "Route 0 in the lowest slot.",
+    );
+    m.assign(
+        out_lens,
+        Expr::concat(routes.iter().rev().map(|r| Expr::from(r.1)).collect()),
+        "",
+    );
+    m.assign(
+        out_error,
+        Expr::from(ok_q).not(),
+        "Meaningful with out_valid.",
+    );
+    m
+}
+
+/// An instance whose port names are built at run time.
+fn instance(m: &mut Module, of: &Module, label: &str, ports: &[(String, Expr)], doc: &str) {
+    let ports: Vec<(&str, Expr)> = ports.iter().map(|(n, e)| (n.as_str(), e.clone())).collect();
+    m.instance(of, label, &ports, doc);
+}

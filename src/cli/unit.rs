@@ -483,7 +483,7 @@ impl Unit {
             Unit::Kautz(p) => match p.arch {
                 Arch::Faithful => format!(
                     "each route_valid or done follows init or next_route within {} cycles",
-                    p.arch.cycle_bound(p.d(), p.k())
+                    kautz_route_gen::cycle_bound(p.d(), p.k())
                 ),
                 Arch::Parallel => format!(
                     "the first route_valid or done {} cycles after init, each further one the cycle after next_route",

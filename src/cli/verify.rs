@@ -19,6 +19,7 @@ use crate::sim::stream::{self, StreamUnit};
 use crate::sim::units::ldi::LdiUnit;
 use crate::sim::units::mrns::MrnsPathUnit;
 use crate::sim::units::network::{self as network_traffic, NetworkUnit};
+use crate::sim::units::route_pipe::{self, PipeUnit};
 use crate::sim::units::router::{self as router_traffic, RouterUnit};
 use crate::sim::units::switch::{self as switch_traffic, SwitchUnit};
 use crate::sim::units::torus::{Headers, TorusUnit, single_faults};
@@ -214,12 +215,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if !matches!(unit, Unit::Kautz(_)) {
         only("--design", "Kautz route generator", args.design.is_some())?;
-    } else if args.unit.arch == Some(kautz_route_gen::Arch::Pipelined) {
-        // Its ports are not the route generator's, so the route-by-route testbench does not
-        // apply; its stream testbench is not written yet.
-        return Err(input_error(anyhow::anyhow!(
-            "verify has no testbench for --arch pipelined yet; generate, lint, synth and prove take it"
-        )));
     } else if args.design.is_some() && args.unit.arch.is_some() {
         return Err(input_error(anyhow::anyhow!(
             "--arch builds a design; one read with --design has its own (its manifest's cycle_bound)"
@@ -602,6 +597,14 @@ fn route_generator(
         },
     };
     let vectors = VectorSet::new(graph, pairs, shard).map_err(input_error)?;
+    let fault = args
+        .fault
+        .as_deref()
+        .map(|name| parse_fault::<kautz_route_gen::Fault>(name, "Kautz route generator"))
+        .transpose()?;
+    if params.arch == kautz_route_gen::Arch::Pipelined {
+        return route_engine(args, params, fault, vectors, simulators);
+    }
     let (design, generated) = match &args.design {
         Some(dir) => (
             existing_design(dir, params, args.unit.top.as_deref())?,
@@ -614,11 +617,6 @@ fn route_generator(
                     Unit::Kautz(params.clone()).command_line()
                 ),
             };
-            let fault = args
-                .fault
-                .as_deref()
-                .map(|name| parse_fault::<kautz_route_gen::Fault>(name, "Kautz route generator"))
-                .transpose()?;
             let (design, dir) = scratch_design(params, fault, &provenance)?;
             (design, Some(dir))
         }
@@ -656,6 +654,27 @@ fn route_generator(
         }
     }
     finish(failed)
+}
+
+/// Checks the pipelined route engine cycle by cycle, its every route set against the
+/// golden model.
+fn route_engine(
+    args: &Args,
+    params: &RouteGenParams,
+    fault: Option<kautz_route_gen::Fault>,
+    vectors: VectorSet,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    let seed = args.seed.unwrap_or(1);
+    let described = vectors.describe();
+    let unit = PipeUnit::new(params.clone(), fault, vectors, seed).map_err(input_error)?;
+    let heading = format!(
+        "{described}; offered in {} cycles, no pair one cycle in {} and out_ready low one in {} (seed {seed})",
+        unit.cycles().len(),
+        route_pipe::GAP_ONE_IN,
+        route_pipe::STALL_ONE_IN,
+    );
+    stream_unit(args, &heading, &unit, simulators)
 }
 
 /// Reads the design in `dir` and checks it is the one asked for.

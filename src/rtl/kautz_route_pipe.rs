@@ -332,7 +332,7 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
     let out_error = m.output(
         "out_error",
         1,
-        "src or dst is not a node of K(d,k), or src equals dst; routes and lengths zero",
+        "with out_valid: src or dst is not a node of K(d,k), or src equals dst; routes and lengths zero",
     );
     let advance = m.internal("advance", 1, "every register moves this edge");
     m.assign(
@@ -427,11 +427,11 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
             // needs, and makes an incomplete set an error rather than a wrong answer.
             let whole = Expr::from(used_out).and(used_in.into()).all();
             let valid_q = reg(&mut m, "valid", 1, "the last stage: a pair is here");
-            let ok_q = reg(
+            let error_q = reg(
                 &mut m,
-                "ok",
+                "error",
                 1,
-                "the last stage: its words are good and its set whole",
+                "the last stage: a pair is here and its words are bad or its set not whole",
             );
             hold(
                 &mut m,
@@ -440,8 +440,15 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
                 state.valid.into(),
                 "The pair moves on.",
             );
-            hold(&mut m, advance, ok_q, Expr::from(state.ok).and(whole), "");
-            last = Some((valid_q, ok_q));
+            // Gated by valid like the routes, so that an empty stage shows all zeros.
+            hold(
+                &mut m,
+                advance,
+                error_q,
+                Expr::from(state.valid).and(Expr::from(state.ok).and(whole).not()),
+                "",
+            );
+            last = Some((valid_q, error_q));
             break;
         }
         let next = StatePorts::declare(&mut m, params, &format!("_{stage}"), Module::internal);
@@ -462,7 +469,7 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
         hold(&mut m, advance, next.used_in, used_in.into(), "");
         state = next;
     }
-    let (valid_q, ok_q) = last.expect("d is at least 1");
+    let (valid_q, error_q) = last.expect("d is at least 1");
     m.assign(out_valid, valid_q.into(), "The last stage's pair.");
     m.assign(
         out_routes,
@@ -474,11 +481,7 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
         Expr::concat(routes.iter().rev().map(|r| Expr::from(r.1)).collect()),
         "",
     );
-    m.assign(
-        out_error,
-        Expr::from(ok_q).not(),
-        "Meaningful with out_valid.",
-    );
+    m.assign(out_error, error_q.into(), "Low whenever out_valid is low.");
     m
 }
 

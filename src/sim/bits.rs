@@ -36,6 +36,21 @@ impl Bits {
         self.width
     }
 
+    /// The same value in `width` bits; it must fit.
+    pub fn resized(&self, width: u32) -> Self {
+        let mut bits = Bits::zero(width);
+        for lo in (0..self.width).step_by(64) {
+            let field = 64.min(self.width - lo);
+            let value = self.get(lo, field);
+            if lo < width {
+                bits.set(lo, field.min(width - lo), value);
+            } else {
+                assert_eq!(value, 0, "the value does not fit {width} bits");
+            }
+        }
+        bits
+    }
+
     /// Writes `value` into bits `lo .. lo + width` (`width` at most 64); it must fit.
     pub fn set(&mut self, lo: u32, width: u32, value: u64) {
         assert!(
@@ -130,6 +145,23 @@ mod tests {
             Bits::from_hex(85, &bits.to_hex().to_uppercase()),
             Some(bits)
         );
+    }
+
+    #[test]
+    fn resizing_keeps_the_value() {
+        let mut wide = Bits::zero(130);
+        wide.set(66, 3, 0b101);
+        wide.set(0, 8, 0x3c);
+        let narrow = wide.resized(70);
+        assert_eq!(narrow.to_hex(), "14000000000000003c");
+        assert_eq!(narrow.resized(130), wide);
+        assert_eq!(Bits::from_u64(64, 9).resized(4), Bits::from_u64(4, 9));
+    }
+
+    #[test]
+    #[should_panic(expected = "does not fit")]
+    fn resizing_refuses_a_value_that_does_not_fit() {
+        Bits::from_u64(64, 0x10).resized(4);
     }
 
     #[test]

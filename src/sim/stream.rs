@@ -7,16 +7,32 @@
 //! outputs that differ.
 
 use crate::rtl::ir::Design;
-use crate::sim::function::{FunctionReport, digits, parse_line, simulate};
+use crate::sim::bits::Bits;
+use crate::sim::function::{FunctionReport, simulate};
 use crate::sim::{SimError, Simulator};
 use std::path::Path;
 
 /// One clock cycle of a stream: the input port values applied in it and the output port
 /// values the model gives after its clock edge, both in port order without `clk` and `rst`.
+/// Inputs are at most 64 bits wide; outputs may be wider (a whole route set).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cycle {
     pub inputs: Vec<u64>,
-    pub outputs: Vec<u64>,
+    pub outputs: Vec<Bits>,
+    /// What the outputs of this cycle show, for a failure's line ("vector 4 (src 012 dst
+    /// 201)"); empty when the cycle number says enough.
+    pub note: String,
+}
+
+impl Cycle {
+    /// A cycle whose outputs all fit 64 bits.
+    pub fn narrow(inputs: Vec<u64>, outputs: &[u64]) -> Self {
+        Cycle {
+            inputs,
+            outputs: outputs.iter().map(|&v| Bits::from_u64(64, v)).collect(),
+            note: String::new(),
+        }
+    }
 }
 
 /// A unit checked cycle by cycle against its model from reset.
@@ -42,29 +58,35 @@ pub fn verify(
     let run = simulate(simulator, &unit.design(), &unit.describe(), 1, &rows, wave)?;
     let mut report = FunctionReport::new(simulator.name());
     for (index, (cycle, line)) in cycles.iter().zip(&run.lines).enumerate() {
-        let got = parse_line(line);
+        let fields: Vec<&str> = line.split_whitespace().collect();
         let differing: Vec<String> = run
             .outputs
             .iter()
+            .zip(&cycle.outputs)
             .enumerate()
-            .filter(|&(i, _)| got.get(i).copied().flatten() != Some(cycle.outputs[i]))
-            .map(|(i, port)| {
-                let width = digits(port.width);
-                let seen = match got.get(i).copied().flatten() {
-                    Some(value) => format!("{value:0width$x}"),
-                    None => "nothing".to_string(),
-                };
-                format!(
-                    "{} {seen}, expected {:0width$x}",
-                    port.name, cycle.outputs[i]
-                )
+            .filter_map(|(i, (port, expected))| {
+                let expected = expected.resized(port.width);
+                let seen = fields.get(i).copied();
+                let got = seen.and_then(|text| Bits::from_hex(port.width, text));
+                (got.as_ref() != Some(&expected)).then(|| {
+                    // Lowercase whatever the simulator wrote; text that is no value as it is.
+                    let seen = match (got, seen) {
+                        (Some(value), _) => value.to_hex(),
+                        (None, text) => text.unwrap_or("nothing").to_string(),
+                    };
+                    format!("{} {seen}, expected {expected}", port.name)
+                })
             })
             .collect();
         if differing.is_empty() {
             report.pass();
         } else {
             report.fail(shown, || {
-                format!("after cycle {index}: {}", differing.join("; "))
+                let note = match cycle.note.as_str() {
+                    "" => String::new(),
+                    note => format!(", {note}"),
+                };
+                format!("after cycle {index}{note}: {}", differing.join("; "))
             });
         }
     }

@@ -226,8 +226,8 @@ impl StreamUnit for RouterUnit {
             events.clear();
             let rx = model.rx_port();
             let next = model.word();
-            out.push(Cycle {
-                inputs: vec![
+            out.push(Cycle::narrow(
+                vec![
                     tx_valid,
                     tx_data,
                     tx_last,
@@ -238,7 +238,7 @@ impl StreamUnit for RouterUnit {
                     arriving.ctl as u64,
                     arriving.data,
                 ],
-                outputs: vec![
+                &[
                     model.tx_ready(t + 1) as u64,
                     res_valid,
                     res_status,
@@ -254,7 +254,7 @@ impl StreamUnit for RouterUnit {
                     next.ctl as u64,
                     next.data,
                 ],
-            });
+            ));
         }
         out
     }

@@ -108,10 +108,7 @@ impl StreamUnit for SwitchUnit {
             .iter()
             .map(|inputs| {
                 model.step(&inputs.words, &inputs.out_nack, inputs.fault);
-                Cycle {
-                    inputs: input_row(inputs),
-                    outputs: output_row(&model, config.ports()),
-                }
+                Cycle::narrow(input_row(inputs), &output_row(&model, config.ports()))
             })
             .collect()
     }

@@ -227,9 +227,9 @@ impl StreamUnit for RamUnit {
         let mut reference = Reference::new(self.depth, self.reads_new);
         self.stimulus()
             .into_iter()
-            .map(|inputs| Cycle {
-                outputs: reference.step(&inputs),
-                inputs,
+            .map(|inputs| {
+                let outputs = reference.step(&inputs);
+                Cycle::narrow(inputs, &outputs)
             })
             .collect()
     }

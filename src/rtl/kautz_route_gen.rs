@@ -51,7 +51,7 @@ pub enum Arch {
     /// Every overlap and letter at once: a route per clock.
     Parallel,
     /// `kautz_route_pipe`: a pair accepted every clock, its whole set a fixed number of
-    /// clock edges later ([`crate::rtl::kautz_route_pipe`]).
+    /// clock edges later.
     Pipelined,
 }
 

@@ -149,9 +149,14 @@ fn civil_date(days: u64) -> String {
 }
 
 /// The units that hand out sets of routes, whose speed is also route sets per second: the
-/// Kautz route generator and the MRNS path generator (a path set is its route set). The
-/// other units answer one input per clock.
-pub const ROUTE_SET_UNITS: [&str; 2] = ["kautz-route-gen", "mrns-path-gen"];
+/// Kautz route generator in its three architectures and the MRNS path generator (a path
+/// set is its route set). The other units answer one input per clock.
+pub const ROUTE_SET_UNITS: [&str; 4] = [
+    "kautz-route-gen",
+    "kautz-route-gen-parallel",
+    "kautz-route-pipe",
+    "mrns-path-gen",
+];
 
 /// Reads the cycles per route set from what `kautzgen verify` printed: the first line
 /// `SIMULATOR: cycles per route set: mean M, max N (bound B)`, or `cycles per path set`

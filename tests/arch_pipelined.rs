@@ -306,3 +306,33 @@ fn words_too_wide_for_the_stream_testbench_are_refused() {
         "error: K(2,40) has 80-bit node words; the stream testbench carries at most 64 bits an input port\n"
     );
 }
+
+#[test]
+fn a_generated_engine_is_not_taken_for_a_route_generator() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("k23");
+    let dir_text = dir.to_str().unwrap();
+    let (status, _, stderr) = kautzgen(&[
+        "generate",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--arch",
+        "pipelined",
+        "--out",
+        dir_text,
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    let (status, stdout, stderr) =
+        kautzgen(&["verify", "--d", "2", "--k", "3", "--design", dir_text]);
+    assert_eq!((status, stdout.as_str()), (2, ""));
+    let canonical = std::fs::canonicalize(&dir).unwrap();
+    assert_eq!(
+        stderr,
+        format!(
+            "error: the design in {} is the pipelined engine, whose ports are not the route generator's; check it with `kautzgen verify --d D --k K --arch pipelined`, which generates it\n",
+            canonical.display()
+        )
+    );
+}

@@ -199,6 +199,11 @@ pub enum DesignError {
     },
     #[error(transparent)]
     SelfTimed(#[from] crate::rtl::ir::SelfTimedError),
+    #[error(
+        "the design in {} is the pipelined engine, whose ports are not the route generator's; check it with `kautzgen verify --d D --k K --arch pipelined`, which generates it",
+        dir.display()
+    )]
+    Pipelined { dir: PathBuf },
     #[error("the design in {} is for {found}, not d = {d}, k = {k}", dir.display())]
     Params {
         dir: PathBuf,
@@ -237,12 +242,19 @@ impl Design {
         Ok(Design { dir, manifest })
     }
 
-    /// Checks that the manifest's `d` and `k` are those of `graph`.
+    /// Checks that the design is a route generator (with the route-by-route handshake) and
+    /// the manifest's `d` and `k` are those of `graph`.
     pub fn check_graph(&self, graph: &crate::topology::kautz::Kautz) -> Result<(), DesignError> {
         let param = |name: &str| self.manifest.params.get(name).copied();
         let (d, k) = (graph.d(), graph.k());
         if param("d") == Some(d as u64) && param("k") == Some(k as u64) {
-            return Ok(());
+            // Of the Kautz units, only the pipelined engine has a latency in its manifest.
+            return match param("latency") {
+                Some(_) => Err(DesignError::Pipelined {
+                    dir: self.dir.clone(),
+                }),
+                None => Ok(()),
+            };
         }
         let show = |v: Option<u64>| v.map_or("none".to_string(), |v| v.to_string());
         Err(DesignError::Params {

@@ -13,3 +13,4 @@ pub mod ldi;
 pub mod mrns;
 pub mod paths;
 pub mod torus;
+pub mod torus_cdg;

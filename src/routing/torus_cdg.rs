@@ -1,0 +1,249 @@
+//! The channel dependency graph of a k-ary n-cube routing relation, and a cycle in it.
+//!
+//! In: a [`Router`] (the golden routing function of seed 004) and a fault set. Out: a
+//! [`ChannelGraph`]: channel c1 depends on c2 when a message that arrived over c1 may next
+//! ask for c2, and [`ChannelGraph::cycle`], the shortest cycle through the lowest channel
+//! that lies on one, or none. An acyclic graph means the routing relation is deadlock-free
+//! under wormhole flow control without virtual channels (Dally and Seitz); docs/torus.md
+//! says what a cycle does and does not mean for the adaptive algorithms.
+//!
+//! Nothing is guessed from the algorithms' definitions: the states (channel held, header,
+//! destination) are found by walking the routing function itself from every source to
+//! every destination, and at every state every output the router may choose is followed.
+//! A router forwards on the first allowed port its mask leaves free, and the mask holds the
+//! faulty ports and the busy ones; since any port can be busy, every allowed port that is
+//! not faulty may be chosen, each with the header [`Router::step`] sends on it.
+
+use crate::routing::torus::{Action, Header, Router};
+use crate::topology::torus::{Faults, Link, Node, Port, PortMask, Torus, TorusError};
+use std::collections::VecDeque;
+use thiserror::Error;
+
+/// Largest cube analysed: the walk visits every (channel, header) for every destination,
+/// which takes about 0.3 s for the 512 nodes of the 8-ary 3-cube and 20 s for the 3125
+/// nodes of the 5-ary 5-cube.
+pub const MAX_NODES: usize = 4096;
+
+/// Why a graph cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CdgError {
+    #[error(
+        "the channel dependency analysis walks every destination of every node: the {cube} has {nodes} nodes, more than {MAX_NODES}"
+    )]
+    TooLarge { cube: Torus, nodes: String },
+    #[error(transparent)]
+    Torus(#[from] TorusError),
+}
+
+/// The dependencies between the channels (output links) of one cube under one routing
+/// relation. Channel `c` is output port `c % 2n` of node `c / 2n` (node index order, then
+/// port order `+0, -0, +1, ...`); channels a node lacks (k = 2) have no dependencies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelGraph {
+    torus: Torus,
+    /// Per channel, the index of the node it leads to (`usize::MAX` for an absent port).
+    head: Vec<usize>,
+    /// Per channel, the ports of the node it leads to that a message on it may ask for.
+    waits_for: Vec<PortMask>,
+    /// Reachable (channel, header, destination) states where every allowed port is faulty.
+    stranded: usize,
+}
+
+/// The header fields a router can change, as one number: the destination is fixed per walk.
+fn header_code(header: &Header, n: usize) -> usize {
+    (usize::from(header.f) * n + header.x) * n + header.y
+}
+
+fn header_of(code: usize, n: usize, dst: &Node) -> Header {
+    Header {
+        dst: dst.clone(),
+        f: code / (n * n) == 1,
+        x: code / n % n,
+        y: code % n,
+    }
+}
+
+/// Every output the router may take at `node` with `header` around the faulty ports
+/// `faulty`, each with the header it sends: allowed port i is taken when ports 0..i are
+/// faulty or busy and port i is free.
+fn choices(router: &Router, node: &Node, header: &Header, faulty: PortMask) -> Vec<(Port, Header)> {
+    let allowed = router.candidates(node, header);
+    let mut choices = Vec::with_capacity(allowed.len());
+    for (i, &port) in allowed.iter().enumerate() {
+        if faulty.contains(port) {
+            continue;
+        }
+        let busy = allowed[..i].iter().fold(faulty, |mask, &p| mask.with(p));
+        let decision = router.step(node, header, busy);
+        debug_assert_eq!(decision.action, Action::Forward(port));
+        choices.push((port, decision.header));
+    }
+    choices
+}
+
+impl ChannelGraph {
+    /// Builds the graph by a breadth-first walk over (channel, header) states for every
+    /// destination, starting from the first hop of every source. Faulty nodes neither send
+    /// nor receive.
+    pub fn build(router: &Router, faults: &Faults) -> Result<ChannelGraph, CdgError> {
+        let torus = *router.torus();
+        let count = torus.enumerable_node_count()?;
+        if count > MAX_NODES {
+            return Err(CdgError::TooLarge {
+                cube: torus,
+                nodes: format!("{}^{}", torus.k(), torus.n()),
+            });
+        }
+        let n = torus.n();
+        let ports = torus.eject_port();
+        let nodes: Vec<Node> = torus.nodes()?.collect();
+        let faulty: Vec<PortMask> = nodes.iter().map(|v| faults.mask(&torus, v)).collect();
+        let head: Vec<usize> = (0..count * ports)
+            .map(|c| {
+                torus
+                    .neighbour(&nodes[c / ports], Port::from_index(c % ports))
+                    .map_or(usize::MAX, |w| torus.index_of(&w))
+            })
+            .collect();
+        let headers = 2 * n * n;
+        let mut waits_for = vec![PortMask::empty(); count * ports];
+        let mut stranded = 0;
+        // seen[state] == destination + 1 marks a state visited in this destination's walk.
+        let mut seen = vec![0usize; count * ports * headers];
+        let mut queue = VecDeque::new();
+        let live = |v: usize| !faults.is_faulty_node(&nodes[v]);
+        for d in (0..count).filter(|&d| live(d)) {
+            let dst = &nodes[d];
+            let mut visit = |queue: &mut VecDeque<(usize, usize)>, c: usize, h: &Header| {
+                let state = c * headers + header_code(h, n);
+                if seen[state] != d + 1 {
+                    seen[state] = d + 1;
+                    queue.push_back((c, state % headers));
+                }
+            };
+            for s in (0..count).filter(|&s| s != d && live(s)) {
+                let header = router.initial_header(dst.clone());
+                for (port, next) in choices(router, &nodes[s], &header, faulty[s]) {
+                    visit(&mut queue, s * ports + port.index(), &next);
+                }
+            }
+            while let Some((c, code)) = queue.pop_front() {
+                let v = head[c];
+                if v == d {
+                    continue;
+                }
+                let header = header_of(code, n, dst);
+                let next = choices(router, &nodes[v], &header, faulty[v]);
+                if next.is_empty() {
+                    stranded += 1;
+                }
+                for (port, h) in next {
+                    waits_for[c] = waits_for[c].with(port);
+                    visit(&mut queue, v * ports + port.index(), &h);
+                }
+            }
+        }
+        Ok(ChannelGraph {
+            torus,
+            head,
+            waits_for,
+            stranded,
+        })
+    }
+
+    /// Number of channels (links) the cube has.
+    pub fn channel_count(&self) -> usize {
+        self.head.iter().filter(|&&w| w != usize::MAX).count()
+    }
+
+    /// Number of dependencies (arcs of the graph).
+    pub fn dependency_count(&self) -> usize {
+        self.waits_for
+            .iter()
+            .map(|mask| mask.bits().count_ones() as usize)
+            .sum()
+    }
+
+    /// Reachable (channel, header, destination) states in which every port the algorithm
+    /// allows is faulty: such a message holds its channels forever without any cycle.
+    pub fn stranded_states(&self) -> usize {
+        self.stranded
+    }
+
+    /// The channels `c` depends on, in port order.
+    pub fn successors(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        let ports = self.torus.eject_port();
+        self.waits_for[c]
+            .ports()
+            .map(move |p| self.head[c] * ports + p.index())
+    }
+
+    /// The link channel `c` is, or `None` for a port its node lacks.
+    pub fn link_of(&self, c: usize) -> Option<Link> {
+        let ports = self.torus.eject_port();
+        let node = self.torus.node_at(c / ports);
+        let port = Port::from_index(c % ports);
+        self.torus
+            .has_port(&node, port)
+            .then_some(Link { node, port })
+    }
+
+    fn channels(&self) -> std::ops::Range<usize> {
+        0..self.waits_for.len()
+    }
+
+    /// `None` if the graph is acyclic; otherwise the shortest cycle through the lowest
+    /// channel that lies on any cycle (breadth first, successors in port order), starting
+    /// at that channel. Channels left after peeling off every channel no cycle reaches
+    /// (Kahn's algorithm) are the candidates.
+    pub fn cycle(&self) -> Option<Vec<Link>> {
+        let mut indegree = vec![0usize; self.waits_for.len()];
+        for c in self.channels() {
+            for w in self.successors(c) {
+                indegree[w] += 1;
+            }
+        }
+        let mut free: Vec<usize> = self.channels().filter(|&c| indegree[c] == 0).collect();
+        let mut peeled = vec![false; self.waits_for.len()];
+        while let Some(c) = free.pop() {
+            peeled[c] = true;
+            for w in self.successors(c) {
+                indegree[w] -= 1;
+                if indegree[w] == 0 {
+                    free.push(w);
+                }
+            }
+        }
+        self.channels()
+            .filter(|&c| !peeled[c])
+            .find_map(|c| self.shortest_cycle_through(c))
+            .map(|cycle| {
+                cycle
+                    .into_iter()
+                    .map(|c| self.link_of(c).expect("a channel on a cycle exists"))
+                    .collect()
+            })
+    }
+
+    fn shortest_cycle_through(&self, start: usize) -> Option<Vec<usize>> {
+        let mut parent = vec![usize::MAX; self.waits_for.len()];
+        let mut queue = VecDeque::from([start]);
+        while let Some(c) = queue.pop_front() {
+            for w in self.successors(c) {
+                if w == start {
+                    let mut cycle = vec![c];
+                    while *cycle.last().expect("not empty") != start {
+                        cycle.push(parent[*cycle.last().expect("not empty")]);
+                    }
+                    cycle.reverse();
+                    return Some(cycle);
+                }
+                if parent[w] == usize::MAX {
+                    parent[w] = c;
+                    queue.push_back(w);
+                }
+            }
+        }
+        None
+    }
+}

@@ -57,6 +57,14 @@ is followed. The answer is `acyclic` (deadlock-free by the Dally-Seitz condition
 shortest cycle through the lowest channel on any cycle; docs/torus.md says what a cycle \
 means for the adaptive algorithms.")]
     Deadlock(deadlock::DeadlockArgs),
+    /// Run the deadlock analysis over a grid of cubes, every algorithm, three fault sets.
+    #[command(after_help = "Example (the table of docs/torus.md):\n  \
+kautzgen torus deadlock-sweep\n  \
+kautzgen torus deadlock-sweep --ks 3,5 --ns 2 --shard 0/2\n\n\
+Fault sets per cube: none; the link 0...0:+0; the links 0...0:+0 and 0...0:-0. Rows are \
+ordered by n, k, algorithm (e-cube, double-e-cube, west-first on n = 2, direction-first) \
+and fault set.")]
+    DeadlockSweep(deadlock::SweepArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -134,6 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Route(args) => route(args),
         Command::Header(args) => header(args),
         Command::Deadlock(args) => deadlock::run(args),
+        Command::DeadlockSweep(args) => deadlock::sweep(args),
     }
 }
 

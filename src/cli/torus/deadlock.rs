@@ -1,15 +1,18 @@
-//! `kautzgen torus deadlock`: the channel dependency graph of one routing relation, and
-//! whether it has a cycle.
+//! `kautzgen torus deadlock` and `deadlock-sweep`: the channel dependency graph of a
+//! routing relation, and whether it has a cycle.
 //!
-//! In: k, n, an algorithm, faulty links and nodes. Out: the graph's size and either
-//! `acyclic` (deadlock-free by the Dally-Seitz condition) or the witness cycle of channels,
-//! as text or as JSON with fields in a fixed order.
+//! In: k, n, an algorithm, faulty links and nodes (`deadlock`); lists of k and n and a
+//! shard (`deadlock-sweep`). Out: the graph's size and either `acyclic` (deadlock-free by
+//! the Dally-Seitz condition) or the witness cycle of channels, as text or as JSON with
+//! fields in a fixed order; for the sweep, one Markdown table row per analysis.
 
 use super::{AlgorithmArg, Format, written};
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::routing::torus::{Algorithm, Router};
 use crate::routing::torus_cdg::ChannelGraph;
+use crate::routing::torus_cdg_sweep::points;
+use crate::sim::vectors::Shard;
 use crate::topology::torus::{Faults, Link, Torus};
 use serde::Serialize;
 
@@ -35,16 +38,29 @@ pub(super) struct DeadlockArgs {
     format: Format,
 }
 
+#[derive(Debug, clap::Args)]
+pub(super) struct SweepArgs {
+    /// Ring sizes (k >= 3), comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = [3, 4, 5, 6, 7, 8])]
+    ks: Vec<u64>,
+    /// Dimension counts, comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = [2, 3])]
+    ns: Vec<u64>,
+    /// Run only rows I, I+N, I+2N, ... of the grid (their table rows, same header)
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+}
+
 /// What the command found, for one cube, algorithm and fault set.
-pub(super) struct Analysis {
-    pub router: Router,
-    pub faults: Faults,
-    pub graph: ChannelGraph,
-    pub cycle: Option<Vec<Link>>,
+struct Analysis {
+    router: Router,
+    faults: Faults,
+    graph: ChannelGraph,
+    cycle: Option<Vec<Link>>,
 }
 
 /// Parses the cube, router and faults; every bad value is the user's input error.
-pub(super) fn parse(
+fn parse(
     k: u64,
     n: u64,
     algorithm: Algorithm,
@@ -64,7 +80,7 @@ pub(super) fn parse(
 }
 
 /// Builds the graph and looks for its witness cycle.
-pub(super) fn analyse(router: Router, faults: Faults) -> anyhow::Result<Analysis> {
+fn analyse(router: Router, faults: Faults) -> anyhow::Result<Analysis> {
     let graph = ChannelGraph::build(&router, &faults).map_err(input_error)?;
     let cycle = graph.cycle();
     Ok(Analysis {
@@ -92,7 +108,7 @@ pub(super) fn run(args: DeadlockArgs) -> anyhow::Result<()> {
 }
 
 /// A cycle as `a -> b -> ... -> a`, closed on its first channel.
-pub(super) fn cycle_text(cycle: &[Link]) -> String {
+fn cycle_text(cycle: &[Link]) -> String {
     let mut links: Vec<String> = cycle.iter().map(Link::to_string).collect();
     links.push(cycle[0].to_string());
     links.join(" -> ")
@@ -176,4 +192,43 @@ fn json(analysis: &Analysis) -> anyhow::Result<String> {
         cycle: cycle.iter().flatten().map(Link::to_string).collect(),
     };
     Ok(serde_json::to_string(&json)? + "\n")
+}
+
+pub(super) fn sweep(args: SweepArgs) -> anyhow::Result<()> {
+    let shard = match &args.shard {
+        Some(text) => text.parse::<Shard>().map_err(input_error)?,
+        None => Shard::WHOLE,
+    };
+    let grid = points(&args.ks, &args.ns).map_err(input_error)?;
+    let mut text = String::from(
+        "| algorithm | k | n | faulty links | channels | dependencies | stranded states | result |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for (i, point) in grid.into_iter().enumerate() {
+        if !shard.selects(i as u64) {
+            continue;
+        }
+        let analysis = analyse(point.router, point.faults)?;
+        let links: Vec<String> = analysis.faults.links().map(Link::to_string).collect();
+        let result = match &analysis.cycle {
+            None => "acyclic".to_string(),
+            Some(cycle) => format!("cycle of {}: `{}`", cycle.len(), cycle_text(cycle)),
+        };
+        let torus = analysis.router.torus();
+        text += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {result} |\n",
+            analysis.router.algorithm().name(),
+            torus.k(),
+            torus.n(),
+            if links.is_empty() {
+                "-".to_string()
+            } else {
+                links.join(" ")
+            },
+            analysis.graph.channel_count(),
+            analysis.graph.dependency_count(),
+            analysis.graph.stranded_states(),
+        );
+    }
+    print_stdout(&text)
 }

@@ -57,13 +57,17 @@ fn e_cube_on_the_5_ary_2_cube_closes_its_first_ring() {
     // for dimension 0, so the shortest cycle through it is its ring. Dependencies: every
     // dimension-0 channel may continue or turn +1 or -1 (3 * 50), every dimension-1
     // channel only continue (50): 200.
+    // E-cube allows one port per state, so every dependency is forced and the forced
+    // cycle is the same ring.
+    const RING: &str = "0,0:+0 -> 0,1:+0 -> 0,2:+0 -> 0,3:+0 -> 0,4:+0 -> 0,0:+0";
     let (status, stdout, _) = deadlock("5", "2", "e-cube", &[]);
     assert_eq!(status, 0);
     assert_eq!(
         stdout,
         format!(
             "e-cube on the 5-ary 2-cube: 100 channels, 200 dependencies\ncycle of 5 channels\n\
-             0,0:+0 -> 0,1:+0 -> 0,2:+0 -> 0,3:+0 -> 0,4:+0 -> 0,0:+0\n{CYCLIC}"
+             {RING}\n{CYCLIC}forced cycle of 5 channels (each message on it has no other \
+             port): a deadlock\n{RING}\n"
         )
     );
     // The same relation for double e-cube, which routes as e-cube does.
@@ -90,8 +94,9 @@ fn a_fault_on_the_ring_moves_the_witness_and_strands_messages() {
         stdout,
         concat!(
             r#"{"k":5,"n":2,"algo":"e-cube","faulty_links":["0,0:+0"],"faulty_nodes":[],"#,
-            r#""channels":100,"dependencies":196,"stranded_states":5,"acyclic":false,"#,
-            r#""cycle":["0,0:-0","0,4:-0","0,3:-0","0,2:-0","0,1:-0"]}"#,
+            r#""channels":100,"dependencies":196,"stranded_states":5,"forced_dependencies":196,"#,
+            r#""acyclic":false,"cycle":["0,0:-0","0,4:-0","0,3:-0","0,2:-0","0,1:-0"],"#,
+            r#""forced_cycle":["0,0:-0","0,4:-0","0,3:-0","0,2:-0","0,1:-0"]}"#,
             "\n"
         )
     );
@@ -161,21 +166,44 @@ fn direction_first_on_the_5_ary_3_cube_has_a_cycle_through_two_wraparounds() {
             .any(|walk| walk.windows(2).any(|w| w[0] == *link && w[1] == next));
         assert!(walked, "{link} -> {next}");
     }
+    let witness = format!("{} -> {}", cycle.join(" -> "), cycle[0]);
     let (status, stdout, _) = deadlock("5", "3", "direction-first", &[]);
     assert_eq!(status, 0);
-    assert_eq!(
-        stdout,
-        format!(
-            "direction-first on the 5-ary 3-cube: 750 channels, 2750 dependencies\n\
-             cycle of 10 channels\n{} -> {}\n{CYCLIC}",
-            cycle.join(" -> "),
-            cycle[0]
-        )
+    let expected = format!(
+        "direction-first on the 5-ary 3-cube: 750 channels, 2750 dependencies\n\
+         cycle of 10 channels\n{witness}\n{CYCLIC}"
+    );
+    assert!(stdout.starts_with(&expected), "{stdout}");
+    // The two dependencies into wraparounds leave the mesh way open (+1 at 0,0,0; +0 and
+    // the Y move +2 for the message to 1,0,3): not forced, so this cycle alone proves no
+    // deadlock. With those three links faulty every dependency of the cycle is forced (the
+    // others are hops in a message's last incorrect dimension after its first hop there),
+    // and it is the shortest through 0,0,0:-0 because the full graph has none shorter.
+    let (status, stdout, _) = deadlock(
+        "5",
+        "3",
+        "direction-first",
+        &[
+            "--faulty-link",
+            "0,0,0:+0",
+            "--faulty-link",
+            "0,0,0:+1",
+            "--faulty-link",
+            "0,0,0:+2",
+        ],
+    );
+    assert_eq!(status, 0);
+    assert!(
+        stdout.contains(&format!(
+            "{CYCLIC}forced cycle of 10 channels (each message on it has no other port): \
+             a deadlock\n{witness}\n"
+        )),
+        "{stdout}"
     );
 }
 
 #[test]
-fn west_first_and_two_dimensional_direction_first_are_acyclic() {
+fn west_first_is_acyclic() {
     // West-first: only a route's first hop may wrap, and a message at its source holds no
     // channel, so nothing waits for a wraparound; the rest is Glass and Ni's west-first
     // mesh routing, acyclic. The unit tests check the first part on every k.
@@ -183,7 +211,7 @@ fn west_first_and_two_dimensional_direction_first_are_acyclic() {
         let (status, stdout, _) = deadlock(k, "2", "west-first", &["--format", "json"]);
         assert_eq!(status, 0);
         assert!(
-            stdout.ends_with("\"acyclic\":true,\"cycle\":[]}\n"),
+            stdout.ends_with("\"acyclic\":true,\"cycle\":[],\"forced_cycle\":[]}\n"),
             "{stdout}"
         );
     }
@@ -196,10 +224,13 @@ fn the_sweep_rows_agree_with_single_runs_and_shards_split_them() {
     let rows: Vec<&str> = whole.lines().collect();
     // Header, separator, then 2 cubes x 4 algorithms x 3 fault sets.
     assert_eq!(rows.len(), 2 + 2 * 4 * 3);
-    assert_eq!(rows[2], "| e-cube | 3 | 2 | - | 36 | 36 | 0 | acyclic |");
+    assert_eq!(
+        rows[2],
+        "| e-cube | 3 | 2 | - | 36 | 36 | 0 | acyclic | - |"
+    );
     assert_eq!(
         rows[14],
-        "| e-cube | 5 | 2 | - | 100 | 200 | 0 | cycle of 5: `0,0:+0 -> 0,1:+0 -> 0,2:+0 -> 0,3:+0 -> 0,4:+0 -> 0,0:+0` |"
+        "| e-cube | 5 | 2 | - | 100 | 200 | 0 | cycle of 5: `0,0:+0 -> 0,1:+0 -> 0,2:+0 -> 0,3:+0 -> 0,4:+0 -> 0,0:+0` | the same |"
     );
     assert!(rows[15].starts_with("| e-cube | 5 | 2 | 0,0:+0 | 100 | 196 |"));
     assert!(rows[16].starts_with("| e-cube | 5 | 2 | 0,0:+0 0,0:-0 | 100 | 192 |"));

@@ -45,6 +45,9 @@ pub struct ChannelGraph {
     head: Vec<usize>,
     /// Per channel, the ports of the node it leads to that a message on it may ask for.
     waits_for: Vec<PortMask>,
+    /// The forced part of `waits_for`: ports that some reachable state on the channel has
+    /// as its only non-faulty choice, so that message cannot go anywhere else.
+    forced: Vec<PortMask>,
     /// Reachable (channel, header, destination) states where every allowed port is faulty.
     stranded: usize,
 }
@@ -107,6 +110,7 @@ impl ChannelGraph {
             .collect();
         let headers = 2 * n * n;
         let mut waits_for = vec![PortMask::empty(); count * ports];
+        let mut forced = vec![PortMask::empty(); count * ports];
         let mut stranded = 0;
         // seen[state] == destination + 1 marks a state visited in this destination's walk.
         let mut seen = vec![0usize; count * ports * headers];
@@ -134,8 +138,10 @@ impl ChannelGraph {
                 }
                 let header = header_of(code, n, dst);
                 let next = choices(router, &nodes[v], &header, faulty[v]);
-                if next.is_empty() {
-                    stranded += 1;
+                match next.as_slice() {
+                    [] => stranded += 1,
+                    [(port, _)] => forced[c] = forced[c].with(*port),
+                    _ => {}
                 }
                 for (port, h) in next {
                     waits_for[c] = waits_for[c].with(port);
@@ -147,6 +153,7 @@ impl ChannelGraph {
             torus,
             head,
             waits_for,
+            forced,
             stranded,
         })
     }
@@ -158,10 +165,13 @@ impl ChannelGraph {
 
     /// Number of dependencies (arcs of the graph).
     pub fn dependency_count(&self) -> usize {
-        self.waits_for
-            .iter()
-            .map(|mask| mask.bits().count_ones() as usize)
-            .sum()
+        arc_count(&self.waits_for)
+    }
+
+    /// Number of forced dependencies: some message on the first channel has the second as
+    /// its only choice.
+    pub fn forced_dependency_count(&self) -> usize {
+        arc_count(&self.forced)
     }
 
     /// Reachable (channel, header, destination) states in which every port the algorithm
@@ -172,8 +182,13 @@ impl ChannelGraph {
 
     /// The channels `c` depends on, in port order.
     pub fn successors(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        self.arcs(&self.waits_for, c)
+    }
+
+    /// The channels `masks[c]` names at the node `c` leads to, in port order.
+    fn arcs<'a>(&'a self, masks: &'a [PortMask], c: usize) -> impl Iterator<Item = usize> + 'a {
         let ports = self.torus.eject_port();
-        self.waits_for[c]
+        masks[c]
             .ports()
             .map(move |p| self.head[c] * ports + p.index())
     }
@@ -194,12 +209,26 @@ impl ChannelGraph {
 
     /// `None` if the graph is acyclic; otherwise the shortest cycle through the lowest
     /// channel that lies on any cycle (breadth first, successors in port order), starting
-    /// at that channel. Channels left after peeling off every channel no cycle reaches
-    /// (Kahn's algorithm) are the candidates.
+    /// at that channel.
     pub fn cycle(&self) -> Option<Vec<Link>> {
+        self.find_cycle(&self.waits_for)
+    }
+
+    /// The same search over the forced dependencies only. Messages placed in the states
+    /// that force its arcs each hold one channel of the cycle and can only wait for the
+    /// next: a deadlock even for adaptive routing, where a cycle of [`cycle`] may not be.
+    ///
+    /// [`cycle`]: ChannelGraph::cycle
+    pub fn forced_cycle(&self) -> Option<Vec<Link>> {
+        self.find_cycle(&self.forced)
+    }
+
+    /// Channels left after peeling off every channel no cycle reaches (Kahn's algorithm)
+    /// are the candidates, lowest first.
+    fn find_cycle(&self, masks: &[PortMask]) -> Option<Vec<Link>> {
         let mut indegree = vec![0usize; self.waits_for.len()];
         for c in self.channels() {
-            for w in self.successors(c) {
+            for w in self.arcs(masks, c) {
                 indegree[w] += 1;
             }
         }
@@ -207,7 +236,7 @@ impl ChannelGraph {
         let mut peeled = vec![false; self.waits_for.len()];
         while let Some(c) = free.pop() {
             peeled[c] = true;
-            for w in self.successors(c) {
+            for w in self.arcs(masks, c) {
                 indegree[w] -= 1;
                 if indegree[w] == 0 {
                     free.push(w);
@@ -216,7 +245,7 @@ impl ChannelGraph {
         }
         self.channels()
             .filter(|&c| !peeled[c])
-            .find_map(|c| self.shortest_cycle_through(c))
+            .find_map(|c| self.shortest_cycle_through(masks, c))
             .map(|cycle| {
                 cycle
                     .into_iter()
@@ -225,11 +254,11 @@ impl ChannelGraph {
             })
     }
 
-    fn shortest_cycle_through(&self, start: usize) -> Option<Vec<usize>> {
+    fn shortest_cycle_through(&self, masks: &[PortMask], start: usize) -> Option<Vec<usize>> {
         let mut parent = vec![usize::MAX; self.waits_for.len()];
         let mut queue = VecDeque::from([start]);
         while let Some(c) = queue.pop_front() {
-            for w in self.successors(c) {
+            for w in self.arcs(masks, c) {
                 if w == start {
                     let mut cycle = vec![c];
                     while *cycle.last().expect("not empty") != start {
@@ -246,6 +275,10 @@ impl ChannelGraph {
         }
         None
     }
+}
+
+fn arc_count(masks: &[PortMask]) -> usize {
+    masks.iter().map(|m| m.bits().count_ones() as usize).sum()
 }
 
 #[cfg(test)]
@@ -405,6 +438,26 @@ mod tests {
             }
             let distinct: BTreeSet<&Link> = cycle.iter().collect();
             assert_eq!(distinct.len(), cycle.len());
+        }
+    }
+
+    #[test]
+    fn forced_dependencies_are_all_of_e_cube_and_part_of_the_adaptive_ones() {
+        // E-cube allows one port per state, so every dependency is forced; forced
+        // dependencies are always some of the dependencies.
+        let torus = cube(5, 3);
+        for algorithm in [Algorithm::ECube, Algorithm::DirectionFirst] {
+            let router = Router::new(torus, algorithm).unwrap();
+            let graph = ChannelGraph::build(&router, &Faults::new()).unwrap();
+            for c in graph.channels() {
+                assert_eq!(graph.forced[c].bits() & !graph.waits_for[c].bits(), 0);
+            }
+            // Direction-first: a state that may wrap may also go the mesh way, so no
+            // dependency into a wraparound link is forced.
+            assert_eq!(
+                graph.forced == graph.waits_for,
+                algorithm == Algorithm::ECube
+            );
         }
     }
 

@@ -57,6 +57,7 @@ struct Analysis {
     faults: Faults,
     graph: ChannelGraph,
     cycle: Option<Vec<Link>>,
+    forced_cycle: Option<Vec<Link>>,
 }
 
 /// Parses the cube, router and faults; every bad value is the user's input error.
@@ -83,11 +84,13 @@ fn parse(
 fn analyse(router: Router, faults: Faults) -> anyhow::Result<Analysis> {
     let graph = ChannelGraph::build(&router, &faults).map_err(input_error)?;
     let cycle = graph.cycle();
+    let forced_cycle = graph.forced_cycle();
     Ok(Analysis {
         router,
         faults,
         graph,
         cycle,
+        forced_cycle,
     })
 }
 
@@ -120,6 +123,7 @@ fn text(analysis: &Analysis) -> String {
         faults,
         graph,
         cycle,
+        forced_cycle,
     } = analysis;
     let mut text = format!(
         "{} on the {}: {} channels, {} dependencies\n",
@@ -146,6 +150,20 @@ by the Dally-Seitz condition (wormhole, no virtual channels)\n";
             text += &format!("cycle of {} channels\n{}\n", cycle.len(), cycle_text(cycle));
             text += "each channel's message may wait for the next: deadlock is possible for \
 deterministic routing; for adaptive routing a cycle is not proof of deadlock (Duato)\n";
+            text += &match forced_cycle {
+                None => format!(
+                    "no cycle of forced dependencies ({} of the {} leave a message no other \
+port): the analysis cannot tell whether this cycle deadlocks\n",
+                    graph.forced_dependency_count(),
+                    graph.dependency_count()
+                ),
+                Some(forced) => format!(
+                    "forced cycle of {} channels (each message on it has no other port): a \
+deadlock\n{}\n",
+                    forced.len(),
+                    cycle_text(forced)
+                ),
+            };
         }
     }
     let stranded = graph.stranded_states();
@@ -168,8 +186,10 @@ struct DeadlockJson {
     channels: usize,
     dependencies: usize,
     stranded_states: usize,
+    forced_dependencies: usize,
     acyclic: bool,
     cycle: Vec<String>,
+    forced_cycle: Vec<String>,
 }
 
 fn json(analysis: &Analysis) -> anyhow::Result<String> {
@@ -178,6 +198,7 @@ fn json(analysis: &Analysis) -> anyhow::Result<String> {
         faults,
         graph,
         cycle,
+        forced_cycle,
     } = analysis;
     let json = DeadlockJson {
         k: router.torus().k(),
@@ -188,8 +209,10 @@ fn json(analysis: &Analysis) -> anyhow::Result<String> {
         channels: graph.channel_count(),
         dependencies: graph.dependency_count(),
         stranded_states: graph.stranded_states(),
+        forced_dependencies: graph.forced_dependency_count(),
         acyclic: cycle.is_none(),
         cycle: cycle.iter().flatten().map(Link::to_string).collect(),
+        forced_cycle: forced_cycle.iter().flatten().map(Link::to_string).collect(),
     };
     Ok(serde_json::to_string(&json)? + "\n")
 }
@@ -201,8 +224,8 @@ pub(super) fn sweep(args: SweepArgs) -> anyhow::Result<()> {
     };
     let grid = points(&args.ks, &args.ns).map_err(input_error)?;
     let mut text = String::from(
-        "| algorithm | k | n | faulty links | channels | dependencies | stranded states | result |\n\
-         | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        "| algorithm | k | n | faulty links | channels | dependencies | stranded states | result | \
+         forced cycle |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
     );
     for (i, point) in grid.into_iter().enumerate() {
         if !shard.selects(i as u64) {
@@ -214,9 +237,19 @@ pub(super) fn sweep(args: SweepArgs) -> anyhow::Result<()> {
             None => "acyclic".to_string(),
             Some(cycle) => format!("cycle of {}: `{}`", cycle.len(), cycle_text(cycle)),
         };
+        let forced = match (&analysis.cycle, &analysis.forced_cycle) {
+            (None, _) => "-".to_string(),
+            (Some(_), None) => "none".to_string(),
+            (Some(_), Some(forced)) if Some(forced) == analysis.cycle.as_ref() => {
+                "the same".to_string()
+            }
+            (Some(_), Some(forced)) => {
+                format!("cycle of {}: `{}`", forced.len(), cycle_text(forced))
+            }
+        };
         let torus = analysis.router.torus();
         text += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {result} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {result} | {forced} |\n",
             analysis.router.algorithm().name(),
             torus.k(),
             torus.n(),

@@ -54,8 +54,9 @@ Channels are the output links NODE:PORT. Channel a depends on channel b when a m
 that arrived over a may next ask for b: every node, destination and header state the \
 golden routing function reaches is walked, and every port it may choose among free ones \
 is followed. The answer is `acyclic` (deadlock-free by the Dally-Seitz condition) or the \
-shortest cycle through the lowest channel on any cycle; docs/torus.md says what a cycle \
-means for the adaptive algorithms.")]
+shortest cycle through the lowest channel on any cycle, and then the forced cycle: one \
+whose every dependency is some message's only choice, a deadlock even for adaptive \
+routing. docs/torus.md says what a cycle means for the adaptive algorithms.")]
     Deadlock(deadlock::DeadlockArgs),
     /// Run the deadlock analysis over a grid of cubes, every algorithm, three fault sets.
     #[command(after_help = "Example (the table of docs/torus.md):\n  \

@@ -1,9 +1,9 @@
 //! The `torus` subcommand: routes on the k-ary n-cube with the golden models of seed 004.
 //!
 //! In: k, n, an algorithm, source and destination, faulty links and nodes (`route`); k and
-//! n (`header`). Out: every router evaluation of the route (node, header in, masked
-//! ports, port, header out) or the header layout, as an aligned table or as JSON with
-//! fields in a fixed order.
+//! n (`header`). Out: every router evaluation of the route (node, header in, masked ports,
+//! port, header out) or the header layout, as an aligned table or as JSON with fields in a
+//! fixed order. The channel dependency analysis (`deadlock`) is in [`deadlock`].
 
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
@@ -11,6 +11,8 @@ use crate::routing::torus::{Action, Algorithm, Header, HeaderLayout, Route, Rout
 use crate::topology::torus::{Faults, Node, PortMask, Torus};
 use clap::{Subcommand, ValueEnum};
 use serde::Serialize;
+
+mod deadlock;
 
 /// Routing on the k-ary n-cube: e-cube, double e-cube, west-first, direction-first.
 #[derive(Debug, clap::Args)]
@@ -24,7 +26,8 @@ by one (mod k), -d lowers it; a link is NODE:PORT, the output port of that node.
     after_help = "Examples:\n  \
 kautzgen torus route --k 3 --n 3 --algo direction-first --src 0,1,1 --dst 2,2,2\n  \
 kautzgen torus route --k 4 --n 2 --algo west-first --src 0,0 --dst 2,3 --faulty-link 0,0:-0 --format json\n  \
-kautzgen torus header --k 3 --n 3"
+kautzgen torus header --k 3 --n 3\n  \
+kautzgen torus deadlock --k 5 --n 2 --algo direction-first"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -43,6 +46,26 @@ or blocked where every port the algorithm allows is faulty; both exit with statu
     /// Show the routing header's fields and width (Theorem 5.4 of seed 004).
     #[command(after_help = "Example:\n  kautzgen torus header --k 3 --n 3")]
     Header(HeaderArgs),
+    /// Build the channel dependency graph of a routing relation and look for a cycle.
+    #[command(after_help = "Examples:\n  \
+kautzgen torus deadlock --k 5 --n 2 --algo e-cube\n  \
+kautzgen torus deadlock --k 4 --n 3 --algo direction-first --faulty-link 0,0,0:+0\n\n\
+Channels are the output links NODE:PORT. Channel a depends on channel b when a message \
+that arrived over a may next ask for b: every node, destination and header state the \
+golden routing function reaches is walked, and every port it may choose among free ones \
+is followed. The answer is `acyclic` (deadlock-free by the Dally-Seitz condition) or the \
+shortest cycle through the lowest channel on any cycle, and then the forced cycle: one \
+whose every dependency is some message's only choice, a deadlock even for adaptive \
+routing. docs/torus.md says what a cycle means for the adaptive algorithms.")]
+    Deadlock(deadlock::DeadlockArgs),
+    /// Run the deadlock analysis over a grid of cubes, every algorithm, three fault sets.
+    #[command(after_help = "Example (the table of docs/torus.md):\n  \
+kautzgen torus deadlock-sweep\n  \
+kautzgen torus deadlock-sweep --ks 3,5 --ns 2 --shard 0/2\n\n\
+Fault sets per cube: none; the link 0...0:+0; the links 0...0:+0 and 0...0:-0. Rows are \
+ordered by n, k, algorithm (e-cube, double-e-cube, west-first on n = 2, direction-first) \
+and fault set.")]
+    DeadlockSweep(deadlock::SweepArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -98,6 +121,17 @@ enum AlgorithmArg {
     DirectionFirst,
 }
 
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Algorithm {
+        match arg {
+            AlgorithmArg::ECube => Algorithm::ECube,
+            AlgorithmArg::DoubleECube => Algorithm::DoubleECube,
+            AlgorithmArg::WestFirst => Algorithm::WestFirst,
+            AlgorithmArg::DirectionFirst => Algorithm::DirectionFirst,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
@@ -108,18 +142,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Route(args) => route(args),
         Command::Header(args) => header(args),
+        Command::Deadlock(args) => deadlock::run(args),
+        Command::DeadlockSweep(args) => deadlock::sweep(args),
     }
 }
 
 fn route(args: RouteArgs) -> anyhow::Result<()> {
     let torus = Torus::new(args.k, args.n).map_err(input_error)?;
-    let algorithm = match args.algo {
-        AlgorithmArg::ECube => Algorithm::ECube,
-        AlgorithmArg::DoubleECube => Algorithm::DoubleECube,
-        AlgorithmArg::WestFirst => Algorithm::WestFirst,
-        AlgorithmArg::DirectionFirst => Algorithm::DirectionFirst,
-    };
-    let router = Router::new(torus, algorithm).map_err(input_error)?;
+    let router = Router::new(torus, args.algo.into()).map_err(input_error)?;
     let src = torus.parse_node(&args.src).map_err(input_error)?;
     let dst = torus.parse_node(&args.dst).map_err(input_error)?;
     let mut faults = Faults::new();

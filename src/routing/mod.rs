@@ -13,3 +13,5 @@ pub mod ldi;
 pub mod mrns;
 pub mod paths;
 pub mod torus;
+pub mod torus_cdg;
+pub mod torus_cdg_sweep;

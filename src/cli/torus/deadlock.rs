@@ -1,0 +1,267 @@
+//! `kautzgen torus deadlock` and `deadlock-sweep`: the channel dependency graph of a
+//! routing relation, and whether it has a cycle.
+//!
+//! In: k, n, an algorithm, faulty links and nodes (`deadlock`); lists of k and n and a
+//! shard (`deadlock-sweep`). Out: the graph's size and either `acyclic` (deadlock-free by
+//! the Dally-Seitz condition) or the witness cycle of channels, as text or as JSON with
+//! fields in a fixed order; for the sweep, one Markdown table row per analysis.
+
+use super::{AlgorithmArg, Format, written};
+use crate::cli::input_error;
+use crate::cli::output::print_stdout;
+use crate::routing::torus::{Algorithm, Router};
+use crate::routing::torus_cdg::ChannelGraph;
+use crate::routing::torus_cdg_sweep::points;
+use crate::sim::vectors::Shard;
+use crate::topology::torus::{Faults, Link, Torus};
+use serde::Serialize;
+
+#[derive(Debug, clap::Args)]
+pub(super) struct DeadlockArgs {
+    /// Nodes per ring (k >= 2)
+    #[arg(long)]
+    k: u64,
+    /// Number of dimensions (n >= 1)
+    #[arg(long)]
+    n: u64,
+    /// Routing algorithm
+    #[arg(long, value_enum)]
+    algo: AlgorithmArg,
+    /// A faulty output link NODE:PORT, e.g. 1,0:+0 (repeatable)
+    #[arg(long = "faulty-link", value_name = "NODE:PORT")]
+    faulty_links: Vec<String>,
+    /// A faulty node, e.g. 1,1 (repeatable)
+    #[arg(long = "faulty-node", value_name = "NODE")]
+    faulty_nodes: Vec<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+pub(super) struct SweepArgs {
+    /// Ring sizes (k >= 3), comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = [3, 4, 5, 6, 7, 8])]
+    ks: Vec<u64>,
+    /// Dimension counts, comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = [2, 3])]
+    ns: Vec<u64>,
+    /// Run only rows I, I+N, I+2N, ... of the grid (their table rows, same header)
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+}
+
+/// What the command found, for one cube, algorithm and fault set.
+struct Analysis {
+    router: Router,
+    faults: Faults,
+    graph: ChannelGraph,
+    cycle: Option<Vec<Link>>,
+    forced_cycle: Option<Vec<Link>>,
+}
+
+/// Parses the cube, router and faults; every bad value is the user's input error.
+fn parse(
+    k: u64,
+    n: u64,
+    algorithm: Algorithm,
+    faulty_links: &[String],
+    faulty_nodes: &[String],
+) -> anyhow::Result<(Router, Faults)> {
+    let torus = Torus::new(k, n).map_err(input_error)?;
+    let router = Router::new(torus, algorithm).map_err(input_error)?;
+    let mut faults = Faults::new();
+    for text in faulty_links {
+        faults.insert_link(torus.parse_link(text).map_err(input_error)?);
+    }
+    for text in faulty_nodes {
+        faults.insert_node(torus.parse_node(text).map_err(input_error)?);
+    }
+    Ok((router, faults))
+}
+
+/// Builds the graph and looks for its witness cycle.
+fn analyse(router: Router, faults: Faults) -> anyhow::Result<Analysis> {
+    let graph = ChannelGraph::build(&router, &faults).map_err(input_error)?;
+    let cycle = graph.cycle();
+    let forced_cycle = graph.forced_cycle();
+    Ok(Analysis {
+        router,
+        faults,
+        graph,
+        cycle,
+        forced_cycle,
+    })
+}
+
+pub(super) fn run(args: DeadlockArgs) -> anyhow::Result<()> {
+    let (router, faults) = parse(
+        args.k,
+        args.n,
+        args.algo.into(),
+        &args.faulty_links,
+        &args.faulty_nodes,
+    )?;
+    let analysis = analyse(router, faults)?;
+    let text = match args.format {
+        Format::Text => text(&analysis),
+        Format::Json => json(&analysis)?,
+    };
+    print_stdout(&text)
+}
+
+/// A cycle as `a -> b -> ... -> a`, closed on its first channel.
+fn cycle_text(cycle: &[Link]) -> String {
+    let mut links: Vec<String> = cycle.iter().map(Link::to_string).collect();
+    links.push(cycle[0].to_string());
+    links.join(" -> ")
+}
+
+fn text(analysis: &Analysis) -> String {
+    let Analysis {
+        router,
+        faults,
+        graph,
+        cycle,
+        forced_cycle,
+    } = analysis;
+    let mut text = format!(
+        "{} on the {}: {} channels, {} dependencies\n",
+        router.algorithm().name(),
+        router.torus(),
+        graph.channel_count(),
+        graph.dependency_count()
+    );
+    let links: Vec<String> = faults.links().map(Link::to_string).collect();
+    let nodes: Vec<String> = faults.nodes().map(|v| v.to_string()).collect();
+    if !links.is_empty() {
+        text += &format!("faulty links: {}\n", links.join(" "));
+    }
+    if !nodes.is_empty() {
+        text += &format!("faulty nodes: {}\n", nodes.join(" "));
+    }
+    match cycle {
+        None => {
+            text += "acyclic\n";
+            text += "no cycle of channel dependencies: this routing relation is deadlock-free \
+by the Dally-Seitz condition (wormhole, no virtual channels)\n";
+        }
+        Some(cycle) => {
+            text += &format!("cycle of {} channels\n{}\n", cycle.len(), cycle_text(cycle));
+            text += "each channel's message may wait for the next: deadlock is possible for \
+deterministic routing; for adaptive routing a cycle is not proof of deadlock (Duato)\n";
+            text += &match forced_cycle {
+                None => format!(
+                    "no cycle of forced dependencies ({} of the {} leave a message no other \
+port): the analysis cannot tell whether this cycle deadlocks\n",
+                    graph.forced_dependency_count(),
+                    graph.dependency_count()
+                ),
+                Some(forced) => format!(
+                    "forced cycle of {} channels (each message on it has no other port): a \
+deadlock\n{}\n",
+                    forced.len(),
+                    cycle_text(forced)
+                ),
+            };
+        }
+    }
+    let stranded = graph.stranded_states();
+    if stranded > 0 {
+        text += &format!(
+            "{stranded} reachable (channel, header, destination) states have every allowed \
+port faulty: those messages wait forever, with or without a cycle\n"
+        );
+    }
+    text
+}
+
+#[derive(Serialize)]
+struct DeadlockJson {
+    k: u32,
+    n: usize,
+    algo: &'static str,
+    faulty_links: Vec<String>,
+    faulty_nodes: Vec<Vec<u32>>,
+    channels: usize,
+    dependencies: usize,
+    stranded_states: usize,
+    forced_dependencies: usize,
+    acyclic: bool,
+    cycle: Vec<String>,
+    forced_cycle: Vec<String>,
+}
+
+fn json(analysis: &Analysis) -> anyhow::Result<String> {
+    let Analysis {
+        router,
+        faults,
+        graph,
+        cycle,
+        forced_cycle,
+    } = analysis;
+    let json = DeadlockJson {
+        k: router.torus().k(),
+        n: router.torus().n(),
+        algo: router.algorithm().name(),
+        faulty_links: faults.links().map(Link::to_string).collect(),
+        faulty_nodes: faults.nodes().map(written).collect(),
+        channels: graph.channel_count(),
+        dependencies: graph.dependency_count(),
+        stranded_states: graph.stranded_states(),
+        forced_dependencies: graph.forced_dependency_count(),
+        acyclic: cycle.is_none(),
+        cycle: cycle.iter().flatten().map(Link::to_string).collect(),
+        forced_cycle: forced_cycle.iter().flatten().map(Link::to_string).collect(),
+    };
+    Ok(serde_json::to_string(&json)? + "\n")
+}
+
+pub(super) fn sweep(args: SweepArgs) -> anyhow::Result<()> {
+    let shard = match &args.shard {
+        Some(text) => text.parse::<Shard>().map_err(input_error)?,
+        None => Shard::WHOLE,
+    };
+    let grid = points(&args.ks, &args.ns).map_err(input_error)?;
+    let mut text = String::from(
+        "| algorithm | k | n | faulty links | channels | dependencies | stranded states | result | \
+         forced cycle |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for (i, point) in grid.into_iter().enumerate() {
+        if !shard.selects(i as u64) {
+            continue;
+        }
+        let analysis = analyse(point.router, point.faults)?;
+        let links: Vec<String> = analysis.faults.links().map(Link::to_string).collect();
+        let result = match &analysis.cycle {
+            None => "acyclic".to_string(),
+            Some(cycle) => format!("cycle of {}: `{}`", cycle.len(), cycle_text(cycle)),
+        };
+        let forced = match (&analysis.cycle, &analysis.forced_cycle) {
+            (None, _) => "-".to_string(),
+            (Some(_), None) => "none".to_string(),
+            (Some(_), Some(forced)) if Some(forced) == analysis.cycle.as_ref() => {
+                "the same".to_string()
+            }
+            (Some(_), Some(forced)) => {
+                format!("cycle of {}: `{}`", forced.len(), cycle_text(forced))
+            }
+        };
+        let torus = analysis.router.torus();
+        text += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {result} | {forced} |\n",
+            analysis.router.algorithm().name(),
+            torus.k(),
+            torus.n(),
+            if links.is_empty() {
+                "-".to_string()
+            } else {
+                links.join(" ")
+            },
+            analysis.graph.channel_count(),
+            analysis.graph.dependency_count(),
+            analysis.graph.stranded_states(),
+        );
+    }
+    print_stdout(&text)
+}

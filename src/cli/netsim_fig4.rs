@@ -1,7 +1,7 @@
 //! `kautzgen netsim torus fig4`: seed 004's Fig. 4 experiment on the wormhole model, run
 //! by the sweep driver shared with `netsim sweep` (shards and their merge included), and
-//! its table and chart: mean extra hops and latency against the network size, one line per
-//! number of faulty links, one row of panels per algorithm.
+//! its table and chart: mean extra hops, latency and messages dropped against the network
+//! size, one line per number of faulty links, one row of panels per algorithm.
 //!
 //! In: seeds, message and buffer flits, a shard, an output directory. Out: `fig4.csv` (a
 //! line per run), `fig4.md` (per cell the means and 95 % confidence half-widths, also on
@@ -121,7 +121,8 @@ fn table(fig4: &Fig4, cells: &[Fig4Cell]) -> String {
     text
 }
 
-/// Per algorithm, extra hops and latency against the node count, a line per fault count.
+/// Per algorithm, extra hops, latency and the messages dropped against the node count, a
+/// line per fault count (the y axis reaches at least 1.25, so an all-zero panel reads 0).
 fn chart(cells: &[Fig4Cell]) -> Result<String, String> {
     let mut algorithms = Vec::new();
     for c in cells {
@@ -133,10 +134,13 @@ fn chart(cells: &[Fig4Cell]) -> Result<String, String> {
     let lo = sizes.iter().copied().fold(f64::MAX, f64::min);
     let hi = sizes.iter().copied().fold(f64::MIN, f64::max);
     let x_range = (lo, hi.max(lo * 1.0001));
-    type Value = fn(&Fig4Cell) -> Option<Estimate>;
-    let figures: [(&str, Value); 2] = [
-        ("mean extra hops", |c| c.extra_hops),
-        ("mean latency (cycles)", |c| c.latency),
+    type Value = fn(&Fig4Cell) -> Option<f64>;
+    let figures: [(&str, Value); 3] = [
+        ("mean extra hops", |c| Some(c.extra_hops?.mean)),
+        ("mean latency (cycles)", |c| Some(c.latency?.mean)),
+        ("dropped (% of injected)", |c| {
+            Some(100.0 * c.dropped as f64 / c.injected.max(1) as f64)
+        }),
     ];
     let mut panels = Vec::new();
     for &algorithm in &algorithms {
@@ -151,7 +155,7 @@ fn chart(cells: &[Fig4Cell]) -> Result<String, String> {
                     let mut line: Vec<(f64, f64)> = of
                         .iter()
                         .filter(|c| c.faults == f)
-                        .filter_map(|c| Some(((1u64 << c.n) as f64, value(c)?.mean)))
+                        .filter_map(|c| Some(((1u64 << c.n) as f64, value(c)?)))
                         .collect();
                     line.sort_by(|a, b| a.0.total_cmp(&b.0));
                     (format!("{f} faulty links"), line)
@@ -161,7 +165,7 @@ fn chart(cells: &[Fig4Cell]) -> Result<String, String> {
                 .iter()
                 .flat_map(|(_, l)| l.iter().map(|p| p.1))
                 .fold(0.0f64, f64::max)
-                .max(1e-9)
+                .max(1.0)
                 * 1.25;
             panels.push(Panel {
                 title: format!("{}: {name}", algorithm.name()),
@@ -174,7 +178,7 @@ fn chart(cells: &[Fig4Cell]) -> Result<String, String> {
     }
     panels_svg(
         "Binary n-cubes (seed 004, Fig. 4): wormhole model, rate 0.2 per node per step, 30 steps",
-        2,
+        figures.len(),
         &panels,
     )
 }

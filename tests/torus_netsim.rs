@@ -76,7 +76,7 @@ fn five_worms_chasing_round_a_ring_deadlock_under_e_cube() {
         (&s["injected"], &s["delivered"], &s["in_flight"]),
         (&Value::from(5), &Value::from(0), &Value::from(5))
     );
-    let cycle: Vec<(u64, String, String, String, u64)> = s["wait_cycle"]
+    let cycle: Vec<(u64, String, Value, String, u64)> = s["wait_cycle"]
         .as_array()
         .unwrap()
         .iter()
@@ -84,18 +84,18 @@ fn five_worms_chasing_round_a_ring_deadlock_under_e_cube() {
             (
                 w["worm"].as_u64().unwrap(),
                 w["node"].as_str().unwrap().to_string(),
-                w["holds"].as_str().unwrap().to_string(),
+                w["holds"].clone(),
                 w["wants"].as_str().unwrap().to_string(),
                 w["held_by"].as_u64().unwrap(),
             )
         })
         .collect();
-    let expected: Vec<(u64, String, String, String, u64)> = (0..5u64)
+    let expected: Vec<(u64, String, Value, String, u64)> = (0..5u64)
         .map(|i| {
             (
                 i,
                 format!("0,{}", (i + 1) % 5),
-                format!("0,{i}:+0"),
+                serde_json::json!([format!("0,{i}:+0")]),
                 format!("0,{}:+0", (i + 1) % 5),
                 (i + 1) % 5,
             )
@@ -358,4 +358,84 @@ fn fig4_shards_merge_into_the_whole_runs_files() {
     for name in ["fig4.csv", "fig4.svg"] {
         assert_eq!(read(split.path(), name), read(whole.path(), name), "{name}");
     }
+}
+
+/// The node at the far end of link `NODE:PORT` of the k-ary cube, digits as written.
+fn far_end(k: u32, link: &str) -> String {
+    let (node, port) = link.split_once(':').unwrap();
+    let mut digits: Vec<u32> = node.split(',').map(|d| d.parse().unwrap()).collect();
+    let dim: usize = port[1..].parse().unwrap();
+    let at = digits.len() - 1 - dim;
+    digits[at] = match &port[..1] {
+        "+" => (digits[at] + 1) % k,
+        _ => (digits[at] + k - 1) % k,
+    };
+    let written: Vec<String> = digits.iter().map(u32::to_string).collect();
+    written.join(",")
+}
+
+#[test]
+fn direction_first_deadlocks_under_load_on_the_8_ary_3_cube() {
+    // Theorem 5.1 says direction-first is deadlock-free for k > 2; under uniform traffic at
+    // 0.05 messages per node per cycle, seed 1, the fault-free 8-ary 3-cube locks up.
+    // Checked here without trusting the model's own account: every worm of the printed
+    // cycle holds a chain of links ending where its header is, wants a link leaving that
+    // node, and that link is one the next worm holds, round to the first.
+    let s: Value = serde_json::from_str(
+        &kautzgen(&[
+            "netsim",
+            "torus",
+            "--k",
+            "8",
+            "--n",
+            "3",
+            "--algo",
+            "direction-first",
+            "--rate",
+            "0.05",
+            "--cycles",
+            "10000",
+            "--seed",
+            "1",
+            "--format",
+            "json",
+        ])
+        .1,
+    )
+    .unwrap();
+    assert_eq!(s["deadlock"], true);
+    let cycle = s["wait_cycle"].as_array().unwrap();
+    assert!(cycle.len() >= 2);
+    for (i, w) in cycle.iter().enumerate() {
+        let next = &cycle[(i + 1) % cycle.len()];
+        let text = |v: &Value, key: &str| v[key].as_str().unwrap().to_string();
+        let holds: Vec<String> = w["holds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap().to_string())
+            .collect();
+        for pair in holds.windows(2) {
+            assert!(
+                pair[1].starts_with(&format!("{}:", far_end(8, &pair[0]))),
+                "{w}"
+            );
+        }
+        assert_eq!(far_end(8, holds.last().unwrap()), text(w, "node"), "{w}");
+        assert!(
+            text(w, "wants").starts_with(&format!("{}:", text(w, "node"))),
+            "{w}"
+        );
+        assert!(
+            next["holds"].as_array().unwrap().contains(&w["wants"]),
+            "{w} -> {next}"
+        );
+        assert_eq!(w["held_by"], next["worm"]);
+    }
+    let n = |key: &str| s[key].as_u64().unwrap();
+    assert!(n("in_flight") >= cycle.len() as u64);
+    assert_eq!(
+        n("injected"),
+        n("delivered") + n("dropped") + n("in_flight") + n("queued")
+    );
 }

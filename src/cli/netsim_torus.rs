@@ -198,9 +198,14 @@ fn table(params: &TorusParams, s: &TorusSummary) -> String {
     if s.deadlock {
         text += "worms waiting on each other:\n";
         for w in &s.wait_cycle {
+            let holds = if w.holds.is_empty() {
+                "nothing (at its source)".to_string()
+            } else {
+                w.holds.join(" ")
+            };
             text += &format!(
-                "  worm {} ({} -> {}) at {} holds {} wants {} held by worm {}\n",
-                w.worm, w.src, w.dst, w.node, w.holds, w.wants, w.held_by
+                "  worm {} ({} -> {}) at {} holds {holds} wants {} held by worm {}\n",
+                w.worm, w.src, w.dst, w.node, w.wants, w.held_by
             );
         }
     }

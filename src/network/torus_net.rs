@@ -75,8 +75,8 @@ pub struct TorusParams {
     pub messages: Vec<(Node, Node)>,
 }
 
-/// One worm of a deadlock: where its header is, the channel it holds there, the one it
-/// wants and the worm that holds that.
+/// One worm of a deadlock: where its header is, the channels it holds, the one it wants
+/// and the worm that holds that.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Waiting {
     pub worm: u64,
@@ -84,8 +84,9 @@ pub struct Waiting {
     pub dst: String,
     /// The node its header is at.
     pub node: String,
-    /// The channel its header is in, as a link NODE:PORT, or "injection" at its source.
-    pub holds: String,
+    /// The channels it holds, as links NODE:PORT from its tail's to its header's; none
+    /// while its header is still at its source.
+    pub holds: Vec<String>,
     /// The first channel its routing function allows there (all are held).
     pub wants: String,
     pub held_by: u64,
@@ -570,8 +571,9 @@ impl TorusNet {
                     node: self.nodes[worm.head as usize].to_string(),
                     holds: worm
                         .channels
-                        .back()
-                        .map_or("injection".to_string(), |&(c, _)| self.link(c as usize)),
+                        .iter()
+                        .map(|&(c, _)| self.link(c as usize))
+                        .collect(),
                     wants,
                     held_by: self.worms[holder].id,
                 }

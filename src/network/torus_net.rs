@@ -344,6 +344,7 @@ impl TorusNet {
             let Some((id, dst, made, flits)) = self.queues[v].pop_front() else {
                 continue;
             };
+            // Taken now; `renumber` below gives it the worm's slot once the worms are sorted.
             self.injecting[v] = 0;
             self.worms.push(Worm {
                 id,

@@ -46,7 +46,7 @@ SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5
 SYNTH_DIR := generated/synth
 
-.PHONY: all deps rust-deps venv run verify-full test bench netsim-sweep synth synth-units clean
+.PHONY: all deps rust-deps venv run verify-full test bench netsim-sweep torus-fig4 synth synth-units clean
 
 all: test
 
@@ -119,6 +119,12 @@ test: deps
 ## and eight injection rates; table, CSV and chart in generated/netsim-sweep (about a minute).
 netsim-sweep: deps $(KAUTZGEN)
 	$(KAUTZGEN) netsim sweep --out generated/netsim-sweep
+
+## torus-fig4: seed 004's Fig. 4 on the wormhole model of the k-ary n-cube (binary 4- to
+## 9-cubes, 0 to 4 faulty links, 30 seeds, three algorithms); table, CSV and chart in
+## generated/torus-fig4 (about 15 seconds on two cores).
+torus-fig4: deps $(KAUTZGEN)
+	$(KAUTZGEN) netsim torus fig4 --out generated/torus-fig4
 
 ## bench: route sets per second of the golden model and the flow reference (one thread),
 ## and of the generated route generator in Verilator (all K(4,5) pairs) and GHDL (a sample).

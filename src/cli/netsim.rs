@@ -97,11 +97,14 @@ enum Format {
 #[derive(Debug, clap::Subcommand)]
 enum Command {
     Sweep(super::netsim_sweep::Args),
+    Torus(super::netsim_torus::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if let Some(Command::Sweep(sweep)) = args.command {
-        return super::netsim_sweep::run(sweep);
+    match args.command {
+        Some(Command::Sweep(sweep)) => return super::netsim_sweep::run(sweep),
+        Some(Command::Torus(torus)) => return super::netsim_torus::run(torus),
+        None => {}
     }
     let params = params(&args)?;
     let net = KautzNet::new(&params).map_err(input_error)?;

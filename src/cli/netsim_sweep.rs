@@ -4,12 +4,16 @@
 //!
 //! In: the grid, a shard of it, an output directory. Out: `sweep.csv`, `sweep.md` and
 //! `sweep.svg` in the directory (the table also on standard output); with `--shard I/N`
-//! only `sweep-I-of-N.csv`, which `--merge` later gathers into the three.
+//! only `sweep-I-of-N.csv`, which `--merge` later gathers into the three. The sharding,
+//! the shard files and their merge are shared with `netsim torus fig4` ([`run_shard`],
+//! [`gather`]).
 
 use crate::cli::bench::parse_graph;
 use crate::cli::input_error;
 use crate::cli::output::{print_stdout, write_file_atomically};
-use crate::network::sweep::{CSV_HEADER, Crossing, Grid, Point, Row, crossing};
+use crate::network::sweep::{
+    Crossing, CsvRow, Experiment, Grid, Row, crossing, csv_text, run_points,
+};
 use crate::plot::sweep_svg;
 use crate::rtl::kautz_route_gen::cycle_bound;
 use crate::sim::vectors::Shard;
@@ -71,14 +75,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "message bytes must be 1 to 255, got 0"
         )));
     }
-    let shard = match &args.shard {
-        Some(text) => text.parse::<Shard>().map_err(input_error)?,
-        None => Shard::WHOLE,
-    };
+    let shard = parse_shard(args.shard.as_deref())?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create '{}'", args.out.display()))?;
     if let Some(count) = args.merge {
-        let rows = gather(&args.out, count)?;
+        let mut rows: Vec<Row> = gather(&args.out, "sweep", count)?;
+        rows.sort_by(|a, b| {
+            let key = |r: &Row| (r.point.graph.d(), r.point.graph.k(), r.point.faults);
+            key(a)
+                .cmp(&key(b))
+                .then(a.point.rate.total_cmp(&b.point.rate))
+        });
         return finish(&args.out, &rows);
     }
     let grid = Grid {
@@ -90,64 +97,51 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         route_cycles: cycle_bound,
     };
     grid.check().map_err(input_error)?;
-    let points: Vec<Point> = grid
+    match run_shard(&grid, shard, &args.out, "sweep")? {
+        Some(rows) => finish(&args.out, &rows),
+        None => Ok(()),
+    }
+}
+
+/// `--shard I/N`, or the whole grid.
+pub(super) fn parse_shard(text: Option<&str>) -> anyhow::Result<Shard> {
+    match text {
+        Some(text) => text.parse::<Shard>().map_err(input_error),
+        None => Ok(Shard::WHOLE),
+    }
+}
+
+/// Runs `shard` of `experiment`'s points. The whole grid's rows are returned for the
+/// caller to write; a shard's are written to `NAME-I-of-N.csv` in `dir` instead.
+pub(super) fn run_shard<E: Experiment>(
+    experiment: &E,
+    shard: Shard,
+    dir: &Path,
+    name: &str,
+) -> anyhow::Result<Option<Vec<E::Row>>> {
+    let points: Vec<E::Point> = experiment
         .points()
         .into_iter()
         .enumerate()
         .filter(|(i, _)| shard.selects(*i as u64))
         .map(|(_, p)| p)
         .collect();
-    let rows = run_points(&grid, &points)?;
+    let rows = run_points(experiment, &points)?;
     if shard == Shard::WHOLE {
-        finish(&args.out, &rows)
-    } else {
-        let name = format!("sweep-{}-of-{}.csv", shard.index(), shard.count());
-        write_file_atomically(&args.out.join(&name), csv(&rows).as_bytes())?;
-        print_stdout(&format!(
-            "{} points of the sweep written to {}\n",
-            rows.len(),
-            args.out.join(name).display()
-        ))
+        return Ok(Some(rows));
     }
+    let file = dir.join(format!("{name}-{}-of-{}.csv", shard.index(), shard.count()));
+    write_file_atomically(&file, csv_text(&rows).as_bytes())?;
+    print_stdout(&format!(
+        "{} points of the sweep written to {}\n",
+        rows.len(),
+        file.display()
+    ))?;
+    Ok(None)
 }
 
-/// The runs of `points`, on every processor, in the order of `points`.
-fn run_points(grid: &Grid, points: &[Point]) -> anyhow::Result<Vec<Row>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(points.len().max(1));
-    let results: Vec<Vec<(usize, anyhow::Result<Row>)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    (t..points.len())
-                        .step_by(threads)
-                        .map(|i| (i, grid.run(&points[i]).map_err(anyhow::Error::from)))
-                        .collect()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a sweep thread panicked"))
-            .collect()
-    });
-    let mut rows: Vec<(usize, anyhow::Result<Row>)> = results.into_iter().flatten().collect();
-    rows.sort_by_key(|(i, _)| *i);
-    rows.into_iter().map(|(_, r)| r).collect()
-}
-
-fn csv(rows: &[Row]) -> String {
-    let mut text = format!("{CSV_HEADER}\n");
-    for row in rows {
-        text.push_str(&row.csv());
-        text.push('\n');
-    }
-    text
-}
-
-/// The rows of every shard file of a sweep split `count` ways.
-fn gather(dir: &Path, count: u64) -> anyhow::Result<Vec<Row>> {
+/// The rows of every shard file `NAME-*-of-COUNT.csv` in `dir`, in shard order.
+pub(super) fn gather<R: CsvRow>(dir: &Path, name: &str, count: u64) -> anyhow::Result<Vec<R>> {
     if count == 0 {
         return Err(input_error(anyhow::anyhow!(
             "--merge needs the number of shards, at least 1"
@@ -155,7 +149,7 @@ fn gather(dir: &Path, count: u64) -> anyhow::Result<Vec<Row>> {
     }
     let mut rows = Vec::new();
     for index in 0..count {
-        let path = dir.join(format!("sweep-{index}-of-{count}.csv"));
+        let path = dir.join(format!("{name}-{index}-of-{count}.csv"));
         let text = std::fs::read_to_string(&path).map_err(|_| {
             input_error(anyhow::anyhow!(
                 "shard {index}/{count} is missing: no '{}'",
@@ -163,7 +157,7 @@ fn gather(dir: &Path, count: u64) -> anyhow::Result<Vec<Row>> {
             ))
         })?;
         for (n, line) in text.lines().enumerate().skip(1) {
-            rows.push(Row::parse_csv(line).ok_or_else(|| {
+            rows.push(R::parse_csv(line).ok_or_else(|| {
                 input_error(anyhow::anyhow!(
                     "'{}' line {}: not a row of a sweep",
                     path.display(),
@@ -172,12 +166,6 @@ fn gather(dir: &Path, count: u64) -> anyhow::Result<Vec<Row>> {
             })?);
         }
     }
-    rows.sort_by(|a, b| {
-        let key = |r: &Row| (r.point.graph.d(), r.point.graph.k(), r.point.faults);
-        key(a)
-            .cmp(&key(b))
-            .then(a.point.rate.total_cmp(&b.point.rate))
-    });
     Ok(rows)
 }
 
@@ -185,7 +173,7 @@ fn gather(dir: &Path, count: u64) -> anyhow::Result<Vec<Row>> {
 fn finish(dir: &Path, rows: &[Row]) -> anyhow::Result<()> {
     let table = table(rows);
     let svg = sweep_svg(rows).map_err(|e| anyhow::anyhow!("cannot draw the chart: {e}"))?;
-    write_file_atomically(&dir.join("sweep.csv"), csv(rows).as_bytes())?;
+    write_file_atomically(&dir.join("sweep.csv"), csv_text(rows).as_bytes())?;
     write_file_atomically(&dir.join("sweep.md"), table.as_bytes())?;
     write_file_atomically(&dir.join("sweep.svg"), svg.as_bytes())?;
     print_stdout(&table)

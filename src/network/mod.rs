@@ -1,5 +1,6 @@
 //! Cycle models of the network hardware of seed 002: the switch, the router, and whole
-//! networks of them with their traffic. They are golden models like those of
+//! networks of them with their traffic; and the wormhole network of the k-ary n-cube of
+//! seed 004, which shares their traffic, statistics and sweeps. They are golden models like those of
 //! [`crate::routing`]: the RTL is checked against them cycle by cycle.
 
 pub mod kautz_net;
@@ -9,5 +10,7 @@ pub mod router;
 pub mod stats;
 pub mod sweep;
 pub mod switch;
+pub mod torus_fig4;
+pub mod torus_net;
 pub mod trace;
 pub mod traffic;

@@ -1,6 +1,7 @@
-//! What a network run measured, shared by the network models: counts of messages and
-//! attempts, latency, throughput, first-attempt success; and the invariant counters that a
-//! correct model keeps at zero. docs/network.md defines every figure.
+//! What a network run measured: counts of messages and attempts, latency, throughput,
+//! first-attempt success of the Kautz network, and the invariant counters that a correct
+//! model keeps at zero (docs/network.md defines every figure); the latency figures
+//! ([`mean_and_p99`]) are shared with the torus model.
 
 use super::message::{AttemptOutcome, Finished, Outcome};
 use serde::Serialize;
@@ -47,17 +48,7 @@ impl Stats {
     /// The figures of a run of `cycles` cycles over `nodes` healthy nodes.
     pub fn summary(&self, cycles: u64, nodes: u64) -> Summary {
         let finished = self.delivered + self.failed;
-        let mut latencies = self.latencies.clone();
-        let (mean, p99) = if latencies.is_empty() {
-            (None, None)
-        } else {
-            let sum: u64 = latencies.iter().sum();
-            // Nearest rank: the smallest latency that at least 99% of messages do not exceed.
-            let rank = (latencies.len() * 99).div_ceil(100).max(1) - 1;
-            let mean = sum as f64 / latencies.len() as f64;
-            let (_, p99, _) = latencies.select_nth_unstable(rank);
-            (Some(mean), Some(*p99))
-        };
+        let (mean, p99) = mean_and_p99(&mut self.latencies.clone());
         Summary {
             injected: self.injected,
             delivered: self.delivered,
@@ -73,6 +64,19 @@ impl Stats {
             corrupted: self.corrupted,
         }
     }
+}
+
+/// The mean and the 99th percentile of `latencies` (which it reorders), none when empty.
+pub fn mean_and_p99(latencies: &mut [u64]) -> (Option<f64>, Option<u64>) {
+    if latencies.is_empty() {
+        return (None, None);
+    }
+    let sum: u64 = latencies.iter().sum();
+    // Nearest rank: the smallest latency that at least 99% of messages do not exceed.
+    let rank = (latencies.len() * 99).div_ceil(100).max(1) - 1;
+    let mean = sum as f64 / latencies.len() as f64;
+    let (_, p99, _) = latencies.select_nth_unstable(rank);
+    (Some(mean), Some(*p99))
 }
 
 /// The figures of a run, as `netsim` prints them.

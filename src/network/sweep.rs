@@ -1,14 +1,80 @@
-//! A sweep of network runs over a grid of graphs, fault counts and injection rates: the
-//! figures behind seed 002's claim that with d node-disjoint routes collisions are rare.
+//! Sweeps of network runs, shared by the network models: the driver ([`Experiment`],
+//! [`run_points`], [`CsvRow`]) that runs a grid's points on every processor and writes
+//! each point's figures as a CSV line that shards write and a merge reads back; and the
+//! Kautz sweep over a grid of graphs, fault counts and injection rates, the figures behind
+//! seed 002's claim that with d node-disjoint routes collisions are rare.
 //!
 //! In: the grid ([`Grid`]) and which of its points to run (a shard: points whose position p
-//! has `p % count == index`). Out: one [`Row`] per point, as CSV lines that shards write
-//! and a merge reads back, and the loads at which first-attempt success falls below a
-//! threshold ([`crossing`]).
+//! has `p % count == index`). Out: one [`Row`] per point, and the loads at which
+//! first-attempt success falls below a threshold ([`crossing`]).
 
 use super::kautz_net::{KautzNet, NetError, NetParams};
 use super::stats::Summary;
 use crate::topology::kautz::Kautz;
+
+/// A point's figures as one line of a sweep's CSV.
+pub trait CsvRow: Sized + Send {
+    /// The CSV header line, without its newline.
+    const HEADER: &'static str;
+    /// One CSV line, without its newline.
+    fn csv(&self) -> String;
+    /// A line written by [`CsvRow::csv`]; `None` if it is not one.
+    fn parse_csv(line: &str) -> Option<Self>;
+}
+
+/// A grid of independent runs: its points in a fixed order, and the run of one.
+pub trait Experiment: Sync {
+    type Point: Sync;
+    type Row: CsvRow;
+    type Error: std::error::Error + Send + Sync + 'static;
+    /// Every point, in the order shards number them.
+    fn points(&self) -> Vec<Self::Point>;
+    fn run(&self, point: &Self::Point) -> Result<Self::Row, Self::Error>;
+}
+
+/// The runs of `points` on every processor, in the order of `points`; the first error in
+/// that order if any fails.
+pub fn run_points<E: Experiment>(
+    experiment: &E,
+    points: &[E::Point],
+) -> Result<Vec<E::Row>, E::Error> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(points.len().max(1));
+    type Numbered<E> = Vec<(
+        usize,
+        Result<<E as Experiment>::Row, <E as Experiment>::Error>,
+    )>;
+    let results: Vec<Numbered<E>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    (t..points.len())
+                        .step_by(threads)
+                        .map(|i| (i, experiment.run(&points[i])))
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a sweep thread panicked"))
+            .collect()
+    });
+    let mut rows: Numbered<E> = results.into_iter().flatten().collect();
+    rows.sort_by_key(|(i, _)| *i);
+    rows.into_iter().map(|(_, r)| r).collect()
+}
+
+/// `rows` as a CSV file: the header, then a line per row.
+pub fn csv_text<R: CsvRow>(rows: &[R]) -> String {
+    let mut text = format!("{}\n", R::HEADER);
+    for row in rows {
+        text.push_str(&row.csv());
+        text.push('\n');
+    }
+    text
+}
 
 /// The points of a sweep: every graph, with 0 to d-1 faulty nodes drawn by the seed, at
 /// every rate.
@@ -33,9 +99,13 @@ pub struct Point {
     pub rate: f64,
 }
 
-impl Grid {
+impl Experiment for Grid {
+    type Point = Point;
+    type Row = Row;
+    type Error = NetError;
+
     /// Every point, in a fixed order: graph, then fault count, then rate.
-    pub fn points(&self) -> Vec<Point> {
+    fn points(&self) -> Vec<Point> {
         let mut points = Vec::new();
         for &graph in &self.graphs {
             for faults in 0..graph.d() as u64 {
@@ -51,6 +121,17 @@ impl Grid {
         points
     }
 
+    /// The run of one point.
+    fn run(&self, point: &Point) -> Result<Row, NetError> {
+        let summary = KautzNet::new(&self.params(point))?.run(|_| {});
+        Ok(Row {
+            point: *point,
+            summary,
+        })
+    }
+}
+
+impl Grid {
     /// Whether every graph can be simulated with its most faulty nodes, before any run.
     pub fn check(&self) -> Result<(), NetError> {
         for &graph in &self.graphs {
@@ -62,15 +143,6 @@ impl Grid {
             KautzNet::new(&self.params(&worst))?;
         }
         Ok(())
-    }
-
-    /// The run of one point.
-    pub fn run(&self, point: &Point) -> Result<Row, NetError> {
-        let summary = KautzNet::new(&self.params(point))?.run(|_| {});
-        Ok(Row {
-            point: *point,
-            summary,
-        })
     }
 
     fn params(&self, point: &Point) -> NetParams {
@@ -96,9 +168,6 @@ pub struct Row {
     pub summary: Summary,
 }
 
-/// The CSV header of [`Row::csv`].
-pub const CSV_HEADER: &str = "d,k,faults,rate,injected,delivered,failed,retries,mean_latency,p99_latency,throughput,first_attempt_success,cycles";
-
 impl Row {
     /// Messages that ended delivered, over those injected.
     pub fn delivered_fraction(&self) -> f64 {
@@ -109,9 +178,13 @@ impl Row {
     pub fn retries_per_message(&self) -> f64 {
         self.summary.retries as f64 / self.summary.injected.max(1) as f64
     }
+}
 
-    /// One CSV line, without its newline; absent figures are empty fields.
-    pub fn csv(&self) -> String {
+impl CsvRow for Row {
+    const HEADER: &'static str = "d,k,faults,rate,injected,delivered,failed,retries,mean_latency,p99_latency,throughput,first_attempt_success,cycles";
+
+    /// Absent figures are empty fields.
+    fn csv(&self) -> String {
         let s = &self.summary;
         let p = &self.point;
         let opt = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:.6}"));
@@ -133,8 +206,7 @@ impl Row {
         )
     }
 
-    /// A line written by [`Row::csv`]; `None` if it is not one.
-    pub fn parse_csv(line: &str) -> Option<Row> {
+    fn parse_csv(line: &str) -> Option<Row> {
         let f: Vec<&str> = line.split(',').collect();
         if f.len() != 13 {
             return None;

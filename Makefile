@@ -76,7 +76,7 @@ $(VENV)/.installed: Makefile
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
 	@touch $@
 
-$(KAUTZGEN): $(shell find src -name '*.rs') $(wildcard templates/*) Cargo.toml Cargo.lock
+$(KAUTZGEN): $(shell find src -name '*.rs') $(wildcard templates/* testbenches/*) Cargo.toml Cargo.lock
 	$(CARGO) build --release --locked
 
 # Writes the output of a command to a file whole or not at all: $(call save,FILE,COMMAND).

@@ -118,8 +118,8 @@ struct TbContext {
     write_format: String,
 }
 
-const VERILOG_TB: &str = include_str!("../../templates/tb_function.v.tera");
-const VHDL_TB: &str = include_str!("../../templates/tb_function.vhd.tera");
+const VERILOG_TB: &str = include_str!("../../testbenches/function.v.tera");
+const VHDL_TB: &str = include_str!("../../testbenches/function.vhd.tera");
 
 /// The top's ports a row of the testbench carries: all but `clk` and `rst`, in port order.
 pub(crate) fn row_ports(design: &Design) -> impl Iterator<Item = (SignalId, &Signal)> {
@@ -184,8 +184,8 @@ fn testbench(
         outputs,
     };
     let (name, template) = match language {
-        Language::Verilog => ("tb_function.v.tera", VERILOG_TB),
-        Language::Vhdl => ("tb_function.vhd.tera", VHDL_TB),
+        Language::Verilog => ("function.v.tera", VERILOG_TB),
+        Language::Vhdl => ("function.vhd.tera", VHDL_TB),
     };
     let rendered = render_template(name, template, &context)?;
     Ok((context.tb, rendered))

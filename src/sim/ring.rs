@@ -269,8 +269,8 @@ impl Ring {
             wires: wires(self.config().ports()),
         };
         let (name, template) = match language {
-            Language::Verilog => ("tb_switch_ring.v.tera", VERILOG_TB),
-            Language::Vhdl => ("tb_switch_ring.vhd.tera", VHDL_TB),
+            Language::Verilog => ("switch_ring.v.tera", VERILOG_TB),
+            Language::Vhdl => ("switch_ring.vhd.tera", VHDL_TB),
         };
         let text = render_template(name, template, &context)?;
         Ok((context.tb, text))
@@ -337,8 +337,8 @@ fn wires(ports: usize) -> Vec<TbWire> {
     wires
 }
 
-const VERILOG_TB: &str = include_str!("../../templates/tb_switch_ring.v.tera");
-const VHDL_TB: &str = include_str!("../../templates/tb_switch_ring.vhd.tera");
+const VERILOG_TB: &str = include_str!("../../testbenches/switch_ring.v.tera");
+const VHDL_TB: &str = include_str!("../../testbenches/switch_ring.vhd.tera");
 
 #[derive(Serialize)]
 struct TbPort {

@@ -282,8 +282,8 @@ struct TbContext {
     wave: bool,
 }
 
-const VERILOG_TB: &str = include_str!("../../templates/tb_sequence.v.tera");
-const VHDL_TB: &str = include_str!("../../templates/tb_sequence.vhd.tera");
+const VERILOG_TB: &str = include_str!("../../testbenches/sequence.v.tera");
+const VHDL_TB: &str = include_str!("../../testbenches/sequence.vhd.tera");
 
 /// The testbench of `unit` (whose hardware is `design`) in `language`, named `tb_<top>`,
 /// dumping its waves to `wave.vcd` with `wave` (Verilog): its name and text.
@@ -339,8 +339,8 @@ pub fn testbench(
         error,
     };
     let (name, template) = match language {
-        Language::Verilog => ("tb_sequence.v.tera", VERILOG_TB),
-        Language::Vhdl => ("tb_sequence.vhd.tera", VHDL_TB),
+        Language::Verilog => ("sequence.v.tera", VERILOG_TB),
+        Language::Vhdl => ("sequence.vhd.tera", VHDL_TB),
     };
     let rendered = render_template(name, template, &context)?;
     Ok((context.tb, rendered))

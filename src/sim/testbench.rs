@@ -1,5 +1,5 @@
 //! The testbenches: one Verilog and one VHDL, rendered from the tera templates in
-//! `templates/`.
+//! `testbenches/`.
 //!
 //! In: the graph (which fixes the port widths), the design's cycle bound, the name of the
 //! route generator's top module or entity, and whether to dump waves. Out: the testbench source,
@@ -14,8 +14,8 @@ use crate::topology::kautz::Kautz;
 use serde::Serialize;
 use thiserror::Error;
 
-const VERILOG: &str = include_str!("../../templates/tb_kautz_route_gen.v.tera");
-const VHDL: &str = include_str!("../../templates/tb_kautz_route_gen.vhd.tera");
+const VERILOG: &str = include_str!("../../testbenches/kautz_route_gen.v.tera");
+const VHDL: &str = include_str!("../../testbenches/kautz_route_gen.vhd.tera");
 
 /// Multiple of the cycle bound after which a testbench stops waiting for `done`.
 pub const TIMEOUT_FACTOR: u64 = 8;
@@ -102,8 +102,8 @@ pub fn render(
         wave,
     };
     let (name, template) = match language {
-        Language::Verilog => ("tb_kautz_route_gen.v.tera", VERILOG),
-        Language::Vhdl => ("tb_kautz_route_gen.vhd.tera", VHDL),
+        Language::Verilog => ("kautz_route_gen.v.tera", VERILOG),
+        Language::Vhdl => ("kautz_route_gen.vhd.tera", VHDL),
     };
     render_template(name, template, &context)
 }

@@ -1,9 +1,19 @@
 //! `kautzgen generate`: write a unit's Verilog and VHDL and its manifest to a directory.
 
+use crate::cli::checks::CheckArgs;
 use crate::cli::input_error;
-use crate::cli::unit::UnitSelection;
+use crate::cli::unit::{Unit, UnitSelection};
 use crate::emit::names::Language;
-use crate::emit::{Provenance, write_design};
+use crate::emit::testbench::Testbench;
+use crate::emit::{Provenance, write_design_with_testbench};
+use crate::rtl::ir::Design;
+use crate::rtl::kautz_route_gen::Arch;
+use crate::rtl::kautz_switch::SwitchClocking;
+use crate::sim::export;
+use crate::sim::units::ldi::LdiUnit;
+use crate::sim::units::route_gen::RouteGenUnit;
+use crate::sim::units::route_pipe::PipeUnit;
+use crate::sim::vectors::Shard;
 use clap::ValueEnum;
 use std::path::PathBuf;
 
@@ -14,6 +24,14 @@ use std::path::PathBuf;
 /// the files of each language in compile order, and DIR/<top>.core for FuseSoC. DIR is
 /// replaced as a whole: the files are written to a temporary directory beside it, which is
 /// then renamed. `kautzgen generate UNIT --help` lists a unit's parameters.
+///
+/// With --testbench, DIR/tb holds a self-checking testbench in each language written and
+/// the vectors it reads, from the golden model: the vectors `kautzgen verify` runs for the
+/// same --pairs, --seed, --cycles (and the unit's other options). It runs without kautzgen,
+/// in Icarus Verilog, Verilator and GHDL, with the commands of DIR/tb/README.md and of the
+/// manifest, or with `fusesoc run --target sim`; it prints `N passed, M failed` and exits
+/// non-zero on a mismatch. --fault builds a deliberate fault into the design, to see it
+/// fail.
 #[derive(Debug, clap::Args)]
 #[command(
     subcommand_value_name = "UNIT",
@@ -22,6 +40,8 @@ use std::path::PathBuf;
     after_help = "Examples, one per unit:
   kautzgen generate --d 4 --k 5 --out build/k45
   kautzgen generate --d 4 --k 5 --arch parallel --out build/k45-parallel
+  kautzgen generate --d 4 --k 5 --testbench --pairs 200 --out build/k45-tb
+  kautzgen generate --d 2 --k 3 --testbench --fault phase-b-skipped --out build/k23-bad
   kautzgen generate --d 2 --k 3 --out build/k23 --lang vhdl --top router_k23
   kautzgen generate ldi --m 18 --s 3 --out build/ldi18
   kautzgen generate ldi --kind switch-rom --m 12 --s 3 --out build/ldi12-rom
@@ -39,6 +59,11 @@ pub struct Args {
     /// Which languages to write.
     #[arg(long, value_enum, default_value_t = Lang::Both, global = true)]
     lang: Lang,
+    /// Write DIR/tb: a self-checking testbench and its vectors from the golden model.
+    #[arg(long, global = true)]
+    testbench: bool,
+    #[command(flatten)]
+    check: CheckArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -80,9 +105,41 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.lang.flag()
         ),
     };
-    let manifest = write_design(out, &unit.design(), &args.lang.languages(), &provenance)?;
+    args.check.validate(&unit)?;
+    let selection = [
+        ("--pairs", args.check.pairs.is_some()),
+        ("--seed", args.check.seed.is_some()),
+        ("--cycles", args.check.cycles.is_some()),
+        ("--rate", args.check.rate.is_some()),
+        ("--faults", args.check.faults.is_some()),
+        ("--vectors", args.check.vectors.is_some()),
+    ];
+    if let Some((flag, _)) = selection
+        .iter()
+        .find(|(_, given)| *given && !args.testbench)
+    {
+        return Err(input_error(anyhow::anyhow!(
+            "{flag} chooses what the testbench checks: add --testbench"
+        )));
+    }
+    let languages = args.lang.languages();
+    let (design, testbench) = match args.testbench || args.check.fault.is_some() {
+        true => checked(&unit, &args.check, args.testbench, &languages)?,
+        false => (unit.design(), None),
+    };
+    let manifest =
+        write_design_with_testbench(out, &design, &languages, &provenance, testbench.as_ref())?;
+    let tb = match &testbench {
+        Some(tb) => format!(
+            "; testbench in {}/tb: {} {}s",
+            out.display(),
+            tb.checks,
+            tb.noun
+        ),
+        None => String::new(),
+    };
     println!(
-        "wrote {}: top {}, {} Verilog and {} VHDL files; {}",
+        "wrote {}: top {}, {} Verilog and {} VHDL files; {}{tb}",
         out.display(),
         manifest.top,
         manifest.verilog.len(),
@@ -90,4 +147,96 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         unit.timing()
     );
     Ok(())
+}
+
+/// The design of `unit` as `verify` checks it, with the fault of `check` built in, and with
+/// `testbench` its self-checking testbench in `languages`.
+fn checked(
+    unit: &Unit,
+    check: &CheckArgs,
+    testbench: bool,
+    languages: &[Language],
+) -> anyhow::Result<(Design, Option<Testbench>)> {
+    let refuse = |why: &str| Err(input_error(anyhow::anyhow!("{why}")));
+    let (design, tb) = match unit {
+        Unit::Kautz(params) => {
+            let vectors = check.route_vectors(params, Shard::WHOLE)?;
+            let fault = check.route_fault()?;
+            if params.arch == Arch::Pipelined {
+                let engine = PipeUnit::new(params.clone(), fault, vectors, check.seed())
+                    .map_err(input_error)?;
+                let design = crate::sim::stream::StreamUnit::design(&engine);
+                (
+                    design,
+                    testbench.then(|| export::stream_unit(&engine, languages)),
+                )
+            } else {
+                let generator = RouteGenUnit::new(params.clone(), fault, vectors);
+                let design = crate::sim::sequence::SequenceUnit::design(&generator);
+                (
+                    design,
+                    testbench.then(|| export::sequence_unit(&generator, languages)),
+                )
+            }
+        }
+        Unit::Ldi(params) => {
+            let ldi = LdiUnit::new(params.clone());
+            (
+                unit.design(),
+                testbench.then(|| export::function_unit(&ldi, languages)),
+            )
+        }
+        Unit::Mrns(params) => {
+            let paths = check.mrns_unit(params)?;
+            let design = crate::sim::sequence::SequenceUnit::design(&paths);
+            (
+                design,
+                testbench.then(|| export::sequence_unit(&paths, languages)),
+            )
+        }
+        Unit::Torus(params) => {
+            let torus = check.torus_unit(params)?;
+            (
+                unit.design(),
+                testbench.then(|| export::function_unit(&torus, languages)),
+            )
+        }
+        Unit::Switch(params) if params.clocking == SwitchClocking::SelfTimed => {
+            if testbench {
+                return refuse(
+                    "the self-timed switch is checked as a ring of three with wire delays (kautzgen verify switch --clocking self-timed), which has no exported testbench: export the synchronous switch",
+                );
+            }
+            let fault = check.fault_of("self-timed switch")?;
+            let params = params.clone().with_self_timed_fault(fault);
+            (Unit::Switch(params).design(), None)
+        }
+        Unit::Switch(params) => {
+            let switch = check.switch_unit(params)?;
+            let design = crate::sim::stream::StreamUnit::design(&switch);
+            (
+                design,
+                testbench.then(|| export::stream_unit(&switch, languages)),
+            )
+        }
+        Unit::Router(params) => {
+            let router = check.router_unit(params)?;
+            let design = crate::sim::stream::StreamUnit::design(&router);
+            (
+                design,
+                testbench.then(|| export::stream_unit(&router, languages)),
+            )
+        }
+        Unit::Network(params) => {
+            let params = params
+                .clone()
+                .with_fault(check.network_fault()?)
+                .map_err(input_error)?;
+            if testbench {
+                return refuse("the network's exported testbench is not built yet");
+            }
+            (Unit::Network(params).design(), None)
+        }
+    };
+    Ok((design, tb.transpose()?))
 }

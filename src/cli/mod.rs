@@ -3,6 +3,7 @@
 //! wrapped in [`InputError`] so that `main` can exit with status 2 for them.
 
 pub(crate) mod bench;
+mod checks;
 mod draw;
 mod generate;
 mod ldi;

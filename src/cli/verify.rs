@@ -1,15 +1,16 @@
 //! `kautzgen verify`: simulates a unit in Verilator and GHDL and compares it with its golden
 //! model: the Kautz route generator route by route, the function units vector by vector.
 
+use crate::cli::checks::CheckArgs;
 use crate::cli::unit::{Unit, UnitSelection};
 use crate::cli::{input_error, output::print_stdout};
 use crate::emit::Provenance;
-use crate::network::switch::SwitchFault;
-use crate::rtl::kautz_network::{NetworkFault, NetworkParams};
+use crate::rtl::kautz_network::NetworkParams;
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
-use crate::rtl::kautz_router::{RouterFault, RouterParams};
+use crate::rtl::kautz_router::RouterParams;
 use crate::rtl::kautz_switch::{SelfTimedFault, SwitchClocking, SwitchParams};
-use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
+use crate::rtl::mrns_path_gen::MrnsPathGenParams;
+use crate::sim::SHOWN_BY_VERIFY as SHOWN;
 use crate::sim::function::{self, FunctionUnit};
 use crate::sim::ghdl::Ghdl;
 use crate::sim::icarus::Icarus;
@@ -17,13 +18,10 @@ use crate::sim::ring::{self, Ring};
 use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::{self, StreamUnit};
 use crate::sim::units::ldi::LdiUnit;
-use crate::sim::units::mrns::MrnsPathUnit;
 use crate::sim::units::network::{self as network_traffic, NetworkUnit};
 use crate::sim::units::route_pipe::{self, PipeUnit};
-use crate::sim::units::router::{self as router_traffic, RouterUnit};
-use crate::sim::units::switch::{self as switch_traffic, SwitchUnit};
-use crate::sim::units::torus::{Headers, TorusUnit, single_faults};
-use crate::sim::vectors::{MAX_SAMPLE, Pairs, Shard, VectorSet};
+use crate::sim::units::switch as switch_traffic;
+use crate::sim::vectors::{Shard, VectorSet};
 use crate::sim::verilator::Verilator;
 use crate::sim::{Design, Options, Simulator, scratch_design, verify};
 use anyhow::bail;
@@ -100,57 +98,16 @@ pub struct Args {
     /// The N slices are disjoint and together hold every vector.
     #[arg(global = true, long, value_name = "I/N")]
     shard: Option<String>,
-    /// Route generators (Kautz, MRNS): "all": every ordered pair of distinct nodes, in
-    /// lexicographic order; N: N distinct pairs drawn with --seed (every pair when N
-    /// reaches their number) [default: 1000].
-    #[arg(global = true, long, value_name = "all|N", value_parser = parse_pairs)]
-    pairs: Option<PairCount>,
-    /// Route generators: seed of the sample drawn by --pairs N; switch, router, network:
-    /// seed of the random traffic (and of the network's faulty nodes) [default: 1].
-    #[arg(global = true, long)]
-    seed: Option<u64>,
     /// Route generators and the switch: write the waves of the run to this VCD file (with
     /// one --sim only).
     #[arg(global = true, long, value_name = "FILE.vcd")]
     wave: Option<PathBuf>,
     /// Kautz route generator: verify the design in DIR (its manifest.json and the HDL files
     /// it lists, as `kautzgen generate` writes them) instead of generating one.
-    #[arg(global = true, long, value_name = "DIR", conflicts_with = "fault")]
+    #[arg(global = true, long, value_name = "DIR")]
     design: Option<PathBuf>,
-    /// Build this deliberate fault into the design, to see verification fail. Kautz (both
-    /// architectures): flipped-comparator, used-bit-never-set, phase-b-skipped; MRNS:
-    /// rows-frozen-while-shortest, destination-digit-not-skipped; switch:
-    /// output-kept-after-eod, nack-not-returned; self-timed switch: rising-edge-sampling;
-    /// router: route-taken-late, padding-forgotten; network: links-swapped, nacks-swapped
-    /// (an unknown name lists the unit's faults).
-    #[arg(global = true, long, value_name = "FAULT")]
-    fault: Option<String>,
-    /// Switch: cycles of random traffic after the directed cases [default: 20000]; of each
-    /// switch's own clock in the self-timed ring [default: 2000]; router: cycles of random
-    /// traffic [default: 20000]; network: cycles of injection, then the drain [default:
-    /// 2000].
-    #[arg(global = true, long, value_name = "N")]
-    cycles: Option<u64>,
-    /// Network: messages per healthy node per cycle, 0 to 1 [default: 0.01].
-    #[arg(global = true, long, value_name = "R")]
-    rate: Option<f64>,
-    /// Network: faulty nodes, drawn by --seed among all [default: 0].
-    #[arg(global = true, long, value_name = "F")]
-    faults: Option<u64>,
-    /// Torus unit: which vectors to run.
-    #[arg(global = true, long, value_enum)]
-    vectors: Option<TorusVectors>,
-}
-
-/// The vectors of the torus unit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum TorusVectors {
-    /// Every input of the cube, then the walks [the default].
-    Both,
-    /// Every node, destination, reachable header and mask.
-    EveryInput,
-    /// The router evaluations along every route, with no fault and each single fault.
-    Walks,
+    #[command(flatten)]
+    check: CheckArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -161,22 +118,6 @@ enum Sim {
     Icarus,
     /// Verilator and GHDL; GHDL and Icarus for the self-timed switch.
     All,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PairCount {
-    All,
-    Count(u64),
-}
-
-fn parse_pairs(text: &str) -> Result<PairCount, String> {
-    match text {
-        "all" => Ok(PairCount::All),
-        _ => text
-            .parse()
-            .map(PairCount::Count)
-            .map_err(|_| format!("'{text}' is neither 'all' nor a number of pairs")),
-    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -219,34 +160,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Err(input_error(anyhow::anyhow!(
             "--arch builds a design; one read with --design has its own (its manifest's cycle_bound)"
         )));
-    }
-    if !matches!(unit, Unit::Kautz(_) | Unit::Mrns(_)) {
-        only(
-            "--pairs",
-            "route generators (Kautz, MRNS)",
-            args.pairs.is_some(),
-        )?;
+    } else if args.design.is_some() && args.check.fault.is_some() {
+        return Err(input_error(anyhow::anyhow!(
+            "--fault builds a design with a fault; one read with --design has none to add"
+        )));
     }
     if !matches!(
         unit,
         Unit::Kautz(_) | Unit::Mrns(_) | Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)
     ) {
         let owners = "route generators (Kautz, MRNS), the switch, the router and the network";
-        only("--seed", owners, args.seed.is_some())?;
-        only("--fault", owners, args.fault.is_some())?;
         only("--wave", owners, args.wave.is_some())?;
     }
-    if !matches!(unit, Unit::Network(_)) {
-        only("--rate", "network", args.rate.is_some())?;
-        only("--faults", "network", args.faults.is_some())?;
-    }
-    if !matches!(unit, Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)) {
-        only(
-            "--cycles",
-            "switch, the router and the network",
-            args.cycles.is_some(),
-        )?;
-    } else if shard != Shard::WHOLE {
+    args.check.validate(&unit)?;
+    if matches!(unit, Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)) && shard != Shard::WHOLE
+    {
         return Err(input_error(anyhow::anyhow!(
             "--shard splits independent vectors; the {}'s cycles form one run from reset: give --cycles and --seed instead",
             unit.name()
@@ -257,26 +185,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--wave writes the waves of one simulator: add --sim verilator or --sim ghdl"
         )));
     }
-    if !matches!(unit, Unit::Torus(_)) {
-        only("--vectors", "torus unit", args.vectors.is_some())?;
-    }
     match &unit {
         Unit::Kautz(params) => route_generator(&args, params, shard, &simulators),
         Unit::Ldi(params) => function_unit(&LdiUnit::new(params.clone()), shard, &simulators),
         Unit::Mrns(params) => path_generator(&args, params, shard, &simulators),
-        Unit::Torus(params) => {
-            let faults = single_faults(params.router.torus(), 1, 1).map_err(input_error)?;
-            let unit = match args.vectors.unwrap_or(TorusVectors::Both) {
-                TorusVectors::Both => TorusUnit::exhaustive(params.clone(), Headers::Reachable)
-                    .and_then(|unit| unit.with_walks(&faults)),
-                TorusVectors::EveryInput => {
-                    TorusUnit::exhaustive(params.clone(), Headers::Reachable)
-                }
-                TorusVectors::Walks => TorusUnit::walks(params.clone(), &faults),
-            }
-            .map_err(input_error)?;
-            function_unit(&unit, shard, &simulators)
-        }
+        Unit::Torus(params) => function_unit(&args.check.torus_unit(params)?, shard, &simulators),
         Unit::Switch(params) if self_timed => ring(&args, params, &simulators),
         Unit::Switch(params) => switch(&args, params, &simulators),
         Unit::Router(params) => router(&args, params, &simulators),
@@ -290,11 +203,7 @@ fn network(
     params: &NetworkParams,
     simulators: &[Box<dyn Simulator>],
 ) -> anyhow::Result<()> {
-    let fault = args
-        .fault
-        .as_deref()
-        .map(|name| parse_fault::<NetworkFault>(name, "network"))
-        .transpose()?;
+    let fault = args.check.network_fault()?;
     let port_bits = params.graph().k() as u32 * params.router.letter_bits();
     if port_bits > 64 {
         return Err(input_error(anyhow::anyhow!(
@@ -304,10 +213,10 @@ fn network(
     let params = params.clone().with_fault(fault).map_err(input_error)?;
     let unit = NetworkUnit::new(
         params,
-        args.rate.unwrap_or(network_traffic::DEFAULT_RATE),
-        args.cycles.unwrap_or(network_traffic::DEFAULT_CYCLES),
-        args.faults.unwrap_or(0),
-        args.seed.unwrap_or(1),
+        args.check.rate.unwrap_or(network_traffic::DEFAULT_RATE),
+        args.check.cycles.unwrap_or(network_traffic::DEFAULT_CYCLES),
+        args.check.faults.unwrap_or(0),
+        args.check.seed(),
     )
     .map_err(input_error)?;
     in_each_simulator(&unit.describe(), simulators, |simulator| {
@@ -327,23 +236,8 @@ fn router(
     params: &RouterParams,
     simulators: &[Box<dyn Simulator>],
 ) -> anyhow::Result<()> {
-    let fault = args
-        .fault
-        .as_deref()
-        .map(|name| parse_fault::<RouterFault>(name, "router"))
-        .transpose()?;
-    let port_bits = params.graph.k() as u32 * params.letter_bits();
-    if port_bits > 64 {
-        return Err(input_error(anyhow::anyhow!(
-            "the router's node words are {port_bits} bits (k*W) and the stream check drives ports of at most 64 bits: verify a smaller K(d,k)"
-        )));
-    }
-    let seed = args.seed.unwrap_or(1);
-    let unit = RouterUnit::new(
-        params.clone().with_fault(fault),
-        args.cycles.unwrap_or(router_traffic::DEFAULT_CYCLES),
-        seed,
-    );
+    let seed = args.check.seed();
+    let unit = args.check.router_unit(params)?;
     let heading = format!(
         "{}: {} random cycles (seed {seed})",
         unit.describe(),
@@ -381,25 +275,7 @@ fn path_generator(
     shard: Shard,
     simulators: &[Box<dyn Simulator>],
 ) -> anyhow::Result<()> {
-    let unit = match args.pairs.unwrap_or(PairCount::Count(1000)) {
-        PairCount::All => MrnsPathUnit::new(params.clone()),
-        PairCount::Count(count) if count > MAX_SAMPLE => {
-            return Err(input_error(anyhow::anyhow!(
-                "a sample holds at most {MAX_SAMPLE} pairs, got {count}; verify every pair in shards instead"
-            )));
-        }
-        PairCount::Count(count) => {
-            MrnsPathUnit::sampled(params.clone(), count, args.seed.unwrap_or(1))
-        }
-    }
-    .map_err(input_error)?;
-    let unit = match &args.fault {
-        Some(name) => unit.with_fault(parse_fault::<mrns_path_gen::Fault>(
-            name,
-            "MRNS path generator",
-        )?),
-        None => unit,
-    };
+    let unit = args.check.mrns_unit(params)?;
     let shard_text = match shard == Shard::WHOLE {
         true => String::new(),
         false => format!(", shard {shard}"),
@@ -446,22 +322,13 @@ fn switch(
     params: &SwitchParams,
     simulators: &[Box<dyn Simulator>],
 ) -> anyhow::Result<()> {
-    let fault = args
-        .fault
-        .as_deref()
-        .map(|name| parse_fault::<SwitchFault>(name, "switch"))
-        .transpose()?;
-    let unit = SwitchUnit::new(
-        params.clone().with_fault(fault),
-        args.cycles.unwrap_or(switch_traffic::DEFAULT_CYCLES),
-        args.seed.unwrap_or(1),
-    );
+    let unit = args.check.switch_unit(params)?;
     let heading = format!(
         "{}: {} directed and {} random cycles (seed {}): {} cycles",
         unit.describe(),
         switch_traffic::DIRECTED_CYCLES,
         unit.cycle_count() - switch_traffic::DIRECTED_CYCLES,
-        args.seed.unwrap_or(1),
+        args.check.seed(),
         unit.cycle_count()
     );
     stream_unit(args, &heading, &unit, simulators)
@@ -484,15 +351,11 @@ fn ring(
             "--wave applies to the synchronous switch, not to the self-timed ring"
         )));
     }
-    let fault = args
-        .fault
-        .as_deref()
-        .map(|name| parse_fault::<SelfTimedFault>(name, "self-timed switch"))
-        .transpose()?;
+    let fault = args.check.fault_of::<SelfTimedFault>("self-timed switch")?;
     let ring = Ring {
         params: params.clone().with_self_timed_fault(fault),
-        cycles: args.cycles.unwrap_or(ring::DEFAULT_CYCLES),
-        seed: args.seed.unwrap_or(1),
+        cycles: args.check.cycles.unwrap_or(ring::DEFAULT_CYCLES),
+        seed: args.check.seed(),
     };
     let heading = format!(
         "{}: {} switch-cycles",
@@ -555,24 +418,6 @@ fn in_each_simulator(
     finish(failed)
 }
 
-/// A unit's built-in fault by its command-line name; an unknown name lists the unit's.
-fn parse_fault<F: ValueEnum>(name: &str, owner: &str) -> anyhow::Result<F> {
-    F::from_str(name, false).map_err(|_| {
-        let names: Vec<String> = F::value_variants()
-            .iter()
-            .filter_map(|f| f.to_possible_value())
-            .map(|v| v.get_name().to_string())
-            .collect();
-        input_error(anyhow::anyhow!(
-            "--fault '{name}': the {owner}'s faults are {}",
-            names.join(", ")
-        ))
-    })
-}
-
-/// Failures shown in full per simulator.
-const SHOWN: usize = 10;
-
 /// Ok when no simulator failed; else the error that names each one's failures.
 fn finish(failed: Vec<String>) -> anyhow::Result<()> {
     if !failed.is_empty() {
@@ -588,20 +433,8 @@ fn route_generator(
     shard: Shard,
     simulators: &[Box<dyn Simulator>],
 ) -> anyhow::Result<()> {
-    let graph = &params.graph;
-    let pairs = match args.pairs.unwrap_or(PairCount::Count(1000)) {
-        PairCount::All => Pairs::All,
-        PairCount::Count(count) => Pairs::Sample {
-            count,
-            seed: args.seed.unwrap_or(1),
-        },
-    };
-    let vectors = VectorSet::new(graph, pairs, shard).map_err(input_error)?;
-    let fault = args
-        .fault
-        .as_deref()
-        .map(|name| parse_fault::<kautz_route_gen::Fault>(name, "Kautz route generator"))
-        .transpose()?;
+    let vectors = args.check.route_vectors(params, shard)?;
+    let fault = args.check.route_fault()?;
     if params.arch == kautz_route_gen::Arch::Pipelined {
         return route_engine(args, params, fault, vectors, simulators);
     }
@@ -665,7 +498,7 @@ fn route_engine(
     vectors: VectorSet,
     simulators: &[Box<dyn Simulator>],
 ) -> anyhow::Result<()> {
-    let seed = args.seed.unwrap_or(1);
+    let seed = args.check.seed();
     let described = vectors.describe();
     let unit = PipeUnit::new(params.clone(), fault, vectors, seed).map_err(input_error)?;
     let heading = format!(

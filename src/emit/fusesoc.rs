@@ -9,6 +9,7 @@
 //! `templates/fusesoc_core.tera`.
 
 use crate::emit::manifest::Manifest;
+use crate::emit::testbench::TestbenchEntry;
 use crate::emit::{GeneratedFile, Provenance};
 use crate::rtl::ir::Design;
 use serde::Serialize;
@@ -29,14 +30,22 @@ struct Context<'a> {
     default_fileset: &'a str,
     /// Whether the core has the Verilator lint target.
     lint: bool,
+    /// The self-checking testbench's top, files, and the simulators of its `sim` target;
+    /// empty without one.
+    tb_top: String,
+    tb_verilog: String,
+    tb_vhdl: String,
+    tb_vectors: String,
+    sim_tools: String,
+    sim_default: &'a str,
 }
 
 /// The core's name: `kautzgen:hdl:<top>_<params>:<version>`, such as
 /// `kautzgen:hdl:kautz_route_gen_d4_k5:0.1.0`, so that sizes of one unit do not clash in
 /// one library.
-pub fn vlnv(design: &Design, manifest: &Manifest) -> String {
+pub fn vlnv(manifest: &Manifest) -> String {
     let mut name = manifest.top.clone();
-    for (k, v) in &design.params {
+    for (k, v) in &manifest.params {
         name.push_str(&format!("_{k}{v}"));
     }
     format!("kautzgen:hdl:{name}:{}", env!("CARGO_PKG_VERSION"))
@@ -58,7 +67,7 @@ pub fn core_file(design: &Design, manifest: &Manifest, provenance: &Provenance) 
         params,
         version: env!("CARGO_PKG_VERSION"),
         command: &provenance.command,
-        vlnv: vlnv(design, manifest),
+        vlnv: vlnv(manifest),
         verilog: &manifest.verilog,
         vhdl: &manifest.vhdl,
         default_fileset: if manifest.verilog.is_empty() {
@@ -67,6 +76,16 @@ pub fn core_file(design: &Design, manifest: &Manifest, provenance: &Provenance) 
             "verilog"
         },
         lint: !manifest.verilog.is_empty() && design.timing.is_synchronous(),
+        tb_top: String::new(),
+        tb_verilog: String::new(),
+        tb_vhdl: String::new(),
+        tb_vectors: String::new(),
+        sim_tools: String::new(),
+        sim_default: "",
+    };
+    let context = match &manifest.testbench {
+        Some(tb) => with_testbench(context, tb),
+        None => context,
     };
     let mut tera = tera::Tera::new();
     tera.autoescape_on(Vec::<&str>::new());
@@ -82,6 +101,37 @@ pub fn core_file(design: &Design, manifest: &Manifest, provenance: &Provenance) 
     GeneratedFile {
         path: format!("{}.core", manifest.top),
         text,
+    }
+}
+
+/// `context` with the `sim` target of the testbench `tb`: Icarus by default, Verilator, and
+/// GHDL for the VHDL.
+fn with_testbench<'a>(context: Context<'a>, tb: &TestbenchEntry) -> Context<'a> {
+    let source = |ext: &str| {
+        tb.files
+            .iter()
+            .find(|f| f.ends_with(ext))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let verilog = tb.top.contains_key("verilog");
+    let tools: Vec<&str> = [
+        (verilog, "icarus"),
+        (verilog, "verilator"),
+        (tb.top.contains_key("vhdl"), "ghdl"),
+    ]
+    .into_iter()
+    .filter_map(|(has, tool)| has.then_some(tool))
+    .collect();
+    Context {
+        // Both languages' tops are `tb_<top>`, legal and alike in both.
+        tb_top: tb.top.values().next().cloned().unwrap_or_default(),
+        tb_verilog: source(".v"),
+        tb_vhdl: source(".vhd"),
+        tb_vectors: source("vectors.txt"),
+        sim_default: tools[0],
+        sim_tools: tools.join(", "),
+        ..context
     }
 }
 

@@ -4,8 +4,11 @@
 //! compile order, relative to the directory:
 //! `{"top":"kautz_route_gen","d":4,"k":5,"verilog":["verilog/a.v",...],"vhdl":[...]}`.
 //! A self-timed design also says so, `"timing":"self-timed"` after the top, so that the
-//! tools that assume a clock can refuse it; a synchronous one leaves the key out.
+//! tools that assume a clock can refuse it; a synchronous one leaves the key out. A design
+//! written with its self-checking testbench lists it last, under `"testbench"`: its tops,
+//! files and the command that runs it in each simulator.
 
+use crate::emit::testbench::TestbenchEntry;
 use crate::rtl::ir::Timing;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -23,6 +26,9 @@ pub struct Manifest {
     pub verilog: Vec<String>,
     /// VHDL files in compile order, packages and leaves first; empty when not generated.
     pub vhdl: Vec<String>,
+    /// The self-checking testbench in `tb/`, when one was written (`generate --testbench`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub testbench: Option<TestbenchEntry>,
 }
 
 impl Manifest {
@@ -46,6 +52,7 @@ mod tests {
             params: BTreeMap::from([("d".into(), 4), ("k".into(), 5)]),
             verilog: vec!["verilog/a.v".into()],
             vhdl: vec!["vhdl/a.vhd".into()],
+            testbench: None,
         };
         let json = manifest.to_json();
         assert_eq!(

@@ -10,6 +10,7 @@ pub mod expr;
 pub mod fusesoc;
 pub mod manifest;
 pub mod names;
+pub mod testbench;
 pub mod verilog;
 pub mod vhdl;
 
@@ -112,6 +113,17 @@ pub fn render(
     languages: &[Language],
     provenance: &Provenance,
 ) -> Result<(Vec<GeneratedFile>, Manifest), EmitError> {
+    render_with_testbench(design, languages, provenance, None)
+}
+
+/// [`render`], and with `testbench` its `tb/` folder ([`testbench::files`]), listed in the
+/// manifest and in the FuseSoC core's `sim` target.
+pub fn render_with_testbench(
+    design: &Design,
+    languages: &[Language],
+    provenance: &Provenance,
+    testbench: Option<&testbench::Testbench>,
+) -> Result<(Vec<GeneratedFile>, Manifest), EmitError> {
     design.validate()?;
     let mut manifest = Manifest {
         top: String::new(),
@@ -119,6 +131,7 @@ pub fn render(
         params: design.params.clone(),
         verilog: Vec::new(),
         vhdl: Vec::new(),
+        testbench: None,
     };
     let mut files = Vec::new();
     for &language in languages {
@@ -131,6 +144,11 @@ pub fn render(
         };
         list.extend(printed.iter().map(|f| f.path.clone()));
         files.extend(printed);
+    }
+    if let Some(testbench) = testbench {
+        let (tb_files, entry) = testbench::files(testbench, &manifest);
+        files.extend(tb_files);
+        manifest.testbench = Some(entry);
     }
     files.push(fusesoc::core_file(design, &manifest, provenance));
     files.push(GeneratedFile {
@@ -163,7 +181,18 @@ pub fn write_design(
     languages: &[Language],
     provenance: &Provenance,
 ) -> Result<Manifest, EmitError> {
-    let (files, manifest) = render(design, languages, provenance)?;
+    write_design_with_testbench(dir, design, languages, provenance, None)
+}
+
+/// [`write_design`], with the `tb/` folder of `testbench` when there is one.
+pub fn write_design_with_testbench(
+    dir: &Path,
+    design: &Design,
+    languages: &[Language],
+    provenance: &Provenance,
+    testbench: Option<&testbench::Testbench>,
+) -> Result<Manifest, EmitError> {
+    let (files, manifest) = render_with_testbench(design, languages, provenance, testbench)?;
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |cause| EmitError::Io { path, cause }

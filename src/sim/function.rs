@@ -103,6 +103,36 @@ pub(crate) struct TbPort {
     text_bits: u32,
 }
 
+/// What a rendered testbench does with the outputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Write them to `results.txt` for kautzgen to compare; with `wave`, dump `wave.vcd`.
+    Record { wave: bool },
+    /// Compare them with the expected values that follow the inputs on each line of
+    /// `vectors.txt`, and report as `verify` does, naming each line as `style` says.
+    Check { style: Style },
+}
+
+/// How a self-checking testbench names a line of `vectors.txt` in a failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Style {
+    /// A vector of a function unit: `vector 3: a=1 b=2; expected y=3; got y=4`.
+    Function,
+    /// A cycle of a stream unit: `after cycle 3: y 4, expected 3; z 0, expected 1`.
+    Stream,
+}
+
+impl Style {
+    /// What one line of `vectors.txt` is.
+    pub(crate) fn noun(self) -> &'static str {
+        match self {
+            Style::Function => "vector",
+            Style::Stream => "cycle",
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct TbContext {
     top: String,
@@ -110,11 +140,17 @@ struct TbContext {
     describe: String,
     latency: u32,
     wave: bool,
+    check: bool,
+    style: Style,
+    noun: &'static str,
+    shown: usize,
     inputs: Vec<TbPort>,
     outputs: Vec<TbPort>,
     input_names: String,
     output_names: String,
     read_format: String,
+    read_args: String,
+    read_fields: usize,
     write_format: String,
 }
 
@@ -133,7 +169,7 @@ pub(crate) fn row_ports(design: &Design) -> impl Iterator<Item = (SignalId, &Sig
 }
 
 /// The ports of a vector: `(inputs, outputs)` of the top, without `clk` and `rst`.
-fn vector_ports(design: &Design, language: Language) -> (Vec<TbPort>, Vec<TbPort>) {
+pub(crate) fn vector_ports(design: &Design, language: Language) -> (Vec<TbPort>, Vec<TbPort>) {
     let names = name_design(design, language);
     let local = names.of(design.top());
     let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
@@ -152,12 +188,12 @@ fn vector_ports(design: &Design, language: Language) -> (Vec<TbPort>, Vec<TbPort
 }
 
 /// The testbench of `unit` in `language`, named `tb_<top>`.
-fn testbench(
+pub(crate) fn testbench(
     describe: &str,
     latency: u32,
     design: &Design,
     language: Language,
-    wave: bool,
+    mode: Mode,
 ) -> Result<(String, String), SimError> {
     let names = name_design(design, language);
     let top = names.modules[&design.top().name].clone();
@@ -170,15 +206,38 @@ fn testbench(
             .join(", ")
     };
     let format = |ports: &[TbPort]| vec!["%h"; ports.len()].join(" ");
+    let (wave, check, style) = match mode {
+        Mode::Record { wave } => (wave, false, Style::Function),
+        Mode::Check { style } => (false, true, style),
+    };
+    // A self-checking testbench reads the expected outputs after the inputs.
+    let read: Vec<String> = (0..inputs.len())
+        .map(|i| format!(", read_{i}"))
+        .chain(
+            (0..outputs.len())
+                .filter(|_| check)
+                .map(|i| format!(", want_{i}")),
+        )
+        .collect();
+    let read_format = match check {
+        true => format!("{} {}", format(&inputs), format(&outputs)),
+        false => format(&inputs),
+    };
     let context = TbContext {
         tb: testbench_name(&top),
         top,
         describe: describe.to_string(),
         latency,
         wave,
+        check,
+        style,
+        noun: style.noun(),
+        shown: crate::sim::SHOWN_BY_VERIFY,
         input_names: list(&inputs),
         output_names: list(&outputs),
-        read_format: format(&inputs),
+        read_format,
+        read_fields: read.len(),
+        read_args: read.concat(),
         write_format: format(&outputs),
         inputs,
         outputs,
@@ -222,7 +281,10 @@ pub(crate) fn simulate(
         .tempdir()
         .map_err(SimError::io("cannot create a temporary directory"))?;
     let mut sources = write_sources(design, language, describe, work.path())?;
-    let (tb, text) = testbench(describe, latency, design, language, wave.is_some())?;
+    let mode = Mode::Record {
+        wave: wave.is_some(),
+    };
+    let (tb, text) = testbench(describe, latency, design, language, mode)?;
     let tb_path = work.path().join(match language {
         Language::Verilog => format!("{tb}.v"),
         Language::Vhdl => format!("{tb}.vhd"),

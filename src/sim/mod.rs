@@ -12,6 +12,7 @@
 
 pub mod bits;
 pub mod compare;
+pub mod export;
 pub mod function;
 pub mod ghdl;
 pub mod hex;
@@ -83,6 +84,10 @@ pub const BATCH: usize = 4096;
 
 /// Failures printed in full per simulator; the rest are counted.
 pub const SHOWN: usize = 5;
+
+/// Failures `kautzgen verify` prints in full for the units other than the route generator,
+/// and every exported testbench: the rest are counted.
+pub const SHOWN_BY_VERIFY: usize = 10;
 
 /// What went wrong running a simulator; a mismatch is not an error but a failed vector.
 #[derive(Debug, Error)]

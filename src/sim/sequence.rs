@@ -280,6 +280,81 @@ struct TbContext {
     item_format: String,
     /// Dump every signal to `wave.vcd` (Verilog; GHDL dumps by its own option).
     wave: bool,
+    /// Self-checking: the expected answer follows each vector's stimulus.
+    check: bool,
+    shown: usize,
+    /// One more than the most items an answer holds.
+    max_items: usize,
+    item_read_format: String,
+}
+
+/// What a rendered testbench does with what it sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Record it in `results.txt` for kautzgen to judge; with `wave`, dump `wave.vcd`.
+    Record { wave: bool },
+    /// Judge it against the answers in `vectors.txt` ([`checked_vectors`]), none of which
+    /// holds `max_items` items or more.
+    Check { max_items: usize },
+}
+
+/// What a line of `vectors.txt` holds for a self-checking testbench, for its README.
+pub const CHECKED_FORMAT: &str = "the data inputs in hexadecimal, then how the vector is \
+driven (`<delay> <nudge> <lead> <reset>`: cycles each item is held, whether `next` is \
+pulsed while it must be ignored, cycles of a lead-in search cut short by this vector, \
+whether `rst` is pulsed first), the lead-in's data inputs, then the golden model's answer: \
+`<error> <count>` and `count` items, each the item ports in hexadecimal";
+
+/// The lines of `vectors.txt` of a self-checking testbench of `unit`: every vector's
+/// stimulus as [`verify`] drives it, then the golden model's answer; and one more than the
+/// most items an answer holds.
+pub fn checked_vectors(unit: &dyn SequenceUnit) -> (String, usize) {
+    let bound = unit.cycle_bound();
+    let count = unit.vector_count();
+    let mut text = String::new();
+    let mut most = 0;
+    for i in 0..count {
+        text += &stimulus_line(unit, i, count, bound);
+        let given = unit.vector(i);
+        match unit.expected(&given) {
+            Ok(items) => {
+                most = most.max(items.len());
+                text += &format!(" 0 {}", items.len());
+                for item in &items {
+                    text += &format!(" {}", hex_line(item));
+                }
+            }
+            Err(Refused) => text += " 1 0",
+        }
+        text.push('\n');
+    }
+    (text, most + 1)
+}
+
+/// Values in hexadecimal, whole digits of their width, separated by spaces.
+fn hex_line(values: &[Bits]) -> String {
+    values
+        .iter()
+        .map(Bits::to_hex)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Vector `i` of the `count` of `unit` as the testbench reads it: its data inputs, how it
+/// is driven, and the lead-in's inputs (the previous vector's), without a newline.
+fn stimulus_line(unit: &dyn SequenceUnit, i: u64, count: u64, bound: u64) -> String {
+    let given = unit.vector(i);
+    let s = Stimulus::for_inputs(&given, bound);
+    let lead = unit.vector((i + count - 1) % count);
+    format!(
+        "{} {} {} {} {} {}",
+        hex_line(&given),
+        s.delay,
+        u8::from(s.nudge),
+        s.lead,
+        u8::from(s.reset),
+        hex_line(&lead)
+    )
 }
 
 const VERILOG_TB: &str = include_str!("../../testbenches/sequence.v.tera");
@@ -291,7 +366,7 @@ pub fn testbench(
     unit: &dyn SequenceUnit,
     design: &Design,
     language: Language,
-    wave: bool,
+    mode: Mode,
 ) -> Result<(String, String), SimError> {
     let names = name_design(design, language);
     let top = names.modules[&design.top().name].clone();
@@ -317,6 +392,10 @@ pub fn testbench(
         .chain(lead)
         .collect();
     let bound = unit.cycle_bound();
+    let (wave, check, max_items) = match mode {
+        Mode::Record { wave } => (wave, false, 0),
+        Mode::Check { max_items } => (false, true, max_items),
+    };
     let context = TbContext {
         tb: testbench_name(&top),
         top,
@@ -329,7 +408,11 @@ pub fn testbench(
         read_args,
         read_fields: 2 * inputs.len() + 4,
         item_format: hex(items.len()),
+        item_read_format: hex(items.len()),
         wave,
+        check,
+        shown: crate::sim::SHOWN_BY_VERIFY,
+        max_items,
         inputs,
         items,
         start,
@@ -550,7 +633,10 @@ fn run(
 ) -> Result<SequenceReport, SimError> {
     let language = simulator.language();
     let mut sources = write_sources(design, language, &unit.describe(), work)?;
-    let (tb, text) = testbench(unit, design, language, wave.is_some())?;
+    let mode = Mode::Record {
+        wave: wave.is_some(),
+    };
+    let (tb, text) = testbench(unit, design, language, mode)?;
     let tb_path = work.join(match language {
         Language::Verilog => format!("{tb}.v"),
         Language::Vhdl => format!("{tb}.vhd"),
@@ -561,27 +647,10 @@ fn run(
     let bound = unit.cycle_bound();
     let count = unit.vector_count();
     let indices: Vec<u64> = (0..count).filter(|&i| shard.selects(i)).collect();
-    let hex_line = |values: &[Bits]| -> String {
-        values
-            .iter()
-            .map(Bits::to_hex)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     let mut vectors = String::new();
     for &i in &indices {
-        let given = unit.vector(i);
-        let s = Stimulus::for_inputs(&given, bound);
-        let lead = unit.vector((i + count - 1) % count);
-        vectors += &format!(
-            "{} {} {} {} {} {}\n",
-            hex_line(&given),
-            s.delay,
-            u8::from(s.nudge),
-            s.lead,
-            u8::from(s.reset),
-            hex_line(&lead)
-        );
+        vectors += &stimulus_line(unit, i, count, bound);
+        vectors.push('\n');
     }
     std::fs::write(work.join("vectors.txt"), vectors)
         .map_err(SimError::io("cannot write vectors.txt"))?;

@@ -8,6 +8,7 @@
 pub mod ldi;
 pub mod mrns;
 pub mod network;
+pub mod route_gen;
 pub mod route_pipe;
 pub mod router;
 pub mod switch;

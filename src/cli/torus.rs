@@ -13,6 +13,7 @@ use clap::{Subcommand, ValueEnum};
 use serde::Serialize;
 
 mod deadlock;
+mod witness;
 
 /// Routing on the k-ary n-cube: e-cube, double e-cube, west-first, direction-first.
 #[derive(Debug, clap::Args)]

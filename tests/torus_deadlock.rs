@@ -1,6 +1,7 @@
 //! `kautzgen torus deadlock` and `deadlock-sweep` on cases derived by hand: an acyclic
 //! channel dependency graph, an e-cube ring cycle, direction-first's cycle in the 5-ary
-//! 3-cube with every dependency walked by a golden route, and the refusals of bad input.
+//! 3-cube with every dependency walked by a golden route, the messages of those cycles
+//! placed in the wormhole simulator (`--simulate`), and the refusals of bad input.
 
 mod common;
 
@@ -226,11 +227,11 @@ fn the_sweep_rows_agree_with_single_runs_and_shards_split_them() {
     assert_eq!(rows.len(), 2 + 2 * 4 * 3);
     assert_eq!(
         rows[2],
-        "| e-cube | 3 | 2 | - | 36 | 36 | 0 | acyclic | - |"
+        "| e-cube | 3 | 2 | - | 36 | 36 | 0 | acyclic | - | - |"
     );
     assert_eq!(
         rows[14],
-        "| e-cube | 5 | 2 | - | 100 | 200 | 0 | cycle of 5: `0,0:+0 -> 0,1:+0 -> 0,2:+0 -> 0,3:+0 -> 0,4:+0 -> 0,0:+0` | the same |"
+        "| e-cube | 5 | 2 | - | 100 | 200 | 0 | cycle of 5: `0,0:+0 -> 0,1:+0 -> 0,2:+0 -> 0,3:+0 -> 0,4:+0 -> 0,0:+0` | the same | deadlocks |"
     );
     assert!(rows[15].starts_with("| e-cube | 5 | 2 | 0,0:+0 | 100 | 196 |"));
     assert!(rows[16].starts_with("| e-cube | 5 | 2 | 0,0:+0 0,0:-0 | 100 | 192 |"));
@@ -263,7 +264,7 @@ fn the_sweep_rows_agree_with_single_runs_and_shards_split_them() {
 
 #[test]
 fn bad_input_is_one_line_on_stderr_and_exit_status_2() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &[
                 "torus", "deadlock", "--k", "1", "--n", "2", "--algo", "e-cube",
@@ -320,6 +321,22 @@ fn bad_input_is_one_line_on_stderr_and_exit_status_2() {
             "the channel dependency analysis walks every destination of every node: the 17-ary 3-cube has 17^3 nodes, more than 4096",
         ),
         (
+            &[
+                "torus",
+                "deadlock",
+                "--k",
+                "4",
+                "--n",
+                "2",
+                "--algo",
+                "e-cube",
+                "--faulty-node",
+                "1,1",
+                "--simulate",
+            ],
+            "the wormhole simulator has faulty links only: give the links into faulty node 1,1 as --faulty-link instead",
+        ),
+        (
             &["torus", "deadlock-sweep", "--ks", "2,3"],
             "the deadlock sweep needs k >= 3 (its fault sets use the link 0...0:-0), got k = 2",
         ),
@@ -334,4 +351,175 @@ fn bad_input_is_one_line_on_stderr_and_exit_status_2() {
         assert_eq!(stdout, "");
         assert_eq!(stderr, format!("error: {message}\n"), "{args:?}");
     }
+}
+
+/// The lines `--simulate` adds after the analysis.
+fn witness_lines(stdout: &str) -> Vec<&str> {
+    let start = stdout.find("witness:").expect("a witness section");
+    stdout[start..].lines().collect()
+}
+
+#[test]
+fn the_e_cube_ring_witness_deadlocks_on_exactly_the_analysed_cycle() {
+    // Each dependency 0,i:+0 -> 0,(i+1):+0 is first created (destinations in node order,
+    // every e-cube state has one choice so none needs a busy port) by the message from
+    // 0,i to the lowest-numbered destination that goes +0 twice from 0,i: 0,(i+2) mod 5
+    // (0,0 from 0,3, 0,1 from 0,4). Each route is one hop, so messages are 2 flits (one
+    // full 2-flit buffer). Cycle 0: every header takes its free link 0,i:+0. Cycle 1:
+    // each header at 0,(i+1) asks for 0,(i+1):+0, held by the next worm, while its second
+    // flit enters the buffer. Cycle 2: no flit can move: the deadlock, every worm holding
+    // its channel of the cycle and asking for the next, listed from worm 0.
+    let (status, stdout, stderr) = deadlock("5", "2", "e-cube", &["--simulate"]);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    let mut expected = vec![
+        "witness: 5 messages placed at cycle 0, one per dependency of the cycle, 2 flits \
+         each, 2-flit buffers"
+            .to_string(),
+    ];
+    for i in 0..5 {
+        expected.push(format!(
+            "  message {i}: 0,{i} -> 0,{} over 0,{i}:+0, holds 0,{i}:+0 (f=0 x=0 y=0), asks \
+             for 0,{}:+0",
+            (i + 2) % 5,
+            (i + 1) % 5
+        ));
+    }
+    expected.push(
+        "witness: deadlock at cycle 2, waiting cycle: 0,0:+0 -> 0,1:+0 -> 0,2:+0 -> 0,3:+0 \
+         -> 0,4:+0 -> 0,0:+0 (exactly the analysed cycle)"
+            .to_string(),
+    );
+    for i in 0..5 {
+        expected.push(format!(
+            "  worm {i} (0,{i} -> 0,{}) at 0,{} holds 0,{i}:+0 wants 0,{}:+0 held by worm {}",
+            (i + 2) % 5,
+            (i + 1) % 5,
+            (i + 1) % 5,
+            (i + 1) % 5
+        ));
+    }
+    assert_eq!(witness_lines(&stdout), expected);
+    // The same placement by hand in the simulator gives the same run.
+    let mut args = vec![
+        "netsim",
+        "torus",
+        "--k",
+        "5",
+        "--n",
+        "2",
+        "--algo",
+        "e-cube",
+        "--rate",
+        "0",
+        "--cycles",
+        "0",
+        "--message-flits",
+        "2",
+        "--format",
+        "json",
+    ];
+    let messages = ["0,0:0,2", "0,1:0,3", "0,2:0,4", "0,3:0,0", "0,4:0,1"];
+    for m in &messages {
+        args.extend(["--message", m]);
+    }
+    let (_, json, _) = kautzgen(&args);
+    assert!(
+        json.starts_with("{\"cycles\":3,\"deadlock\":true,"),
+        "{json}"
+    );
+}
+
+const DIRECTION_FIRST_MESSAGES: [&str; 10] = [
+    "  message 0: 0,0,0 -> 0,0,3 over 0,0,0:-0, holds 0,0,0:-0 (f=1 x=0 y=2), asks for 0,0,4:-0",
+    "  message 1: 0,0,4 -> 0,0,2 over 0,0,4:-0, holds 0,0,4:-0 (f=1 x=0 y=2), asks for 0,0,3:-0",
+    "  message 2: 0,0,3 -> 0,0,0 over 0,0,3:-0, holds 0,0,3:-0 (f=1 x=0 y=2), asks for 0,0,2:-0",
+    "  message 3: 0,0,2 -> 0,0,0 over 0,0,2:-0, holds 0,0,2:-0 (f=1 x=0 y=2), asks for 0,0,1:-0",
+    "  message 4: 0,0,1 -> 0,3,0 over 0,0,1:-0, holds 0,0,1:-0 (f=1 x=0 y=1), asks for 0,0,0:-1",
+    "  message 5: 0,0,0 -> 0,3,0 over 0,0,0:-1, holds 0,0,0:-1 (f=1 x=1 y=0), asks for 0,4,0:-1",
+    "  message 6: 0,4,0 -> 0,2,0 over 0,4,0:-1, holds 0,4,0:-1 (f=1 x=1 y=0), asks for 0,3,0:-1",
+    "  message 7: 0,3,0 -> 0,0,0 over 0,3,0:-1, holds 0,3,0:-1 (f=1 x=1 y=0), asks for 0,2,0:-1",
+    "  message 8: 0,2,0 -> 0,0,0 over 0,2,0:-1, holds 0,2,0:-1 (f=1 x=1 y=0), asks for 0,1,0:-1",
+    "  message 9: 0,1,0 -> 1,0,3 over 0,1,0:-1, holds 0,1,0:-1 (f=0 x=0 y=1), asks for 0,0,0:-0",
+];
+
+#[test]
+fn the_direction_first_witness_on_the_5_ary_3_cube_is_delivered() {
+    // The ten messages are those of the hand-walked routes of
+    // direction_first_on_the_5_ary_3_cube_has_a_cycle_through_two_wraparounds, each one
+    // hop (2 flits), except that message 1 starts at 0,0,4 itself (to 0,0,2: -0 is the
+    // mesh way and the wraparound +0 saves nothing, so -0 is its first choice).
+    // They do not deadlock, for two reasons the placement cannot help:
+    // - message 9 (0,1,0 -> 1,0,3) starts with every port free; its first choice is the
+    //   wraparound -0 (pair (0, 1) is new, 0 -> 4 -> 3 is 2 hops, the mesh way 3), so it
+    //   never takes 0,1,0:-1, and message 8 at 0,1,0 finds 0,1,0:-1 free: the cycle is
+    //   open there. Only with 0,1,0:-0 and 0,1,0:+0 busy would it take -1.
+    // - 0,0,0 is left twice on the cycle (-0 and -1): messages 0 and 5 share that
+    //   source, which sends one worm at a time.
+    let tail = [
+        "witness: no deadlock, all 10 messages delivered by cycle 11",
+        "  not forced: message 9 takes 0,1,0:-1 only when 0,1,0:-0 and 0,1,0:+0 are busy",
+        "  not forced: source 0,0,0 sends messages 0 and 5 one after the other",
+    ];
+    let header = "witness: 10 messages placed at cycle 0, one per dependency of the cycle, 2 \
+                  flits each, 2-flit buffers";
+    let (status, stdout, _) = deadlock("5", "3", "direction-first", &["--simulate"]);
+    assert_eq!(status, 0);
+    let mut expected = vec![header];
+    expected.extend(DIRECTION_FIRST_MESSAGES);
+    expected.extend(tail);
+    assert_eq!(witness_lines(&stdout), expected);
+    // The three faulty links that make this a forced cycle (every message on it has no
+    // other port once it holds its channel) are all at 0,0,0 and change nothing at 0,1,0,
+    // where message 9 still goes -0: delivered again. The delivery cycles (11, 12) are
+    // the simulator's, not derived by hand; `netsim torus` with the same ten messages,
+    // 2 flits each, runs 12 and 13 cycles and no deadlock.
+    let faults = [
+        "--faulty-link",
+        "0,0,0:+0",
+        "--faulty-link",
+        "0,0,0:+1",
+        "--faulty-link",
+        "0,0,0:+2",
+        "--simulate",
+    ];
+    let (status, stdout, _) = deadlock("5", "3", "direction-first", &faults);
+    assert_eq!(status, 0);
+    let lines = witness_lines(&stdout);
+    assert_eq!(&lines[..11], &expected[..11]);
+    assert_eq!(
+        lines[11],
+        "witness: no deadlock, all 10 messages delivered by cycle 12"
+    );
+    assert_eq!(&lines[12..], &tail[1..]);
+}
+
+#[test]
+fn the_sweep_shows_which_witnesses_deadlock() {
+    let (status, table, _) = kautzgen(&["torus", "deadlock-sweep", "--ks", "5", "--ns", "3"]);
+    assert_eq!(status, 0);
+    let verdicts: Vec<(&str, &str)> = table
+        .lines()
+        .skip(2)
+        .map(|row| {
+            let cells: Vec<&str> = row.split(" | ").collect();
+            (cells[0], cells[cells.len() - 1])
+        })
+        .collect();
+    // e-cube, double e-cube, direction-first, each with three fault sets, all cyclic.
+    let mut expected = vec![("| e-cube", "deadlocks |"); 3];
+    expected.extend([("| double-e-cube", "deadlocks |"); 3]);
+    expected.extend([("| direction-first", "delivered |"); 3]);
+    assert_eq!(verdicts, expected);
+}
+
+#[test]
+fn simulate_on_an_acyclic_graph_has_nothing_to_place() {
+    let (status, stdout, _) = deadlock("4", "2", "e-cube", &["--simulate"]);
+    assert_eq!(status, 0);
+    assert!(stdout.ends_with(&format!("{ACYCLIC}witness: acyclic, nothing to place\n")));
+    let (_, json, _) = deadlock("4", "2", "e-cube", &["--simulate", "--format", "json"]);
+    assert!(
+        json.ends_with("\"acyclic\":true,\"cycle\":[],\"forced_cycle\":[],\"witness\":{\"result\":\"nothing to place\"}}\n"),
+        "{json}"
+    );
 }

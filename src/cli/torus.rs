@@ -13,6 +13,7 @@ use clap::{Subcommand, ValueEnum};
 use serde::Serialize;
 
 mod deadlock;
+mod witness;
 
 /// Routing on the k-ary n-cube: e-cube, double e-cube, west-first, direction-first.
 #[derive(Debug, clap::Args)]
@@ -49,7 +50,8 @@ or blocked where every port the algorithm allows is faulty; both exit with statu
     /// Build the channel dependency graph of a routing relation and look for a cycle.
     #[command(after_help = "Examples:\n  \
 kautzgen torus deadlock --k 5 --n 2 --algo e-cube\n  \
-kautzgen torus deadlock --k 4 --n 3 --algo direction-first --faulty-link 0,0,0:+0\n\n\
+kautzgen torus deadlock --k 4 --n 3 --algo direction-first --faulty-link 0,0,0:+0\n  \
+kautzgen torus deadlock --k 5 --n 3 --algo direction-first --simulate\n\n\
 Channels are the output links NODE:PORT. Channel a depends on channel b when a message \
 that arrived over a may next ask for b: every node, destination and header state the \
 golden routing function reaches is walked, and every port it may choose among free ones \

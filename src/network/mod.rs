@@ -12,5 +12,6 @@ pub mod sweep;
 pub mod switch;
 pub mod torus_fig4;
 pub mod torus_net;
+pub mod torus_witness;
 pub mod trace;
 pub mod traffic;

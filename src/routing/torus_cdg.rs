@@ -16,7 +16,7 @@
 
 use crate::routing::torus::{Action, Header, Router};
 use crate::topology::torus::{Faults, Link, Node, Port, PortMask, Torus, TorusError};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use thiserror::Error;
 
 /// Largest cube analysed: the walk visits every (channel, header) for every destination,
@@ -48,8 +48,74 @@ pub struct ChannelGraph {
     /// The forced part of `waits_for`: ports that some reachable state on the channel has
     /// as its only non-faulty choice, so that message cannot go anywhere else.
     forced: Vec<PortMask>,
+    /// Per dependency (channel, channel): the message state that first created it.
+    origins: BTreeMap<(usize, usize), Origin>,
     /// Reachable (channel, header, destination) states where every allowed port is faulty.
     stranded: usize,
+}
+
+/// Marks a state reached by a source's first hop, which has no state before it.
+const NO_PARENT: u32 = u32::MAX;
+
+/// The message state that created a dependency (c, w): a message to node `dst` that took
+/// the channels `route` from its source, the last being c, and may next ask for w. Its
+/// header on c follows from the route: [`Router::step`] sent it on each of those hops.
+/// `busy` counts the ports that must be busy for it to go that way (on its route and for
+/// w): of the states that create the dependency, the walk keeps the first with the
+/// fewest, so that a placed message takes its route on its own wherever it can.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Origin {
+    dst: usize,
+    route: Vec<usize>,
+    busy: u32,
+}
+
+/// The states one destination's walk has reached, and those still to expand. States are
+/// numbered below `MAX_NODES * 2n * 2n^2`, which fits a `u32` for every cube allowed.
+struct Walk {
+    /// `seen[state] == d + 1` marks a state visited in destination d's walk (no clearing
+    /// between destinations).
+    seen: Vec<u32>,
+    /// The state each state was first reached from in its walk ([`NO_PARENT`] for a
+    /// source's first hop), so that the route to it can be traced back.
+    parent: Vec<u32>,
+    /// The ports that had to be busy along that route.
+    busy: Vec<u32>,
+    queue: VecDeque<usize>,
+}
+
+impl Walk {
+    /// Queues `state` if destination `d`'s walk has not reached it yet, reached from
+    /// `from` with `busy` ports busy so far.
+    fn visit(&mut self, d: usize, state: usize, from: u32, busy: u32) {
+        if self.seen[state] != d as u32 + 1 {
+            self.seen[state] = d as u32 + 1;
+            self.parent[state] = from;
+            self.busy[state] = busy;
+            self.queue.push_back(state);
+        }
+    }
+
+    /// The channels of the walk that first reached `state`, from its source's first hop
+    /// to the state's own channel.
+    fn route_to(&self, mut state: usize, headers: usize) -> Vec<usize> {
+        let mut route = vec![state / headers];
+        while self.parent[state] != NO_PARENT {
+            state = self.parent[state] as usize;
+            route.push(state / headers);
+        }
+        route.reverse();
+        route
+    }
+}
+
+/// A message that creates a dependency (see [`ChannelGraph::origin`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DependencyOrigin {
+    pub src: Node,
+    pub dst: Node,
+    /// The links it took from its source; the last is the dependency's first channel.
+    pub route: Vec<Link>,
 }
 
 /// The header fields a router can change, as one number: the destination is fixed per walk.
@@ -111,41 +177,55 @@ impl ChannelGraph {
         let headers = 2 * n * n;
         let mut waits_for = vec![PortMask::empty(); count * ports];
         let mut forced = vec![PortMask::empty(); count * ports];
+        let mut origins = BTreeMap::new();
         let mut stranded = 0;
-        // seen[state] == destination + 1 marks a state visited in this destination's walk.
-        let mut seen = vec![0usize; count * ports * headers];
-        let mut queue = VecDeque::new();
+        let mut walk = Walk {
+            seen: vec![0; count * ports * headers],
+            parent: vec![NO_PARENT; count * ports * headers],
+            busy: vec![0; count * ports * headers],
+            queue: VecDeque::new(),
+        };
         let live = |v: usize| !faults.is_faulty_node(&nodes[v]);
         for d in (0..count).filter(|&d| live(d)) {
             let dst = &nodes[d];
-            let mut visit = |queue: &mut VecDeque<(usize, usize)>, c: usize, h: &Header| {
-                let state = c * headers + header_code(h, n);
-                if seen[state] != d + 1 {
-                    seen[state] = d + 1;
-                    queue.push_back((c, state % headers));
-                }
-            };
+            let state = |c: usize, h: &Header| c * headers + header_code(h, n);
             for s in (0..count).filter(|&s| s != d && live(s)) {
                 let header = router.initial_header(dst.clone());
-                for (port, next) in choices(router, &nodes[s], &header, faulty[s]) {
-                    visit(&mut queue, s * ports + port.index(), &next);
+                let first_hops = choices(router, &nodes[s], &header, faulty[s]);
+                for (busy, (port, next)) in (0..).zip(first_hops) {
+                    walk.visit(d, state(s * ports + port.index(), &next), NO_PARENT, busy);
                 }
             }
-            while let Some((c, code)) = queue.pop_front() {
+            while let Some(from) = walk.queue.pop_front() {
+                let c = from / headers;
                 let v = head[c];
                 if v == d {
                     continue;
                 }
-                let header = header_of(code, n, dst);
+                let header = header_of(from % headers, n, dst);
                 let next = choices(router, &nodes[v], &header, faulty[v]);
                 match next.as_slice() {
                     [] => stranded += 1,
                     [(port, _)] => forced[c] = forced[c].with(*port),
                     _ => {}
                 }
-                for (port, h) in next {
+                // The i-th choice is taken when the i non-faulty ports before it are busy.
+                for (i, (port, h)) in (0..).zip(next) {
+                    let w = v * ports + port.index();
+                    let busy = walk.busy[from] + i;
+                    if origins.get(&(c, w)).is_none_or(|o: &Origin| busy < o.busy) {
+                        let route = walk.route_to(from, headers);
+                        origins.insert(
+                            (c, w),
+                            Origin {
+                                dst: d,
+                                route,
+                                busy,
+                            },
+                        );
+                    }
                     waits_for[c] = waits_for[c].with(port);
-                    visit(&mut queue, v * ports + port.index(), &h);
+                    walk.visit(d, state(w, &h), from as u32, busy);
                 }
             }
         }
@@ -154,6 +234,7 @@ impl ChannelGraph {
             head,
             waits_for,
             forced,
+            origins,
             stranded,
         })
     }
@@ -183,6 +264,28 @@ impl ChannelGraph {
     /// The channels `c` depends on, in port order.
     pub fn successors(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
         self.arcs(&self.waits_for, c)
+    }
+
+    /// The message that created the dependency `from -> to`, or `None` if there is no such
+    /// dependency: the first state the walk found with `from` held that may ask for `to`
+    /// (destinations in node order, then breadth first), and the route it came by. A
+    /// message sent from that source to that destination, finding busy exactly the ports
+    /// the route passed over, holds `from` and asks for `to`.
+    pub fn origin(&self, from: &Link, to: &Link) -> Option<DependencyOrigin> {
+        let channel = |link: &Link| {
+            self.torus.index_of(&link.node) * self.torus.eject_port() + link.port.index()
+        };
+        let origin = self.origins.get(&(channel(from), channel(to)))?;
+        let route: Vec<Link> = origin
+            .route
+            .iter()
+            .map(|&c| self.link_of(c).expect("a walked channel exists"))
+            .collect();
+        Some(DependencyOrigin {
+            src: route[0].node.clone(),
+            dst: self.torus.node_at(origin.dst),
+            route,
+        })
     }
 
     /// The channels `masks[c]` names at the node `c` leads to, in port order.

@@ -4,11 +4,14 @@
 //! In: k, n, an algorithm, faulty links and nodes (`deadlock`); lists of k and n and a
 //! shard (`deadlock-sweep`). Out: the graph's size and either `acyclic` (deadlock-free by
 //! the Dally-Seitz condition) or the witness cycle of channels, as text or as JSON with
-//! fields in a fixed order; for the sweep, one Markdown table row per analysis.
+//! fields in a fixed order; for the sweep, one Markdown table row per analysis. With
+//! `--simulate` (and always in the sweep) a cycle's messages are also placed in the
+//! wormhole simulator ([`crate::network::torus_witness`]) to see whether they deadlock.
 
-use super::{AlgorithmArg, Format, written};
+use super::{AlgorithmArg, Format, witness, written};
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
+use crate::network::torus_witness::{self, Witness};
 use crate::routing::torus::{Algorithm, Router};
 use crate::routing::torus_cdg::ChannelGraph;
 use crate::routing::torus_cdg_sweep::points;
@@ -33,6 +36,10 @@ pub(super) struct DeadlockArgs {
     /// A faulty node, e.g. 1,1 (repeatable)
     #[arg(long = "faulty-node", value_name = "NODE")]
     faulty_nodes: Vec<String>,
+    /// Also place one message per dependency of the cycle in the wormhole simulator and
+    /// report whether they deadlock
+    #[arg(long)]
+    simulate: bool,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -58,6 +65,21 @@ struct Analysis {
     graph: ChannelGraph,
     cycle: Option<Vec<Link>>,
     forced_cycle: Option<Vec<Link>>,
+}
+
+/// The analysis's cycle placed in the simulator, or `None` if there is no cycle.
+fn simulate(analysis: &Analysis) -> anyhow::Result<Option<Witness>> {
+    let Analysis {
+        router,
+        faults,
+        graph,
+        cycle,
+        ..
+    } = analysis;
+    cycle
+        .as_ref()
+        .map(|cycle| torus_witness::place(router, faults, graph, cycle).map_err(input_error))
+        .transpose()
 }
 
 /// Parses the cube, router and faults; every bad value is the user's input error.
@@ -102,10 +124,21 @@ pub(super) fn run(args: DeadlockArgs) -> anyhow::Result<()> {
         &args.faulty_links,
         &args.faulty_nodes,
     )?;
+    if args.simulate {
+        torus_witness::links_only(&faults).map_err(input_error)?;
+    }
     let analysis = analyse(router, faults)?;
+    let witness = if args.simulate {
+        Some(simulate(&analysis)?)
+    } else {
+        None
+    };
     let text = match args.format {
-        Format::Text => text(&analysis),
-        Format::Json => json(&analysis)?,
+        Format::Text => {
+            let placed = witness.as_ref().map(|w| witness::text(w.as_ref()));
+            text(&analysis) + &placed.unwrap_or_default()
+        }
+        Format::Json => json(&analysis, witness.as_ref().map(Option::as_ref))?,
     };
     print_stdout(&text)
 }
@@ -190,9 +223,12 @@ struct DeadlockJson {
     acyclic: bool,
     cycle: Vec<String>,
     forced_cycle: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    witness: Option<witness::WitnessJson>,
 }
 
-fn json(analysis: &Analysis) -> anyhow::Result<String> {
+/// `witness` is `None` without `--simulate`, `Some(None)` for an acyclic graph.
+fn json(analysis: &Analysis, witness: Option<Option<&Witness>>) -> anyhow::Result<String> {
     let Analysis {
         router,
         faults,
@@ -213,6 +249,7 @@ fn json(analysis: &Analysis) -> anyhow::Result<String> {
         acyclic: cycle.is_none(),
         cycle: cycle.iter().flatten().map(Link::to_string).collect(),
         forced_cycle: forced_cycle.iter().flatten().map(Link::to_string).collect(),
+        witness: witness.map(witness::json),
     };
     Ok(serde_json::to_string(&json)? + "\n")
 }
@@ -225,7 +262,7 @@ pub(super) fn sweep(args: SweepArgs) -> anyhow::Result<()> {
     let grid = points(&args.ks, &args.ns).map_err(input_error)?;
     let mut text = String::from(
         "| algorithm | k | n | faulty links | channels | dependencies | stranded states | result | \
-         forced cycle |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+         forced cycle | witness |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
     );
     for (i, point) in grid.into_iter().enumerate() {
         if !shard.selects(i as u64) {
@@ -247,9 +284,11 @@ pub(super) fn sweep(args: SweepArgs) -> anyhow::Result<()> {
                 format!("cycle of {}: `{}`", forced.len(), cycle_text(forced))
             }
         };
+        let placed = simulate(&analysis)?;
+        let verdict = witness::verdict(placed.as_ref());
         let torus = analysis.router.torus();
         text += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {result} | {forced} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {result} | {forced} | {verdict} |\n",
             analysis.router.algorithm().name(),
             torus.k(),
             torus.n(),

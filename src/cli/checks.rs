@@ -6,13 +6,14 @@
 use crate::cli::input_error;
 use crate::cli::unit::Unit;
 use crate::network::switch::SwitchFault;
-use crate::rtl::kautz_network::NetworkFault;
+use crate::rtl::kautz_network::{NetworkFault, NetworkParams};
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
 use crate::rtl::kautz_router::{RouterFault, RouterParams};
 use crate::rtl::kautz_switch::{SwitchClocking, SwitchParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use crate::rtl::torus_router::TorusRouterParams;
 use crate::sim::units::mrns::MrnsPathUnit;
+use crate::sim::units::network::{self as network_traffic, NetworkUnit};
 use crate::sim::units::router::{self as router_traffic, RouterUnit};
 use crate::sim::units::switch::{self as switch_traffic, SwitchUnit};
 use crate::sim::units::torus::{Headers, TorusUnit, single_faults};
@@ -205,8 +206,25 @@ impl CheckArgs {
         ))
     }
 
-    pub fn network_fault(&self) -> anyhow::Result<Option<NetworkFault>> {
-        self.fault_of("network")
+    /// The network, with the fault asked for, under the traffic of --rate, --cycles and
+    /// --faults from --seed; the model is run here.
+    pub fn network_unit(&self, params: &NetworkParams) -> anyhow::Result<NetworkUnit> {
+        let port_bits = params.graph().k() as u32 * params.router.letter_bits();
+        if port_bits > 64 {
+            return Err(input_error(anyhow::anyhow!(
+                "the network's node words are {port_bits} bits (k*W) and the testbench drives ports of at most 64 bits: verify a smaller K(d,k)"
+            )));
+        }
+        let fault = self.fault_of::<NetworkFault>("network")?;
+        let params = params.clone().with_fault(fault).map_err(input_error)?;
+        NetworkUnit::new(
+            params,
+            self.rate.unwrap_or(network_traffic::DEFAULT_RATE),
+            self.cycles.unwrap_or(network_traffic::DEFAULT_CYCLES),
+            self.faults.unwrap_or(0),
+            self.seed(),
+        )
+        .map_err(input_error)
     }
 
     /// The fault of --fault as a fault of `owner`, or none.

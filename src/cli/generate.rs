@@ -228,14 +228,11 @@ fn checked(
             )
         }
         Unit::Network(params) => {
-            let params = params
-                .clone()
-                .with_fault(check.network_fault()?)
-                .map_err(input_error)?;
-            if testbench {
-                return refuse("the network's exported testbench is not built yet");
-            }
-            (Unit::Network(params).design(), None)
+            let network = check.network_unit(params)?;
+            (
+                network.design(),
+                testbench.then(|| export::network(&network, languages)),
+            )
         }
     };
     Ok((design, tb.transpose()?))

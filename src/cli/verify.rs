@@ -18,7 +18,6 @@ use crate::sim::ring::{self, Ring};
 use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::{self, StreamUnit};
 use crate::sim::units::ldi::LdiUnit;
-use crate::sim::units::network::{self as network_traffic, NetworkUnit};
 use crate::sim::units::route_pipe::{self, PipeUnit};
 use crate::sim::units::switch as switch_traffic;
 use crate::sim::vectors::{Shard, VectorSet};
@@ -203,22 +202,7 @@ fn network(
     params: &NetworkParams,
     simulators: &[Box<dyn Simulator>],
 ) -> anyhow::Result<()> {
-    let fault = args.check.network_fault()?;
-    let port_bits = params.graph().k() as u32 * params.router.letter_bits();
-    if port_bits > 64 {
-        return Err(input_error(anyhow::anyhow!(
-            "the network's node words are {port_bits} bits (k*W) and the testbench drives ports of at most 64 bits: verify a smaller K(d,k)"
-        )));
-    }
-    let params = params.clone().with_fault(fault).map_err(input_error)?;
-    let unit = NetworkUnit::new(
-        params,
-        args.check.rate.unwrap_or(network_traffic::DEFAULT_RATE),
-        args.check.cycles.unwrap_or(network_traffic::DEFAULT_CYCLES),
-        args.check.faults.unwrap_or(0),
-        args.check.seed(),
-    )
-    .map_err(input_error)?;
+    let unit = args.check.network_unit(params)?;
     in_each_simulator(&unit.describe(), simulators, |simulator| {
         let report = unit.verify(simulator, SHOWN, args.wave.as_deref())?;
         Ok(Outcome {

@@ -131,10 +131,25 @@ struct ReadmeContext<'a> {
     checks: u64,
     noun: &'a str,
     format: &'a str,
-    run: &'a BTreeMap<String, String>,
-    tops: &'a BTreeMap<String, String>,
+    /// (simulator, command) and (language, top), in name order: tera iterates maps in no
+    /// fixed order.
+    run: Vec<Entry<'a>>,
+    tops: Vec<Entry<'a>>,
     core: String,
     vlnv: String,
+}
+
+/// One entry of a map, for the README's template.
+#[derive(Serialize)]
+struct Entry<'a> {
+    key: &'a str,
+    value: &'a str,
+}
+
+fn pairs(map: &BTreeMap<String, String>) -> Vec<Entry<'_>> {
+    map.iter()
+        .map(|(key, value)| Entry { key, value })
+        .collect()
 }
 
 fn readme(testbench: &Testbench, manifest: &Manifest, entry: &TestbenchEntry) -> String {
@@ -144,8 +159,8 @@ fn readme(testbench: &Testbench, manifest: &Manifest, entry: &TestbenchEntry) ->
         checks: testbench.checks,
         noun: &testbench.noun,
         format: &testbench.format,
-        run: &entry.run,
-        tops: &entry.top,
+        run: pairs(&entry.run),
+        tops: pairs(&entry.top),
         core: format!("{}.core", manifest.top),
         vlnv: crate::emit::fusesoc::vlnv(manifest),
     };

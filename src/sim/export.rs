@@ -18,6 +18,7 @@ use crate::sim::bits::Bits;
 use crate::sim::function::{self, FunctionUnit, Mode, Style, TbPort, vector_ports};
 use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::StreamUnit;
+use crate::sim::units::network::NetworkUnit;
 
 /// The testbench of `unit` over all its vectors, in `languages`.
 pub fn function_unit(
@@ -39,6 +40,7 @@ pub fn function_unit(
         Style::Function,
         lines,
         count,
+        None,
         languages,
     )
 }
@@ -55,6 +57,45 @@ pub fn stream_unit(unit: &dyn StreamUnit, languages: &[Language]) -> Result<Test
         Style::Stream,
         lines,
         count,
+        None,
+        languages,
+    )
+}
+
+/// The testbench of the network over its whole run from reset, in `languages`: every
+/// output the model specifies in every cycle (`NetworkUnit::checked_cycles`).
+pub fn network(unit: &NetworkUnit, languages: &[Language]) -> Result<Testbench, SimError> {
+    let design = unit.design();
+    let (inputs, outputs) = vector_ports(&design, Language::Verilog);
+    let mut text = String::new();
+    let cycles = unit.checked_cycles(&design);
+    for cycle in &cycles {
+        let fields = cycle
+            .inputs
+            .iter()
+            .zip(&inputs)
+            .map(|(&v, p)| Bits::from_u64(p.width, v).to_hex())
+            .chain(
+                cycle
+                    .outputs
+                    .iter()
+                    .chain(&cycle.care)
+                    .zip(outputs.iter().chain(&outputs))
+                    .map(|(&v, p)| Bits::from_u64(p.width, v).to_hex()),
+            );
+        text += &fields.collect::<Vec<_>>().join(" ");
+        text.push('\n');
+    }
+    rows_testbench(
+        &design,
+        &unit.describe(),
+        1,
+        Style::Stream,
+        text,
+        cycles.len() as u64,
+        Some(
+            "the bits the model specifies in that cycle (a verdict's status and attempts only with res_valid, a byte's fields only with rx_valid, tx_ready only while the node hands over a message)",
+        ),
         languages,
     )
 }
@@ -110,6 +151,9 @@ fn vector_lines(
     (text, count)
 }
 
+/// The row testbench of `design` reading `vectors` (`checks` lines); `masked` says what the
+/// masks after the expected outputs specify, when the lines have them.
+#[allow(clippy::too_many_arguments)]
 fn rows_testbench(
     design: &Design,
     describe: &str,
@@ -117,6 +161,7 @@ fn rows_testbench(
     style: Style,
     vectors: String,
     checks: u64,
+    masked: Option<&str>,
     languages: &[Language],
 ) -> Result<Testbench, SimError> {
     let (inputs, outputs) = vector_ports(design, Language::Verilog);
@@ -135,9 +180,12 @@ fn rows_testbench(
         checks,
         noun: style.noun().to_string(),
         format: format!(
-            "the inputs ({}) then the outputs the golden model gives ({}), each in hexadecimal{}",
+            "the inputs ({}) then the outputs the golden model gives ({}){}, each in hexadecimal{}",
             names(&inputs),
             names(&outputs),
+            masked.map_or(String::new(), |what| format!(
+                ", then a mask per output: {what}"
+            )),
             match style {
                 Style::Function => ", read after the inputs have settled",
                 Style::Stream =>
@@ -146,8 +194,11 @@ fn rows_testbench(
         ),
     };
     for &language in languages {
-        let (top, text) =
-            function::testbench(describe, latency, design, language, Mode::Check { style })?;
+        let mode = Mode::Check {
+            style,
+            masked: masked.is_some(),
+        };
+        let (top, text) = function::testbench(describe, latency, design, language, mode)?;
         set_source(&mut testbench, language, TbSource { top, text });
     }
     Ok(testbench)

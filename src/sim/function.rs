@@ -109,8 +109,9 @@ pub(crate) enum Mode {
     /// Write them to `results.txt` for kautzgen to compare; with `wave`, dump `wave.vcd`.
     Record { wave: bool },
     /// Compare them with the expected values that follow the inputs on each line of
-    /// `vectors.txt`, and report as `verify` does, naming each line as `style` says.
-    Check { style: Style },
+    /// `vectors.txt`, and report as `verify` does, naming each line as `style` says. With
+    /// `masked`, a mask per output follows the expected values: only its bits are compared.
+    Check { style: Style, masked: bool },
 }
 
 /// How a self-checking testbench names a line of `vectors.txt` in a failure.
@@ -141,6 +142,7 @@ struct TbContext {
     latency: u32,
     wave: bool,
     check: bool,
+    masked: bool,
     style: Style,
     noun: &'static str,
     shown: usize,
@@ -206,23 +208,20 @@ pub(crate) fn testbench(
             .join(", ")
     };
     let format = |ports: &[TbPort]| vec!["%h"; ports.len()].join(" ");
-    let (wave, check, style) = match mode {
-        Mode::Record { wave } => (wave, false, Style::Function),
-        Mode::Check { style } => (false, true, style),
+    let (wave, check, masked, style) = match mode {
+        Mode::Record { wave } => (wave, false, false, Style::Function),
+        Mode::Check { style, masked } => (false, true, masked, style),
     };
-    // A self-checking testbench reads the expected outputs after the inputs.
+    // A self-checking testbench reads the expected outputs after the inputs, and their
+    // masks after them.
+    let wanted = (0..outputs.len()).filter(|_| check);
+    let cared = (0..outputs.len()).filter(|_| masked);
     let read: Vec<String> = (0..inputs.len())
         .map(|i| format!(", read_{i}"))
-        .chain(
-            (0..outputs.len())
-                .filter(|_| check)
-                .map(|i| format!(", want_{i}")),
-        )
+        .chain(wanted.map(|i| format!(", want_{i}")))
+        .chain(cared.map(|i| format!(", care_{i}")))
         .collect();
-    let read_format = match check {
-        true => format!("{} {}", format(&inputs), format(&outputs)),
-        false => format(&inputs),
-    };
+    let read_format = vec!["%h"; read.len()].join(" ");
     let context = TbContext {
         tb: testbench_name(&top),
         top,
@@ -230,6 +229,7 @@ pub(crate) fn testbench(
         latency,
         wave,
         check,
+        masked,
         style,
         noun: style.noun(),
         shown: crate::sim::SHOWN_BY_VERIFY,

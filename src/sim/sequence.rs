@@ -286,6 +286,7 @@ struct TbContext {
     /// One more than the most items an answer holds.
     max_items: usize,
     item_read_format: String,
+    sequence_name: &'static str,
 }
 
 /// What a rendered testbench does with what it sees.
@@ -409,6 +410,7 @@ pub fn testbench(
         read_fields: 2 * inputs.len() + 4,
         item_format: hex(items.len()),
         item_read_format: hex(items.len()),
+        sequence_name: unit.sequence_name(),
         wave,
         check,
         shown: crate::sim::SHOWN_BY_VERIFY,

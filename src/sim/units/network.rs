@@ -63,6 +63,16 @@ struct Arrival {
     bytes: Vec<u8>,
 }
 
+/// One cycle of the network's run as its exported testbench checks it: the input port
+/// values, and for each output port its expected value and the bits of it the model
+/// specifies, in port order without `clk` and `rst`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MaskedCycle {
+    pub inputs: Vec<u64>,
+    pub outputs: Vec<u64>,
+    pub care: Vec<u64>,
+}
+
 /// The outputs of each node the check reads.
 const OBSERVED: [&str; 11] = [
     "tx_ready",
@@ -188,6 +198,79 @@ impl NetworkUnit {
             }
         }
         rows
+    }
+
+    /// Every cycle of the run as the exported testbench checks it: the stimulus, and each
+    /// output's value and mask as the model specifies them. In every cycle `res_valid`,
+    /// `rx_valid` and `rx_error` are specified at every node (high only for a verdict, a
+    /// byte handed out); a verdict's `res_status` and `res_attempts` with its `res_valid`;
+    /// each byte of a delivered message in the consecutive cycles that end with its last
+    /// (`rx_data`, `rx_first`, `rx_last`, and `rx_src` and `rx_len` with the first);
+    /// `tx_ready` high while the source hands its bytes over. This is what
+    /// [`NetworkUnit::verify`] judges, checked cycle by cycle.
+    pub fn checked_cycles(&self, design: &Design) -> Vec<MaskedCycle> {
+        let g = self.params.graph();
+        let w = self.params.router.letter_bits();
+        let outputs = port_index(design, Direction::Output);
+        let widths: Vec<u32> = row_ports(design)
+            .filter(|(_, s)| s.kind == SignalKind::Port(Direction::Output))
+            .map(|(_, s)| s.width)
+            .collect();
+        let mut cycles: Vec<MaskedCycle> = self
+            .rows(design)
+            .into_iter()
+            .map(|inputs| MaskedCycle {
+                inputs,
+                outputs: vec![0; widths.len()],
+                care: vec![0; widths.len()],
+            })
+            .collect();
+        let prefixes = prefixes(g);
+        let mut set = |row: u64, node: u32, name: &str, value: u64| {
+            let i = outputs[&format!("{}_{name}", prefixes[node as usize])];
+            let cycle = &mut cycles[row as usize];
+            cycle.outputs[i] = value;
+            cycle.care[i] = u64::MAX >> (64 - widths[i]);
+        };
+        for row in 0..self.cycles {
+            for v in 0..prefixes.len() as u32 {
+                for name in ["res_valid", "rx_valid", "rx_error"] {
+                    set(row, v, name, 0);
+                }
+            }
+        }
+        for f in &self.finished {
+            let m = &f.message;
+            let bytes = u64::from(m.bytes);
+            for t in (m.handed..m.handed + bytes).filter(|&t| t > 0) {
+                set(t - 1, m.src, "tx_ready", 1);
+            }
+            let status = match f.outcome {
+                Outcome::Delivered => 0,
+                Outcome::Failed => 1,
+            };
+            set(f.done - 1, m.src, "res_valid", 1);
+            set(f.done - 1, m.src, "res_status", status);
+            set(f.done - 1, m.src, "res_attempts", m.attempts.len() as u64);
+            let Some(arrive) = f.arrive else { continue };
+            let first = arrive - bytes;
+            for j in 0..bytes {
+                let row = first + j;
+                let byte = payload_byte(self.model.seed, m.id, j as usize);
+                set(row, m.dst, "rx_valid", 1);
+                set(row, m.dst, "rx_data", u64::from(byte));
+                set(row, m.dst, "rx_first", u64::from(j == 0));
+                set(row, m.dst, "rx_last", u64::from(j + 1 == bytes));
+            }
+            set(
+                first,
+                m.dst,
+                "rx_src",
+                pack_word(g.word_at(m.src as usize).letters(), w),
+            );
+            set(first, m.dst, "rx_len", bytes);
+        }
+        cycles
     }
 
     /// Runs the hardware in `simulator` and judges it message by message; the first `shown`

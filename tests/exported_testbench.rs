@@ -1,0 +1,488 @@
+//! `kautzgen generate --testbench`: the self-checking testbench written into DIR/tb runs
+//! without kautzgen, by the exact commands its manifest gives, in Icarus Verilog,
+//! Verilator and GHDL, and through FuseSoC's `sim` target with Icarus and GHDL; it passes
+//! every vector or cycle of a correct design, and fails with a non-zero exit status and the
+//! mismatch `kautzgen verify` reports on a design built with a fault. One instance of every
+//! unit. A missing simulator fails the test with the command that installs it.
+
+mod common;
+
+use common::kautzgen;
+use kautzgen::synth::tool::{FUSESOC, GHDL, IVERILOG, Tool, VERILATOR};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Every simulator the manifest names a command for.
+const SIMULATORS: [(&str, Tool); 3] = [
+    ("icarus", IVERILOG),
+    ("verilator", VERILATOR),
+    ("ghdl", GHDL),
+];
+
+/// `kautzgen generate <args> --testbench --out <scratch>/<name>`; the directory.
+fn generate(scratch: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let dir = scratch.join(name);
+    let mut all: Vec<&str> = vec!["generate"];
+    all.extend(args);
+    all.extend(["--testbench", "--out", dir.to_str().unwrap()]);
+    let (status, _, stderr) = kautzgen(&all);
+    assert_eq!(status, 0, "kautzgen {all:?}: {stderr}");
+    dir
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+/// The vectors or cycles the testbench judges, as the manifest says.
+fn checks(dir: &Path) -> u64 {
+    manifest(dir)["testbench"]["checks"].as_u64().unwrap()
+}
+
+/// Runs the manifest's command for `sim` with `sh` in DIR/tb: exit status and output.
+fn run(dir: &Path, sim: &str) -> (i32, String) {
+    let tool = SIMULATORS.iter().find(|(name, _)| *name == sim).unwrap().1;
+    if let Err(missing) = tool.run(&[tool.version_flag.to_string()], dir, "version.log") {
+        panic!("{missing}");
+    }
+    let command = manifest(dir)["testbench"]["run"][sim]
+        .as_str()
+        .unwrap_or_else(|| panic!("the manifest has no {sim} command"))
+        .to_string();
+    let output = Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(dir.join("tb"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    (output.status.code().unwrap_or(-1), text)
+}
+
+/// `fusesoc run --target sim --tool <tool>` on the design's core: success and log.
+fn fusesoc(dir: &Path, tool: &str) -> (bool, String) {
+    let core = manifest(dir)["top"].as_str().unwrap().to_string();
+    let text = std::fs::read_to_string(dir.join(format!("{core}.core"))).unwrap();
+    let vlnv = text
+        .lines()
+        .find_map(|l| l.strip_prefix("name: "))
+        .unwrap()
+        .to_string();
+    let args: Vec<String> = [
+        "--cores-root",
+        dir.to_str().unwrap(),
+        "run",
+        "--build-root",
+        dir.join(format!("build-{tool}")).to_str().unwrap(),
+        "--target",
+        "sim",
+        "--tool",
+        tool,
+        &vlnv,
+    ]
+    .map(str::to_string)
+    .to_vec();
+    let outcome = FUSESOC
+        .run(&args, Path::new(env!("CARGO_MANIFEST_DIR")), "fusesoc.log")
+        .unwrap_or_else(|e| panic!("{e}"));
+    (outcome.success, outcome.log)
+}
+
+/// The line a passing run ends its report with.
+fn all_passed(count: u64) -> String {
+    format!("{count} passed, 0 failed")
+}
+
+/// The design passes in every simulator by hand and in FuseSoC with Icarus and GHDL, each
+/// printing `<count> passed, 0 failed`.
+fn passes_everywhere(dir: &Path, count: u64) {
+    assert_eq!(checks(dir), count, "the manifest's count");
+    for (sim, _) in SIMULATORS {
+        let (status, text) = run(dir, sim);
+        assert_eq!(status, 0, "{sim}:\n{text}");
+        assert!(
+            text.lines().any(|l| l == all_passed(count)),
+            "{sim} does not print '{}':\n{text}",
+            all_passed(count)
+        );
+    }
+    for tool in ["icarus", "ghdl"] {
+        let (success, log) = fusesoc(dir, tool);
+        assert!(success, "fusesoc {tool}:\n{log}");
+        assert!(log.contains(&all_passed(count)), "fusesoc {tool}:\n{log}");
+    }
+}
+
+/// The failure lines of a report: every line before its `N passed, M failed`, without
+/// the simulator's name that `verify` puts in front, and the summary itself.
+fn failures(text: &str, prefix: &str) -> (Vec<String>, String) {
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| l.strip_prefix(prefix).unwrap_or(l).to_string())
+        .collect();
+    let end = lines
+        .iter()
+        .position(|l| l.ends_with(" failed") && l.contains(" passed, "))
+        .unwrap_or_else(|| panic!("no summary line in:\n{text}"));
+    let start = lines[..end]
+        .iter()
+        .position(|l| l.starts_with("vector ") || l.starts_with("after cycle "))
+        .unwrap_or(end);
+    (lines[start..end].to_vec(), lines[end].clone())
+}
+
+#[test]
+fn the_route_generator_checks_every_pair_and_catches_a_fault_as_verify_does() {
+    let scratch = tempfile::tempdir().unwrap();
+    // K(2,3) has 3 * 2^2 = 12 nodes: 12 * 11 = 132 ordered pairs, then the 6 invalid words
+    // of docs/verification.md (a letter above d and equal neighbours in src and in dst,
+    // and src = dst twice).
+    let dir = generate(
+        scratch.path(),
+        "k23",
+        &["--d", "2", "--k", "3", "--pairs", "all"],
+    );
+    passes_everywhere(&dir, 138);
+
+    // Phase B skipped: the exported testbench fails the vectors verify fails, in both
+    // languages, with the same failure in each.
+    let bad = generate(
+        scratch.path(),
+        "k23-bad",
+        &[
+            "--d",
+            "2",
+            "--k",
+            "3",
+            "--pairs",
+            "all",
+            "--fault",
+            "phase-b-skipped",
+        ],
+    );
+    let (_, verify, _) = kautzgen(&[
+        "verify",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--pairs",
+        "all",
+        "--fault",
+        "phase-b-skipped",
+        "--sim",
+        "ghdl",
+    ]);
+    let verdict = verify
+        .lines()
+        .filter_map(|l| l.strip_prefix("ghdl: "))
+        .find(|l| l.contains(" passed, "))
+        .map(str::to_string);
+    let (icarus_status, icarus) = run(&bad, "icarus");
+    let (ghdl_status, ghdl) = run(&bad, "ghdl");
+    assert_ne!(icarus_status, 0, "{icarus}");
+    assert_ne!(ghdl_status, 0, "{ghdl}");
+    let (icarus_failures, icarus_summary) = failures(&icarus, "");
+    let (ghdl_failures, ghdl_summary) = failures(&ghdl, "");
+    assert_eq!(
+        Some(icarus_summary.clone()),
+        verdict,
+        "verify said:\n{verify}"
+    );
+    assert_eq!(ghdl_summary, icarus_summary);
+    assert_eq!(ghdl_failures, icarus_failures);
+    // A route of phase B is replaced by a longer one: the first failure names the item.
+    assert!(
+        icarus_failures[3].starts_with("  - item 2 is [route="),
+        "{icarus}"
+    );
+}
+
+#[test]
+fn the_pipelined_engine_fails_as_verify_does_cycle_for_cycle() {
+    let scratch = tempfile::tempdir().unwrap();
+    let args = [
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--arch",
+        "pipelined",
+        "--pairs",
+        "all",
+    ];
+    let dir = generate(scratch.path(), "pipe", &args);
+    let count = checks(&dir);
+    passes_everywhere(&dir, count);
+    let mut with_fault = args.to_vec();
+    with_fault.extend(["--fault", "used-bit-never-set"]);
+    let bad = generate(scratch.path(), "pipe-bad", &with_fault);
+    let (status, text) = run(&bad, "verilator");
+    assert_ne!(status, 0, "{text}");
+    let mut verify_args = vec!["verify"];
+    verify_args.extend(&with_fault);
+    verify_args.extend(["--sim", "verilator"]);
+    let (_, verify, _) = kautzgen(&verify_args);
+    let (exported, summary) = failures(&text, "");
+    let (expected, verify_summary) = failures(&verify, "verilator: ");
+    assert_eq!(summary, verify_summary);
+    // verify adds what each cycle shows ("after cycle 6, vector 3 (src 010 dst 101):");
+    // the exported testbench names the cycle alone.
+    let plain: Vec<String> = expected
+        .iter()
+        .map(|l| match (l.find(", vector "), l.find("): ")) {
+            (Some(a), Some(b)) => format!("{}{}", &l[..a], &l[b + 1..]),
+            _ => l.clone(),
+        })
+        .collect();
+    assert_eq!(exported, plain, "verify:\n{verify}\nexported:\n{text}");
+}
+
+#[test]
+fn the_mrns_path_generator_prints_the_failures_verify_prints() {
+    let scratch = tempfile::tempdir().unwrap();
+    let args = ["mrns", "--radices", "2,2,2", "--pairs", "all"];
+    let dir = generate(scratch.path(), "mrns", &args);
+    // Z2xZ2xZ2: 8 nodes, 8 * 7 = 56 ordered pairs, then the digits out of range.
+    let count = checks(&dir);
+    assert!(count > 56, "{count}");
+    passes_everywhere(&dir, count);
+    let mut with_fault = args.to_vec();
+    with_fault.extend(["--fault", "rows-frozen-while-shortest"]);
+    let bad = generate(scratch.path(), "mrns-bad", &with_fault);
+    let (status, text) = run(&bad, "ghdl");
+    assert_ne!(status, 0, "{text}");
+    let mut verify_args = vec!["verify"];
+    verify_args.extend(&with_fault);
+    verify_args.extend(["--sim", "ghdl"]);
+    let (_, verify, _) = kautzgen(&verify_args);
+    let (exported, summary) = failures(&text, "");
+    let (expected, verify_summary) = failures(&verify, "ghdl: ");
+    assert_eq!(summary, verify_summary);
+    // verify decodes the inputs and items it shows; the testbench shows their ports in
+    // hexadecimal. Past that, the lines are the same: which items, counts and flags.
+    assert_eq!(exported.len(), expected.len(), "{text}\n{verify}");
+    for (got, want) in exported.iter().zip(&expected) {
+        let head = |l: &str| l.split([':', '[']).next().unwrap().to_string();
+        assert_eq!(head(got), head(want), "{text}\n{verify}");
+    }
+}
+
+#[test]
+fn the_switch_and_the_router_fail_with_verify_s_lines() {
+    let scratch = tempfile::tempdir().unwrap();
+    for (unit, fault) in [
+        (
+            &["switch", "--d", "2", "--cycles", "300"][..],
+            "nack-not-returned",
+        ),
+        (
+            &["router", "--d", "2", "--k", "3", "--cycles", "300"][..],
+            "padding-forgotten",
+        ),
+    ] {
+        let dir = generate(scratch.path(), unit[0], unit);
+        let count = checks(&dir);
+        passes_everywhere(&dir, count);
+        let mut with_fault = unit.to_vec();
+        with_fault.extend(["--fault", fault]);
+        let bad = generate(scratch.path(), &format!("{}-bad", unit[0]), &with_fault);
+        let (status, text) = run(&bad, "icarus");
+        assert_ne!(status, 0, "{text}");
+        let mut verify_args = vec!["verify"];
+        verify_args.extend(&with_fault);
+        verify_args.extend(["--sim", "ghdl"]);
+        let (_, verify, _) = kautzgen(&verify_args);
+        let (exported, summary) = failures(&text, "");
+        let (expected, verify_summary) = failures(&verify, "ghdl: ");
+        assert_eq!(summary, verify_summary, "{}", unit[0]);
+        assert_eq!(exported, expected, "{}", unit[0]);
+    }
+}
+
+#[test]
+fn the_network_is_checked_in_every_cycle_and_a_swapped_link_fails() {
+    let scratch = tempfile::tempdir().unwrap();
+    let args = [
+        "network", "--d", "2", "--k", "3", "--cycles", "300", "--rate", "0.02",
+    ];
+    let dir = generate(scratch.path(), "net", &args);
+    let count = checks(&dir);
+    passes_everywhere(&dir, count);
+    let mut with_fault = args.to_vec();
+    with_fault.extend(["--fault", "links-swapped"]);
+    let bad = generate(scratch.path(), "net-bad", &with_fault);
+    let (status, text) = run(&bad, "icarus");
+    assert_ne!(status, 0, "{text}");
+    let (lines, summary) = failures(&text, "");
+    assert!(
+        !lines.is_empty() && !summary.ends_with(" 0 failed"),
+        "{text}"
+    );
+    let (_, verify, _) = kautzgen(&{
+        let mut v = vec!["verify"];
+        v.extend(&with_fault);
+        v.extend(["--sim", "verilator"]);
+        v
+    });
+    assert!(
+        verify.contains("verilator: ") && !verify.contains(" 0 failed"),
+        "{verify}"
+    );
+}
+
+/// The input and output port names of a function unit's vectors, as its README lists them
+/// ("the inputs (a b) then the outputs the golden model gives (y z)").
+fn port_lists(dir: &Path) -> (Vec<String>, Vec<String>) {
+    let readme = std::fs::read_to_string(dir.join("tb/README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("`vectors.txt` holds"))
+        .unwrap();
+    let list = |i: usize| -> Vec<String> {
+        let inner = line.split('(').nth(i).unwrap().split(')').next().unwrap();
+        inner.split(' ').map(str::to_string).collect()
+    };
+    (list(1), list(2))
+}
+
+/// Flips the lowest bit of the first output's expected value on line `row` of
+/// `vectors.txt`; the line the testbench must print for it, as verify prints a wrong
+/// output: the inputs, the (now wrong) expected outputs, the outputs seen.
+fn corrupt(dir: &Path, row: usize) -> String {
+    let (inputs, outputs) = port_lists(dir);
+    let path = dir.join("tb/vectors.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let fields: Vec<String> = lines[row].split(' ').map(str::to_string).collect();
+    let mut wrong = fields.clone();
+    let digit = wrong[inputs.len()].pop().unwrap().to_digit(16).unwrap() ^ 1;
+    wrong[inputs.len()].push(char::from_digit(digit, 16).unwrap());
+    lines[row] = wrong.join(" ");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let show = |names: &[String], values: &[String]| {
+        names
+            .iter()
+            .zip(values)
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let n = inputs.len();
+    format!(
+        "vector {row}: {}; expected {}; got {}",
+        show(&inputs, &fields[..n]),
+        show(&outputs, &wrong[n..]),
+        show(&outputs, &fields[n..])
+    )
+}
+
+#[test]
+fn the_ldi_and_torus_units_check_every_vector_and_report_a_wrong_answer() {
+    let scratch = tempfile::tempdir().unwrap();
+    // LDI(18,3), Theorem 3: every node, destination and header of the diameter
+    // h = ceil(log3 18) = 3: 18 * 18 * 3 = 972 vectors.
+    let ldi = generate(scratch.path(), "ldi", &["ldi", "--m", "18", "--s", "3"]);
+    passes_everywhere(&ldi, 972);
+    let torus = generate(
+        scratch.path(),
+        "torus",
+        &[
+            "torus",
+            "--k",
+            "3",
+            "--n",
+            "2",
+            "--algo",
+            "e-cube",
+            "--vectors",
+            "walks",
+        ],
+    );
+    let count = checks(&torus);
+    passes_everywhere(&torus, count);
+    // Neither unit has a built-in fault: a wrong expected value in vectors.txt must be
+    // reported as verify reports a wrong output, and fail the run.
+    for dir in [&ldi, &torus] {
+        let expected = corrupt(dir, 5);
+        for sim in ["icarus", "ghdl"] {
+            let (status, text) = run(dir, sim);
+            assert_ne!(status, 0, "{sim}: {text}");
+            let (lines, summary) = failures(&text, "");
+            assert_eq!(lines, vec![expected.clone()], "{sim}");
+            assert_eq!(summary, format!("{} passed, 1 failed", checks(dir) - 1));
+        }
+    }
+}
+
+#[test]
+fn the_same_command_writes_the_same_bytes() {
+    let scratch = tempfile::tempdir().unwrap();
+    let args = ["--d", "2", "--k", "3", "--pairs", "30", "--seed", "4"];
+    let a = generate(scratch.path(), "a", &args);
+    let b = generate(scratch.path(), "b", &args);
+    for file in [
+        "tb/vectors.txt",
+        "tb/tb_kautz_route_gen.v",
+        "tb/tb_kautz_route_gen.vhd",
+        "tb/README.md",
+        "manifest.json",
+        "kautz_route_gen.core",
+    ] {
+        let (a, b) = (
+            std::fs::read_to_string(a.join(file)).unwrap(),
+            std::fs::read_to_string(b.join(file)).unwrap(),
+        );
+        assert!(a == b, "{file} differs:\n{a}\n---\n{b}");
+    }
+}
+
+#[test]
+fn bad_testbench_requests_are_one_line_and_exit_status_2() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("x");
+    let out = out.to_str().unwrap();
+    for (args, message) in [
+        (
+            vec![
+                "generate", "--d", "2", "--k", "3", "--pairs", "20", "--out", out,
+            ],
+            "--pairs chooses what the testbench checks: add --testbench",
+        ),
+        (
+            vec![
+                "generate",
+                "switch",
+                "--d",
+                "2",
+                "--clocking",
+                "self-timed",
+                "--testbench",
+                "--out",
+                out,
+            ],
+            "the self-timed switch is checked as a ring of three with wire delays (kautzgen verify switch --clocking self-timed), which has no exported testbench: export the synchronous switch",
+        ),
+        (
+            vec![
+                "generate",
+                "ldi",
+                "--m",
+                "18",
+                "--s",
+                "3",
+                "--testbench",
+                "--fault",
+                "flipped-comparator",
+                "--out",
+                out,
+            ],
+            "--fault applies to the route generators (Kautz, MRNS), the switch, the router and the network only, not to the ldi-theorem3 unit",
+        ),
+    ] {
+        let (status, _, stderr) = kautzgen(&args);
+        assert_eq!(status, 2, "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end(), format!("error: {message}"), "{args:?}");
+        assert!(!Path::new(out).exists(), "{args:?} wrote {out}");
+    }
+}

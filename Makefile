@@ -79,12 +79,19 @@ $(VENV)/.installed: Makefile
 $(KAUTZGEN): $(shell find src -name '*.rs') $(wildcard templates/* testbenches/*) Cargo.toml Cargo.lock
 	$(CARGO) build --release --locked
 
+# Runs the self-checking testbench that DIR/tb carries with the command its manifest gives
+# for SIM, in a copy of DIR, without kautzgen: $(call exported_tb,DIR,SIM).
+exported_tb = ( tmp=$$(mktemp -d) && cp -r $(1) $$tmp/design && cd $$tmp/design/tb && \
+  sh -c "$$(python3 -c 'import json,sys; print(json.load(open("../manifest.json"))["testbench"]["run"][sys.argv[1]])' $(2))" \
+  | grep -v '^VCD info'; status=$${PIPESTATUS[0]}; rm -rf $$tmp; exit $$status )
+
 # Writes the output of a command to a file whole or not at all: $(call save,FILE,COMMAND).
 save = { $(2) > $(1).tmp && mv $(1).tmp $(1) && cat $(1); } || { rm -f $(1).tmp; exit 1; }
 
 ## run: the papers' default, K(4,5), under generated/: Table 3 of seed 000 and its JSON, the
-## K(2,3) drawing of Fig. 2, the route generator in Verilog and VHDL, its lint report, and
-## its verification in Verilator and GHDL on 1000 sampled pairs and the invalid words; and
+## K(2,3) drawing of Fig. 2, the route generator in Verilog and VHDL with its self-checking
+## testbench (generated/k45/tb), its lint report, its verification in Verilator and GHDL on
+## 1000 sampled pairs and the invalid words, and its testbench run in Icarus alone; and
 ## the 5x5 network switch of each of its nodes (seed 002, d = 4), linted and verified
 ## cycle by cycle against its model.
 run: deps $(KAUTZGEN)
@@ -92,9 +99,10 @@ run: deps $(KAUTZGEN)
 	$(call save,generated/k45-table3.txt,$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430)
 	$(call save,generated/k45-table3.json,$(KAUTZGEN) routes --d 4 --k 5 --src 01234 --dst 23430 --format json)
 	$(KAUTZGEN) draw --d 2 --k 3 --src 120 --dst 201 --out generated/k23-routes.svg
-	$(KAUTZGEN) generate --d 4 --k 5 --out generated/k45
+	$(KAUTZGEN) generate --d 4 --k 5 --testbench --out generated/k45
 	$(call save,generated/k45-lint.txt,$(KAUTZGEN) lint generated/k45)
 	$(call save,generated/k45-verify.txt,$(KAUTZGEN) verify --d 4 --k 5 --design generated/k45)
+	$(call save,generated/k45-tb-icarus.txt,$(call exported_tb,generated/k45,icarus))
 	$(KAUTZGEN) generate switch --d 4 --out generated/switch-d4
 	$(call save,generated/switch-d4-lint.txt,$(KAUTZGEN) lint generated/switch-d4)
 	$(call save,generated/switch-d4-verify.txt,$(KAUTZGEN) verify switch --d 4)

@@ -193,11 +193,11 @@ fn read_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn the_committed_examples_are_what_make_run_writes_now() {
-    // generated/k45 (the route generator of K(4,5)), generated/switch-d4 (the 5x5 switch
+    // generated/k45 (the route generator of K(4,5) with its testbench), generated/switch-d4 (the 5x5 switch
     // of its nodes) and generated/network-k23 (the 12-node network) are the README's example
     // output: they must not drift from the generator.
     for (dir, args) in [
-        ("k45", &["--d", "4", "--k", "5"][..]),
+        ("k45", &["--d", "4", "--k", "5", "--testbench"][..]),
         ("switch-d4", &["switch", "--d", "4"][..]),
         ("network-k23", &["network", "--d", "2", "--k", "3"][..]),
     ] {

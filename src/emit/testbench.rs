@@ -42,6 +42,8 @@ pub struct Testbench {
     /// design prints `<checks> passed, 0 failed`.
     pub checks: u64,
     pub noun: String,
+    /// How many failures it prints in full.
+    pub shown: usize,
     /// What one line of `vectors.txt` holds, for the README.
     pub format: String,
 }
@@ -129,6 +131,7 @@ struct ReadmeContext<'a> {
     top: &'a str,
     describe: &'a str,
     checks: u64,
+    shown: usize,
     noun: &'a str,
     format: &'a str,
     /// (simulator, command) and (language, top), in name order: tera iterates maps in no
@@ -157,6 +160,7 @@ fn readme(testbench: &Testbench, manifest: &Manifest, entry: &TestbenchEntry) ->
         top: &manifest.top,
         describe: &testbench.describe,
         checks: testbench.checks,
+        shown: testbench.shown,
         noun: &testbench.noun,
         format: &testbench.format,
         run: pairs(&entry.run),

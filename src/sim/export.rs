@@ -13,12 +13,12 @@
 use crate::emit::names::Language;
 use crate::emit::testbench::{TbSource, Testbench};
 use crate::rtl::ir::Design;
-use crate::sim::SimError;
 use crate::sim::bits::Bits;
 use crate::sim::function::{self, FunctionUnit, Mode, Style, TbPort, vector_ports};
 use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::StreamUnit;
 use crate::sim::units::network::NetworkUnit;
+use crate::sim::{SHOWN_BY_VERIFY, SimError};
 
 /// The testbench of `unit` over all its vectors, in `languages`.
 pub fn function_unit(
@@ -114,6 +114,7 @@ pub fn sequence_unit(
         vectors,
         checks: unit.vector_count(),
         noun: "vector".to_string(),
+        shown: SHOWN_BY_VERIFY,
         format: sequence::CHECKED_FORMAT.to_string(),
     };
     for &language in languages {
@@ -179,6 +180,7 @@ fn rows_testbench(
         vectors,
         checks,
         noun: style.noun().to_string(),
+        shown: SHOWN_BY_VERIFY,
         format: format!(
             "the inputs ({}) then the outputs the golden model gives ({}){}, each in hexadecimal{}",
             names(&inputs),

@@ -15,6 +15,7 @@ use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
 use crate::sim::vectors::VectorSet;
 use crate::topology::kautz::Letter;
+use clap::ValueEnum;
 
 /// The route generator of `params` checked on `vectors`.
 pub struct RouteGenUnit {
@@ -53,18 +54,25 @@ impl RouteGenUnit {
 }
 
 impl SequenceUnit for RouteGenUnit {
+    /// "route generator of K(2,3): all 132 pairs and 6 invalid vectors: 138 vectors", with
+    /// the architecture and the built-in fault when there are.
     fn describe(&self) -> String {
         let arch = match self.params.arch {
             Arch::Parallel => "parallel ",
             _ => "",
         };
         let fault = match self.fault {
-            Some(fault) => format!(" with the built-in fault {fault:?}"),
+            Some(fault) => format!(
+                " with the built-in fault {}",
+                fault
+                    .to_possible_value()
+                    .expect("every fault has a name")
+                    .get_name()
+            ),
             None => String::new(),
         };
         format!(
-            "{arch}route generator of {}{fault}: {}",
-            self.params.graph,
+            "{arch}route generator{fault} of {}",
             self.vectors.describe()
         )
     }

@@ -38,9 +38,11 @@ pub fn function_unit(
         &unit.describe(),
         unit.latency(),
         Style::Function,
-        lines,
-        count,
-        None,
+        Rows {
+            text: lines,
+            count,
+            masked: None,
+        },
         languages,
     )
 }
@@ -55,9 +57,11 @@ pub fn stream_unit(unit: &dyn StreamUnit, languages: &[Language]) -> Result<Test
         &unit.describe(),
         1,
         Style::Stream,
-        lines,
-        count,
-        None,
+        Rows {
+            text: lines,
+            count,
+            masked: None,
+        },
         languages,
     )
 }
@@ -91,11 +95,13 @@ pub fn network(unit: &NetworkUnit, languages: &[Language]) -> Result<Testbench, 
         &unit.describe(),
         1,
         Style::Stream,
-        text,
-        cycles.len() as u64,
-        Some(
-            "the bits the model specifies in that cycle (a verdict's status and attempts only with res_valid, a byte's fields only with rx_valid, tx_ready only while the node hands over a message)",
-        ),
+        Rows {
+            text,
+            count: cycles.len() as u64,
+            masked: Some(
+                "the bits the model specifies in that cycle (a verdict's status and attempts only with res_valid, a byte's fields only with rx_valid, tx_ready only while the node hands over a message)",
+            ),
+        },
         languages,
     )
 }
@@ -152,19 +158,28 @@ fn vector_lines(
     (text, count)
 }
 
-/// The row testbench of `design` reading `vectors` (`checks` lines); `masked` says what the
-/// masks after the expected outputs specify, when the lines have them.
-#[allow(clippy::too_many_arguments)]
+/// The lines of `vectors.txt` of a row testbench.
+struct Rows {
+    text: String,
+    count: u64,
+    /// What the masks after the expected outputs specify, when the lines have them.
+    masked: Option<&'static str>,
+}
+
+/// The row testbench of `design` reading `rows`.
 fn rows_testbench(
     design: &Design,
     describe: &str,
     latency: u32,
     style: Style,
-    vectors: String,
-    checks: u64,
-    masked: Option<&str>,
+    rows: Rows,
     languages: &[Language],
 ) -> Result<Testbench, SimError> {
+    let Rows {
+        text: vectors,
+        count: checks,
+        masked,
+    } = rows;
     let (inputs, outputs) = vector_ports(design, Language::Verilog);
     let names = |ports: &[TbPort]| {
         ports

@@ -25,6 +25,7 @@ pub mod testbench;
 pub mod units;
 pub mod vectors;
 pub mod verilator;
+pub mod words;
 
 use crate::emit::manifest::Manifest;
 use crate::sim::compare::{Checker, Report};

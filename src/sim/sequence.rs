@@ -32,6 +32,7 @@ use crate::sim::bits::Bits;
 use crate::sim::results::{End, ResultsError};
 use crate::sim::testbench::{TIMEOUT_FACTOR, check_top, render_template, testbench_name};
 use crate::sim::vectors::Shard;
+use crate::sim::words::Words;
 use crate::sim::{SimError, Simulator, copy_wave, write_sources};
 use serde::Serialize;
 use std::path::Path;
@@ -80,15 +81,20 @@ pub trait SequenceUnit {
     fn sequence_name(&self) -> &'static str {
         "sequence"
     }
+    /// How the inputs and items read in a report, in kautzgen's and in the exported
+    /// testbench's; `None`: each port's value in hexadecimal.
+    fn words(&self) -> Option<Words> {
+        None
+    }
     /// The data inputs as a person reads them in a report ("src=0,0,0,0 dst=0,2,2,3");
     /// `None`: each port's value in hexadecimal.
-    fn show_inputs(&self, _inputs: &[Bits]) -> Option<String> {
-        None
+    fn show_inputs(&self, inputs: &[Bits]) -> Option<String> {
+        self.words().map(|words| words.show_inputs(inputs))
     }
     /// An item as a person reads it in a report ("d0=3 d1=2 d2=2"); `None`, also for
     /// values that decode to nothing meaningful: each port's value in hexadecimal.
-    fn show_item(&self, _item: &Item) -> Option<String> {
-        None
+    fn show_item(&self, item: &Item) -> Option<String> {
+        self.words().and_then(|words| words.show_item(item))
     }
 }
 
@@ -287,6 +293,10 @@ struct TbContext {
     max_items: usize,
     item_read_format: String,
     sequence_name: &'static str,
+    /// How inputs and items read in a failure (items of two ports only), and the mask of a
+    /// move's value.
+    words: Option<Words>,
+    value_mask: u64,
 }
 
 /// What a rendered testbench does with what it sees.
@@ -393,6 +403,7 @@ pub fn testbench(
         .chain(lead)
         .collect();
     let bound = unit.cycle_bound();
+    let words = unit.words().filter(|_| items.len() == 2);
     let (wave, check, max_items) = match mode {
         Mode::Record { wave } => (wave, false, 0),
         Mode::Check { max_items } => (false, true, max_items),
@@ -411,6 +422,8 @@ pub fn testbench(
         item_format: hex(items.len()),
         item_read_format: hex(items.len()),
         sequence_name: unit.sequence_name(),
+        value_mask: words.as_ref().map_or(0, |w| (1 << w.item.value_bits) - 1),
+        words,
         wave,
         check,
         shown: crate::sim::SHOWN_BY_VERIFY,

@@ -108,6 +108,36 @@ module tb_kautz_route_gen;
     end
   endfunction
 
+  // Writes item j of the golden model's answer (wanted) or of the design's (else) after a
+  // space, as kautzgen verify writes it: its fields in brackets or, when they
+  // decode to nothing, its ports in hexadecimal.
+  task show_item;
+    input wanted;
+    input integer j;
+    reg [20:0] v_0;
+    reg [2:0] v_1;
+    reg [20:0] shifted;
+    reg [2:0] field;
+    reg ok;
+    integer f;
+    begin
+      v_0 = wanted ? want_0[j] : got_0[j];
+      v_1 = wanted ? want_1[j] : got_1[j];
+      ok = v_1 <= 7;
+      if (ok) begin
+        $write(" [");
+        for (f = 0; f < v_1; f = f + 1) begin
+          shifted = v_0 >> ((7 - 1 - f) * 3);
+          field = shifted[2:0];
+          $write("%0d", field);
+        end
+        $write("]");
+      end else begin
+        $write(" [route=%h route_len=%h]", v_0, v_1);
+      end
+    end
+  endtask
+
   // Judges the vector just run as kautzgen verify does, and prints it when it fails and
   // fewer than SHOWN have been printed.
   task judge;
@@ -128,7 +158,19 @@ module tb_kautz_route_gen;
       end else begin
         failed = failed + 1;
         if (failed <= SHOWN) begin
-          $write("vector %0d: src=%h dst=%h", index, in_0, in_1);
+          $write("vector %0d: ", index);
+          $write("src=");
+          $write("%0d", in_0[14:12]);
+          $write("%0d", in_0[11:9]);
+          $write("%0d", in_0[8:6]);
+          $write("%0d", in_0[5:3]);
+          $write("%0d", in_0[2:0]);
+          $write(" dst=");
+          $write("%0d", in_1[14:12]);
+          $write("%0d", in_1[11:9]);
+          $write("%0d", in_1[8:6]);
+          $write("%0d", in_1[5:3]);
+          $write("%0d", in_1[2:0]);
           if (delay > 0 || nudge != 0 || lead > 0 || reset != 0) begin
             first = 1'b1;
             $write(" (");
@@ -140,17 +182,23 @@ module tb_kautz_route_gen;
           end
           $write("\n  expected:");
           for (j = 0; j < want_count; j = j + 1)
-            $write(" [route=%h route_len=%h]", want_0[j], want_1[j]);
+            show_item(1'b1, j);
           if (want_error != 0) $write(" error"); else $write(" done");
           $write("\n  got:     ");
           for (j = 0; j < got_count; j = j + 1)
-            $write(" [route=%h route_len=%h]", got_0[j], got_1[j]);
+            show_item(1'b0, j);
           if (timed_out) $write(" no done after %0d cycles", cycles);
           else if (error_at_done) $write(" error after %0d cycles", cycles);
           else $write(" done after %0d cycles", cycles);
           $write("\n");
-          if (wrong >= 0)
-            $display("  - item %0d is [route=%h route_len=%h], expected [route=%h route_len=%h]", wrong + 1, got_0[wrong], got_1[wrong], want_0[wrong], want_1[wrong]);
+          if (wrong >= 0) begin
+            $write("  - item %0d is", wrong + 1);
+            show_item(1'b0, wrong);
+            $write(",");
+            $write(" expected");
+            show_item(1'b1, wrong);
+            $write("\n");
+          end
           if (got_count != want_count) $display("  - %0d items, expected %0d", got_count, want_count);
           for (j = 0; j < got_count; j = j + 1) begin
             if (!got_held[j]) $display("  - item %0d changed while held", j + 1);

@@ -137,14 +137,41 @@ begin
       wait until falling_edge(clk);
     end procedure step;
 
-    -- An item as "[name=value ..]".
-    impure function item_text(list : natural; j : natural) return string is
+    -- Writes item j of the golden model's answer (list 0) or of the design's (list 1) after
+    -- a space, as kautzgen verify writes it: its fields in brackets or, when they decode
+    -- to nothing, its ports in hexadecimal.
+    procedure write_item(l : inout line; list : natural; j : natural) is
+      variable v_0 : std_logic_vector(20 downto 0);
+      variable v_1 : std_logic_vector(2 downto 0);
+      constant SLOTS : natural := 7;
+      constant FIELD_BITS : natural := 3;
+      variable n : natural;
+      variable field : natural;
+      variable ok : boolean;
     begin
       if list = 0 then
-        return "[" & "route=" & hex(want_0(j)) & " " & "route_len=" & hex(want_1(j)) & "]";
+        v_0 := want_0(j);
+        v_1 := want_1(j);
+      else
+        v_0 := got_0(j);
+        v_1 := got_1(j);
       end if;
-      return "[" & "route=" & hex(got_0(j)) & " " & "route_len=" & hex(got_1(j)) & "]";
-    end function item_text;
+      ok := not is_x(v_0) and not is_x(v_1);
+      if ok then
+        n := to_integer(unsigned(v_1));
+        ok := n >= 0 and n <= SLOTS;
+      end if;
+      if ok then
+        write(l, string'(" ["));
+        for f in 0 to n - 1 loop
+          field := to_integer(unsigned(v_0((SLOTS - f) * FIELD_BITS - 1 downto (SLOTS - 1 - f) * FIELD_BITS)));
+          write(l, integer'image(field));
+        end loop;
+        write(l, ']');
+        return;
+      end if;
+      write(l, string'(" [")  & "route=" & hex(v_0) & " route_len=" & hex(v_1) & "]");
+    end procedure write_item;
 
     procedure line_out(text : string) is
       variable l : line;
@@ -192,7 +219,19 @@ begin
       end if;
       write(l, string'("vector "));
       write(l, index);
-      write(l, string'(":" & " src=" & hex(in_0) & " dst=" & hex(in_1)));
+      write(l, ':');
+      write(l, string'(" src="));
+      write(l, integer'image(to_integer(unsigned(in_0(14 downto 12)))));
+      write(l, integer'image(to_integer(unsigned(in_0(11 downto 9)))));
+      write(l, integer'image(to_integer(unsigned(in_0(8 downto 6)))));
+      write(l, integer'image(to_integer(unsigned(in_0(5 downto 3)))));
+      write(l, integer'image(to_integer(unsigned(in_0(2 downto 0)))));
+      write(l, string'(" dst="));
+      write(l, integer'image(to_integer(unsigned(in_1(14 downto 12)))));
+      write(l, integer'image(to_integer(unsigned(in_1(11 downto 9)))));
+      write(l, integer'image(to_integer(unsigned(in_1(8 downto 6)))));
+      write(l, integer'image(to_integer(unsigned(in_1(5 downto 3)))));
+      write(l, integer'image(to_integer(unsigned(in_1(2 downto 0)))));
       if delay > 0 or nudge /= 0 or lead > 0 or reset /= 0 then
         first := true;
         write(l, string'(" ("));
@@ -227,7 +266,7 @@ begin
       writeline(output, l);
       write(l, string'("  expected:"));
       for j in 0 to want_count - 1 loop
-        write(l, " " & item_text(0, j));
+        write_item(l, 0, j);
       end loop;
       if want_error /= 0 then
         write(l, string'(" error"));
@@ -237,7 +276,7 @@ begin
       writeline(output, l);
       write(l, string'("  got:     "));
       for j in 0 to got_count - 1 loop
-        write(l, " " & item_text(1, j));
+        write_item(l, 1, j);
       end loop;
       if timed_out then
         write(l, string'(" no done after "));
@@ -250,7 +289,11 @@ begin
       write(l, string'(" cycles"));
       writeline(output, l);
       if wrong >= 0 then
-        line_out("  - item " & integer'image(wrong + 1) & " is " & item_text(1, wrong) & ", expected " & item_text(0, wrong));
+        write(l, "  - item " & integer'image(wrong + 1) & " is");
+        write_item(l, 1, wrong);
+        write(l, string'(", expected"));
+        write_item(l, 0, wrong);
+        writeline(output, l);
       end if;
       if got_count /= want_count then
         line_out("  - " & integer'image(got_count) & " items, expected " & integer'image(want_count));

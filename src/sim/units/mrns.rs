@@ -19,6 +19,7 @@ use crate::rtl::ir::Design;
 use crate::rtl::mrns_path_gen::{Fault, MrnsPathGenParams, design_with_fault};
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
+use crate::sim::words::{Field, InputWords, ItemWords, Words};
 use crate::topology::mrns::{Address, MrnsError};
 use clap::ValueEnum;
 
@@ -262,40 +263,33 @@ impl SequenceUnit for MrnsPathUnit {
     }
 
     /// `src=0,0,0,0 dst=0,2,2,3`: the digit fields most significant first, as the `mrns`
-    /// command writes addresses, also when a field holds no digit.
-    fn show_inputs(&self, inputs: &[Bits]) -> Option<String> {
+    /// command writes addresses, also when a field holds no digit; a path as its moves in
+    /// order, `d0=3 d1=2 d2=2`, none for an empty path or one whose length or dimensions
+    /// are out of range.
+    fn words(&self) -> Option<Words> {
         let p = &self.params;
-        let written = |bits: &Bits| {
-            let digits: Vec<String> = (0..p.n())
+        let input = |label: &str| InputWords {
+            label: label.to_string(),
+            fields: (0..p.n())
                 .rev()
-                .map(|i| bits.get(p.digit_lo(i), p.digit_bits(i)).to_string())
-                .collect();
-            digits.join(",")
+                .map(|i| Field {
+                    lo: p.digit_lo(i),
+                    width: p.digit_bits(i),
+                })
+                .collect(),
+            join: ",".to_string(),
         };
-        Some(format!(
-            "src={} dst={}",
-            written(&inputs[0]),
-            written(&inputs[1])
-        ))
-    }
-
-    /// `d0=3 d1=2 d2=2`: the moves in order, as the `mrns` command writes them; `None`
-    /// for an empty path or one whose length or dimensions are out of range.
-    fn show_item(&self, item: &Item) -> Option<String> {
-        let p = &self.params;
-        let (slots, mw, vw) = (p.path_moves(), p.move_bits(), p.value_bits());
-        let len = item[1].get(0, p.len_bits()) as usize;
-        if len == 0 || len > slots {
-            return None;
-        }
-        let moves: Option<Vec<String>> = (0..len)
-            .map(|j| {
-                let word = item[0].get((slots - 1 - j) as u32 * mw, mw);
-                let dimension = (word >> vw) as usize;
-                (dimension < p.n()).then(|| format!("d{dimension}={}", word & ((1 << vw) - 1)))
-            })
-            .collect();
-        moves.map(|moves| moves.join(" "))
+        Some(Words {
+            inputs: vec![input("src="), input("dst=")],
+            item: ItemWords {
+                slots: p.path_moves() as u32,
+                field_bits: p.move_bits(),
+                join: " ".to_string(),
+                min_len: 1,
+                value_bits: p.value_bits(),
+                dimensions: p.n() as u32,
+            },
+        })
     }
 }
 

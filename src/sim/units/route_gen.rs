@@ -14,6 +14,7 @@ use crate::rtl::kautz_route_gen::{self, Arch, Fault, RouteGenParams};
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
 use crate::sim::vectors::VectorSet;
+use crate::sim::words::{Field, InputWords, ItemWords, Words};
 use crate::topology::kautz::Letter;
 use clap::ValueEnum;
 
@@ -132,5 +133,33 @@ impl SequenceUnit for RouteGenUnit {
 
     fn sequence_name(&self) -> &'static str {
         "route set"
+    }
+
+    /// `src=010 dst=012` and a route as its hops, `[2012]`: letters as the `routes` command
+    /// writes them (digits when d <= 9, else separated by commas).
+    fn words(&self) -> Option<Words> {
+        let (k, w) = (self.params.k() as u32, self.params.letter_bits());
+        let join = if self.params.d() <= 9 { "" } else { "," };
+        let input = |label: &str| InputWords {
+            label: label.to_string(),
+            fields: (0..k)
+                .map(|i| Field {
+                    lo: (k - 1 - i) * w,
+                    width: w,
+                })
+                .collect(),
+            join: join.to_string(),
+        };
+        Some(Words {
+            inputs: vec![input("src="), input("dst=")],
+            item: ItemWords {
+                slots: k + 2,
+                field_bits: w,
+                join: join.to_string(),
+                min_len: 0,
+                value_bits: 0,
+                dimensions: 0,
+            },
+        })
     }
 }

@@ -87,15 +87,7 @@ fn parse_pairs(text: &str) -> Result<PairCount, String> {
 impl CheckArgs {
     /// Refuses, as an input error, each option given that `unit` does not take.
     pub fn validate(&self, unit: &Unit) -> anyhow::Result<()> {
-        let only = |flag: &str, owner: &str, given: bool| -> anyhow::Result<()> {
-            if given {
-                return Err(input_error(anyhow::anyhow!(
-                    "{flag} applies to the {owner} only, not to the {} unit",
-                    unit.name()
-                )));
-            }
-            Ok(())
-        };
+        let only = |flag: &str, owner: &str, given: bool| only(unit, flag, owner, given);
         if !matches!(unit, Unit::Kautz(_) | Unit::Mrns(_)) {
             let owners = "route generators (Kautz, MRNS)";
             only("--pairs", owners, self.pairs.is_some())?;
@@ -234,6 +226,17 @@ impl CheckArgs {
             .map(|name| parse_fault(name, owner))
             .transpose()
     }
+}
+
+/// Refuses `flag`, when `given`, as an option of `owner` that `unit` does not take.
+pub fn only(unit: &Unit, flag: &str, owner: &str, given: bool) -> anyhow::Result<()> {
+    if given {
+        return Err(input_error(anyhow::anyhow!(
+            "{flag} applies to the {owner} only, not to the {} unit",
+            unit.name()
+        )));
+    }
+    Ok(())
 }
 
 /// A unit's built-in fault by its command-line name; an unknown name lists the unit's.

@@ -1,7 +1,7 @@
 //! `kautzgen verify`: simulates a unit in Verilator and GHDL and compares it with its golden
 //! model: the Kautz route generator route by route, the function units vector by vector.
 
-use crate::cli::checks::CheckArgs;
+use crate::cli::checks::{self, CheckArgs};
 use crate::cli::unit::{Unit, UnitSelection};
 use crate::cli::{input_error, output::print_stdout};
 use crate::emit::Provenance;
@@ -144,15 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             )));
         }
     };
-    let only = |flag: &str, owner: &str, given: bool| -> anyhow::Result<()> {
-        if given {
-            return Err(input_error(anyhow::anyhow!(
-                "{flag} applies to the {owner} only, not to the {} unit",
-                unit.name()
-            )));
-        }
-        Ok(())
-    };
+    let only = |flag: &str, owner: &str, given: bool| checks::only(&unit, flag, owner, given);
     if !matches!(unit, Unit::Kautz(_)) {
         only("--design", "Kautz route generator", args.design.is_some())?;
     } else if args.design.is_some() && args.unit.arch.is_some() {

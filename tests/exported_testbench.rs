@@ -231,7 +231,7 @@ fn the_pipelined_engine_fails_as_verify_does_cycle_for_cycle() {
     let (exported, summary) = failures(&text, "");
     let (expected, verify_summary) = failures(&verify, "verilator: ");
     assert_eq!(summary, verify_summary);
-    // verify adds what each cycle shows ("after cycle 6, vector 3 (src 010 dst 101):");
+    // verify adds what each cycle shows ("after cycle 9, vector 3 (src 010 dst 101):");
     // the exported testbench names the cycle alone.
     let plain: Vec<String> = expected
         .iter()

@@ -163,6 +163,54 @@ pub(crate) fn phase_a(params: &RouteGenParams) -> Module {
     let route_len = m.output("route_len", lw, "its length k-v");
     let out_letter = m.output("out_letter", w, "its out-letter b(v+1)");
     let in_letter = m.output("in_letter", w, "its in-letter a(k-v)");
+    let pick = phase_a_pick(
+        &mut m,
+        params,
+        PhaseAIn {
+            overlap,
+            src,
+            dst,
+            used_out,
+            used_in,
+        },
+        found,
+    );
+    phase_a_select(
+        &mut m,
+        params,
+        pick,
+        (src, dst),
+        [route, route_len, out_letter, in_letter],
+    );
+    m
+}
+
+/// Phase A's inputs: the overlaps, the words and the used masks.
+pub(crate) struct PhaseAIn {
+    pub overlap: Option<SignalId>,
+    pub src: SignalId,
+    pub dst: SignalId,
+    pub used_out: SignalId,
+    pub used_in: SignalId,
+}
+
+/// Phase A's first half, added to `m`: every overlap tested against the used masks and
+/// the longest candidate picked; `found` is driven, the one-hot pick (bit v: overlap v)
+/// returned.
+pub(crate) fn phase_a_pick(
+    m: &mut Module,
+    params: &RouteGenParams,
+    input: PhaseAIn,
+    found: SignalId,
+) -> SignalId {
+    let (k, d, w) = (params.k(), params.d(), params.letter_bits());
+    let PhaseAIn {
+        overlap,
+        src,
+        dst,
+        used_out,
+        used_in,
+    } = input;
     let candidate = m.internal(
         "candidate",
         k as u32,
@@ -216,6 +264,21 @@ pub(crate) fn phase_a(params: &RouteGenParams) -> Module {
         "Priority encoder: the candidate with no longer candidate above it.",
     );
     m.assign(found, Expr::from(candidate).any(), "Any candidate.");
+    pick
+}
+
+/// Phase A's second half, added to `m`: the picked overlap's route, length, out- and
+/// in-letter (`outs`, in that order) from the one-hot `pick` and the words.
+pub(crate) fn phase_a_select(
+    m: &mut Module,
+    params: &RouteGenParams,
+    pick: SignalId,
+    (src, dst): (SignalId, SignalId),
+    outs: [SignalId; 4],
+) {
+    let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
+    let route_bits = (k as u32 + 2) * w;
+    let [route, route_len, out_letter, in_letter] = outs;
     let select = |part: &dyn Fn(usize) -> Expr, width: u32| {
         Expr::or_all((0..k).map(|v| gate(bit(pick, v as u32), part(v), width)))
     };
@@ -243,7 +306,6 @@ pub(crate) fn phase_a(params: &RouteGenParams) -> Module {
     );
     m.assign(out_letter, select(&|v| letter(dst, v, k, w), w), "");
     m.assign(in_letter, select(&|v| letter(src, k - 1 - v, k, w), w), "");
-    m
 }
 
 pub(crate) fn first_free(params: &RouteGenParams) -> Module {
@@ -343,10 +405,7 @@ pub(crate) fn chooser(
         &a_ports,
         "Phase A: every overlap at once.",
     );
-    let free_both = match fault {
-        Some(Fault::PhaseBSkipped) => Expr::zero(letters),
-        _ => Expr::from(used_out).or(used_in.into()).not(),
-    };
+    let free_both = free_both(used_out, used_in, letters, fault);
     for (label, free, found_q, letter_q, doc) in [
         (
             "u_free_b",
@@ -381,6 +440,81 @@ pub(crate) fn chooser(
             doc,
         );
     }
+    pick_phase(
+        &mut m,
+        params,
+        dst,
+        &Phases {
+            found_a,
+            route_a,
+            len_a,
+            out_a,
+            in_a,
+            found_b,
+            letter_b,
+            found_out,
+            letter_out,
+            found_in,
+            letter_in,
+        },
+        [found, route, route_len, out_letter, in_letter],
+    );
+    m
+}
+
+/// Phase B's mask: the letters free as out- and as in-letter; none with the skipped phase B.
+pub(crate) fn free_both(
+    used_out: SignalId,
+    used_in: SignalId,
+    letters: u32,
+    fault: Option<Fault>,
+) -> Expr {
+    match fault {
+        Some(Fault::PhaseBSkipped) => Expr::zero(letters),
+        _ => Expr::from(used_out).or(used_in.into()).not(),
+    }
+}
+
+/// What each phase found over the same masks, for [`pick_phase`].
+#[derive(Clone, Copy)]
+pub(crate) struct Phases {
+    pub found_a: SignalId,
+    pub route_a: SignalId,
+    pub len_a: SignalId,
+    pub out_a: SignalId,
+    pub in_a: SignalId,
+    pub found_b: SignalId,
+    pub letter_b: SignalId,
+    pub found_out: SignalId,
+    pub letter_out: SignalId,
+    pub found_in: SignalId,
+    pub letter_in: SignalId,
+}
+
+/// The chooser's last part, added to `m`: phase A's route if it has one, else B's, else
+/// C's; drives `outs` = found, route, route_len, out_letter, in_letter.
+pub(crate) fn pick_phase(
+    m: &mut Module,
+    params: &RouteGenParams,
+    dst: SignalId,
+    p: &Phases,
+    outs: [SignalId; 5],
+) {
+    let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
+    let [found, route, route_len, out_letter, in_letter] = outs;
+    let Phases {
+        found_a,
+        route_a,
+        len_a,
+        out_a,
+        in_a,
+        found_b,
+        letter_b,
+        found_out,
+        letter_out,
+        found_in,
+        letter_in,
+    } = *p;
     m.assign(
         found,
         Expr::or_all([
@@ -420,7 +554,6 @@ pub(crate) fn chooser(
         by_phase(in_a.into(), letter_b.into(), letter_in.into()),
         "",
     );
-    m
 }
 
 /// One bit per letter, bit i set when `x == i`; with the fault, letter 0 never.

@@ -7,9 +7,14 @@
 //! - **front**: the input registers, then the word check, the overlaps of the parallel
 //!   design ([`crate::rtl::kautz_route_par`]) and the initial used masks (`ak` out, `b1`
 //!   in), registered: two stages.
-//! - **route step** (one module, d instances): route i of the set is chosen in stage i
-//!   by the parallel design's chooser over the masks the earlier stages left (zero for
-//!   invalid words), and its letters are marked for the stages after.
+//! - **route step** i (two modules, d instances each), cut in two registered halves so
+//!   that a stage holds about half the logic of the parallel design's chooser:
+//!   - **choose**: phase A's candidates against the masks the earlier steps left and its
+//!     priority encoder (a one-hot pick), phases B and C's smallest free letters;
+//!     registered with the pair.
+//!   - **take**: from the registered choice, phase A's multiplexer and the phase
+//!     multiplexer give route i (zero for invalid words), and its letters are marked in
+//!     the masks for the steps after.
 //! - **top**: the pipeline registers. Each pair's search state moves down with it as far
 //!   as a later step reads it, and each route found moves down to the last stage, where
 //!   route i sits in slot i of `out_routes`.
@@ -17,12 +22,16 @@
 //!   stage holds nothing, so a set held on the outputs is neither lost nor repeated, and
 //!   `in_ready` is that same condition: high whenever `out_ready` is.
 //!
-//! The chooser of each stage is the parallel design's, so the engine gives the golden
+//! The two halves are the parallel design's chooser with a register inside (the same
+//! helpers of [`crate::rtl::kautz_route_par`] build both), so the engine gives the golden
 //! order ([`crate::routing::kautz::DisjointRoutes`]) by the same argument.
 
 use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
 use crate::rtl::kautz_route_gen::{Fault, RouteGenParams, decode, letter, name, word_check};
-use crate::rtl::kautz_route_par::{chooser, first_free, mark, overlaps, phase_a};
+use crate::rtl::kautz_route_par::{
+    PhaseAIn, Phases, first_free, free_both, mark, overlaps, phase_a_pick, phase_a_select,
+    pick_phase,
+};
 use std::collections::BTreeMap;
 use std::ops::Not;
 
@@ -30,9 +39,10 @@ use std::ops::Not;
 pub const DEFAULT_TOP: &str = "kautz_route_pipe";
 
 /// Clock edges from the edge that accepts a pair to the edge after which its set is on the
-/// outputs, when nothing stalls: the two front stages and one stage per route.
+/// outputs, when nothing stalls: the two front stages and two stages per route (its
+/// choice, then its marks).
 pub fn latency(d: usize) -> usize {
-    d + 2
+    2 * d + 2
 }
 
 /// The pipelined engine, with `fault` built in if there is one.
@@ -40,14 +50,13 @@ pub fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     let check = word_check(params);
     let overlaps = (params.k() > 1).then(|| overlaps(params, fault));
     let front = front(params, &check, overlaps.as_ref());
-    let phase_a = phase_a(params);
     let first_free = first_free(params);
-    let chooser = chooser(params, &phase_a, &first_free, fault);
-    let step = route_step(params, &chooser, fault);
-    let top = top(params, &front, &step);
+    let choose = step_choose(params, &first_free, fault);
+    let take = step_take(params, fault);
+    let top = top(params, &front, &choose, &take);
     let mut modules = vec![check];
     modules.extend(overlaps);
-    modules.extend([front, phase_a, first_free, chooser, step, top]);
+    modules.extend([front, first_free, choose, take, top]);
     Design {
         modules,
         params: BTreeMap::from([
@@ -81,6 +90,7 @@ impl StatePorts {
         m: &mut Module,
         params: &RouteGenParams,
         suffix: &str,
+        with_overlap: bool,
         port: fn(&mut Module, &str, u32, &str) -> SignalId,
     ) -> Self {
         let (k, d, w) = (params.k(), params.d(), params.letter_bits());
@@ -92,7 +102,8 @@ impl StatePorts {
             ok: p("ok", 1, "its words are two different nodes"),
             src: p("src", kw, "its source word"),
             dst: p("dst", kw, "its destination word"),
-            overlap: (k > 1).then(|| p("overlap", k as u32 - 1, "bit v-1: overlap v exists")),
+            overlap: (k > 1 && with_overlap)
+                .then(|| p("overlap", k as u32 - 1, "bit v-1: overlap v exists")),
             used_out: p("used_out", letters, "bit i: out-letter i used"),
             used_in: p("used_in", letters, "bit i: in-letter i used"),
         }
@@ -135,7 +146,7 @@ fn front(params: &RouteGenParams, check: &Module, overlaps: Option<&Module>) -> 
     let in_valid = m.input("in_valid", 1, "a pair is offered");
     let src = m.input("src", kw, "its source word");
     let dst = m.input("dst", kw, "its destination word");
-    let out = StatePorts::declare(&mut m, params, "_q", Module::output);
+    let out = StatePorts::declare(&mut m, params, "_q", true, Module::output);
     let valid0 = m.internal("valid0", 1, "stage 0: a pair was accepted");
     let src0 = m.internal("src0", kw, "stage 0: its source word");
     let dst0 = m.internal("dst0", kw, "stage 0: its destination word");
@@ -215,46 +226,200 @@ fn front(params: &RouteGenParams, check: &Module, overlaps: Option<&Module>) -> 
     m
 }
 
-fn route_step(params: &RouteGenParams, chooser: &Module, fault: Option<Fault>) -> Module {
-    let (d, w, lw) = (params.d(), params.letter_bits(), params.length_bits());
+/// A route step's choice, registered between its two halves: what every phase found over
+/// the masks, in the fewest bits the second half needs.
+struct ChoicePorts {
+    pick_a: SignalId,
+    found_a: SignalId,
+    found_b: SignalId,
+    letter_b: SignalId,
+    found_out: SignalId,
+    letter_out: SignalId,
+    found_in: SignalId,
+    letter_in: SignalId,
+}
+
+impl ChoicePorts {
+    /// The choice's ports on `m`, each named `<field><suffix>`.
+    fn declare(
+        m: &mut Module,
+        params: &RouteGenParams,
+        suffix: &str,
+        port: fn(&mut Module, &str, u32, &str) -> SignalId,
+    ) -> Self {
+        let (k, w) = (params.k() as u32, params.letter_bits());
+        let mut p = |n: &str, width: u32, doc: &str| port(m, &format!("{n}{suffix}"), width, doc);
+        ChoicePorts {
+            pick_a: p(
+                "pick_a",
+                k,
+                "phase A: bit v, overlap v is the longest candidate",
+            ),
+            found_a: p("found_a", 1, "phase A: a candidate"),
+            found_b: p("found_b", 1, "phase B: a letter free on both sides"),
+            letter_b: p("letter_b", w, "phase B: the smallest"),
+            found_out: p("found_out", 1, "phase C: a free out-letter"),
+            letter_out: p("letter_out", w, "phase C: the smallest"),
+            found_in: p("found_in", 1, "phase C: a free in-letter"),
+            letter_in: p("letter_in", w, "phase C: the smallest"),
+        }
+    }
+
+    fn fields(&self) -> [(&'static str, SignalId); 8] {
+        [
+            ("pick_a", self.pick_a),
+            ("found_a", self.found_a),
+            ("found_b", self.found_b),
+            ("letter_b", self.letter_b),
+            ("found_out", self.found_out),
+            ("letter_out", self.letter_out),
+            ("found_in", self.found_in),
+            ("letter_in", self.letter_in),
+        ]
+    }
+
+    /// Port connections `(name<suffix>, signal)` for an instance.
+    fn connect(&self, suffix: &str, to: &ChoicePorts) -> Vec<(String, Expr)> {
+        self.fields()
+            .iter()
+            .zip(to.fields())
+            .map(|((n, _), (_, s))| (format!("{n}{suffix}"), Expr::from(s)))
+            .collect()
+    }
+}
+
+/// The first half of a route step: the parallel design's chooser up to its priority
+/// encoders (phase A's candidates and one-hot pick, phases B and C's smallest free
+/// letters), over the masks the earlier steps left.
+fn step_choose(params: &RouteGenParams, first_free: &Module, fault: Option<Fault>) -> Module {
+    let (k, d, w) = (params.k(), params.d(), params.letter_bits());
+    let kw = k as u32 * w;
     let letters = d as u32 + 1;
-    let route_bits = (params.k() as u32 + 2) * w;
     let mut m = Module::new(
-        name(params, "route_step"),
+        name(params, "route_choose"),
         &[
-            "the logic of one route stage: the next route of the set over the used masks, zero for",
-            "invalid words, and the masks with its letters marked for the stages after.",
+            "the first half of a route step: the chooser's candidates and priority encoders over the",
+            "used masks (phase A's longest free overlap, one-hot; phases B and C's smallest free letters).",
         ],
     );
-    let state = StatePorts::declare(&mut m, params, "", Module::input);
+    let overlap = (k > 1).then(|| m.input("overlap", k as u32 - 1, "bit v-1: overlap v exists"));
+    let src = m.input("src", kw, "source word");
+    let dst = m.input("dst", kw, "destination word");
+    let used_out = m.input("used_out", letters, "bit i: out-letter i used");
+    let used_in = m.input("used_in", letters, "bit i: in-letter i used");
+    let out = ChoicePorts::declare(&mut m, params, "", Module::output);
+    let pick = phase_a_pick(
+        &mut m,
+        params,
+        PhaseAIn {
+            overlap,
+            src,
+            dst,
+            used_out,
+            used_in,
+        },
+        out.found_a,
+    );
+    m.assign(out.pick_a, pick.into(), "Phase A's pick.");
+    for (label, free, found_q, letter_q, doc) in [
+        (
+            "u_free_b",
+            free_both(used_out, used_in, letters, fault),
+            out.found_b,
+            out.letter_b,
+            "Phase B: the smallest letter free as out- and as in-letter.",
+        ),
+        (
+            "u_free_out",
+            Expr::from(used_out).not(),
+            out.found_out,
+            out.letter_out,
+            "Phase C: the smallest free out-letter.",
+        ),
+        (
+            "u_free_in",
+            Expr::from(used_in).not(),
+            out.found_in,
+            out.letter_in,
+            "Phase C: the smallest free in-letter.",
+        ),
+    ] {
+        m.instance(
+            first_free,
+            label,
+            &[
+                ("free", free),
+                ("found", found_q.into()),
+                ("letter", letter_q.into()),
+            ],
+            doc,
+        );
+    }
+    m
+}
+
+/// The second half of a route step: from the registered choice, the parallel design's
+/// phase A multiplexer and phase multiplexer give the route (zero for invalid words), and
+/// its letters are marked for the steps after.
+fn step_take(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+    let (k, d, w, lw) = (
+        params.k(),
+        params.d(),
+        params.letter_bits(),
+        params.length_bits(),
+    );
+    let letters = d as u32 + 1;
+    let route_bits = (k as u32 + 2) * w;
+    let mut m = Module::new(
+        name(params, "route_take"),
+        &[
+            "the second half of a route step: the route the registered choice names, zero for invalid",
+            "words, and the used masks with its letters marked for the steps after.",
+        ],
+    );
+    let state = StatePorts::declare(&mut m, params, "", false, Module::input);
+    let choice = ChoicePorts::declare(&mut m, params, "", Module::input);
     let route_q = m.output("route", route_bits, "the route, zero for invalid words");
     let len_q = m.output("route_len", lw, "its length, zero for invalid words");
     let used_out_q = m.output("used_out_next", letters, "used out-letters after it");
     let used_in_q = m.output("used_in_next", letters, "used in-letters after it");
-    let found = m.internal("found", 1, "chooser: a route");
-    let route = m.internal("next", route_bits, "chooser: its hops");
-    let route_len = m.internal("next_len", lw, "chooser: its length");
-    let out_letter = m.internal("out_letter", w, "chooser: its out-letter");
-    let in_letter = m.internal("in_letter", w, "chooser: its in-letter");
-    let shown = m.internal("shown", 1, "the route goes into the set");
-    let mut ports: Vec<(&str, Expr)> = state
-        .overlap
-        .map(|o| ("overlap", Expr::from(o)))
-        .into_iter()
-        .collect();
-    ports.extend([
-        ("src", state.src.into()),
-        ("dst", state.dst.into()),
-        ("used_out", state.used_out.into()),
-        ("used_in", state.used_in.into()),
-        ("found", found.into()),
-        ("route", route.into()),
-        ("route_len", route_len.into()),
-        ("out_letter", out_letter.into()),
-        ("in_letter", in_letter.into()),
-    ]);
-    m.instance(chooser, "u_chooser", &ports, "This stage's route.");
-    // valid only travels with the state; the step's logic does not need it.
+    let signal = |m: &mut Module, n: &str, width: u32, doc: &str| m.internal(n, width, doc);
+    let route_a = signal(&mut m, "route_a", route_bits, "phase A: its hops");
+    let len_a = signal(&mut m, "len_a", lw, "phase A: its length");
+    let out_a = signal(&mut m, "out_a", w, "phase A: its out-letter");
+    let in_a = signal(&mut m, "in_a", w, "phase A: its in-letter");
+    let found = signal(&mut m, "found", 1, "chooser: a route");
+    let route = signal(&mut m, "next", route_bits, "chooser: its hops");
+    let route_len = signal(&mut m, "next_len", lw, "chooser: its length");
+    let out_letter = signal(&mut m, "out_letter", w, "chooser: its out-letter");
+    let in_letter = signal(&mut m, "in_letter", w, "chooser: its in-letter");
+    let shown = signal(&mut m, "shown", 1, "the route goes into the set");
+    phase_a_select(
+        &mut m,
+        params,
+        choice.pick_a,
+        (state.src, state.dst),
+        [route_a, len_a, out_a, in_a],
+    );
+    pick_phase(
+        &mut m,
+        params,
+        state.dst,
+        &Phases {
+            found_a: choice.found_a,
+            route_a,
+            len_a,
+            out_a,
+            in_a,
+            found_b: choice.found_b,
+            letter_b: choice.letter_b,
+            found_out: choice.found_out,
+            letter_out: choice.letter_out,
+            found_in: choice.found_in,
+            letter_in: choice.letter_in,
+        },
+        [found, route, route_len, out_letter, in_letter],
+    );
     m.assign(
         shown,
         Expr::from(state.ok)
@@ -267,7 +432,7 @@ fn route_step(params: &RouteGenParams, chooser: &Module, fault: Option<Fault>) -
     m.assign(
         used_out_q,
         Expr::from(state.used_out).or(mark(out_letter, w, d, fault)),
-        "The route's letters marked for the stages after.",
+        "The route's letters marked for the steps after.",
     );
     m.assign(
         used_in_q,
@@ -282,7 +447,7 @@ fn gate(cond: SignalId, value: SignalId, width: u32) -> Expr {
     Expr::mux(cond.into(), value.into(), Expr::zero(width))
 }
 
-fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
+fn top(params: &RouteGenParams, front: &Module, choose: &Module, take: &Module) -> Module {
     let (k, d, w, lw) = (
         params.k(),
         params.d(),
@@ -345,7 +510,7 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
         advance.into(),
         "A pair enters whenever all moves.",
     );
-    let mut state = StatePorts::declare(&mut m, params, "_0", Module::internal);
+    let mut state = StatePorts::declare(&mut m, params, "_0", true, Module::internal);
     let mut ports = vec![
         ("clk".to_string(), Expr::from(clocking.clock)),
         ("rst".to_string(), clocking.reset.into()),
@@ -364,8 +529,78 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
     );
     // routes[i]: route i (and its length) as registered after the latest stage so far.
     let mut routes: Vec<(SignalId, SignalId)> = Vec::new();
+    // The routes found so far move down with their pair, into registers named
+    // `route<i>_<stage>` and `len<i>_<stage>`.
+    let carry = |m: &mut Module, routes: &mut Vec<(SignalId, SignalId)>, stage: &str| {
+        for (i, (route, len)) in routes.iter_mut().enumerate() {
+            let route_q = m.internal(
+                &format!("route{i}_{stage}"),
+                route_bits,
+                &format!("route {i}"),
+            );
+            let len_q = m.internal(
+                &format!("len{i}_{stage}"),
+                lw,
+                &format!("route {i}'s length"),
+            );
+            hold(m, advance, route_q, Expr::from(*route), "");
+            hold(m, advance, len_q, Expr::from(*len), "");
+            (*route, *len) = (route_q, len_q);
+        }
+    };
     let mut last = None;
     for s in 0..d {
+        // First half: the choice over the masks, registered with the pair in stage `<s>h`.
+        let choice = ChoicePorts::declare(&mut m, params, &format!("_{s}"), Module::internal);
+        let mut ports: Vec<(String, Expr)> = state
+            .overlap
+            .map(|o| ("overlap".to_string(), Expr::from(o)))
+            .into_iter()
+            .collect();
+        ports.extend([
+            ("src".to_string(), Expr::from(state.src)),
+            ("dst".to_string(), state.dst.into()),
+            ("used_out".to_string(), state.used_out.into()),
+            ("used_in".to_string(), state.used_in.into()),
+        ]);
+        ports.extend(choice.connect("", &choice));
+        instance(
+            &mut m,
+            choose,
+            &format!("u_choose_{s}"),
+            &ports,
+            &format!("Route {s} of the set, first half: its choice."),
+        );
+        let half = format!("{s}h");
+        // The overlaps only as far as a later step's first half reads them.
+        let mid = StatePorts::declare(
+            &mut m,
+            params,
+            &format!("_{half}"),
+            s + 1 < d,
+            Module::internal,
+        );
+        let choice_q = ChoicePorts::declare(&mut m, params, &format!("_{half}"), Module::internal);
+        hold(
+            &mut m,
+            advance,
+            mid.valid,
+            state.valid.into(),
+            "The pair and its choice move on.",
+        );
+        hold(&mut m, advance, mid.ok, state.ok.into(), "");
+        hold(&mut m, advance, mid.src, state.src.into(), "");
+        hold(&mut m, advance, mid.dst, state.dst.into(), "");
+        if let (Some(q), Some(value)) = (mid.overlap, state.overlap) {
+            hold(&mut m, advance, q, value.into(), "");
+        }
+        hold(&mut m, advance, mid.used_out, state.used_out.into(), "");
+        hold(&mut m, advance, mid.used_in, state.used_in.into(), "");
+        for ((_, q), (_, value)) in choice_q.fields().into_iter().zip(choice.fields()) {
+            hold(&mut m, advance, q, value.into(), "");
+        }
+        carry(&mut m, &mut routes, &half);
+        // Second half: the route and the marks, registered in stage `<s+1>`.
         let signal = |m: &mut Module, n: &str, width: u32, doc: &str| {
             m.internal(&format!("{n}_{s}"), width, doc)
         };
@@ -383,7 +618,13 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
             letters,
             "route step: used in-letters",
         );
-        let mut ports = state.connect("", &state);
+        // The second half reads no overlaps.
+        let mut ports: Vec<(String, Expr)> = mid
+            .connect("", &mid)
+            .into_iter()
+            .filter(|(n, _)| n != "overlap")
+            .collect();
+        ports.extend(choice_q.connect("", &choice_q));
         ports.extend([
             ("route".to_string(), Expr::from(route)),
             ("route_len".to_string(), len.into()),
@@ -392,35 +633,18 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
         ]);
         instance(
             &mut m,
-            step,
-            &format!("u_step_{s}"),
+            take,
+            &format!("u_take_{s}"),
             &ports,
-            &format!("Route {s} of the set."),
+            &format!("Route {s} of the set, second half: the route and its marks."),
         );
         let stage = s + 1;
         let reg = |m: &mut Module, n: &str, width: u32, doc: &str| {
             m.internal(&format!("{n}_{stage}"), width, doc)
         };
-        // The routes found so far move down with their pair; the search state only as far
-        // as a later stage reads it.
+        // Route s joins the routes that move down.
         routes.push((route, len));
-        for (i, (route, len)) in routes.iter_mut().enumerate() {
-            let route_q = reg(
-                &mut m,
-                &format!("route{i}"),
-                route_bits,
-                &format!("route {i}"),
-            );
-            let len_q = reg(
-                &mut m,
-                &format!("len{i}"),
-                lw,
-                &format!("route {i}'s length"),
-            );
-            hold(&mut m, advance, route_q, Expr::from(*route), "");
-            hold(&mut m, advance, len_q, Expr::from(*len), "");
-            (*route, *len) = (route_q, len_q);
-        }
+        carry(&mut m, &mut routes, &stage.to_string());
         if stage == d {
             // Every letter is used once d routes are taken: the set is whole. The golden
             // model says it always is; the check reads the last marks, which nothing else
@@ -437,7 +661,7 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
                 &mut m,
                 advance,
                 valid_q,
-                state.valid.into(),
+                mid.valid.into(),
                 "The pair moves on.",
             );
             // Gated by valid like the routes, so that an empty stage shows all zeros.
@@ -445,24 +669,25 @@ fn top(params: &RouteGenParams, front: &Module, step: &Module) -> Module {
                 &mut m,
                 advance,
                 error_q,
-                Expr::from(state.valid).and(Expr::from(state.ok).and(whole).not()),
+                Expr::from(mid.valid).and(Expr::from(mid.ok).and(whole).not()),
                 "",
             );
             last = Some((valid_q, error_q));
             break;
         }
-        let next = StatePorts::declare(&mut m, params, &format!("_{stage}"), Module::internal);
+        let next =
+            StatePorts::declare(&mut m, params, &format!("_{stage}"), true, Module::internal);
         hold(
             &mut m,
             advance,
             next.valid,
-            state.valid.into(),
+            mid.valid.into(),
             "The pair moves on.",
         );
-        hold(&mut m, advance, next.ok, state.ok.into(), "");
-        hold(&mut m, advance, next.src, state.src.into(), "");
-        hold(&mut m, advance, next.dst, state.dst.into(), "");
-        if let (Some(q), Some(value)) = (next.overlap, state.overlap) {
+        hold(&mut m, advance, next.ok, mid.ok.into(), "");
+        hold(&mut m, advance, next.src, mid.src.into(), "");
+        hold(&mut m, advance, next.dst, mid.dst.into(), "");
+        if let (Some(q), Some(value)) = (next.overlap, mid.overlap) {
             hold(&mut m, advance, q, value.into(), "");
         }
         hold(&mut m, advance, next.used_out, used_out.into(), "");

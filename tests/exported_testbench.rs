@@ -378,40 +378,56 @@ fn corrupt(dir: &Path, row: usize) -> String {
 }
 
 #[test]
-fn the_ldi_and_torus_units_check_every_vector_and_report_a_wrong_answer() {
+fn the_ldi_unit_checks_every_vector_and_reports_a_wrong_answer() {
     let scratch = tempfile::tempdir().unwrap();
     // LDI(18,3), Theorem 3: every node, destination and header of the diameter
     // h = ceil(log3 18) = 3: 18 * 18 * 3 = 972 vectors.
     let ldi = generate(scratch.path(), "ldi", &["ldi", "--m", "18", "--s", "3"]);
     passes_everywhere(&ldi, 972);
-    let torus = generate(
-        scratch.path(),
+    // The LDI units have no built-in fault: a wrong answer written into vectors.txt must be
+    // reported as verify reports a wrong output, and fail the run.
+    let expected = corrupt(&ldi, 5);
+    for sim in ["icarus", "ghdl"] {
+        let (status, text) = run(&ldi, sim);
+        assert_ne!(status, 0, "{sim}: {text}");
+        let (lines, summary) = failures(&text, "");
+        assert_eq!(lines, vec![expected.clone()], "{sim}");
+        assert_eq!(summary, "971 passed, 1 failed");
+    }
+}
+
+#[test]
+fn the_torus_unit_fails_with_a_swapped_mask_as_verify_does() {
+    let scratch = tempfile::tempdir().unwrap();
+    let args = [
         "torus",
-        &[
-            "torus",
-            "--k",
-            "3",
-            "--n",
-            "2",
-            "--algo",
-            "e-cube",
-            "--vectors",
-            "walks",
-        ],
-    );
+        "--k",
+        "3",
+        "--n",
+        "2",
+        "--algo",
+        "e-cube",
+        "--vectors",
+        "walks",
+    ];
+    let torus = generate(scratch.path(), "torus", &args);
     let count = checks(&torus);
     passes_everywhere(&torus, count);
-    // Neither unit has a built-in fault: a wrong expected value in vectors.txt must be
-    // reported as verify reports a wrong output, and fail the run.
-    for dir in [&ldi, &torus] {
-        let expected = corrupt(dir, 5);
-        for sim in ["icarus", "ghdl"] {
-            let (status, text) = run(dir, sim);
-            assert_ne!(status, 0, "{sim}: {text}");
-            let (lines, summary) = failures(&text, "");
-            assert_eq!(lines, vec![expected.clone()], "{sim}");
-            assert_eq!(summary, format!("{} passed, 1 failed", checks(dir) - 1));
-        }
+    let mut with_fault = args.to_vec();
+    with_fault.extend(["--fault", "mask-directions-swapped"]);
+    let bad = generate(scratch.path(), "torus-bad", &with_fault);
+    let mut verify_args = vec!["verify"];
+    verify_args.extend(&with_fault);
+    verify_args.extend(["--sim", "ghdl"]);
+    let (_, verify, _) = kautzgen(&verify_args);
+    let (expected, verify_summary) = failures(&verify, "ghdl: ");
+    assert!(!verify_summary.ends_with(" 0 failed"), "{verify}");
+    for sim in ["icarus", "ghdl"] {
+        let (status, text) = run(&bad, sim);
+        assert_ne!(status, 0, "{sim}: {text}");
+        let (lines, summary) = failures(&text, "");
+        assert_eq!(summary, verify_summary, "{sim}");
+        assert_eq!(lines, expected, "{sim}");
     }
 }
 
@@ -477,7 +493,7 @@ fn bad_testbench_requests_are_one_line_and_exit_status_2() {
                 "--out",
                 out,
             ],
-            "--fault applies to the route generators (Kautz, MRNS), the switch, the router and the network only, not to the ldi-theorem3 unit",
+            "--fault applies to the route generators (Kautz, MRNS), the torus unit, the switch, the router and the network only, not to the ldi-theorem3 unit",
         ),
     ] {
         let (status, _, stderr) = kautzgen(&args);

@@ -11,7 +11,7 @@ use crate::rtl::kautz_route_gen::{self, RouteGenParams};
 use crate::rtl::kautz_router::{RouterFault, RouterParams};
 use crate::rtl::kautz_switch::{SwitchClocking, SwitchParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
-use crate::rtl::torus_router::TorusRouterParams;
+use crate::rtl::torus_router::{TorusFault, TorusRouterParams};
 use crate::sim::units::mrns::MrnsPathUnit;
 use crate::sim::units::network::{self as network_traffic, NetworkUnit};
 use crate::sim::units::router::{self as router_traffic, RouterUnit};
@@ -34,7 +34,8 @@ pub struct CheckArgs {
     pub seed: Option<u64>,
     /// Build this deliberate fault into the design, to see verification fail. Kautz (every
     /// architecture): flipped-comparator, used-bit-never-set, phase-b-skipped; MRNS:
-    /// rows-frozen-while-shortest, destination-digit-not-skipped; switch:
+    /// rows-frozen-while-shortest, destination-digit-not-skipped; torus:
+    /// mask-directions-swapped; switch:
     /// output-kept-after-eod, nack-not-returned; self-timed switch: rising-edge-sampling;
     /// router: route-taken-late, padding-forgotten; network: links-swapped, nacks-swapped
     /// (an unknown name lists the unit's faults).
@@ -98,6 +99,9 @@ impl CheckArgs {
         ) {
             let owners = "route generators (Kautz, MRNS), the switch, the router and the network";
             only("--seed", owners, self.seed.is_some())?;
+        }
+        if matches!(unit, Unit::Ldi(_)) {
+            let owners = "route generators (Kautz, MRNS), the torus unit, the switch, the router and the network";
             only("--fault", owners, self.fault.is_some())?;
         }
         if !matches!(unit, Unit::Network(_)) {
@@ -159,8 +163,11 @@ impl CheckArgs {
         )
     }
 
-    /// The torus unit on the vectors of --vectors (every input and the walks by default).
+    /// The torus unit on the vectors of --vectors (every input and the walks by default),
+    /// with the fault asked for.
     pub fn torus_unit(&self, params: &TorusRouterParams) -> anyhow::Result<TorusUnit> {
+        let fault = self.fault_of::<TorusFault>("torus unit")?;
+        let params = &params.clone().with_fault(fault);
         let faults = single_faults(params.router.torus(), 1, 1).map_err(input_error)?;
         match self.vectors.unwrap_or(TorusVectors::Both) {
             TorusVectors::Both => TorusUnit::exhaustive(params.clone(), Headers::Reachable)

@@ -98,9 +98,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "the following required argument was not provided: --out <DIR>"
         )));
     };
+    // A design with a fault built in says so in every file's header.
+    let fault = match &args.check.fault {
+        Some(name) => format!(" --fault {name}"),
+        None => String::new(),
+    };
     let provenance = Provenance {
         command: format!(
-            "kautzgen generate {} --lang {}",
+            "kautzgen generate {} --lang {}{fault}",
             unit.command_line(),
             args.lang.flag()
         ),
@@ -197,7 +202,7 @@ fn checked(
         Unit::Torus(params) => {
             let torus = check.torus_unit(params)?;
             (
-                unit.design(),
+                crate::sim::function::FunctionUnit::design(&torus),
                 testbench.then(|| export::function_unit(&torus, languages)),
             )
         }

@@ -35,6 +35,16 @@ pub struct TorusRouterParams {
     pub router: Router,
     pub registered: bool,
     pub top: String,
+    /// A deliberate fault built in, to see verification fail.
+    pub fault: Option<TorusFault>,
+}
+
+/// A deliberate fault of the unit, built in to show that verification catches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TorusFault {
+    /// The arbiter reads each dimension's two mask bits the wrong way round (+ for -, - for
+    /// +): a message may leave by a faulty link, or wait beside a free one.
+    MaskDirectionsSwapped,
 }
 
 impl TorusRouterParams {
@@ -52,7 +62,13 @@ impl TorusRouterParams {
             router: Router::new(torus, algorithm)?,
             registered,
             top: top.to_string(),
+            fault: None,
         })
+    }
+
+    /// These parameters with `fault` built in (or none).
+    pub fn with_fault(self, fault: Option<TorusFault>) -> Self {
+        TorusRouterParams { fault, ..self }
     }
 
     pub fn k(&self) -> u32 {
@@ -433,9 +449,15 @@ fn arbiter(params: &TorusRouterParams) -> Module {
                 ports,
                 &format!("candidate {i} if its port is free, else zero"),
             );
+            let busy = match params.fault {
+                Some(TorusFault::MaskDirectionsSwapped) => {
+                    per_port(params.n(), |p| bit(mask, p ^ 1))
+                }
+                None => Expr::from(mask),
+            };
             m.assign(
                 free,
-                Expr::from(candidates[i]).and(!Expr::from(mask)),
+                Expr::from(candidates[i]).and(!busy),
                 &format!("Candidate {i} survives only on a free port."),
             );
             free

@@ -375,10 +375,14 @@ pub fn verify(
                     .map(|(v, p)| format!("{v:0width$x}", width = digits(p.width)))
                     .collect()
             };
+            // Lowercase, as the stream check and the exported testbenches write values:
+            // GHDL writes hexadecimal in capitals.
             let got_text: Vec<String> = if line.is_empty() {
                 vec!["(nothing)".to_string()]
             } else {
-                line.split_whitespace().map(str::to_string).collect()
+                line.split_whitespace()
+                    .map(|f| f.to_ascii_lowercase())
+                    .collect()
             };
             format!(
                 "vector {i}: {}; expected {}; got {}",

@@ -364,13 +364,22 @@ pub fn header_fields(router: Router, headers: Headers) -> Vec<(bool, usize, usiz
 impl FunctionUnit for TorusUnit {
     fn describe(&self) -> String {
         format!(
-            "{} routing-function unit of the {}{}",
+            "{} routing-function unit of the {}{}{}",
             self.params.algorithm().name(),
             self.params.router.torus(),
             if self.params.registered {
                 ", registered"
             } else {
                 ""
+            },
+            match self.params.fault {
+                Some(fault) => format!(
+                    " with fault {}",
+                    clap::ValueEnum::to_possible_value(&fault)
+                        .expect("every fault has a name")
+                        .get_name()
+                ),
+                None => String::new(),
             }
         )
     }

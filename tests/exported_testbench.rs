@@ -270,34 +270,18 @@ fn the_mrns_path_generator_prints_the_failures_verify_prints() {
 
 #[test]
 fn the_switch_and_the_router_fail_with_verify_s_lines() {
-    let scratch = tempfile::tempdir().unwrap();
-    for (unit, fault) in [
-        (
-            &["switch", "--d", "2", "--cycles", "300"][..],
-            "nack-not-returned",
-        ),
-        (
-            &["router", "--d", "2", "--k", "3", "--cycles", "300"][..],
-            "padding-forgotten",
-        ),
-    ] {
-        let dir = generate(scratch.path(), unit[0], unit);
-        let count = checks(&dir);
-        passes_everywhere(&dir, count);
-        let mut with_fault = unit.to_vec();
-        with_fault.extend(["--fault", fault]);
-        let bad = generate(scratch.path(), &format!("{}-bad", unit[0]), &with_fault);
-        let (status, text) = run(&bad, "icarus");
-        assert_ne!(status, 0, "{text}");
-        let mut verify_args = vec!["verify"];
-        verify_args.extend(&with_fault);
-        verify_args.extend(["--sim", "ghdl"]);
-        let (_, verify, _) = kautzgen(&verify_args);
-        let (exported, summary) = failures(&text, "");
-        let (expected, verify_summary) = failures(&verify, "ghdl: ");
-        assert_eq!(summary, verify_summary, "{}", unit[0]);
-        assert_eq!(exported, expected, "{}", unit[0]);
-    }
+    fails_as_verify_does(
+        "switch",
+        &["switch", "--d", "2", "--cycles", "300"],
+        None,
+        "nack-not-returned",
+    );
+    fails_as_verify_does(
+        "router",
+        &["router", "--d", "2", "--k", "3", "--cycles", "300"],
+        None,
+        "padding-forgotten",
+    );
 }
 
 #[test]
@@ -331,91 +315,16 @@ fn the_network_is_checked_in_every_cycle_and_a_swapped_link_fails() {
     );
 }
 
-/// The input and output port names of a function unit's vectors, as its README lists them
-/// ("the inputs (a b) then the outputs the golden model gives (y z)").
-fn port_lists(dir: &Path) -> (Vec<String>, Vec<String>) {
-    let readme = std::fs::read_to_string(dir.join("tb/README.md")).unwrap();
-    let line = readme
-        .lines()
-        .find(|l| l.starts_with("`vectors.txt` holds"))
-        .unwrap();
-    let list = |i: usize| -> Vec<String> {
-        let inner = line.split('(').nth(i).unwrap().split(')').next().unwrap();
-        inner.split(' ').map(str::to_string).collect()
-    };
-    (list(1), list(2))
-}
-
-/// Flips the lowest bit of the first output's expected value on line `row` of
-/// `vectors.txt`; the line the testbench must print for it, as verify prints a wrong
-/// output: the inputs, the (now wrong) expected outputs, the outputs seen.
-fn corrupt(dir: &Path, row: usize) -> String {
-    let (inputs, outputs) = port_lists(dir);
-    let path = dir.join("tb/vectors.txt");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let fields: Vec<String> = lines[row].split(' ').map(str::to_string).collect();
-    let mut wrong = fields.clone();
-    let digit = wrong[inputs.len()].pop().unwrap().to_digit(16).unwrap() ^ 1;
-    wrong[inputs.len()].push(char::from_digit(digit, 16).unwrap());
-    lines[row] = wrong.join(" ");
-    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-    let show = |names: &[String], values: &[String]| {
-        names
-            .iter()
-            .zip(values)
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let n = inputs.len();
-    format!(
-        "vector {row}: {}; expected {}; got {}",
-        show(&inputs, &fields[..n]),
-        show(&outputs, &wrong[n..]),
-        show(&outputs, &fields[n..])
-    )
-}
-
-#[test]
-fn the_ldi_unit_checks_every_vector_and_reports_a_wrong_answer() {
+/// Generates `args` and `args --fault <fault>`: the correct design passes everywhere
+/// (`count` vectors, or the manifest's when `None`); the faulty one fails in Icarus and
+/// GHDL with a non-zero exit status and exactly the failure lines `kautzgen verify` prints.
+fn fails_as_verify_does(name: &str, args: &[&str], count: Option<u64>, fault: &str) {
     let scratch = tempfile::tempdir().unwrap();
-    // LDI(18,3), Theorem 3: every node, destination and header of the diameter
-    // h = ceil(log3 18) = 3: 18 * 18 * 3 = 972 vectors.
-    let ldi = generate(scratch.path(), "ldi", &["ldi", "--m", "18", "--s", "3"]);
-    passes_everywhere(&ldi, 972);
-    // The LDI units have no built-in fault: a wrong answer written into vectors.txt must be
-    // reported as verify reports a wrong output, and fail the run.
-    let expected = corrupt(&ldi, 5);
-    for sim in ["icarus", "ghdl"] {
-        let (status, text) = run(&ldi, sim);
-        assert_ne!(status, 0, "{sim}: {text}");
-        let (lines, summary) = failures(&text, "");
-        assert_eq!(lines, vec![expected.clone()], "{sim}");
-        assert_eq!(summary, "971 passed, 1 failed");
-    }
-}
-
-#[test]
-fn the_torus_unit_fails_with_a_swapped_mask_as_verify_does() {
-    let scratch = tempfile::tempdir().unwrap();
-    let args = [
-        "torus",
-        "--k",
-        "3",
-        "--n",
-        "2",
-        "--algo",
-        "e-cube",
-        "--vectors",
-        "walks",
-    ];
-    let torus = generate(scratch.path(), "torus", &args);
-    let count = checks(&torus);
-    passes_everywhere(&torus, count);
+    let good = generate(scratch.path(), name, args);
+    passes_everywhere(&good, count.unwrap_or_else(|| checks(&good)));
     let mut with_fault = args.to_vec();
-    with_fault.extend(["--fault", "mask-directions-swapped"]);
-    let bad = generate(scratch.path(), "torus-bad", &with_fault);
+    with_fault.extend(["--fault", fault]);
+    let bad = generate(scratch.path(), &format!("{name}-bad"), &with_fault);
     let mut verify_args = vec!["verify"];
     verify_args.extend(&with_fault);
     verify_args.extend(["--sim", "ghdl"]);
@@ -429,6 +338,38 @@ fn the_torus_unit_fails_with_a_swapped_mask_as_verify_does() {
         assert_eq!(summary, verify_summary, "{sim}");
         assert_eq!(lines, expected, "{sim}");
     }
+}
+
+#[test]
+fn the_ldi_unit_checks_every_vector_and_fails_with_reversed_digits_as_verify_does() {
+    // LDI(18,3), Theorem 3: every node, destination and header of the diameter
+    // h = ceil(log3 18) = 3: 18 * 18 * 3 = 972 vectors.
+    fails_as_verify_does(
+        "ldi",
+        &["ldi", "--m", "18", "--s", "3"],
+        Some(972),
+        "digits-reversed",
+    );
+}
+
+#[test]
+fn the_torus_unit_fails_with_a_swapped_mask_as_verify_does() {
+    fails_as_verify_does(
+        "torus",
+        &[
+            "torus",
+            "--k",
+            "3",
+            "--n",
+            "2",
+            "--algo",
+            "e-cube",
+            "--vectors",
+            "walks",
+        ],
+        None,
+        "mask-directions-swapped",
+    );
 }
 
 #[test]
@@ -493,7 +434,7 @@ fn bad_testbench_requests_are_one_line_and_exit_status_2() {
                 "--out",
                 out,
             ],
-            "--fault applies to the route generators (Kautz, MRNS), the torus unit, the switch, the router and the network only, not to the ldi-theorem3 unit",
+            "--fault 'flipped-comparator': the LDI unit's faults are digits-reversed",
         ),
     ] {
         let (status, _, stderr) = kautzgen(&args);

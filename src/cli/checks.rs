@@ -10,8 +10,10 @@ use crate::rtl::kautz_network::{NetworkFault, NetworkParams};
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
 use crate::rtl::kautz_router::{RouterFault, RouterParams};
 use crate::rtl::kautz_switch::{SwitchClocking, SwitchParams};
+use crate::rtl::ldi_units::{LdiFault, LdiUnitParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use crate::rtl::torus_router::{TorusFault, TorusRouterParams};
+use crate::sim::units::ldi::LdiUnit;
 use crate::sim::units::mrns::MrnsPathUnit;
 use crate::sim::units::network::{self as network_traffic, NetworkUnit};
 use crate::sim::units::router::{self as router_traffic, RouterUnit};
@@ -34,7 +36,8 @@ pub struct CheckArgs {
     pub seed: Option<u64>,
     /// Build this deliberate fault into the design, to see verification fail. Kautz (every
     /// architecture): flipped-comparator, used-bit-never-set, phase-b-skipped; MRNS:
-    /// rows-frozen-while-shortest, destination-digit-not-skipped; torus:
+    /// rows-frozen-while-shortest, destination-digit-not-skipped; LDI (Theorem 3, h >= 3):
+    /// digits-reversed; torus:
     /// mask-directions-swapped; switch:
     /// output-kept-after-eod, nack-not-returned; self-timed switch: rising-edge-sampling;
     /// router: route-taken-late, padding-forgotten; network: links-swapped, nacks-swapped
@@ -100,10 +103,6 @@ impl CheckArgs {
             let owners = "route generators (Kautz, MRNS), the switch, the router and the network";
             only("--seed", owners, self.seed.is_some())?;
         }
-        if matches!(unit, Unit::Ldi(_)) {
-            let owners = "route generators (Kautz, MRNS), the torus unit, the switch, the router and the network";
-            only("--fault", owners, self.fault.is_some())?;
-        }
         if !matches!(unit, Unit::Network(_)) {
             only("--rate", "network", self.rate.is_some())?;
             only("--faults", "network", self.faults.is_some())?;
@@ -161,6 +160,13 @@ impl CheckArgs {
                 None => unit,
             },
         )
+    }
+
+    /// The LDI unit of `params`, with the fault asked for.
+    pub fn ldi_unit(&self, params: &LdiUnitParams) -> anyhow::Result<LdiUnit> {
+        let fault = self.fault_of::<LdiFault>("LDI unit")?;
+        let params = params.clone().with_fault(fault).map_err(input_error)?;
+        Ok(LdiUnit::new(params))
     }
 
     /// The torus unit on the vectors of --vectors (every input and the walks by default),

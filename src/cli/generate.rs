@@ -10,7 +10,6 @@ use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::Arch;
 use crate::rtl::kautz_switch::SwitchClocking;
 use crate::sim::export;
-use crate::sim::units::ldi::LdiUnit;
 use crate::sim::units::route_gen::RouteGenUnit;
 use crate::sim::units::route_pipe::PipeUnit;
 use crate::sim::vectors::Shard;
@@ -185,9 +184,9 @@ fn checked(
             }
         }
         Unit::Ldi(params) => {
-            let ldi = LdiUnit::new(params.clone());
+            let ldi = check.ldi_unit(params)?;
             (
-                unit.design(),
+                crate::sim::function::FunctionUnit::design(&ldi),
                 testbench.then(|| export::function_unit(&ldi, languages)),
             )
         }

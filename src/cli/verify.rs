@@ -17,7 +17,6 @@ use crate::sim::icarus::Icarus;
 use crate::sim::ring::{self, Ring};
 use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::{self, StreamUnit};
-use crate::sim::units::ldi::LdiUnit;
 use crate::sim::units::route_pipe::{self, PipeUnit};
 use crate::sim::units::switch as switch_traffic;
 use crate::sim::vectors::{Shard, VectorSet};
@@ -178,7 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     match &unit {
         Unit::Kautz(params) => route_generator(&args, params, shard, &simulators),
-        Unit::Ldi(params) => function_unit(&LdiUnit::new(params.clone()), shard, &simulators),
+        Unit::Ldi(params) => function_unit(&args.check.ldi_unit(params)?, shard, &simulators),
         Unit::Mrns(params) => path_generator(&args, params, shard, &simulators),
         Unit::Torus(params) => function_unit(&args.check.torus_unit(params)?, shard, &simulators),
         Unit::Switch(params) if self_timed => ring(&args, params, &simulators),

@@ -96,6 +96,18 @@ pub enum LdiUnitError {
     CrossbarTooLarge { ldi: Ldi },
     #[error("crossbar data width must be 1 to {MAX_DATA_BITS} bits, got {0}")]
     DataBits(u32),
+    #[error(
+        "the fault digits-reversed changes the Theorem 3 unit of a route of h >= 3 hops; the {kind} unit of {ldi} has none to reverse"
+    )]
+    FaultWithoutEffect { kind: &'static str, ldi: Ldi },
+}
+
+/// A deliberate fault of an LDI unit, built in to show that verification catches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LdiFault {
+    /// The Theorem 3 unit takes the base-S digits of dst in the wrong order at hops 1 to
+    /// h-1 (digit i-1 instead of h-1-i).
+    DigitsReversed,
 }
 
 /// The size and form of one LDI unit, validated.
@@ -110,6 +122,7 @@ pub struct LdiUnitParams {
     theorem3: Option<Theorem3>,
     /// The switch settings, for the switch units and the crossbar.
     switches: Option<Switches>,
+    fault: Option<LdiFault>,
 }
 
 impl LdiUnitParams {
@@ -142,7 +155,26 @@ impl LdiUnitParams {
             top: kind.default_top(),
             theorem3,
             switches,
+            fault: None,
         })
+    }
+
+    /// The same unit with `fault` built in (or none); the fault must change it.
+    pub fn with_fault(mut self, fault: Option<LdiFault>) -> Result<Self, LdiUnitError> {
+        let reversible = self.kind == LdiUnitKind::Theorem3
+            && self.theorem3.as_ref().is_some_and(|t3| t3.h() >= 3);
+        if fault.is_some() && !reversible {
+            return Err(LdiUnitError::FaultWithoutEffect {
+                kind: self.kind.name(),
+                ldi: self.ldi,
+            });
+        }
+        self.fault = fault;
+        Ok(self)
+    }
+
+    pub fn fault(&self) -> Option<LdiFault> {
+        self.fault
     }
 
     /// The same unit with its outputs registered (latency 1) or not (latency 0).
@@ -410,7 +442,11 @@ fn theorem3_unit(params: &LdiUnitParams) -> Module {
     let hop_bits = params.hop_bits();
     let mut arms = vec![(Expr::konst(hop_bits, 0), extend(first.into(), gb, b))];
     for i in 1..h {
-        arms.push((Expr::konst(hop_bits, i as u64), digits[h - 1 - i].into()));
+        let digit = match params.fault {
+            Some(LdiFault::DigitsReversed) => digits[i - 1],
+            None => digits[h - 1 - i],
+        };
+        arms.push((Expr::konst(hop_bits, i as u64), digit.into()));
     }
     m.case(
         target,

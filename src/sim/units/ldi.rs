@@ -69,7 +69,16 @@ impl FunctionUnit for LdiUnit {
             LdiUnitKind::SwitchRom => "switch settings (ROM)",
             LdiUnitKind::Crossbar => "crossbar",
         };
-        format!("{what} of {}", self.params.ldi())
+        let fault = match self.params.fault() {
+            Some(fault) => format!(
+                " with fault {}",
+                clap::ValueEnum::to_possible_value(&fault)
+                    .expect("every fault has a name")
+                    .get_name()
+            ),
+            None => String::new(),
+        };
+        format!("{what} of {}{fault}", self.params.ldi())
     }
 
     fn design(&self) -> Design {

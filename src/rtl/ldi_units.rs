@@ -886,6 +886,15 @@ mod tests {
             params.with_data_bits(0).unwrap_err().to_string(),
             "crossbar data width must be 1 to 64 bits, got 0"
         );
+        // LDI(12,4) is S^(h-1) G with h = 2: one digit, nothing to reverse.
+        let fault = Some(LdiFault::DigitsReversed);
+        let short = LdiUnitParams::new(LdiUnitKind::Theorem3, 12, 4).unwrap();
+        assert_eq!(
+            short.with_fault(fault).unwrap_err().to_string(),
+            "the fault digits-reversed changes the Theorem 3 unit of a route of h >= 3 hops; the theorem3 unit of LDI(12,4) has none to reverse"
+        );
+        let long = LdiUnitParams::new(LdiUnitKind::Theorem3, 18, 3).unwrap();
+        assert_eq!(long.with_fault(fault).unwrap().fault(), fault);
     }
 
     #[test]

@@ -82,8 +82,14 @@ fn fusesoc(dir: &Path, tool: &str) -> (bool, String) {
     ]
     .map(str::to_string)
     .to_vec();
+    // Run from the crate's directory, where `.venv` is; the log goes beside the design.
+    let log = dir.join(format!("fusesoc-{tool}.log"));
     let outcome = FUSESOC
-        .run(&args, Path::new(env!("CARGO_MANIFEST_DIR")), "fusesoc.log")
+        .run(
+            &args,
+            Path::new(env!("CARGO_MANIFEST_DIR")),
+            log.to_str().unwrap(),
+        )
         .unwrap_or_else(|e| panic!("{e}"));
     (outcome.success, outcome.log)
 }

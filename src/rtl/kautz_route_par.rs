@@ -405,41 +405,18 @@ pub(crate) fn chooser(
         &a_ports,
         "Phase A: every overlap at once.",
     );
-    let free_both = free_both(used_out, used_in, letters, fault);
-    for (label, free, found_q, letter_q, doc) in [
-        (
-            "u_free_b",
-            free_both,
-            found_b,
-            letter_b,
-            "Phase B: the smallest letter free as out- and as in-letter.",
-        ),
-        (
-            "u_free_out",
-            Expr::from(used_out).not(),
-            found_out,
-            letter_out,
-            "Phase C: the smallest free out-letter.",
-        ),
-        (
-            "u_free_in",
-            Expr::from(used_in).not(),
-            found_in,
-            letter_in,
-            "Phase C: the smallest free in-letter.",
-        ),
-    ] {
-        m.instance(
-            first_free,
-            label,
-            &[
-                ("free", free),
-                ("found", found_q.into()),
-                ("letter", letter_q.into()),
-            ],
-            doc,
-        );
-    }
+    free_letters(
+        &mut m,
+        first_free,
+        [used_out, used_in],
+        letters,
+        fault,
+        [
+            (found_b, letter_b),
+            (found_out, letter_out),
+            (found_in, letter_in),
+        ],
+    );
     pick_phase(
         &mut m,
         params,
@@ -462,8 +439,52 @@ pub(crate) fn chooser(
     m
 }
 
+/// Adds to `m` the smallest-free-letter encoders of phases B and C over the masks `used`
+/// (out, in) of `letters` bits, driving `found` and `letter` of each of: phase B (free as
+/// out- and as in-letter), phase C's out-letter, phase C's in-letter.
+pub(crate) fn free_letters(
+    m: &mut Module,
+    first_free: &Module,
+    [used_out, used_in]: [SignalId; 2],
+    letters: u32,
+    fault: Option<Fault>,
+    [b, c_out, c_in]: [(SignalId, SignalId); 3],
+) {
+    for (label, free, (found, letter), doc) in [
+        (
+            "u_free_b",
+            free_both(used_out, used_in, letters, fault),
+            b,
+            "Phase B: the smallest letter free as out- and as in-letter.",
+        ),
+        (
+            "u_free_out",
+            Expr::from(used_out).not(),
+            c_out,
+            "Phase C: the smallest free out-letter.",
+        ),
+        (
+            "u_free_in",
+            Expr::from(used_in).not(),
+            c_in,
+            "Phase C: the smallest free in-letter.",
+        ),
+    ] {
+        m.instance(
+            first_free,
+            label,
+            &[
+                ("free", free),
+                ("found", found.into()),
+                ("letter", letter.into()),
+            ],
+            doc,
+        );
+    }
+}
+
 /// Phase B's mask: the letters free as out- and as in-letter; none with the skipped phase B.
-pub(crate) fn free_both(
+fn free_both(
     used_out: SignalId,
     used_in: SignalId,
     letters: u32,

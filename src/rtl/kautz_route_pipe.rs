@@ -29,7 +29,7 @@
 use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
 use crate::rtl::kautz_route_gen::{Fault, RouteGenParams, decode, letter, name, word_check};
 use crate::rtl::kautz_route_par::{
-    PhaseAIn, Phases, first_free, free_both, mark, overlaps, phase_a_pick, phase_a_select,
+    PhaseAIn, Phases, first_free, free_letters, mark, overlaps, phase_a_pick, phase_a_select,
     pick_phase,
 };
 use std::collections::BTreeMap;
@@ -321,40 +321,18 @@ fn step_choose(params: &RouteGenParams, first_free: &Module, fault: Option<Fault
         out.found_a,
     );
     m.assign(out.pick_a, pick.into(), "Phase A's pick.");
-    for (label, free, found_q, letter_q, doc) in [
-        (
-            "u_free_b",
-            free_both(used_out, used_in, letters, fault),
-            out.found_b,
-            out.letter_b,
-            "Phase B: the smallest letter free as out- and as in-letter.",
-        ),
-        (
-            "u_free_out",
-            Expr::from(used_out).not(),
-            out.found_out,
-            out.letter_out,
-            "Phase C: the smallest free out-letter.",
-        ),
-        (
-            "u_free_in",
-            Expr::from(used_in).not(),
-            out.found_in,
-            out.letter_in,
-            "Phase C: the smallest free in-letter.",
-        ),
-    ] {
-        m.instance(
-            first_free,
-            label,
-            &[
-                ("free", free),
-                ("found", found_q.into()),
-                ("letter", letter_q.into()),
-            ],
-            doc,
-        );
-    }
+    free_letters(
+        &mut m,
+        first_free,
+        [used_out, used_in],
+        letters,
+        fault,
+        [
+            (out.found_b, out.letter_b),
+            (out.found_out, out.letter_out),
+            (out.found_in, out.letter_in),
+        ],
+    );
     m
 }
 

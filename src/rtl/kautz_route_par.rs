@@ -484,12 +484,7 @@ pub(crate) fn free_letters(
 }
 
 /// Phase B's mask: the letters free as out- and as in-letter; none with the skipped phase B.
-fn free_both(
-    used_out: SignalId,
-    used_in: SignalId,
-    letters: u32,
-    fault: Option<Fault>,
-) -> Expr {
+fn free_both(used_out: SignalId, used_in: SignalId, letters: u32, fault: Option<Fault>) -> Expr {
     match fault {
         Some(Fault::PhaseBSkipped) => Expr::zero(letters),
         _ => Expr::from(used_out).or(used_in.into()).not(),

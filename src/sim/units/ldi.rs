@@ -18,6 +18,7 @@ use crate::routing::ldi::shortest_next_link;
 use crate::rtl::ir::Design;
 use crate::rtl::ldi_units::{LdiUnitKind, LdiUnitParams, design};
 use crate::sim::function::FunctionUnit;
+use crate::sim::units::with_fault;
 
 /// One generated LDI unit and its golden model.
 #[derive(Debug, Clone)]
@@ -69,15 +70,7 @@ impl FunctionUnit for LdiUnit {
             LdiUnitKind::SwitchRom => "switch settings (ROM)",
             LdiUnitKind::Crossbar => "crossbar",
         };
-        let fault = match self.params.fault() {
-            Some(fault) => format!(
-                " with fault {}",
-                clap::ValueEnum::to_possible_value(&fault)
-                    .expect("every fault has a name")
-                    .get_name()
-            ),
-            None => String::new(),
-        };
+        let fault = with_fault(self.params.fault());
         format!("{what} of {}{fault}", self.params.ldi())
     }
 

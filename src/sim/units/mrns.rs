@@ -19,9 +19,9 @@ use crate::rtl::ir::Design;
 use crate::rtl::mrns_path_gen::{Fault, MrnsPathGenParams, design_with_fault};
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
+use crate::sim::units::with_fault;
 use crate::sim::words::{Field, InputWords, ItemWords, Words};
 use crate::topology::mrns::{Address, MrnsError};
-use clap::ValueEnum;
 
 /// One generated MRNS path generator and its golden model.
 #[derive(Debug, Clone)]
@@ -183,17 +183,11 @@ impl MrnsPathUnit {
 
 impl SequenceUnit for MrnsPathUnit {
     fn describe(&self) -> String {
-        let fault = match self.fault {
-            Some(fault) => format!(
-                " with fault {}",
-                fault
-                    .to_possible_value()
-                    .expect("every fault has a name")
-                    .get_name()
-            ),
-            None => String::new(),
-        };
-        format!("path generator of {}{fault}", self.params.network())
+        format!(
+            "path generator of {}{}",
+            self.params.network(),
+            with_fault(self.fault)
+        )
     }
 
     fn design(&self) -> Design {

@@ -13,10 +13,10 @@ use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::{self, Arch, Fault, RouteGenParams};
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
+use crate::sim::units::with_fault;
 use crate::sim::vectors::VectorSet;
 use crate::sim::words::{Field, InputWords, ItemWords, Words};
 use crate::topology::kautz::Letter;
-use clap::ValueEnum;
 
 /// The route generator of `params` checked on `vectors`.
 pub struct RouteGenUnit {
@@ -62,16 +62,7 @@ impl SequenceUnit for RouteGenUnit {
             Arch::Parallel => "parallel ",
             _ => "",
         };
-        let fault = match self.fault {
-            Some(fault) => format!(
-                " with the built-in fault {}",
-                fault
-                    .to_possible_value()
-                    .expect("every fault has a name")
-                    .get_name()
-            ),
-            None => String::new(),
-        };
+        let fault = with_fault(self.fault);
         format!(
             "{arch}route generator{fault} of {}",
             self.vectors.describe()

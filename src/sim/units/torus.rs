@@ -12,6 +12,7 @@ use crate::routing::torus::{Action, Algorithm, Decision, Header, Router};
 use crate::rtl::ir::Design;
 use crate::rtl::torus_router::{TorusRouterParams, design};
 use crate::sim::function::FunctionUnit;
+use crate::sim::units::with_fault;
 use crate::topology::torus::{Faults, Link, Node, Port, PortMask, Torus, TorusError};
 use thiserror::Error;
 
@@ -372,15 +373,7 @@ impl FunctionUnit for TorusUnit {
             } else {
                 ""
             },
-            match self.params.fault {
-                Some(fault) => format!(
-                    " with fault {}",
-                    clap::ValueEnum::to_possible_value(&fault)
-                        .expect("every fault has a name")
-                        .get_name()
-                ),
-                None => String::new(),
-            }
+            with_fault(self.params.fault)
         )
     }
 

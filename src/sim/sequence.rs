@@ -324,9 +324,14 @@ pub fn checked_vectors(unit: &dyn SequenceUnit) -> (String, usize) {
     let count = unit.vector_count();
     let mut text = String::new();
     let mut most = 0;
+    // Each vector's lead-in is the one before it, the last for the first.
+    let mut lead = match count {
+        0 => return (text, 1),
+        n => unit.vector(n - 1),
+    };
     for i in 0..count {
-        text += &stimulus_line(unit, i, count, bound);
         let given = unit.vector(i);
+        text += &stimulus_line(&given, &lead, bound);
         match unit.expected(&given) {
             Ok(items) => {
                 most = most.max(items.len());
@@ -338,6 +343,7 @@ pub fn checked_vectors(unit: &dyn SequenceUnit) -> (String, usize) {
             Err(Refused) => text += " 1 0",
         }
         text.push('\n');
+        lead = given;
     }
     (text, most + 1)
 }
@@ -351,20 +357,18 @@ fn hex_line(values: &[Bits]) -> String {
         .join(" ")
 }
 
-/// Vector `i` of the `count` of `unit` as the testbench reads it: its data inputs, how it
-/// is driven, and the lead-in's inputs (the previous vector's), without a newline.
-fn stimulus_line(unit: &dyn SequenceUnit, i: u64, count: u64, bound: u64) -> String {
-    let given = unit.vector(i);
-    let s = Stimulus::for_inputs(&given, bound);
-    let lead = unit.vector((i + count - 1) % count);
+/// A vector as the testbench reads it: its data inputs `given`, how it is driven, and the
+/// inputs of its lead-in search `lead` (the previous vector's), without a newline.
+fn stimulus_line(given: &[Bits], lead: &[Bits], bound: u64) -> String {
+    let s = Stimulus::for_inputs(given, bound);
     format!(
         "{} {} {} {} {} {}",
-        hex_line(&given),
+        hex_line(given),
         s.delay,
         u8::from(s.nudge),
         s.lead,
         u8::from(s.reset),
-        hex_line(&lead)
+        hex_line(lead)
     )
 }
 
@@ -664,7 +668,8 @@ fn run(
     let indices: Vec<u64> = (0..count).filter(|&i| shard.selects(i)).collect();
     let mut vectors = String::new();
     for &i in &indices {
-        vectors += &stimulus_line(unit, i, count, bound);
+        let lead = unit.vector((i + count - 1) % count);
+        vectors += &stimulus_line(&unit.vector(i), &lead, bound);
         vectors.push('\n');
     }
     std::fs::write(work.join("vectors.txt"), vectors)

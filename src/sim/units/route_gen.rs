@@ -11,6 +11,7 @@
 use crate::routing::kautz::route_set;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::{self, Arch, Fault, RouteGenParams};
+use crate::rtl::kautz_route_par;
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
 use crate::sim::units::with_fault;
@@ -83,13 +84,12 @@ impl SequenceUnit for RouteGenUnit {
         }
     }
 
-    /// The design's own bound: the manifest's `cycle_bound` (parallel), or the faithful
-    /// design's k + 3(d+1) + 4.
+    /// The architecture's bound: the parallel design's 2, or the faithful design's
+    /// k + 3(d+1) + 4 (each as its manifest's `cycle_bound` or description says).
     fn cycle_bound(&self) -> u64 {
-        let design = self.design();
-        match design.params.get("cycle_bound") {
-            Some(&bound) => bound,
-            None => kautz_route_gen::cycle_bound(self.params.d(), self.params.k()) as u64,
+        match self.params.arch {
+            Arch::Parallel => kautz_route_par::CYCLE_BOUND as u64,
+            _ => kautz_route_gen::cycle_bound(self.params.d(), self.params.k()) as u64,
         }
     }
 

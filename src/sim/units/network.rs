@@ -211,7 +211,7 @@ impl NetworkUnit {
     pub fn checked_cycles(&self, design: &Design) -> Vec<MaskedCycle> {
         let g = self.params.graph();
         let w = self.params.router.letter_bits();
-        let outputs = port_index(design, Direction::Output);
+        let columns = self.columns(design);
         let widths: Vec<u32> = row_ports(design)
             .filter(|(_, s)| s.kind == SignalKind::Port(Direction::Output))
             .map(|(_, s)| s.width)
@@ -225,15 +225,14 @@ impl NetworkUnit {
                 care: vec![0; widths.len()],
             })
             .collect();
-        let prefixes = prefixes(g);
         let mut set = |row: u64, node: u32, name: &str, value: u64| {
-            let i = outputs[&format!("{}_{name}", prefixes[node as usize])];
+            let i = columns[node as usize][name];
             let cycle = &mut cycles[row as usize];
             cycle.outputs[i] = value;
             cycle.care[i] = u64::MAX >> (64 - widths[i]);
         };
         for row in 0..self.cycles {
-            for v in 0..prefixes.len() as u32 {
+            for v in 0..columns.len() as u32 {
                 for name in ["res_valid", "rx_valid", "rx_error"] {
                     set(row, v, name, 0);
                 }
@@ -295,13 +294,11 @@ impl NetworkUnit {
         Ok(report)
     }
 
-    /// The hardware's outputs of every row, per node.
-    fn observe(&self, design: &Design, lines: &[String]) -> Observed {
-        let g = self.params.graph();
-        let n = self.params.nodes();
+    /// Each node's columns of the outputs the check reads ([`OBSERVED`]) in a row, by
+    /// name: looked up once rather than in every row.
+    fn columns(&self, design: &Design) -> Vec<HashMap<&'static str, usize>> {
         let outputs = port_index(design, Direction::Output);
-        // Each node's output columns by name, looked up once rather than in every row.
-        let columns: Vec<HashMap<&str, usize>> = prefixes(g)
+        prefixes(self.params.graph())
             .iter()
             .map(|prefix| {
                 OBSERVED
@@ -309,7 +306,13 @@ impl NetworkUnit {
                     .map(|&name| (name, outputs[&format!("{prefix}_{name}")]))
                     .collect()
             })
-            .collect();
+            .collect()
+    }
+
+    /// The hardware's outputs of every row, per node.
+    fn observe(&self, design: &Design, lines: &[String]) -> Observed {
+        let n = self.params.nodes();
+        let columns = self.columns(design);
         let mut seen = Observed {
             ready: vec![Vec::with_capacity(lines.len()); n],
             verdicts: vec![VecDeque::new(); n],

@@ -10,6 +10,9 @@ use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::Arch;
 use crate::rtl::kautz_switch::SwitchClocking;
 use crate::sim::export;
+use crate::sim::function::FunctionUnit;
+use crate::sim::sequence::SequenceUnit;
+use crate::sim::stream::StreamUnit;
 use crate::sim::units::route_gen::RouteGenUnit;
 use crate::sim::units::route_pipe::PipeUnit;
 use crate::sim::vectors::Shard;
@@ -161,7 +164,6 @@ fn checked(
     testbench: bool,
     languages: &[Language],
 ) -> anyhow::Result<(Design, Option<Testbench>)> {
-    let refuse = |why: &str| Err(input_error(anyhow::anyhow!("{why}")));
     let (design, tb) = match unit {
         Unit::Kautz(params) => {
             let vectors = check.route_vectors(params, Shard::WHOLE)?;
@@ -169,14 +171,14 @@ fn checked(
             if params.arch == Arch::Pipelined {
                 let engine = PipeUnit::new(params.clone(), fault, vectors, check.seed())
                     .map_err(input_error)?;
-                let design = crate::sim::stream::StreamUnit::design(&engine);
+                let design = engine.design();
                 (
                     design,
                     testbench.then(|| export::stream_unit(&engine, languages)),
                 )
             } else {
                 let generator = RouteGenUnit::new(params.clone(), fault, vectors);
-                let design = crate::sim::sequence::SequenceUnit::design(&generator);
+                let design = generator.design();
                 (
                     design,
                     testbench.then(|| export::sequence_unit(&generator, languages)),
@@ -186,13 +188,13 @@ fn checked(
         Unit::Ldi(params) => {
             let ldi = check.ldi_unit(params)?;
             (
-                crate::sim::function::FunctionUnit::design(&ldi),
+                ldi.design(),
                 testbench.then(|| export::function_unit(&ldi, languages)),
             )
         }
         Unit::Mrns(params) => {
             let paths = check.mrns_unit(params)?;
-            let design = crate::sim::sequence::SequenceUnit::design(&paths);
+            let design = paths.design();
             (
                 design,
                 testbench.then(|| export::sequence_unit(&paths, languages)),
@@ -201,15 +203,15 @@ fn checked(
         Unit::Torus(params) => {
             let torus = check.torus_unit(params)?;
             (
-                crate::sim::function::FunctionUnit::design(&torus),
+                torus.design(),
                 testbench.then(|| export::function_unit(&torus, languages)),
             )
         }
         Unit::Switch(params) if params.clocking == SwitchClocking::SelfTimed => {
             if testbench {
-                return refuse(
-                    "the self-timed switch is checked as a ring of three with wire delays (kautzgen verify switch --clocking self-timed), which has no exported testbench: export the synchronous switch",
-                );
+                return Err(input_error(anyhow::anyhow!(
+                    "the self-timed switch is checked as a ring of three with wire delays (kautzgen verify switch --clocking self-timed), which has no exported testbench: export the synchronous switch"
+                )));
             }
             let fault = check.fault_of("self-timed switch")?;
             let params = params.clone().with_self_timed_fault(fault);
@@ -217,7 +219,7 @@ fn checked(
         }
         Unit::Switch(params) => {
             let switch = check.switch_unit(params)?;
-            let design = crate::sim::stream::StreamUnit::design(&switch);
+            let design = switch.design();
             (
                 design,
                 testbench.then(|| export::stream_unit(&switch, languages)),
@@ -225,7 +227,7 @@ fn checked(
         }
         Unit::Router(params) => {
             let router = check.router_unit(params)?;
-            let design = crate::sim::stream::StreamUnit::design(&router);
+            let design = router.design();
             (
                 design,
                 testbench.then(|| export::stream_unit(&router, languages)),

@@ -251,27 +251,15 @@ fn the_pipelined_engine_fails_as_verify_does_cycle_for_cycle() {
 
 #[test]
 fn the_mrns_path_generator_prints_the_failures_verify_prints() {
-    let scratch = tempfile::tempdir().unwrap();
-    let args = ["mrns", "--radices", "2,2,2", "--pairs", "all"];
-    let dir = generate(scratch.path(), "mrns", &args);
-    // Z2xZ2xZ2: 8 nodes, 8 * 7 = 56 ordered pairs, then the digits out of range.
-    let count = checks(&dir);
-    assert!(count > 56, "{count}");
-    passes_everywhere(&dir, count);
-    let mut with_fault = args.to_vec();
-    with_fault.extend(["--fault", "rows-frozen-while-shortest"]);
-    let bad = generate(scratch.path(), "mrns-bad", &with_fault);
-    let (status, text) = run(&bad, "ghdl");
-    assert_ne!(status, 0, "{text}");
-    let mut verify_args = vec!["verify"];
-    verify_args.extend(&with_fault);
-    verify_args.extend(["--sim", "ghdl"]);
-    let (_, verify, _) = kautzgen(&verify_args);
-    let (exported, summary) = failures(&text, "");
-    let (expected, verify_summary) = failures(&verify, "ghdl: ");
-    assert_eq!(summary, verify_summary);
-    // The same failures, word for word: the inputs as addresses, the paths as moves.
-    assert_eq!(exported, expected, "exported:\n{text}\nverify:\n{verify}");
+    // Z2xZ2xZ2: 8 nodes, 8 * 8 = 64 pairs (A = B among them); 1-bit digits of radix 2
+    // leave no digit out of range. The failures read word for word as verify's: the inputs
+    // as addresses, the paths as moves.
+    fails_as_verify_does(
+        "mrns",
+        &["mrns", "--radices", "2,2,2", "--pairs", "all"],
+        Some(64),
+        "rows-frozen-while-shortest",
+    );
 }
 
 #[test]

@@ -70,26 +70,12 @@ pub fn stream_unit(unit: &dyn StreamUnit, languages: &[Language]) -> Result<Test
 /// output the model specifies in every cycle (`NetworkUnit::checked_cycles`).
 pub fn network(unit: &NetworkUnit, languages: &[Language]) -> Result<Testbench, SimError> {
     let design = unit.design();
-    let (inputs, outputs) = vector_ports(&design, Language::Verilog);
-    let mut text = String::new();
-    let cycles = unit.checked_cycles(&design);
-    for cycle in &cycles {
-        let fields = cycle
-            .inputs
-            .iter()
-            .zip(&inputs)
-            .map(|(&v, p)| Bits::from_u64(p.width, v).to_hex())
-            .chain(
-                cycle
-                    .outputs
-                    .iter()
-                    .chain(&cycle.care)
-                    .zip(outputs.iter().chain(&outputs))
-                    .map(|(&v, p)| Bits::from_u64(p.width, v).to_hex()),
-            );
-        text += &fields.collect::<Vec<_>>().join(" ");
-        text.push('\n');
-    }
+    // Each row's expected outputs, then their masks.
+    let rows = unit.checked_cycles(&design).into_iter().map(|c| {
+        let values = c.outputs.iter().chain(&c.care);
+        (c.inputs, values.map(|&v| Bits::from_u64(64, v)).collect())
+    });
+    let (text, count) = vector_lines(&design, rows);
     rows_testbench(
         &design,
         &unit.describe(),
@@ -97,7 +83,7 @@ pub fn network(unit: &NetworkUnit, languages: &[Language]) -> Result<Testbench, 
         Style::Stream,
         Rows {
             text,
-            count: cycles.len() as u64,
+            count,
             masked: Some(
                 "the bits the model specifies in that cycle (a verdict's status and attempts only with res_valid, a byte's fields only with rx_valid, tx_ready only while the node hands over a message)",
             ),
@@ -132,7 +118,9 @@ pub fn sequence_unit(
 }
 
 /// The lines of `vectors.txt` for `rows` of (inputs, expected outputs) of `design`, each
-/// value in whole hexadecimal digits of its port; and how many there are.
+/// value in whole hexadecimal digits of its port; and how many there are. A row may hold
+/// the outputs' values more than once (expected values, then masks): each set is written
+/// by the output ports' widths.
 fn vector_lines(
     design: &Design,
     rows: impl Iterator<Item = (Vec<u64>, Vec<Bits>)>,
@@ -148,7 +136,7 @@ fn vector_lines(
             .chain(
                 expected
                     .iter()
-                    .zip(&outputs)
+                    .zip(outputs.iter().cycle())
                     .map(|(v, p)| v.resized(p.width).to_hex()),
             );
         text += &fields.collect::<Vec<_>>().join(" ");

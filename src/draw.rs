@@ -154,17 +154,19 @@ fn legend(graph: &Kautz, h: &Highlight) -> String {
 
 /// Lays out `dot` with Graphviz and returns the SVG.
 pub fn render_svg(dot: &str) -> Result<Vec<u8>, DrawError> {
-    let mut child = Command::new("dot")
-        .arg("-Tsvg")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => DrawError::NoGraphviz,
-            _ => DrawError::Graphviz(e.to_string()),
-        })?;
+    let mut child = crate::interrupt::child::spawn(
+        Command::new("dot")
+            .arg("-Tsvg")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => DrawError::NoGraphviz,
+        _ => DrawError::Graphviz(e.to_string()),
+    })?;
     child
+        .child_mut()
         .stdin
         .take()
         .expect("stdin is piped")

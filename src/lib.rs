@@ -4,14 +4,18 @@
 //! (golden models of every routing algorithm and their property checks), which feeds the
 //! drawing and benchmark front ends. [`network`] holds the cycle models of the network
 //! hardware (switch, router, whole networks) that [`rtl`] is checked against; [`random`] the
-//! deterministic random numbers that every model and flow draws from. The binary in
-//! `main.rs` only wires these together.
+//! deterministic random numbers that every model and flow draws from. Beneath them all,
+//! [`output`] writes the user's files and directories without destroying what kautzgen
+//! did not write, and [`interrupt`] undoes temporaries and stops started tools on Ctrl-C.
+//! The binary in `main.rs` only wires these together.
 
 pub mod bench;
 pub mod cli;
 pub mod draw;
 pub mod emit;
+pub mod interrupt;
 pub mod network;
+pub mod output;
 pub mod plot;
 pub mod random;
 pub mod routing;

@@ -15,6 +15,10 @@ fn main() -> ExitCode {
             None => error.exit(),
         },
     };
+    if let Err(error) = kautzgen::interrupt::install() {
+        eprintln!("error: cannot watch for Ctrl-C: {error}");
+        return ExitCode::FAILURE;
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

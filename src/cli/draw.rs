@@ -1,7 +1,8 @@
 //! `kautzgen draw`: a Kautz graph as SVG or DOT, with the route set of one pair in colour.
 
-use crate::cli::{input_error, output::write_file_atomically};
+use crate::cli::input_error;
 use crate::draw::{Highlight, kautz_dot, render_svg};
+use crate::output;
 use crate::routing::kautz::route_set;
 use crate::topology::kautz::Kautz;
 use std::path::PathBuf;
@@ -67,5 +68,5 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         dot.into_bytes()
     };
-    write_file_atomically(&args.out, &bytes)
+    Ok(output::file::write(&args.out, &bytes)?)
 }

@@ -5,7 +5,8 @@ use crate::cli::input_error;
 use crate::cli::unit::{Unit, UnitSelection};
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
-use crate::emit::{Provenance, write_design_with_testbench};
+use crate::emit::{Provenance, write_design_to};
+use crate::output::dir::OutputDir;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::Arch;
 use crate::rtl::kautz_switch::SwitchClocking;
@@ -55,9 +56,12 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(flatten)]
     unit: UnitSelection,
-    /// Directory to write; replaced as a whole (required).
+    /// Directory to write (required): created, or replaced whole if kautzgen wrote it.
     #[arg(long, value_name = "DIR", global = true)]
     out: Option<PathBuf>,
+    /// Replace DIR even when kautzgen did not write it.
+    #[arg(long, global = true)]
+    force: bool,
     /// Which languages to write.
     #[arg(long, value_enum, default_value_t = Lang::Both, global = true)]
     lang: Lang,
@@ -130,12 +134,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )));
     }
     let languages = args.lang.languages();
+    let staged = OutputDir::staged(out, args.force)?;
     let (design, testbench) = match args.testbench || args.check.fault.is_some() {
         true => checked(&unit, &args.check, args.testbench, &languages)?,
         false => (unit.design(), None),
     };
-    let manifest =
-        write_design_with_testbench(out, &design, &languages, &provenance, testbench.as_ref())?;
+    let manifest = write_design_to(staged, &design, &languages, &provenance, testbench.as_ref())?;
     let tb = match &testbench {
         Some(tb) => format!(
             "; testbench in {}/tb: {} {}s",

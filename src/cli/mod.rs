@@ -14,6 +14,7 @@ mod netsim_fig4;
 mod netsim_sweep;
 mod netsim_torus;
 pub mod output;
+pub mod progress;
 mod prove;
 mod routes;
 mod synth;
@@ -26,8 +27,11 @@ use std::fmt;
 
 /// kautzgen: golden models and routing hardware for Kautz and related networks.
 #[derive(Debug, Parser)]
-#[command(name = "kautzgen", version, about, long_about = None)]
+#[command(name = "kautzgen", version = env!("KAUTZGEN_VERSION"), about, long_about = None)]
 pub struct Cli {
+    /// Show no progress bars (they appear only while standard error is a terminal).
+    #[arg(long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -50,6 +54,7 @@ enum Command {
 
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    progress::set_quiet(cli.quiet);
     match cli.command {
         Command::Routes(args) => routes::run(args),
         Command::Draw(args) => draw::run(args),
@@ -105,9 +110,15 @@ pub fn one_line_usage_error(error: &clap::Error) -> Option<String> {
     Some(format!("{} (see --help)", parts.join(" ")))
 }
 
-/// Exit status for an error: 2 for bad input, 1 for a failure of the work itself.
+/// Exit status for an error: 2 for bad input (an output kautzgen must not write among
+/// it, wherever in the chain of causes), 1 for a failure of the work itself.
 pub fn exit_status(error: &anyhow::Error) -> u8 {
-    if error.downcast_ref::<InputError>().is_some() {
+    let refused = error.chain().any(|cause| {
+        cause
+            .downcast_ref::<crate::output::OutputError>()
+            .is_some_and(crate::output::OutputError::is_refusal)
+    });
+    if refused || error.downcast_ref::<InputError>().is_some() {
         2
     } else {
         1

@@ -6,12 +6,14 @@
 //! JSON object on standard output, and with `--trace` one JSON line per message in a file.
 
 use crate::cli::input_error;
-use crate::cli::output::{print_stdout, write_file_streamed};
+use crate::cli::output::print_stdout;
+use crate::cli::progress;
 use crate::network::kautz_net::{FaultSpec, KautzNet, NetParams};
 use crate::network::stats::Summary;
 use crate::network::switch::Arbiter;
 use crate::network::trace::trace_line;
 use crate::network::traffic::{Pattern, Traffic};
+use crate::output;
 use crate::rtl::kautz_route_gen::cycle_bound;
 use crate::topology::kautz::Kautz;
 use anyhow::Context;
@@ -110,18 +112,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let net = KautzNet::new(&params).map_err(input_error)?;
     let healthy = net.healthy().len();
     let graph = params.graph;
+    let bar = progress::bar(params.cycles, "netsim", "cycles");
+    let on_cycles = |t: u64| bar.set_position(t.min(params.cycles));
     let summary = match &args.trace {
-        None => net.run(|_| {}),
-        Some(path) => write_file_streamed(path, |out| {
+        None => net.run_observed(|_| {}, on_cycles),
+        Some(path) => output::file::write_with(path, |out| {
             let mut failure = Ok(());
-            let summary = net.run(|finished| {
-                if failure.is_ok() {
-                    failure = writeln!(out, "{}", trace_line(&graph, finished));
-                }
-            });
+            let summary = net.run_observed(
+                |finished| {
+                    if failure.is_ok() {
+                        failure = writeln!(out, "{}", trace_line(&graph, finished));
+                    }
+                },
+                on_cycles,
+            );
             failure.map(|()| summary)
         })?,
     };
+    bar.finish_and_clear();
     let text = match args.format {
         Format::Json => {
             let mut value = serde_json::to_value(&summary).context("summary as JSON")?;

@@ -8,15 +8,15 @@
 //! standard output) and `fig4.svg`; with `--shard I/N` only `fig4-I-of-N.csv`, which
 //! `--merge N` later gathers into the three.
 
-use super::netsim_sweep::{gather, parse_shard, run_shard};
+use super::netsim_sweep::{SweepOut, gather, parse_shard, run_shard};
 use super::netsim_torus::{DEFAULT_BUFFER_FLITS, DEFAULT_MESSAGE_FLITS};
 use crate::cli::input_error;
-use crate::cli::output::{print_stdout, write_file_atomically};
+use crate::cli::output::print_stdout;
 use crate::network::sweep::{Experiment, csv_text};
 use crate::network::torus_fig4::{Estimate, Fig4, Fig4Cell, Fig4Row, aggregate};
 use crate::plot::{Panel, panels_svg};
-use anyhow::Context;
-use std::path::{Path, PathBuf};
+use crate::sim::vectors::Shard;
+use std::path::PathBuf;
 
 /// Run seed 004's Fig. 4 experiment; write its table and chart.
 #[derive(Debug, clap::Args)]
@@ -40,9 +40,13 @@ pub struct Args {
     /// Do not run: gather fig4-*-of-N.csv of N shards into the table and the chart
     #[arg(long, value_name = "N", conflicts_with = "shard")]
     merge: Option<u64>,
-    /// Directory for the results
+    /// Directory for the results: created, or replaced whole if kautzgen wrote it (a shard
+    /// or a merge adds its files to it instead)
     #[arg(long)]
     out: PathBuf,
+    /// Write to --out even when kautzgen did not write it
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -53,30 +57,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let shard = parse_shard(args.shard.as_deref())?;
     let fig4 = Fig4::paper(args.seeds, args.message_flits, args.buffer_flits);
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create '{}'", args.out.display()))?;
+    let out = SweepOut::open(&args.out, args.force, shard, args.merge.is_some())?;
     if let Some(count) = args.merge {
-        let mut rows: Vec<Fig4Row> = gather(&args.out, "fig4", count)?;
+        let mut rows: Vec<Fig4Row> = gather(out.dir(), "fig4", count)?;
         let points = fig4.points();
         let position = |r: &Fig4Row| points.iter().position(|p| *p == r.point);
         rows.sort_by_key(|r| position(r));
-        return finish(&args.out, &fig4, &rows);
+        return finish(out, &fig4, &rows);
     }
     fig4.check().map_err(input_error)?;
-    match run_shard(&fig4, shard, &args.out, "fig4")? {
-        Some(rows) => finish(&args.out, &fig4, &rows),
-        None => Ok(()),
+    let rows = run_shard(&fig4, shard)?;
+    match shard == Shard::WHOLE {
+        true => finish(out, &fig4, &rows),
+        false => out.write_shard("fig4", shard, &rows),
     }
 }
 
 /// Writes the CSV, the table and the chart of `rows`, and prints the table.
-fn finish(dir: &Path, fig4: &Fig4, rows: &[Fig4Row]) -> anyhow::Result<()> {
+fn finish(out: SweepOut, fig4: &Fig4, rows: &[Fig4Row]) -> anyhow::Result<()> {
     let cells = aggregate(rows);
     let table = table(fig4, &cells);
     let svg = chart(&cells).map_err(|e| anyhow::anyhow!("cannot draw the chart: {e}"))?;
-    write_file_atomically(&dir.join("fig4.csv"), csv_text(rows).as_bytes())?;
-    write_file_atomically(&dir.join("fig4.md"), table.as_bytes())?;
-    write_file_atomically(&dir.join("fig4.svg"), svg.as_bytes())?;
+    out.write(&[
+        ("fig4.csv", csv_text(rows).as_bytes()),
+        ("fig4.md", table.as_bytes()),
+        ("fig4.svg", svg.as_bytes()),
+    ])?;
     print_stdout(&table)
 }
 

@@ -10,10 +10,12 @@
 
 use crate::cli::bench::parse_graph;
 use crate::cli::input_error;
-use crate::cli::output::{print_stdout, write_file_atomically};
+use crate::cli::output::print_stdout;
+use crate::cli::progress;
 use crate::network::sweep::{
     Crossing, CsvRow, Experiment, Grid, Row, crossing, csv_text, run_points,
 };
+use crate::output::{self, dir::OutputDir};
 use crate::plot::sweep_svg;
 use crate::rtl::kautz_route_gen::cycle_bound;
 use crate::sim::vectors::Shard;
@@ -54,9 +56,13 @@ pub struct Args {
     /// Do not run: gather sweep-*-of-N.csv of N shards into the table and the chart
     #[arg(long, value_name = "N", conflicts_with = "shard")]
     merge: Option<u64>,
-    /// Directory for the results
+    /// Directory for the results: created, or replaced whole if kautzgen wrote it (a shard
+    /// or a merge adds its files to it instead)
     #[arg(long)]
     out: PathBuf,
+    /// Write to --out even when kautzgen did not write it
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -76,17 +82,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )));
     }
     let shard = parse_shard(args.shard.as_deref())?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create '{}'", args.out.display()))?;
+    let out = SweepOut::open(&args.out, args.force, shard, args.merge.is_some())?;
     if let Some(count) = args.merge {
-        let mut rows: Vec<Row> = gather(&args.out, "sweep", count)?;
+        let mut rows: Vec<Row> = gather(out.dir(), "sweep", count)?;
         rows.sort_by(|a, b| {
             let key = |r: &Row| (r.point.graph.d(), r.point.graph.k(), r.point.faults);
             key(a)
                 .cmp(&key(b))
                 .then(a.point.rate.total_cmp(&b.point.rate))
         });
-        return finish(&args.out, &rows);
+        return finish(out, &rows);
     }
     let grid = Grid {
         graphs,
@@ -97,9 +102,78 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         route_cycles: cycle_bound,
     };
     grid.check().map_err(input_error)?;
-    match run_shard(&grid, shard, &args.out, "sweep")? {
-        Some(rows) => finish(&args.out, &rows),
-        None => Ok(()),
+    let rows = run_shard(&grid, shard)?;
+    match shard == Shard::WHOLE {
+        true => finish(out, &rows),
+        false => out.write_shard("sweep", shard, &rows),
+    }
+}
+
+/// Where a sweep's results go. A whole run replaces the directory whole, as every output
+/// directory; the shards of a sweep add their files to one directory, and the merge its
+/// table, chart and CSV, keeping the shards' files.
+pub(super) enum SweepOut {
+    Whole(OutputDir),
+    Shared(PathBuf),
+}
+
+impl SweepOut {
+    /// Claims `path` before the run, so that a refused directory costs no time.
+    pub(super) fn open(
+        path: &Path,
+        force: bool,
+        shard: Shard,
+        merge: bool,
+    ) -> anyhow::Result<SweepOut> {
+        Ok(match shard == Shard::WHOLE && !merge {
+            true => SweepOut::Whole(OutputDir::staged(path, force)?),
+            false => SweepOut::Shared(output::dir::shared(path, force)?),
+        })
+    }
+
+    /// Where the shards' files are.
+    pub(super) fn dir(&self) -> &Path {
+        match self {
+            SweepOut::Whole(out) => out.target(),
+            SweepOut::Shared(dir) => dir,
+        }
+    }
+
+    /// Writes `files` (name, contents) and puts them in place.
+    pub(super) fn write(self, files: &[(&str, &[u8])]) -> anyhow::Result<()> {
+        match self {
+            SweepOut::Whole(out) => {
+                for (name, bytes) in files {
+                    let path = out.path().join(name);
+                    std::fs::write(&path, bytes)
+                        .with_context(|| format!("cannot write '{}'", path.display()))?;
+                }
+                out.commit()?;
+            }
+            SweepOut::Shared(dir) => {
+                for (name, bytes) in files {
+                    output::file::write(&dir.join(name), bytes)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a shard's rows to `NAME-I-of-N.csv` and says so.
+    pub(super) fn write_shard<R: CsvRow>(
+        self,
+        name: &str,
+        shard: Shard,
+        rows: &[R],
+    ) -> anyhow::Result<()> {
+        let file = format!("{name}-{}-of-{}.csv", shard.index(), shard.count());
+        let path = self.dir().join(&file);
+        self.write(&[(&file, csv_text(rows).as_bytes())])?;
+        print_stdout(&format!(
+            "{} points of the sweep written to {}\n",
+            rows.len(),
+            path.display()
+        ))
     }
 }
 
@@ -111,14 +185,11 @@ pub(super) fn parse_shard(text: Option<&str>) -> anyhow::Result<Shard> {
     }
 }
 
-/// Runs `shard` of `experiment`'s points. The whole grid's rows are returned for the
-/// caller to write; a shard's are written to `NAME-I-of-N.csv` in `dir` instead.
+/// Runs `shard` of `experiment`'s points.
 pub(super) fn run_shard<E: Experiment>(
     experiment: &E,
     shard: Shard,
-    dir: &Path,
-    name: &str,
-) -> anyhow::Result<Option<Vec<E::Row>>> {
+) -> anyhow::Result<Vec<E::Row>> {
     let points: Vec<E::Point> = experiment
         .points()
         .into_iter()
@@ -126,18 +197,10 @@ pub(super) fn run_shard<E: Experiment>(
         .filter(|(i, _)| shard.selects(*i as u64))
         .map(|(_, p)| p)
         .collect();
-    let rows = run_points(experiment, &points)?;
-    if shard == Shard::WHOLE {
-        return Ok(Some(rows));
-    }
-    let file = dir.join(format!("{name}-{}-of-{}.csv", shard.index(), shard.count()));
-    write_file_atomically(&file, csv_text(&rows).as_bytes())?;
-    print_stdout(&format!(
-        "{} points of the sweep written to {}\n",
-        rows.len(),
-        file.display()
-    ))?;
-    Ok(None)
+    let bar = progress::bar(points.len() as u64, "sweep", "points");
+    let rows = run_points(experiment, &points, &|| bar.inc(1));
+    bar.finish_and_clear();
+    Ok(rows?)
 }
 
 /// The rows of every shard file `NAME-*-of-COUNT.csv` in `dir`, in shard order.
@@ -170,12 +233,14 @@ pub(super) fn gather<R: CsvRow>(dir: &Path, name: &str, count: u64) -> anyhow::R
 }
 
 /// Writes the CSV, the table and the chart of `rows`, and prints the table.
-fn finish(dir: &Path, rows: &[Row]) -> anyhow::Result<()> {
+fn finish(out: SweepOut, rows: &[Row]) -> anyhow::Result<()> {
     let table = table(rows);
     let svg = sweep_svg(rows).map_err(|e| anyhow::anyhow!("cannot draw the chart: {e}"))?;
-    write_file_atomically(&dir.join("sweep.csv"), csv_text(rows).as_bytes())?;
-    write_file_atomically(&dir.join("sweep.md"), table.as_bytes())?;
-    write_file_atomically(&dir.join("sweep.svg"), svg.as_bytes())?;
+    out.write(&[
+        ("sweep.csv", csv_text(rows).as_bytes()),
+        ("sweep.md", table.as_bytes()),
+        ("sweep.svg", svg.as_bytes()),
+    ])?;
     print_stdout(&table)
 }
 

@@ -2,7 +2,7 @@
 
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
-use crate::cli::synth::spinner;
+use crate::cli::progress;
 use crate::cli::unit::UnitSelection;
 use crate::emit::names::{Language, name_design};
 use crate::emit::{Provenance, write_design};
@@ -11,7 +11,6 @@ use crate::synth::equiv::{ProveError, Setup, prove};
 use crate::synth::ghdl::GhdlError;
 use crate::synth::lint::read_manifest;
 use crate::synth::tool::ToolError;
-use anyhow::Context;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -44,9 +43,13 @@ pub struct Args {
     /// instead of generating the unit; its clock and reset must be named clk and rst.
     #[arg(global = true, long, value_name = "DIR")]
     design: Option<PathBuf>,
-    /// Run the tools in DIR and keep their scripts and logs there.
+    /// Run the tools in DIR and keep their scripts and logs there (created, or replaced
+    /// whole if kautzgen wrote it).
     #[arg(global = true, long, value_name = "DIR")]
     keep: Option<PathBuf>,
+    /// Use --keep's DIR even when kautzgen did not write it.
+    #[arg(long, requires = "keep")]
+    force: bool,
     /// Longest induction to try.
     #[arg(global = true, long, default_value_t = Setup::default().induction_limit, value_parser = clap::value_parser!(u32).range(1..=64))]
     induction: u32,
@@ -67,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         search_depth: args.depth,
         ..Setup::default()
     };
-    let mut work = WorkDir::new(args.keep.as_deref()).context("cannot make a work directory")?;
+    let mut work = WorkDir::new(args.keep.as_deref(), args.force)?;
     let (dir, top) = match &args.design {
         Some(_)
             if args.unit.unit.is_some()
@@ -109,8 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (dir, label(&local.module, &design.params))
         }
     };
-    let bar = spinner();
-    bar.set_message("proving");
+    let bar = progress::spinner("proving");
     let verdict = prove(&dir, &setup, work.path());
     bar.finish_and_clear();
     let verdict = match verdict {
@@ -129,21 +131,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     | ProveError::Ghdl(GhdlError::Tool(ToolError::Missing { .. }))
             );
             if !missing {
-                work.keep();
+                work.keep()?;
             }
             return Err(error.into());
         }
     };
     print_stdout(&verdict.render(&top))?;
     if !verdict.proved() {
-        work.keep();
+        work.keep()?;
         anyhow::bail!(
             "not proved; scripts and logs kept in {}",
             work.path().display()
         );
     }
+    let path = work.path().to_path_buf();
+    work.finish()?;
     if args.keep.is_some() {
-        eprintln!("scripts and logs kept in {}", work.path().display());
+        eprintln!("scripts and logs kept in {}", path.display());
     }
     Ok(())
 }

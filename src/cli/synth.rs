@@ -3,18 +3,17 @@
 
 use crate::cli::generate::Lang;
 use crate::cli::input_error;
-use crate::cli::output::{print_stdout, write_file_atomically};
+use crate::cli::output::print_stdout;
+use crate::cli::progress;
 use crate::cli::unit::{Unit, UnitSelection};
+use crate::output;
 use crate::rtl::kautz_route_gen::Arch;
 use crate::synth::WorkDir;
 use crate::synth::flow::{Options, SynthError, synthesise};
 use crate::synth::report::{Cycles, read_cycles, read_reports, render_doc};
 use crate::synth::target::Target;
 use crate::synth::tool::ToolError;
-use anyhow::Context;
 use clap::ValueEnum;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// Synthesise a unit with yosys and place and route it with nextpnr; print its LUTs,
@@ -59,9 +58,13 @@ pub struct Args {
     /// Output: a table, or one JSON object.
     #[arg(global = true, long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Run the tools in DIR and keep their scripts, netlists and logs there.
+    /// Run the tools in DIR and keep their scripts, netlists and logs there (created, or
+    /// replaced whole if kautzgen wrote it).
     #[arg(global = true, long, value_name = "DIR")]
     keep: Option<PathBuf>,
+    /// Use --keep's DIR even when kautzgen did not write it.
+    #[arg(long, requires = "keep")]
+    force: bool,
     /// What `kautzgen verify` printed for this unit: its cycles per route set are reported
     /// with the route sets per second they allow.
     #[arg(global = true, long, value_name = "FILE")]
@@ -84,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let (Some(doc), Some(from)) = (&args.doc, &args.from) {
         let reports = read_reports(from).map_err(input_error)?;
         let text = render_doc(&reports, "make synth")?;
-        return write_file_atomically(doc, text.as_bytes());
+        return Ok(output::file::write(doc, text.as_bytes())?);
     }
     let unit = args.unit.resolve()?;
     let design = unit.design();
@@ -138,8 +141,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         command,
         cycles,
     };
-    let mut work = WorkDir::new(args.keep.as_deref()).context("cannot make a work directory")?;
-    let bar = spinner();
+    let mut work = WorkDir::new(args.keep.as_deref(), args.force)?;
+    let bar = progress::spinner("starting");
     let result = synthesise(&design, &options, work.path(), &mut |step| {
         bar.set_message(step.to_string())
     });
@@ -149,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Err(error) => {
             // Logs exist to be read once a tool has run; a missing one left none.
             if !matches!(error, SynthError::Tool(ToolError::Missing { .. })) {
-                work.keep();
+                work.keep()?;
             }
             return Err(error.into());
         }
@@ -158,23 +161,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Format::Text => print_stdout(&report.render_text())?,
         Format::Json => print_stdout(&report.to_json())?,
     }
+    let path = work.path().to_path_buf();
+    work.finish()?;
     if args.keep.is_some() {
-        eprintln!(
-            "scripts, netlists and logs kept in {}",
-            work.path().display()
-        );
+        eprintln!("scripts, netlists and logs kept in {}", path.display());
     }
     Ok(())
-}
-
-/// A line on standard error naming the step under way, while standard error is a
-/// terminal; nothing otherwise, so that logs get only the report.
-pub fn spinner() -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new_spinner()
-        .with_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid"));
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
 }

@@ -3,8 +3,10 @@
 
 use crate::cli::checks::{self, CheckArgs};
 use crate::cli::unit::{Unit, UnitSelection};
-use crate::cli::{input_error, output::print_stdout};
+use crate::cli::{input_error, output::print_stdout, progress};
 use crate::emit::Provenance;
+use crate::interrupt::scratch;
+use crate::output::dir::OutputDir;
 use crate::rtl::kautz_network::NetworkParams;
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
 use crate::rtl::kautz_router::RouterParams;
@@ -24,10 +26,7 @@ use crate::sim::verilator::Verilator;
 use crate::sim::{Design, Options, Simulator, scratch_design, verify};
 use anyhow::bail;
 use clap::ValueEnum;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use tempfile::TempDir;
 
 /// Simulate a unit in Verilator and GHDL against its golden model.
 ///
@@ -104,6 +103,14 @@ pub struct Args {
     /// it lists, as `kautzgen generate` writes them) instead of generating one.
     #[arg(global = true, long, value_name = "DIR")]
     design: Option<PathBuf>,
+    /// Keep the generated designs and every simulator's work (testbench, vectors, logs,
+    /// waves) in DIR, one numbered folder each; DIR is created, or replaced whole if
+    /// kautzgen wrote it.
+    #[arg(global = true, long, value_name = "DIR")]
+    keep: Option<PathBuf>,
+    /// Use --keep's DIR even when kautzgen did not write it.
+    #[arg(global = true, long, requires = "keep")]
+    force: bool,
     #[command(flatten)]
     check: CheckArgs,
 }
@@ -119,6 +126,18 @@ enum Sim {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let Some(keep) = args.keep.clone() else {
+        return run_checks(args);
+    };
+    let kept = OutputDir::in_place(&keep, args.force)?;
+    scratch::keep_all_in(kept.path());
+    let result = run_checks(args);
+    kept.commit()?;
+    eprintln!("designs and simulator work kept in {}", keep.display());
+    result
+}
+
+fn run_checks(args: Args) -> anyhow::Result<()> {
     let unit = args.unit.resolve()?;
     let shard = match &args.shard {
         Some(text) => text.parse().map_err(input_error)?,
@@ -375,7 +394,7 @@ fn in_each_simulator(
     print_stdout(&format!("{heading}\n"))?;
     let mut failed = Vec::new();
     for simulator in simulators {
-        let bar = spinner(simulator.name());
+        let bar = progress::spinner(&format!("{}: building and simulating", simulator.name()));
         let outcome = check(simulator.as_ref());
         bar.finish_and_clear();
         let outcome = outcome?;
@@ -435,7 +454,7 @@ fn route_generator(
     };
     let mut failed = Vec::new();
     for simulator in simulators {
-        let bar = progress_bar(vectors.len(), simulator.name());
+        let bar = progress::bar(vectors.len(), simulator.name(), "vectors");
         let report = verify(simulator.as_ref(), &design, &vectors, &options, &mut |n| {
             bar.inc(n)
         });
@@ -446,7 +465,7 @@ fn route_generator(
             Err(e) => match generated {
                 Some(dir) if e.keeps_files() => bail!(
                     "{e}; the generated design is kept in {}",
-                    TempDir::keep(dir).display()
+                    dir.keep().display()
                 ),
                 _ => return Err(e.into()),
             },
@@ -503,32 +522,4 @@ fn existing_design(
         )));
     }
     Ok(design)
-}
-
-/// A bar on standard error while standard output is a terminal; nothing otherwise, so that
-/// logs and pipes get only the report.
-fn progress_bar(len: u64, name: &str) -> ProgressBar {
-    if !std::io::stdout().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template("{prefix:>9} [{bar:40}] {pos}/{len} vectors, {eta}")
-        .expect("the template is valid")
-        .progress_chars("=> ");
-    ProgressBar::new(len)
-        .with_style(style)
-        .with_prefix(name.to_string())
-}
-
-/// A line on standard error naming the unit's simulator at work, while standard output is
-/// a terminal.
-fn spinner(name: &str) -> ProgressBar {
-    if !std::io::stdout().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new_spinner().with_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("the template is valid"),
-    );
-    bar.set_message(format!("{name}: building and simulating"));
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
 }

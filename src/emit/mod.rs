@@ -14,6 +14,8 @@ pub mod testbench;
 pub mod verilog;
 pub mod vhdl;
 
+use crate::output::OutputError;
+use crate::output::dir::OutputDir;
 use crate::rtl::ir::{Design, IrError, Module};
 use manifest::Manifest;
 use names::{Language, name_design};
@@ -91,6 +93,8 @@ impl Provenance {
 pub enum EmitError {
     #[error(transparent)]
     Invalid(#[from] IrError),
+    #[error(transparent)]
+    Output(#[from] OutputError),
     #[error("cannot write '{path}': {cause}")]
     Io {
         path: PathBuf,
@@ -158,83 +162,41 @@ pub fn render_with_testbench(
     Ok((files, manifest))
 }
 
-/// Swaps two directories in one step (Linux `renameat2` with `RENAME_EXCHANGE`).
-#[cfg(target_os = "linux")]
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    use rustix::fs::{CWD, RenameFlags, renameat_with};
-    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
-}
-
-/// No atomic exchange here: the caller renames in two steps.
-#[cfg(not(target_os = "linux"))]
-fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
-    Err(std::io::ErrorKind::Unsupported.into())
-}
-
-/// Writes the design into `dir`, replacing what was there only as a whole: the files go
-/// to a temporary directory beside it, which then takes the place of `dir` in one atomic
-/// exchange where the system has one (Linux), so that `dir` is never missing, or else by
-/// renaming the old directory away and the new one into place.
+/// Writes the design into `dir`, replacing what was there only as a whole, and only when
+/// kautzgen wrote it ([`OutputDir::staged`]): the files go to a directory beside it, which
+/// then takes the place of `dir` in one atomic exchange.
 pub fn write_design(
     dir: &Path,
     design: &Design,
     languages: &[Language],
     provenance: &Provenance,
 ) -> Result<Manifest, EmitError> {
-    write_design_with_testbench(dir, design, languages, provenance, None)
+    let out = OutputDir::staged(dir, false)?;
+    write_design_to(out, design, languages, provenance, None)
 }
 
-/// [`write_design`], with the `tb/` folder of `testbench` when there is one.
-pub fn write_design_with_testbench(
-    dir: &Path,
+/// Writes the design, with the `tb/` folder of `testbench` when there is one, into `out`
+/// and commits it.
+pub fn write_design_to(
+    out: OutputDir,
     design: &Design,
     languages: &[Language],
     provenance: &Provenance,
     testbench: Option<&testbench::Testbench>,
 ) -> Result<Manifest, EmitError> {
     let (files, manifest) = render_with_testbench(design, languages, provenance, testbench)?;
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |cause| EmitError::Io { path, cause }
-    };
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent).map_err(io(&parent))?;
-    let base = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "design".into());
-    let staging = parent.join(format!(".{base}.tmp{}", std::process::id()));
-    let previous = parent.join(format!(".{base}.old{}", std::process::id()));
-    let result = (|| {
-        let _ = std::fs::remove_dir_all(&staging);
-        for file in &files {
-            let path = staging.join(&file.path);
-            let folder = path.parent().expect("files live in the staging directory");
-            std::fs::create_dir_all(folder).map_err(io(folder))?;
-            std::fs::write(&path, &file.text).map_err(io(&path))?;
-        }
-        if dir.exists() && exchange(&staging, dir).is_ok() {
-            // The old files are in the staging directory now.
-            let _ = std::fs::remove_dir_all(&staging);
-            return Ok(());
-        }
-        if dir.exists() {
-            std::fs::rename(dir, &previous).map_err(io(dir))?;
-        }
-        std::fs::rename(&staging, dir).map_err(io(dir))?;
-        let _ = std::fs::remove_dir_all(&previous);
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-        if previous.exists() && !dir.exists() {
-            let _ = std::fs::rename(&previous, dir);
-        }
+    for file in &files {
+        let path = out.path().join(&file.path);
+        let folder = path.parent().expect("files live in the output directory");
+        let io = |cause| EmitError::Io {
+            path: out.target().join(&file.path),
+            cause,
+        };
+        std::fs::create_dir_all(folder).map_err(io)?;
+        std::fs::write(&path, &file.text).map_err(io)?;
     }
-    result.map(|()| manifest)
+    out.commit()?;
+    Ok(manifest)
 }
 
 #[cfg(test)]
@@ -392,19 +354,5 @@ begin
     end process buffer_ports;
 ";
         assert!(vhdl.contains(body), "{vhdl}");
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn directories_are_exchanged_in_one_step() {
-        let scratch = tempfile::tempdir().unwrap();
-        let (a, b) = (scratch.path().join("a"), scratch.path().join("b"));
-        for (dir, text) in [(&a, "new"), (&b, "old")] {
-            std::fs::create_dir(dir).unwrap();
-            std::fs::write(dir.join("f"), text).unwrap();
-        }
-        exchange(&a, &b).unwrap();
-        assert_eq!(std::fs::read_to_string(b.join("f")).unwrap(), "new");
-        assert_eq!(std::fs::read_to_string(a.join("f")).unwrap(), "old");
     }
 }

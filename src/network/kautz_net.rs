@@ -23,6 +23,9 @@ use thiserror::Error;
 
 /// Most nodes a model holds: about 1 KiB each, so at most 2 GiB.
 pub const MAX_NODES: u64 = 1 << 21;
+/// How often [`KautzNet::run_observed`] reports the cycle it has reached.
+pub const PROGRESS_CYCLES: u64 = 1024;
+
 /// Longest delay before a failed message's next round, in cycles.
 pub const RETRY_DELAY: u64 = 64;
 /// Cycles without any message event after which a run is declared stuck (a model bug).
@@ -481,7 +484,17 @@ impl KautzNet {
 
     /// Injects for the configured cycles, drains until nothing is in flight, and hands every
     /// message to `on_finish` as it ends. Returns the run's figures.
-    pub fn run(mut self, mut on_finish: impl FnMut(&Finished)) -> Summary {
+    pub fn run(self, on_finish: impl FnMut(&Finished)) -> Summary {
+        self.run_observed(on_finish, |_| {})
+    }
+
+    /// [`KautzNet::run`], telling `on_cycles` the cycle reached every
+    /// [`PROGRESS_CYCLES`] cycles, for a progress bar.
+    pub fn run_observed(
+        mut self,
+        mut on_finish: impl FnMut(&Finished),
+        mut on_cycles: impl FnMut(u64),
+    ) -> Summary {
         let nodes = self.switches.len();
         let ports = self.ports;
         // The nodes to step in this cycle and the next, as bit sets: stepping in index order
@@ -496,6 +509,9 @@ impl KautzNet {
         let mut last_event = 0u64;
         let mut t = 0u64;
         loop {
+            if t.is_multiple_of(PROGRESS_CYCLES) {
+                on_cycles(t);
+            }
             while let Some(&Reverse((cycle, _, src, dst, bytes))) = self.scheduled.peek() {
                 if cycle > t {
                     break;

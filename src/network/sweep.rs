@@ -33,10 +33,12 @@ pub trait Experiment: Sync {
 }
 
 /// The runs of `points` on every processor, in the order of `points`; the first error in
-/// that order if any fails.
+/// that order if any fails. `done` is called as each point ends, from the thread that ran
+/// it.
 pub fn run_points<E: Experiment>(
     experiment: &E,
     points: &[E::Point],
+    done: &(dyn Fn() + Sync),
 ) -> Result<Vec<E::Row>, E::Error> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -51,7 +53,11 @@ pub fn run_points<E: Experiment>(
                 scope.spawn(move || {
                     (t..points.len())
                         .step_by(threads)
-                        .map(|i| (i, experiment.run(&points[i])))
+                        .map(|i| {
+                            let row = experiment.run(&points[i]);
+                            done();
+                            (i, row)
+                        })
                         .collect()
                 })
             })

@@ -276,10 +276,9 @@ pub(crate) fn simulate(
     wave: Option<&Path>,
 ) -> Result<Run, SimError> {
     let language = simulator.language();
-    let work = tempfile::Builder::new()
-        .prefix(&format!("kautzgen-{}-", simulator.name()))
-        .tempdir()
-        .map_err(SimError::io("cannot create a temporary directory"))?;
+    let work =
+        crate::interrupt::scratch::ScratchDir::new(&format!("kautzgen-{}-", simulator.name()))
+            .map_err(SimError::io("cannot create a temporary directory"))?;
     let mut sources = write_sources(design, language, describe, work.path())?;
     let mode = Mode::Record {
         wave: wave.is_some(),

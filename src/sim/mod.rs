@@ -157,10 +157,8 @@ pub fn scratch_design(
     params: &crate::rtl::kautz_route_gen::RouteGenParams,
     fault: Option<crate::rtl::kautz_route_gen::Fault>,
     provenance: &crate::emit::Provenance,
-) -> Result<(Design, tempfile::TempDir), DesignError> {
-    let dir = tempfile::Builder::new()
-        .prefix("kautzgen-design-")
-        .tempdir()
+) -> Result<(Design, crate::interrupt::scratch::ScratchDir), DesignError> {
+    let dir = crate::interrupt::scratch::ScratchDir::new("kautzgen-design-")
         .map_err(DesignError::Scratch)?;
     let path = dir.path().join("design");
     let design = crate::rtl::kautz_route_gen::design_with_fault(params, fault);
@@ -324,10 +322,9 @@ pub fn verify(
     let wave = options.wave.is_some();
     let bound = design.cycle_bound(graph);
     let testbench = render(language, graph, design.top(), bound, wave)?;
-    let work = tempfile::Builder::new()
-        .prefix(&format!("kautzgen-{}-", simulator.name()))
-        .tempdir()
-        .map_err(SimError::io("cannot create a temporary directory"))?;
+    let work =
+        crate::interrupt::scratch::ScratchDir::new(&format!("kautzgen-{}-", simulator.name()))
+            .map_err(SimError::io("cannot create a temporary directory"))?;
     let top = testbench_name(design.top());
     // Named after the testbench's top, as Verilator's lint expects.
     let tb_file = work.path().join(match language {
@@ -433,12 +430,13 @@ fn run_logged(
     let stderr = file
         .try_clone()
         .map_err(SimError::io(format!("cannot open {}", log.display())))?;
-    let status = command
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(file)
-        .stderr(stderr)
-        .status();
+    let status = crate::interrupt::child::status(
+        command
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(file)
+            .stderr(stderr),
+    );
     match status {
         Ok(status) => Ok(Some(status)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),

@@ -143,10 +143,11 @@ impl Ring {
     ) -> Result<FunctionReport, SimError> {
         let design = kautz_switch::design(&self.params());
         let language = simulator.language();
-        let work = tempfile::Builder::new()
-            .prefix(&format!("kautzgen-ring-{}-", simulator.name()))
-            .tempdir()
-            .map_err(SimError::io("cannot create a temporary directory"))?;
+        let work = crate::interrupt::scratch::ScratchDir::new(&format!(
+            "kautzgen-ring-{}-",
+            simulator.name()
+        ))
+        .map_err(SimError::io("cannot create a temporary directory"))?;
         let mut sources = write_sources(
             &design,
             language,

@@ -630,10 +630,9 @@ pub fn verify(
     wave: Option<&Path>,
 ) -> Result<SequenceReport, SimError> {
     let design = unit.design();
-    let work = tempfile::Builder::new()
-        .prefix(&format!("kautzgen-{}-", simulator.name()))
-        .tempdir()
-        .map_err(SimError::io("cannot create a temporary directory"))?;
+    let work =
+        crate::interrupt::scratch::ScratchDir::new(&format!("kautzgen-{}-", simulator.name()))
+            .map_err(SimError::io("cannot create a temporary directory"))?;
     let report = run(simulator, unit, &design, shard, shown, wave, work.path());
     if report.as_ref().is_err_and(SimError::keeps_files) {
         let _kept = work.keep();

@@ -71,7 +71,8 @@ fn verdict(
 /// Runs every check that applies to the languages the design directory holds.
 pub fn lint(dir: &Path) -> Result<Vec<Verdict>, LintError> {
     let manifest = read_manifest(dir)?;
-    let work = tempfile::tempdir().map_err(LintError::Scratch)?;
+    let work =
+        crate::interrupt::scratch::ScratchDir::new("kautzgen-lint-").map_err(LintError::Scratch)?;
     let mut verdicts = Vec::new();
     if !manifest.verilog.is_empty() {
         let files = absolute(dir, &manifest.verilog)?;

@@ -16,48 +16,75 @@ pub mod target;
 pub mod tool;
 pub mod wrapper;
 
+use crate::interrupt::scratch::ScratchDir;
+use crate::output::OutputError;
+use crate::output::dir::OutputDir;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use tempfile::TempDir;
 
 /// Where a flow runs its tools: a temporary directory, or one the user asked to keep.
 /// A flow that fails keeps its temporary directory too, so that the logs it names exist.
 #[derive(Debug)]
 pub struct WorkDir {
-    temporary: Option<TempDir>,
     path: PathBuf,
+    place: Place,
+}
+
+#[derive(Debug)]
+enum Place {
+    Temporary(ScratchDir),
+    /// The directory of `--keep`, the earlier one moved aside until the work ends.
+    Kept(OutputDir),
+    /// A temporary directory left on disk.
+    Left,
 }
 
 impl WorkDir {
-    /// `keep`: the directory to use and leave behind; otherwise a fresh temporary one.
-    pub fn new(keep: Option<&Path>) -> std::io::Result<WorkDir> {
-        match keep {
-            Some(dir) => {
-                std::fs::create_dir_all(dir)?;
-                Ok(WorkDir {
-                    temporary: None,
-                    path: std::fs::canonicalize(dir)?,
-                })
-            }
-            None => {
-                let temporary = tempfile::Builder::new().prefix("kautzgen-").tempdir()?;
-                let path = temporary.path().to_path_buf();
-                Ok(WorkDir {
-                    temporary: Some(temporary),
-                    path,
-                })
-            }
-        }
+    /// `keep`: the directory to use and leave behind (refused, as every output directory,
+    /// when kautzgen did not write it, unless `force`); otherwise a fresh temporary one.
+    pub fn new(keep: Option<&Path>, force: bool) -> Result<WorkDir, OutputError> {
+        let place = match keep {
+            Some(dir) => Place::Kept(OutputDir::in_place(dir, force)?),
+            None => Place::Temporary(ScratchDir::new("kautzgen-").map_err(|cause| {
+                OutputError::Write {
+                    path: std::env::temp_dir(),
+                    cause,
+                }
+            })?),
+        };
+        let path = match &place {
+            Place::Temporary(dir) => dir.path(),
+            Place::Kept(dir) => dir.path(),
+            Place::Left => unreachable!("a work directory starts in place"),
+        };
+        let path = std::fs::canonicalize(path).map_err(|cause| OutputError::Write {
+            path: path.to_path_buf(),
+            cause,
+        })?;
+        Ok(WorkDir { path, place })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// Leaves the directory on disk when this value is dropped.
-    pub fn keep(&mut self) {
-        if let Some(temporary) = self.temporary.take() {
-            let _ = temporary.keep();
+    /// Leaves the directory on disk, a temporary one too: its logs are what a report names.
+    pub fn keep(&mut self) -> Result<(), OutputError> {
+        match std::mem::replace(&mut self.place, Place::Left) {
+            Place::Temporary(dir) => {
+                dir.keep();
+                Ok(())
+            }
+            Place::Kept(dir) => dir.commit(),
+            Place::Left => Ok(()),
+        }
+    }
+
+    /// Ends the work: a directory asked to be kept stays, a temporary one goes.
+    pub fn finish(mut self) -> Result<(), OutputError> {
+        match std::mem::replace(&mut self.place, Place::Left) {
+            Place::Kept(dir) => dir.commit(),
+            Place::Temporary(_) | Place::Left => Ok(()),
         }
     }
 }

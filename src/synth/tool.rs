@@ -136,23 +136,22 @@ impl Tool {
 
     /// Runs the tool with `args` in `dir`, keeping its output in `dir/<log_name>`.
     pub fn run(&self, args: &[String], dir: &Path, log_name: &str) -> Result<Outcome, ToolError> {
-        let output = Command::new(self.executable())
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .map_err(|source| {
-                if source.kind() == std::io::ErrorKind::NotFound {
-                    ToolError::Missing {
-                        program: self.program,
-                        install: self.install,
-                    }
-                } else {
-                    ToolError::Io {
-                        program: self.program,
-                        cause: source,
-                    }
+        let output = crate::interrupt::child::output(
+            Command::new(self.executable()).args(args).current_dir(dir),
+        )
+        .map_err(|source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                ToolError::Missing {
+                    program: self.program,
+                    install: self.install,
                 }
-            })?;
+            } else {
+                ToolError::Io {
+                    program: self.program,
+                    cause: source,
+                }
+            }
+        })?;
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         let log = format!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
         let log_path = dir.join(log_name);

@@ -309,7 +309,10 @@ fn draw_refuses_without_leaving_a_file() {
             "--out",
             png.to_str().unwrap()
         ]),
-        format!("error: --out '{}' must end in .svg or .dot", png.display())
+        format!(
+            "error: --out '{}': .png is neither .svg nor .dot; give --format",
+            png.display()
+        )
     );
     assert!(!png.exists());
     // A bad word, a pair given by halves, and a source equal to the destination.

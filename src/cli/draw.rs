@@ -12,12 +12,15 @@ use std::path::PathBuf;
 /// Draws the graph as Fig. 2 of seed 000 draws K(2,3), optionally with the node-disjoint
 /// routes between two nodes highlighted, one colour per route.
 ///
-/// The file type follows the name: FILE.svg is laid out by Graphviz (`dot`), FILE.dot is
-/// the Graphviz source. Graphs of more than 400 nodes are refused as unreadable.
+/// SVG is laid out by Graphviz (`dot`); DOT is the Graphviz source. The format follows
+/// --format, or else the name (FILE.svg, FILE.dot); a name without either, such as `-`,
+/// a FIFO or /dev/stdout, gets SVG. Graphs of more than 400 nodes are refused as
+/// unreadable.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   kautzgen draw --d 2 --k 3 --src 120 --dst 201 --out k23.svg
-  kautzgen draw --d 3 --k 3 --out k33.dot")]
+  kautzgen draw --d 3 --k 3 --out k33.dot
+  kautzgen draw --d 2 --k 3 --format dot --out - | dot -Tpng > k23.png")]
 pub struct Args {
     /// Degree: letters are 0..=d.
     #[arg(long)]
@@ -31,23 +34,39 @@ pub struct Args {
     /// Destination node of the highlighted route set.
     #[arg(long, value_name = "WORD", requires = "src")]
     dst: Option<String>,
-    /// Output file, FILE.svg or FILE.dot; written whole or not at all.
+    /// Output file, written whole or not at all (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// svg or dot [default: from FILE's extension, else svg].
+    #[arg(long, value_enum)]
+    format: Option<DrawFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DrawFormat {
+    Svg,
+    Dot,
+}
+
+/// The format asked for, or the one the file's name gives.
+fn format_of(args: &Args) -> anyhow::Result<DrawFormat> {
+    if let Some(format) = args.format {
+        return Ok(format);
+    }
+    match args.out.extension().and_then(|e| e.to_str()) {
+        Some("svg") => Ok(DrawFormat::Svg),
+        Some("dot") => Ok(DrawFormat::Dot),
+        None => Ok(DrawFormat::Svg),
+        Some(other) => Err(input_error(anyhow::anyhow!(
+            "--out '{}': .{other} is neither .svg nor .dot; give --format",
+            args.out.display()
+        ))),
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let graph = Kautz::new(args.d, args.k).map_err(input_error)?;
-    let svg = match args.out.extension().and_then(|e| e.to_str()) {
-        Some("svg") => true,
-        Some("dot") => false,
-        _ => {
-            return Err(input_error(anyhow::anyhow!(
-                "--out '{}' must end in .svg or .dot",
-                args.out.display()
-            )));
-        }
-    };
+    let svg = format_of(&args)? == DrawFormat::Svg;
     let dot = match (&args.src, &args.dst) {
         (Some(src), Some(dst)) => {
             let src = graph.parse_word(src).map_err(input_error)?;

@@ -430,9 +430,12 @@ fn run_logged(
     let stderr = file
         .try_clone()
         .map_err(SimError::io(format!("cannot open {}", log.display())))?;
+    // The tool's own temporaries (the C++ compiler's) go in the work directory, which a
+    // signal removes.
     let status = crate::interrupt::child::status(
         command
             .current_dir(dir)
+            .env("TMPDIR", dir)
             .stdin(Stdio::null())
             .stdout(file)
             .stderr(stderr),

@@ -136,8 +136,12 @@ impl Tool {
 
     /// Runs the tool with `args` in `dir`, keeping its output in `dir/<log_name>`.
     pub fn run(&self, args: &[String], dir: &Path, log_name: &str) -> Result<Outcome, ToolError> {
+        // The tool's own temporaries go in the work directory, which a signal removes.
         let output = crate::interrupt::child::output(
-            Command::new(self.executable()).args(args).current_dir(dir),
+            Command::new(self.executable())
+                .args(args)
+                .current_dir(dir)
+                .env("TMPDIR", dir),
         )
         .map_err(|source| {
             if source.kind() == std::io::ErrorKind::NotFound {

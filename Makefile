@@ -108,14 +108,14 @@ run: deps $(KAUTZGEN)
 	$(call save,generated/switch-d4-verify.txt,$(KAUTZGEN) verify switch --d 4)
 	$(KAUTZGEN) generate network --d 2 --k 3 --out generated/network-k23
 	$(call save,generated/network-k23-lint.txt,$(KAUTZGEN) lint generated/network-k23)
-	$(call save,generated/network-k23-verify.txt,$(KAUTZGEN) verify network --d 2 --k 3 --faults 1)
+	$(call save,generated/network-k23-verify.txt,$(KAUTZGEN) verify network --d 2 --k 3 --random-faulty-nodes 1)
 
 ## verify-full: every ordered pair of K(4,5) (1,637,120) and the invalid words, in Verilator;
 ## then the 24-node K(2,4) network under load (saturated, one faulty node) against its model
 ## in Verilator and GHDL, message for message.
 verify-full: deps $(KAUTZGEN)
 	time $(KAUTZGEN) verify --d 4 --k 5 --pairs all --sim verilator
-	time $(KAUTZGEN) verify network --d 2 --k 4 --rate 0.03 --cycles 5000 --faults 1
+	time $(KAUTZGEN) verify network --d 2 --k 4 --rate 0.03 --cycles 5000 --random-faulty-nodes 1
 
 ## test: formatting, lints, and every test (unit, property, command line).
 test: deps

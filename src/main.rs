@@ -1,11 +1,10 @@
 //! The `kautzgen` binary: parses the command line and hands it to the library.
 
-use clap::Parser;
-use kautzgen::cli::{Cli, exit_status, one_line_usage_error, run};
+use kautzgen::cli::{exit_status, one_line_usage_error, parse, run};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(error) => match one_line_usage_error(&error) {
             Some(message) => {

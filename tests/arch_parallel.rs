@@ -321,11 +321,11 @@ fn bad_command_lines_exit_2_with_one_line() {
             &[
                 "generate", "ldi", "--m", "18", "--s", "3", "--arch", "parallel", "--out", "x",
             ][..],
-            "error: --arch chooses the Kautz route generator's architecture; the ldi-theorem3 unit has no such option\n",
+            "error: --arch chooses the Kautz route generator's architecture; the ldi-theorem3 unit has no such option; it takes --kind, --m, --s, --registered, --data-bits, --top, --out, --force, --lang, --testbench, --fault\n",
         ),
         (
             &["verify", "switch", "--d", "2", "--arch", "parallel"][..],
-            "error: --arch chooses the Kautz route generator's architecture; the switch unit has no such option\n",
+            "error: --arch chooses the Kautz route generator's architecture; the switch unit has no such option; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles\n",
         ),
         (
             &[

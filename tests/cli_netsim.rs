@@ -22,11 +22,11 @@ fn bad_input_is_refused_with_one_line() {
             "injection rate must be between 0 and 1, got -0.1",
         ),
         (
-            &["--faults", "12"],
+            &["--random-faulty-nodes", "12"],
             "12 faulty nodes of 12 leave fewer than two healthy nodes to send between",
         ),
         (
-            &["--faults", "11"],
+            &["--random-faulty-nodes", "11"],
             "11 faulty nodes of 12 leave fewer than two healthy nodes to send between",
         ),
         (
@@ -245,8 +245,19 @@ fn a_sweep_agrees_with_single_runs_and_its_shards_merge_into_the_same_files() {
             .zip([("0", "0.002"), ("0", "0.02"), ("1", "0.002"), ("1", "0.02")])
     {
         let (status, json, _) = kautzgen(&[
-            "netsim", "--d", "2", "--k", "3", "--rate", rate, "--cycles", "500", "--faults",
-            faults, "--format", "json",
+            "netsim",
+            "--d",
+            "2",
+            "--k",
+            "3",
+            "--rate",
+            rate,
+            "--cycles",
+            "500",
+            "--random-faulty-nodes",
+            faults,
+            "--format",
+            "json",
         ]);
         assert_eq!(status, 0);
         let s: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -308,4 +319,55 @@ fn a_sweep_refuses_bad_input() {
         assert_eq!((status, stdout.as_str()), (2, ""), "{extra:?}: {stderr}");
         assert_eq!(stderr, format!("error: {message}\n"), "{extra:?}");
     }
+}
+
+/// `--faults` counted faulty nodes in `netsim` but faulty links in `netsim torus`: the
+/// counts are named for what they draw, and the old name is refused in both.
+#[test]
+fn random_fault_counts_say_what_they_draw() {
+    let (code, _, stderr) = kautzgen(&[
+        "netsim", "--d", "2", "--k", "3", "--rate", "0.1", "--cycles", "10", "--faults", "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: unexpected argument '--faults' found"));
+    let (code, _, stderr) = kautzgen(&[
+        "netsim", "torus", "--k", "2", "--n", "2", "--rate", "0.1", "--cycles", "10", "--faults",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: unexpected argument '--faults' found"));
+    let (code, stdout, _) = kautzgen(&[
+        "netsim",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--rate",
+        "0.1",
+        "--cycles",
+        "10",
+        "--random-faulty-nodes",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("\"healthy_nodes\":11"), "{stdout}");
+    let (code, _, stderr) = kautzgen(&[
+        "netsim",
+        "torus",
+        "--k",
+        "2",
+        "--n",
+        "2",
+        "--algo",
+        "e-cube",
+        "--rate",
+        "0.1",
+        "--cycles",
+        "10",
+        "--random-faulty-links",
+        "1",
+    ]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
 }

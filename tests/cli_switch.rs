@@ -71,7 +71,7 @@ fn options_that_do_not_apply_are_refused() {
         ),
         (
             &["--pairs", "10"],
-            "--pairs applies to the route generators (Kautz, MRNS) only, not to the switch unit",
+            "--pairs applies to the route generators (Kautz, MRNS) only, not to the switch unit; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles",
         ),
         (
             &["--fault", "nope"],
@@ -101,7 +101,7 @@ fn options_that_do_not_apply_are_refused() {
     );
     bad_input(
         &["verify", "torus", "--k", "3", "--n", "2", "--cycles", "9"],
-        "--cycles applies to the switch, the router and the network only, not to the torus-e-cube unit",
+        "--cycles applies to the switch, the router and the network only, not to the torus-e-cube unit; it takes --k, --n, --algo, --registered, --top, --sim, --shard, --keep, --force, --fault, --vectors",
     );
     bad_input(
         &["synth", "switch", "--d", "2", "--clocking", "self-timed"],

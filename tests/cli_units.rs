@@ -341,7 +341,7 @@ fn bad_mrns_parameters_are_refused() {
     );
     bad_input(
         &["verify", "ldi", "--m", "9", "--s", "3", "--wave", "x.vcd"],
-        "--wave applies to the route generators (Kautz, MRNS), the switch, the router and the network only, not to the ldi-theorem3 unit",
+        "--wave applies to the route generators (Kautz, MRNS), the switch, the router and the network only, not to the ldi-theorem3 unit; it takes --kind, --m, --s, --registered, --data-bits, --top, --sim, --shard, --keep, --force, --fault",
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--wave", "x.vcd"],
@@ -349,7 +349,7 @@ fn bad_mrns_parameters_are_refused() {
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--design", "x"],
-        "--design applies to the Kautz route generator only, not to the mrns-path-gen unit",
+        "--design applies to the Kautz route generator only, not to the mrns-path-gen unit; it takes --radices, --top, --sim, --shard, --wave, --keep, --force, --pairs, --seed, --fault",
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--pairs", "20000000"],
@@ -478,11 +478,11 @@ fn a_unit_with_another_units_parameters_is_refused() {
     );
     bad_input(
         &["verify", "ldi", "--m", "18", "--s", "3", "--pairs", "all"],
-        "--pairs applies to the route generators (Kautz, MRNS) only, not to the ldi-theorem3 unit",
+        "--pairs applies to the route generators (Kautz, MRNS) only, not to the ldi-theorem3 unit; it takes --kind, --m, --s, --registered, --data-bits, --top, --sim, --shard, --keep, --force, --fault",
     );
     bad_input(
         &["verify", "--d", "2", "--k", "3", "--vectors", "walks"],
-        "--vectors applies to the torus unit only, not to the kautz-route-gen unit",
+        "--vectors applies to the torus unit only, not to the kautz-route-gen unit; it takes --d, --k, --top, --arch, --sim, --shard, --wave, --design, --keep, --force, --pairs, --seed, --fault",
     );
     bad_input(
         &[
@@ -507,4 +507,39 @@ fn a_unit_with_another_units_parameters_is_refused() {
         !Path::new("x").exists(),
         "no output is written on bad input"
     );
+}
+
+/// The long options a help text lists, in order.
+fn listed_options(help: &str) -> Vec<String> {
+    help.lines()
+        .filter_map(|line| line.trim_start().strip_prefix("--"))
+        .map(|rest| format!("--{}", rest.split([' ', ',']).next().unwrap()))
+        .collect()
+}
+
+/// A unit's help lists the options it takes and none of the other units'.
+#[test]
+fn each_units_help_lists_only_its_own_options() {
+    for (args, expected) in [
+        (
+            &["generate", "switch", "--help"][..],
+            "--d --quiet --data-bits --arbiter --clocking --top --out --force --lang --testbench --seed --fault --cycles",
+        ),
+        (
+            &["generate", "network", "--help"],
+            "--d --quiet --k --max-bytes --arbiter --top --out --force --lang --testbench --seed --fault --cycles --rate --random-faulty-nodes",
+        ),
+        (
+            &["verify", "torus", "--help"],
+            "--k --quiet --n --algo --registered --top --sim --shard --keep --force --fault --vectors",
+        ),
+        (
+            &["generate", "--help"],
+            "--quiet --d --k --top --arch --out --force --lang --testbench --pairs --seed --fault",
+        ),
+    ] {
+        let (status, stdout, _) = kautzgen(args);
+        assert_eq!(status, 0);
+        assert_eq!(listed_options(&stdout).join(" "), expected, "{args:?}");
+    }
 }

@@ -155,8 +155,24 @@ fn a_message_whose_only_ports_are_faulty_is_dropped() {
 fn every_message_is_accounted_for_and_runs_repeat() {
     for algo in ["e-cube", "double-e-cube", "west-first", "direction-first"] {
         let line = [
-            "netsim", "torus", "--k", "4", "--n", "2", "--algo", algo, "--rate", "0.3", "--cycles",
-            "60", "--faults", "3", "--seed", "5", "--format", "json",
+            "netsim",
+            "torus",
+            "--k",
+            "4",
+            "--n",
+            "2",
+            "--algo",
+            algo,
+            "--rate",
+            "0.3",
+            "--cycles",
+            "60",
+            "--random-faulty-links",
+            "3",
+            "--seed",
+            "5",
+            "--format",
+            "json",
         ];
         let (status, stdout, stderr) = kautzgen(&line);
         assert_eq!(status, 0, "{stderr}");
@@ -238,7 +254,16 @@ fn bad_input_is_refused_with_one_line() {
         ),
         (
             &[
-                "--k", "2", "--n", "2", "--algo", "e-cube", "--rate", "0.1", "--faults", "9",
+                "--k",
+                "2",
+                "--n",
+                "2",
+                "--algo",
+                "e-cube",
+                "--rate",
+                "0.1",
+                "--random-faulty-links",
+                "9",
             ],
             "9 faulty links asked for, but the 2-ary 2-cube has only 8 links",
         ),

@@ -98,7 +98,7 @@ fn injected(d: &str, k: &str, rate: &str, cycles: &str, faults: &str, seed: &str
         rate,
         "--cycles",
         cycles,
-        "--faults",
+        "--random-faulty-nodes",
         faults,
         "--seed",
         seed,
@@ -118,8 +118,20 @@ fn network_matches_model(d: &str, k: &str, faults: &str, seed: &str) {
     let messages = injected(d, k, rate, cycles, faults, seed);
     assert!(messages > 100, "too little traffic: {messages}");
     let (status, stdout, stderr) = kautzgen(&[
-        "verify", "network", "--d", d, "--k", k, "--rate", rate, "--cycles", cycles, "--faults",
-        faults, "--seed", seed,
+        "verify",
+        "network",
+        "--d",
+        d,
+        "--k",
+        k,
+        "--rate",
+        rate,
+        "--cycles",
+        cycles,
+        "--random-faulty-nodes",
+        faults,
+        "--seed",
+        seed,
     ]);
     assert_eq!(status, 0, "{stdout}{stderr}");
     for sim in ["verilator", "ghdl"] {
@@ -198,7 +210,14 @@ fn bad_parameters_are_refused_with_one_line() {
         ),
         (
             &[
-                "verify", "network", "--d", "2", "--k", "3", "--faults", "11",
+                "verify",
+                "network",
+                "--d",
+                "2",
+                "--k",
+                "3",
+                "--random-faulty-nodes",
+                "11",
             ],
             "11 faulty nodes of 12 leave fewer than two healthy nodes to send between",
         ),
@@ -223,7 +242,7 @@ fn bad_parameters_are_refused_with_one_line() {
         ),
         (
             &["verify", "switch", "--d", "2", "--rate", "0.1"],
-            "--rate applies to the network only, not to the switch unit",
+            "--rate applies to the network only, not to the switch unit; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles",
         ),
         (
             &["verify", "network", "--d", "16", "--k", "2"],

@@ -5,6 +5,7 @@
 
 use crate::cli::input_error;
 use crate::cli::unit::Unit;
+use crate::cli::unit_options::refuse_foreign;
 use crate::network::switch::SwitchFault;
 use crate::rtl::kautz_network::{NetworkFault, NetworkParams};
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
@@ -55,7 +56,7 @@ pub struct CheckArgs {
     pub rate: Option<f64>,
     /// Network: faulty nodes, drawn by --seed among all [default: 0].
     #[arg(global = true, long, value_name = "F")]
-    pub faults: Option<u64>,
+    pub random_faulty_nodes: Option<u64>,
     /// Torus unit: which vectors to run.
     #[arg(global = true, long, value_enum)]
     pub vectors: Option<TorusVectors>,
@@ -89,30 +90,18 @@ fn parse_pairs(text: &str) -> Result<PairCount, String> {
 }
 
 impl CheckArgs {
-    /// Refuses, as an input error, each option given that `unit` does not take.
-    pub fn validate(&self, unit: &Unit) -> anyhow::Result<()> {
-        let only = |flag: &str, owner: &str, given: bool| only(unit, flag, owner, given);
-        if !matches!(unit, Unit::Kautz(_) | Unit::Mrns(_)) {
-            let owners = "route generators (Kautz, MRNS)";
-            only("--pairs", owners, self.pairs.is_some())?;
-        }
-        if !matches!(
-            unit,
-            Unit::Kautz(_) | Unit::Mrns(_) | Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)
-        ) {
-            let owners = "route generators (Kautz, MRNS), the switch, the router and the network";
-            only("--seed", owners, self.seed.is_some())?;
-        }
-        if !matches!(unit, Unit::Network(_)) {
-            only("--rate", "network", self.rate.is_some())?;
-            only("--faults", "network", self.faults.is_some())?;
-        }
-        if !matches!(unit, Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)) {
-            let owners = "switch, the router and the network";
-            only("--cycles", owners, self.cycles.is_some())?;
-        }
-        if !matches!(unit, Unit::Torus(_)) {
-            only("--vectors", "torus unit", self.vectors.is_some())?;
+    /// Refuses, as an input error, each option given that `unit` does not take in
+    /// `command`.
+    pub fn validate(&self, command: &str, unit: &Unit) -> anyhow::Result<()> {
+        for (id, given) in [
+            ("pairs", self.pairs.is_some()),
+            ("seed", self.seed.is_some()),
+            ("rate", self.rate.is_some()),
+            ("random_faulty_nodes", self.random_faulty_nodes.is_some()),
+            ("cycles", self.cycles.is_some()),
+            ("vectors", self.vectors.is_some()),
+        ] {
+            refuse_foreign(command, unit, id, given)?;
         }
         Ok(())
     }
@@ -212,7 +201,7 @@ impl CheckArgs {
     }
 
     /// The network, with the fault asked for, under the traffic of --rate, --cycles and
-    /// --faults from --seed; the model is run here.
+    /// --random-faulty-nodes from --seed; the model is run here.
     pub fn network_unit(&self, params: &NetworkParams) -> anyhow::Result<NetworkUnit> {
         let port_bits = params.graph().k() as u32 * params.router.letter_bits();
         if port_bits > 64 {
@@ -226,7 +215,7 @@ impl CheckArgs {
             params,
             self.rate.unwrap_or(network_traffic::DEFAULT_RATE),
             self.cycles.unwrap_or(network_traffic::DEFAULT_CYCLES),
-            self.faults.unwrap_or(0),
+            self.random_faulty_nodes.unwrap_or(0),
             self.seed(),
         )
         .map_err(input_error)
@@ -239,17 +228,6 @@ impl CheckArgs {
             .map(|name| parse_fault(name, owner))
             .transpose()
     }
-}
-
-/// Refuses `flag`, when `given`, as an option of `owner` that `unit` does not take.
-pub fn only(unit: &Unit, flag: &str, owner: &str, given: bool) -> anyhow::Result<()> {
-    if given {
-        return Err(input_error(anyhow::anyhow!(
-            "{flag} applies to the {owner} only, not to the {} unit",
-            unit.name()
-        )));
-    }
-    Ok(())
 }
 
 /// A unit's built-in fault by its command-line name; an unknown name lists the unit's.

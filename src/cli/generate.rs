@@ -98,7 +98,7 @@ impl Lang {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let unit = args.unit.resolve()?;
+    let unit = args.unit.resolve("generate")?;
     let Some(out) = &args.out else {
         return Err(input_error(anyhow::anyhow!(
             "the following required argument was not provided: --out <DIR>"
@@ -116,13 +116,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.lang.flag()
         ),
     };
-    args.check.validate(&unit)?;
+    args.check.validate("generate", &unit)?;
     let selection = [
         ("--pairs", args.check.pairs.is_some()),
         ("--seed", args.check.seed.is_some()),
         ("--cycles", args.check.cycles.is_some()),
         ("--rate", args.check.rate.is_some()),
-        ("--faults", args.check.faults.is_some()),
+        (
+            "--random-faulty-nodes",
+            args.check.random_faulty_nodes.is_some(),
+        ),
         ("--vectors", args.check.vectors.is_some()),
     ];
     if let Some((flag, _)) = selection

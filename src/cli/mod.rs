@@ -20,6 +20,7 @@ mod routes;
 mod synth;
 mod torus;
 mod unit;
+mod unit_options;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +51,22 @@ enum Command {
     Verify(verify::Args),
     Synth(synth::Args),
     Prove(prove::Args),
+}
+
+/// The command line's definition, each unit's help showing only the options it takes.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    cli.build();
+    unit_options::hide_foreign(cli)
+}
+
+/// Parses the process's command line with [`command`].
+pub fn parse() -> Result<Cli, clap::Error> {
+    use clap::FromArgMatches;
+    command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
 }
 
 /// Runs one parsed command line.

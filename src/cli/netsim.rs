@@ -33,7 +33,7 @@ processor is told it failed. The model is cycle-exact with the generated RTL \
 Processors inject for --cycles cycles, then the network drains until nothing is in flight.",
     after_help = "Examples:\n  \
 kautzgen netsim --d 2 --k 3 --rate 0.01 --cycles 10000 --seed 1\n  \
-kautzgen netsim --d 4 --k 5 --rate 0.002 --cycles 5000 --seed 7 --faults 3 --format json\n  \
+kautzgen netsim --d 4 --k 5 --rate 0.002 --cycles 5000 --seed 7 --random-faulty-nodes 3 --format json\n  \
 kautzgen netsim --d 2 --k 3 --rate 0.02 --cycles 2000 --seed 1 --faulty-node 010 --trace trace.jsonl"
 )]
 pub struct Args {
@@ -68,7 +68,7 @@ pub struct Args {
     max_bytes: u64,
     /// Faulty nodes drawn by the seed
     #[arg(long, default_value_t = 0, value_name = "F")]
-    faults: u64,
+    random_faulty_nodes: u64,
     /// A faulty node (repeatable)
     #[arg(long = "faulty-node", value_name = "WORD")]
     faulty_nodes: Vec<String>,
@@ -148,7 +148,7 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
         Kautz::new(args.d.expect(required), args.k.expect(required)).map_err(input_error)?;
     let bytes = parse_bytes(&args.message_bytes).map_err(input_error)?;
     let mut faults = FaultSpec {
-        random_nodes: args.faults,
+        random_nodes: args.random_faulty_nodes,
         ..FaultSpec::default()
     };
     for word in &args.faulty_nodes {

@@ -25,7 +25,7 @@ cycles, then the network drains. A cycle in which worms are in flight and no fli
 deadlock: the run stops and prints the worms waiting on each other (docs/torus.md).",
     after_help = "Examples:\n  \
 kautzgen netsim torus --k 8 --n 2 --algo direction-first --rate 0.02 --cycles 1000 --seed 1\n  \
-kautzgen netsim torus --k 2 --n 6 --algo e-cube --rate 0.2 --cycles 30 --faults 2 --format json\n  \
+kautzgen netsim torus --k 2 --n 6 --algo e-cube --rate 0.2 --cycles 30 --random-faulty-links 2 --format json\n  \
 kautzgen netsim torus --k 5 --n 2 --algo e-cube --rate 0 --cycles 0 --message 0,0:0,2 \
 --message 0,1:0,3 --message 0,2:0,4 --message 0,3:0,0 --message 0,4:0,1\n  \
 kautzgen netsim torus fig4 --out fig4"
@@ -57,7 +57,7 @@ pub struct Args {
     faulty_links: Vec<String>,
     /// Faulty links drawn by the seed among the others
     #[arg(long, default_value_t = 0, value_name = "F")]
-    faults: u64,
+    random_faulty_links: u64,
     /// Flits per message, header included (1 to 255)
     #[arg(long, default_value_t = DEFAULT_MESSAGE_FLITS, value_name = "L")]
     message_flits: u64,
@@ -146,7 +146,7 @@ fn params(args: &Args) -> anyhow::Result<TorusParams> {
         message_flits: args.message_flits,
         buffer_flits: args.buffer_flits,
         faulty_links,
-        random_faults: args.faults,
+        random_faults: args.random_faulty_links,
         messages,
     })
 }

@@ -90,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (dir.clone(), label)
         }
         None => {
-            let unit = args.unit.resolve()?;
+            let unit = args.unit.resolve("prove")?;
             let design = unit.design();
             let names = name_design(&design, Language::Verilog);
             let top = design.top();

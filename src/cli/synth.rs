@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let text = render_doc(&reports, "make synth")?;
         return Ok(output::file::write(doc, text.as_bytes())?);
     }
-    let unit = args.unit.resolve()?;
+    let unit = args.unit.resolve("synth")?;
     let design = unit.design();
     // Asking to synthesise a self-timed unit is the user's mistake, told before any tool runs.
     design

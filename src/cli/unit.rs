@@ -5,6 +5,7 @@
 //! meaning.
 
 use crate::cli::input_error;
+use crate::cli::unit_options::refuse_foreign;
 use crate::emit::names::{Language, legalise, name_design};
 use crate::network::switch::{Arbiter, DEFAULT_DATA_BITS as SWITCH_DATA_BITS, SwitchConfig};
 use crate::routing::torus::Algorithm;
@@ -209,8 +210,8 @@ pub struct UnitSelection {
 }
 
 impl UnitSelection {
-    /// The unit selected, validated.
-    pub fn resolve(&self) -> anyhow::Result<Unit> {
+    /// The unit selected for `command`, validated.
+    pub fn resolve(&self, command: &str) -> anyhow::Result<Unit> {
         let unit = Unit::from_args(self.unit.as_ref(), &self.kautz, self.top.as_deref())?;
         let unit = match (unit, self.arch) {
             (unit, None) => unit,
@@ -222,10 +223,8 @@ impl UnitSelection {
                 })
             }
             (unit, Some(_)) => {
-                return Err(input_error(anyhow::anyhow!(
-                    "--arch chooses the Kautz route generator's architecture; the {} unit has no such option",
-                    unit.name()
-                )));
+                refuse_foreign(command, &unit, "arch", true)?;
+                unit
             }
         };
         if let Some(top) = &self.top {

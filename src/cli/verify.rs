@@ -1,8 +1,9 @@
 //! `kautzgen verify`: simulates a unit in Verilator and GHDL and compares it with its golden
 //! model: the Kautz route generator route by route, the function units vector by vector.
 
-use crate::cli::checks::{self, CheckArgs};
+use crate::cli::checks::CheckArgs;
 use crate::cli::unit::{Unit, UnitSelection};
+use crate::cli::unit_options::refuse_foreign;
 use crate::cli::{input_error, output::print_stdout, progress};
 use crate::emit::Provenance;
 use crate::interrupt::scratch;
@@ -54,7 +55,7 @@ use std::path::{Path, PathBuf};
 /// is checked cycle by cycle in closed loop with its model.
 ///
 /// The whole network is checked message by message: the network model runs --cycles of
-/// uniform traffic at --rate with --faults faulty nodes from --seed, its messages drive
+/// uniform traffic at --rate with --random-faulty-nodes faulty nodes from --seed, its messages drive
 /// the nodes' processor ports, and each message's verdict, attempts, cycles and bytes
 /// must come out of the hardware as out of the model.
 ///
@@ -82,7 +83,7 @@ use std::path::{Path, PathBuf};
   kautzgen verify switch --d 2 --cycles 50000 --seed 7
   kautzgen verify switch --d 4 --fault output-kept-after-eod   # must fail
   kautzgen verify router --d 2 --k 3 --cycles 5000
-  kautzgen verify network --d 2 --k 3 --rate 0.02 --faults 2 --seed 4
+  kautzgen verify network --d 2 --k 3 --rate 0.02 --random-faulty-nodes 2 --seed 4
   kautzgen verify network --d 2 --k 3 --fault links-swapped   # must fail"
 )]
 pub struct Args {
@@ -138,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn run_checks(args: Args) -> anyhow::Result<()> {
-    let unit = args.unit.resolve()?;
+    let unit = args.unit.resolve("verify")?;
     let shard = match &args.shard {
         Some(text) => text.parse().map_err(input_error)?,
         None => Shard::WHOLE,
@@ -162,10 +163,9 @@ fn run_checks(args: Args) -> anyhow::Result<()> {
             )));
         }
     };
-    let only = |flag: &str, owner: &str, given: bool| checks::only(&unit, flag, owner, given);
-    if !matches!(unit, Unit::Kautz(_)) {
-        only("--design", "Kautz route generator", args.design.is_some())?;
-    } else if args.design.is_some() && args.unit.arch.is_some() {
+    refuse_foreign("verify", &unit, "design", args.design.is_some())?;
+    refuse_foreign("verify", &unit, "wave", args.wave.is_some())?;
+    if args.design.is_some() && args.unit.arch.is_some() {
         return Err(input_error(anyhow::anyhow!(
             "--arch builds a design; one read with --design has its own (its manifest's cycle_bound)"
         )));
@@ -174,14 +174,7 @@ fn run_checks(args: Args) -> anyhow::Result<()> {
             "--fault builds a design with a fault; one read with --design has none to add"
         )));
     }
-    if !matches!(
-        unit,
-        Unit::Kautz(_) | Unit::Mrns(_) | Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)
-    ) {
-        let owners = "route generators (Kautz, MRNS), the switch, the router and the network";
-        only("--wave", owners, args.wave.is_some())?;
-    }
-    args.check.validate(&unit)?;
+    args.check.validate("verify", &unit)?;
     if matches!(unit, Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)) && shard != Shard::WHOLE
     {
         return Err(input_error(anyhow::anyhow!(

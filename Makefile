@@ -81,12 +81,15 @@ $(KAUTZGEN): $(shell find src -name '*.rs') $(wildcard templates/* testbenches/*
 
 # Runs the self-checking testbench that DIR/tb carries with the command its manifest gives
 # for SIM, in a copy of DIR, without kautzgen: $(call exported_tb,DIR,SIM).
-exported_tb = ( tmp=$$(mktemp -d) && cp -r $(1) $$tmp/design && cd $$tmp/design/tb && \
+exported_tb = ( tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && trap 'exit 130' INT && \
+  trap 'exit 143' TERM && cp -r $(1) $$tmp/design && cd $$tmp/design/tb && \
   sh -c "$$(python3 -c 'import json,sys; print(json.load(open("../manifest.json"))["testbench"]["run"][sys.argv[1]])' $(2))" \
-  | grep -v '^VCD info'; status=$${PIPESTATUS[0]}; rm -rf $$tmp; exit $$status )
+  | grep -v '^VCD info'; exit $${PIPESTATUS[0]} )
 
-# Writes the output of a command to a file whole or not at all: $(call save,FILE,COMMAND).
-save = { $(2) > $(1).tmp && mv $(1).tmp $(1) && cat $(1); } || { rm -f $(1).tmp; exit 1; }
+# Writes the output of a command to a file whole or not at all, also on Ctrl-C:
+# $(call save,FILE,COMMAND).
+save = { trap 'rm -f $(1).tmp' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+  $(2) > $(1).tmp && mv $(1).tmp $(1) && cat $(1); } || { rm -f $(1).tmp; exit 1; }
 
 ## run: the papers' default, K(4,5), under generated/: Table 3 of seed 000 and its JSON, the
 ## K(2,3) drawing of Fig. 2, the route generator in Verilog and VHDL with its self-checking

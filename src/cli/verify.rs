@@ -175,6 +175,9 @@ fn run_checks(args: Args) -> anyhow::Result<()> {
         )));
     }
     args.check.validate("verify", &unit)?;
+    if let Some(wave) = &args.wave {
+        crate::output::file::check(wave)?;
+    }
     if matches!(unit, Unit::Switch(_) | Unit::Router(_) | Unit::Network(_)) && shard != Shard::WHOLE
     {
         return Err(input_error(anyhow::anyhow!(

@@ -18,6 +18,12 @@ use std::io::{BufWriter, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+/// Refuses, before any work, an output `path` that cannot be written as a file (a
+/// directory, a loop of links).
+pub fn check(path: &Path) -> Result<(), OutputError> {
+    Target::of(path).map(|_| ())
+}
+
 /// Writes `bytes` to the output `path`.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     write_with(path, |out| out.write_all(bytes))

@@ -71,11 +71,13 @@ pub(crate) fn write_sources(
 /// Copies the waves a run with `wave` dumped in `work` (`wave.vcd`) to `to`.
 pub(crate) fn copy_wave(work: &Path, to: &Path) -> Result<(), SimError> {
     let from = work.join("wave.vcd");
-    std::fs::copy(&from, to).map_err(SimError::io(format!(
-        "cannot copy {} to {}",
-        from.display(),
-        to.display()
-    )))?;
+    crate::output::file::write_with(to, |out| {
+        std::io::copy(&mut std::fs::File::open(&from)?, out)
+    })
+    .map_err(|e| SimError::Io {
+        what: format!("cannot copy {} to {}", from.display(), to.display()),
+        cause: std::io::Error::other(e),
+    })?;
     Ok(())
 }
 

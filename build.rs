@@ -1,15 +1,10 @@
 //! Records the git commit kautzgen is built from, for `kautzgen --version`.
 
+use std::path::Path;
 use std::process::Command;
 
 fn main() {
-    let commit = git(&["rev-parse", "--short=12", "HEAD"]);
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-        .is_some_and(|changes| !changes.is_empty());
-    let version = match commit {
-        Some(commit) if dirty => {
-            format!("{} (commit {commit}, modified)", env!("CARGO_PKG_VERSION"))
-        }
+    let version = match git(&["rev-parse", "--short=12", "HEAD"]) {
         Some(commit) => format!("{} (commit {commit})", env!("CARGO_PKG_VERSION")),
         None => format!(
             "{} (commit unknown: not built from a git checkout)",
@@ -17,15 +12,19 @@ fn main() {
         ),
     };
     println!("cargo:rustc-env=KAUTZGEN_VERSION={version}");
-    // A new commit, or a change of branch, changes the version.
-    println!("cargo:rerun-if-changed=.git/HEAD");
-    println!("cargo:rerun-if-changed=.git/index");
+    // A new commit or another branch changes the version. Only files that exist are
+    // watched: cargo takes a missing one as changed, and would rebuild every time.
+    let mut watched = vec![".git/HEAD".to_string(), ".git/packed-refs".to_string()];
     if let Some(head) = std::fs::read_to_string(".git/HEAD")
         .ok()
         .and_then(|h| h.strip_prefix("ref: ").map(|r| r.trim().to_string()))
     {
-        println!("cargo:rerun-if-changed=.git/{head}");
+        watched.push(format!(".git/{head}"));
     }
+    for path in watched.iter().filter(|p| Path::new(p).exists()) {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    println!("cargo:rerun-if-changed=build.rs");
 }
 
 /// What `git ARGS` prints, trimmed; `None` without git or outside a checkout.

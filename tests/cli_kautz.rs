@@ -417,3 +417,20 @@ fn bench_prints_a_row_per_method() {
         "error: --network '4,5,0.01' is not D,K,RATE,CYCLES (for example --network 4,5,0.01,10000)"
     );
 }
+
+/// `--version` names the commit the binary was built from, as git tells it.
+#[test]
+fn version_names_the_commit() {
+    let output = kautzgen(&["--version"]);
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(head.status.success(), "the tests run in a git checkout");
+    let commit = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    let expected = format!("kautzgen {} (commit {commit}", env!("CARGO_PKG_VERSION"));
+    assert!(stdout.starts_with(&expected), "{stdout}");
+}

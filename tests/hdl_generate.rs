@@ -243,8 +243,8 @@ fn the_same_command_writes_the_same_bytes() {
         read_tree(&a.path().join("out")),
         read_tree(&b.path().join("out")),
     );
-    // 8 Verilog, 9 VHDL, the manifest and the FuseSoC core.
-    assert_eq!(first.len(), 8 + 9 + 2);
+    // 8 Verilog, 9 VHDL, the manifest, the FuseSoC core and the marker.
+    assert_eq!(first.len(), 8 + 9 + 3);
     assert_eq!(first, second);
 }
 
@@ -252,8 +252,6 @@ fn the_same_command_writes_the_same_bytes() {
 fn generate_replaces_the_directory_as_a_whole_or_not_at_all() {
     let scratch = tempfile::tempdir().unwrap();
     let out = scratch.path().join("design");
-    std::fs::create_dir_all(out.join("verilog")).unwrap();
-    std::fs::write(out.join("verilog/stale.v"), "stale").unwrap();
     let binary = env!("CARGO_BIN_EXE_kautzgen");
     let run = |args: &[&str]| {
         Command::new(binary)
@@ -263,6 +261,8 @@ fn generate_replaces_the_directory_as_a_whole_or_not_at_all() {
             .output()
             .unwrap()
     };
+    assert!(run(&["generate", "--d", "2", "--k", "3"]).status.success());
+    std::fs::write(out.join("verilog/stale.v"), "stale").unwrap();
     let ok = run(&["generate", "--d", "2", "--k", "3"]);
     assert!(ok.status.success());
     assert!(!out.join("verilog/stale.v").exists());

@@ -66,10 +66,6 @@ fn options_that_do_not_apply_are_refused() {
             "--shard splits independent vectors; the switch's cycles form one run from reset: give --cycles and --seed instead",
         ),
         (
-            &["--sim", "icarus"],
-            "--sim icarus runs the self-timed switch's ring only; use verilator or ghdl for the switch unit",
-        ),
-        (
             &["--pairs", "10"],
             "--pairs applies to the route generators (Kautz, MRNS) only, not to the switch unit; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles",
         ),

@@ -4,9 +4,10 @@
 //! - nothing: the directory is created, with its parents;
 //! - an empty directory, or one kautzgen wrote (it holds [`MARKER`], or the `manifest.json`
 //!   of a design written before the marker existed): it is replaced whole;
-//! - anything else (a directory of the user's, a file, a FIFO or device, a symlink to any
-//!   of these, a dangling symlink): refused with [`OutputError::NotOurs`], touching
-//!   nothing, unless forced.
+//! - anything else (a directory of the user's, a file, a symlink to either, a dangling
+//!   symlink): refused with [`OutputError::NotOurs`], touching nothing, unless forced;
+//! - a FIFO, a device or a socket (or a symlink to one): refused with
+//!   [`OutputError::NotADirectory`], even when forced.
 //!
 //! A symlink to a directory that may be replaced is followed: its target is replaced, the
 //! link stays. Two ways to replace:
@@ -60,8 +61,10 @@ impl OutputDir {
 
     /// Starts an output at `path` written in place, the earlier output moved aside.
     pub fn in_place(path: &Path, force: bool) -> Result<OutputDir, OutputError> {
-        let target = claim(path, force)?;
         let fail = OutputError::write(path);
+        // Tools work in it from directories of their own: a relative name would be
+        // resolved from each of those.
+        let target = std::path::absolute(claim(path, force)?).map_err(&fail)?;
         std::fs::create_dir_all(parent_of(&target)).map_err(&fail)?;
         let exists = std::fs::symlink_metadata(&target).is_ok();
         let (aside, registration) = if exists {
@@ -189,6 +192,13 @@ fn claim(path: &Path, force: bool) -> Result<PathBuf, OutputError> {
     let replaceable = match std::fs::symlink_metadata(&target) {
         Err(_) => !dangling,
         Ok(meta) if meta.is_dir() => written_by_kautzgen_or_empty(&target),
+        // A FIFO, a device or a socket is never replaced by a directory, not even forced:
+        // `--out /dev/null --force` as root would otherwise remove the device.
+        Ok(meta) if !meta.is_file() => {
+            return Err(OutputError::NotADirectory {
+                path: path.to_path_buf(),
+            });
+        }
         Ok(_) => false,
     };
     if replaceable || force {
@@ -296,6 +306,43 @@ mod tests {
         }
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
         assert_eq!(names(root.path()), ["dangling", "file.txt", "link"]);
+    }
+
+    #[test]
+    fn a_fifo_or_device_is_never_replaced_even_forced() {
+        let root = tempfile::tempdir().unwrap();
+        let fifo = root.path().join("fifo");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let link = root.path().join("to-null");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        for path in [&fifo, &link, &PathBuf::from("/dev/null")] {
+            for staged in [true, false] {
+                let error = write_one(path, true, staged).unwrap_err();
+                assert_eq!(
+                    error.to_string(),
+                    format!(
+                        "'{}' is a FIFO, device or socket, which kautzgen never replaces; give the name of a directory",
+                        path.display()
+                    )
+                );
+                assert!(error.is_refusal());
+            }
+        }
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert!(
+            std::fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+        assert_eq!(names(root.path()), ["fifo", "to-null"]);
     }
 
     #[test]

@@ -24,6 +24,12 @@ pub enum OutputError {
         .path.display()
     )]
     NotOurs { path: PathBuf },
+    /// A FIFO, device or socket where a directory is to be written: never replaced.
+    #[error(
+        "'{}' is a FIFO, device or socket, which kautzgen never replaces; give the name of a directory",
+        .path.display()
+    )]
+    NotADirectory { path: PathBuf },
     /// A directory where a file is to be written.
     #[error("'{}' is a directory; give the name of a file", .path.display())]
     IsDirectory { path: PathBuf },
@@ -46,6 +52,7 @@ impl OutputError {
         matches!(
             self,
             OutputError::NotOurs { .. }
+                | OutputError::NotADirectory { .. }
                 | OutputError::IsDirectory { .. }
                 | OutputError::SymlinkLoop { .. }
         )

@@ -91,11 +91,12 @@ exported_tb = ( tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && trap 'exit 130'
 save = { trap 'rm -f $(1).tmp' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
   $(2) > $(1).tmp && mv $(1).tmp $(1) && cat $(1); } || { rm -f $(1).tmp; exit 1; }
 
-## run: the papers' default, K(4,5), under generated/: Table 3 of seed 000 and its JSON, the
-## K(2,3) drawing of Fig. 2, the route generator in Verilog and VHDL with its self-checking
-## testbench (generated/k45/tb), its lint report, its verification in Verilator and GHDL on
-## 1000 sampled pairs and the invalid words, and its testbench run in Icarus alone; and
-## the 5x5 network switch of each of its nodes (seed 002, d = 4), linted and verified
+## run: the papers' default, K(4,5), under generated/: Table 3 of the route-generator paper
+## (Smit et al. 1991; docs/papers.md) and its JSON, the K(2,3) drawing of its Fig. 2, the
+## route generator in Verilog and VHDL with its self-checking testbench (generated/k45/tb),
+## its lint report, its verification in Verilator and GHDL on 1000 sampled pairs and the
+## invalid words, and its testbench run in Icarus alone; and the 5x5 network switch of each
+## of its nodes (the network-switch paper, Smit et al. 1991, d = 4), linted and verified
 ## cycle by cycle against its model.
 run: deps $(KAUTZGEN)
 	mkdir -p generated
@@ -131,9 +132,10 @@ test: deps
 netsim-sweep: deps $(KAUTZGEN)
 	$(KAUTZGEN) netsim sweep --out generated/netsim-sweep
 
-## torus-fig4: seed 004's Fig. 4 on the wormhole model of the k-ary n-cube (binary 4- to
-## 9-cubes, 0 to 4 faulty links, 30 seeds, three algorithms); table, CSV and chart in
-## generated/torus-fig4 (about 15 seconds on two cores).
+## torus-fig4: Fig. 4 of Demaine and Srinivas's k-ary n-cube paper on the wormhole model
+## of the k-ary n-cube (binary 4- to 9-cubes, 0 to 4 faulty links, 30 seeds, three
+## algorithms); table, CSV and chart in generated/torus-fig4 (about 15 seconds on two
+## cores).
 torus-fig4: deps $(KAUTZGEN)
 	$(KAUTZGEN) netsim torus fig4 --out generated/torus-fig4
 

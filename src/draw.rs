@@ -93,8 +93,8 @@ pub fn kautz_dot(graph: &Kautz, highlight: Option<&Highlight>) -> Result<String,
             }
         }
     }
-    // A ring of up to a few dozen nodes reads like Fig. 2 of seed 000; beyond, a spring
-    // layout keeps arcs short.
+    // A ring of up to a few dozen nodes reads like Fig. 2 of the route-generator paper (Smit
+    // et al. 1991); beyond, a spring layout keeps arcs short.
     let layout = if n <= 48 { "circo" } else { "neato" };
     let mut dot = format!(
         "digraph \"{graph}\" {{\n  graph [layout={layout}, overlap=false, splines=true, fontname=\"Helvetica\"];\n  node [shape=ellipse, fontname=\"Helvetica\", fontsize=11];\n  edge [color=\"#b0b0b0\", arrowsize=0.6];\n"

@@ -85,7 +85,7 @@ pub fn sweep_svg(rows: &[Row]) -> Result<String, String> {
         }
     }
     panels_svg(
-        "Kautz network (seed 002): uniform traffic against the injection rate",
+        "Kautz network of the network-switch paper (Smit et al. 1991): uniform traffic against the injection rate",
         FIGURES.len(),
         &panels,
     )

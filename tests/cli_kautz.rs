@@ -57,10 +57,11 @@ fn routes_table_3_as_text() {
 
 #[test]
 fn routes_of_a_degree_above_nine_in_comma_spelt_words() {
-    // By the rules of seed 000, from 0,11,3 to 11,3,5 in K(12,3): phase A at overlap 2
-    // (hop 5) and 0 (11,3,5); phase B inserts every letter but 3 and 11 (neighbours) and
-    // the out-letters 5, 11 and in-letters 0, 3 already used, in increasing order; phase
-    // C takes the one out-letter left, 0, with the one in-letter left, 5.
+    // By the rules of the route-generator paper (Smit et al. 1991), from 0,11,3 to 11,3,5 in
+    // K(12,3): phase A at overlap 2 (hop 5) and 0 (11,3,5); phase B inserts every letter but
+    // 3 and 11 (neighbours) and the out-letters 5, 11 and in-letters 0, 3 already used, in
+    // increasing order; phase C takes the one out-letter left, 0, with the one in-letter
+    // left, 5.
     let b: Vec<String> = [1, 2, 4, 6, 7, 8, 9, 10, 12]
         .iter()
         .map(|z| format!("{{\"hops\":[{z},11,3,5],\"len\":4}}"))

@@ -1,6 +1,7 @@
 //! Runs `kautzgen ldi ...` and checks exact standard output, standard error and exit status.
-//! Expected outputs are worked by hand from definition (1) of seed 003 (link L of node n runs
-//! to (S n + L) mod M) or copied from the paper's examples.
+//! Expected outputs are worked by hand from definition (1) of Melhem's LDI paper
+//! (docs/papers.md; link L of node n runs to (S n + L) mod M) or copied from the paper's
+//! examples.
 
 use std::process::Command;
 

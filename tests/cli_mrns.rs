@@ -28,7 +28,7 @@ fn paths(args: &[&str]) -> Run {
 
 #[test]
 fn example_3_as_text() {
-    // The eight paths P_0..P_7 of seed 001's Example 3, in the paper's order.
+    // The eight paths P_0..P_7 of Example 3 of Choi and Chung's MRNS paper, in its order.
     let run = paths(&[
         "--radices",
         "2,3,3,4",

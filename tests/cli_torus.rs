@@ -1,5 +1,6 @@
 //! End-to-end tests of `kautzgen torus`: exact standard output, standard error and exit
-//! status of the built binary. Expected routes are worked by hand from seed 004.
+//! status of the built binary. Expected routes are worked by hand from Demaine and
+//! Srinivas's k-ary n-cube paper (docs/papers.md).
 
 mod common;
 
@@ -10,7 +11,7 @@ fn words(line: &str) -> Vec<&str> {
 }
 
 #[test]
-fn fig_3_of_seed_004_as_a_table() {
+fn fig_3_of_the_torus_paper_as_a_table() {
     // 011 -> 012 -> 022 in the torus of dimensions 0, 1; then dimension 2 with dimension 1
     // as Y (x, y = 2, 1), by the west wraparound 0 -> 2, which sets f.
     let (status, out, err) = kautzgen(&[

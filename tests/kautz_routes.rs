@@ -1,5 +1,6 @@
-//! The Kautz route sets of seed 000 against the paper's examples and, for every ordered pair
-//! of several small graphs, against their defining properties and the min-cost-flow optimum.
+//! The Kautz route sets of the route-generator paper (Smit et al. 1991) against that paper's
+//! examples and, for every ordered pair of several small graphs, against their defining
+//! properties and the min-cost-flow optimum.
 
 use kautzgen::routing::flow::min_cost_disjoint_paths;
 use kautzgen::routing::kautz::{
@@ -23,7 +24,7 @@ fn hops_of(g: &Kautz, src: &str, dst: &str) -> Vec<Vec<Letter>> {
 }
 
 #[test]
-fn table_3_of_seed_000() {
+fn table_3_of_the_route_generator_paper() {
     // From 01234 to 23430 in K(4,5): overlap 3, overlap 0, inserted 0, inserted 1 then 3.
     assert_eq!(
         hops_of(&graph(4, 5), "01234", "23430"),
@@ -37,7 +38,7 @@ fn table_3_of_seed_000() {
 }
 
 #[test]
-fn k23_examples_of_seed_000() {
+fn k23_examples_of_the_route_generator_paper() {
     let g = graph(2, 3);
     // Section 3.2: from 120 to 201 the algorithm finds <1201> and <120201>.
     assert_eq!(hops_of(&g, "120", "201"), vec![vec![1], vec![2, 0, 1]]);

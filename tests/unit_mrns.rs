@@ -1,9 +1,10 @@
 //! The MRNS node-disjoint path generator (src/rtl/mrns_path_gen.rs) through the generic
 //! sequence flow (src/sim/sequence.rs): lint-clean in Verilator, yosys and GHDL for shapes
-//! at the edges; the port contract; Example 3 of seed 001 exactly, and every ordered pair
-//! of Z2xZ3xZ3xZ4, the binary 4-cube and Z3xZ5 in Verilator and GHDL; more shapes in GHDL;
-//! ports wider than 64 bits; built-in faults caught with exact counts; byte-identical
-//! output; parameter errors. A missing tool fails these tests with its install command.
+//! at the edges; the port contract; Example 3 of Choi and Chung's MRNS paper exactly, and
+//! every ordered pair of Z2xZ3xZ3xZ4, the binary 4-cube and Z3xZ5 in Verilator and GHDL;
+//! more shapes in GHDL; ports wider than 64 bits; built-in faults caught with exact counts;
+//! byte-identical output; parameter errors. A missing tool fails these tests with its
+//! install command.
 
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, render, write_design};
@@ -192,7 +193,7 @@ fn ports_widths_and_bound_of_z2x3x3x4() {
 }
 
 #[test]
-fn example_3_of_seed_001_in_both_simulators() {
+fn example_3_of_the_mrns_paper_in_both_simulators() {
     // Z2xZ3xZ3xZ4, A = (0000), B = (0223): the eight paths of the paper, transcribed as
     // (dimension, new digit) as in docs/mrns.md.
     let p = params(&[2, 3, 3, 4]);

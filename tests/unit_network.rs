@@ -1,7 +1,7 @@
-//! The whole network of seed 002 in hardware (src/rtl/kautz_network.rs): lint-clean, wired
-//! by the Kautz arcs, and equal to the golden network model message for message in
-//! Verilator and GHDL, with and without faulty nodes; the built-in wiring faults are caught;
-//! bad parameters give one line and exit status 2.
+//! The whole network of the network-switch paper (Smit et al. 1991) in hardware
+//! (src/rtl/kautz_network.rs): lint-clean, wired by the Kautz arcs, and equal to the golden
+//! network model message for message in Verilator and GHDL, with and without faulty nodes;
+//! the built-in wiring faults are caught; bad parameters give one line and exit status 2.
 
 mod common;
 

@@ -1,5 +1,5 @@
-//! The router of seed 002 (src/rtl/kautz_router.rs) in hardware: lint-clean; its ports as
-//! docs/network.md lists them.
+//! The router of the network-switch paper (Smit et al. 1991) (src/rtl/kautz_router.rs) in
+//! hardware: lint-clean; its ports as docs/network.md lists them.
 
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};

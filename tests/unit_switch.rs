@@ -3,9 +3,10 @@
 //! cycle equal to the cycle model's in Verilator and GHDL for d = 1 to 4; both built-in
 //! faults caught in exactly the cycles where the faulty model differs from the fault-free
 //! one; the directed cases doing what the specification says; the self-timed switches in a
-//! ring equal to synchronous models in GHDL and Icarus, and seed 002's own sampling shown
-//! to race; proved equal in both languages for d = 1 to 4; byte-identical output. A missing
-//! tool fails these tests with its install command.
+//! ring equal to synchronous models in GHDL and Icarus, and the sampling of the
+//! network-switch paper (Smit et al. 1991) shown to race; proved equal in both languages for
+//! d = 1 to 4; byte-identical output. A missing tool fails these tests with its install
+//! command.
 
 mod common;
 
@@ -304,7 +305,8 @@ fn self_timed_switches_in_a_ring_equal_synchronous_ones() {
             format!("{}: 1800 passed, 0 failed\n", simulator.name())
         );
     }
-    // Seed 002's own scheme, the links sampled at the rising edge, races its neighbours.
+    // The network-switch paper's own scheme, the links sampled at the rising edge, races
+    // its neighbours.
     // How often it goes wrong depends on the wire delays, so the count is no model's to
     // predict: the two simulators, running the same delays, must agree on it.
     let failed: Vec<u64> = both

@@ -1,9 +1,10 @@
 //! Parsing and judging simulator output, with synthetic results files: every kind of
 //! mismatch gives the exact report asserted here.
 //!
-//! The vector is Table 3 of seed 000, K(4,5) from 01234 to 23430, whose routes are 30,
-//! 23430, 023430 and 1323430. The route words were worked out by hand: 3 bits a letter,
-//! 7 letters, z1 first, e.g. [30] = 011 000 000 000 000 000 000 = 0x0c0000 and
+//! The vector is Table 3 of the route-generator paper (Smit et al. 1991), K(4,5) from 01234
+//! to 23430, whose routes are 30, 23430, 023430 and 1323430. The route words were worked out
+//! by hand: 3 bits a letter, 7 letters, z1 first, e.g.
+//! [30] = 011 000 000 000 000 000 000 = 0x0c0000 and
 //! [1323430] = 1*8^6 + 3*8^5 + 2*8^4 + 3*8^3 + 4*8^2 + 3*8 = 370456 = 0x05a718.
 
 use kautzgen::sim::compare::Checker;

@@ -101,7 +101,8 @@ fn invalid_words_of_k45_k33_and_k11() {
 
 #[test]
 fn expected_answers_are_the_golden_route_sets() {
-    // Table 3 of seed 000: from 01234 to 23430 the routes 30, 23430, 023430, 1323430.
+    // Table 3 of the route-generator paper (Smit et al. 1991): from 01234 to 23430 the
+    // routes 30, 23430, 023430, 1323430.
     let g = Kautz::new(4, 5).unwrap();
     let set = VectorSet::new(&g, Pairs::All, Shard::WHOLE).unwrap();
     let (s, t) = (g.index_of(&[0, 1, 2, 3, 4]), g.index_of(&[2, 3, 4, 3, 0]));

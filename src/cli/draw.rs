@@ -9,8 +9,9 @@ use std::path::PathBuf;
 
 /// Draw K(d,k) as SVG or DOT, with a route set in colour.
 ///
-/// Draws the graph as Fig. 2 of seed 000 draws K(2,3), optionally with the node-disjoint
-/// routes between two nodes highlighted, one colour per route.
+/// Draws the graph as Fig. 2 of the route-generator paper (Smit et al. 1991) draws K(2,3),
+/// optionally with the node-disjoint routes between two nodes highlighted, one colour per
+/// route.
 ///
 /// SVG is laid out by Graphviz (`dot`); DOT is the Graphviz source. The format follows
 /// --format, or else the name (FILE.svg, FILE.dot); a name without either, such as `-`,

@@ -20,13 +20,14 @@ use crate::sim::vectors::Shard;
 use clap::ValueEnum;
 use std::path::PathBuf;
 
-/// Generate a unit as Verilog-2005 and VHDL-2008: by default the route generator of seed
-/// 000 for K(d,k), or the unit named.
+/// Generate a unit as Verilog-2005 and VHDL-2008: by default the Kautz route generator
+/// for K(d,k), or the unit named.
 ///
 /// Writes DIR/verilog/*.v, DIR/vhdl/*.vhd, DIR/manifest.json, which names the top and
-/// the files of each language in compile order, and DIR/<top>.core for FuseSoC. DIR is
-/// replaced as a whole: the files are written to a temporary directory beside it, which is
-/// then renamed. `kautzgen generate UNIT --help` lists a unit's parameters.
+/// the files of each language in compile order, and DIR/<top>.core for FuseSoC. A DIR
+/// that kautzgen wrote (or an empty one) is replaced as a whole, in one step: the files
+/// are written to a temporary directory beside it, which then takes its place. Anything
+/// else at DIR is refused unless --force. `kautzgen generate UNIT --help` lists a unit's parameters.
 ///
 /// With --testbench, DIR/tb holds a self-checking testbench in each language written and
 /// the vectors it reads, from the golden model: the vectors `kautzgen verify` runs for the

@@ -1,4 +1,5 @@
-//! The `ldi` subcommand: facts, routes and switch settings of LDI(M,S) (seed 003).
+//! The `ldi` subcommand: facts, routes and switch settings of LDI(M,S), the network of
+//! Melhem's LDI paper (see docs/papers.md).
 //!
 //! In: M and S, and for routes a source, a destination and a routing method. Out: text for
 //! people or one line of JSON (fields in a fixed order) on standard output. Every error in

@@ -1,5 +1,5 @@
-//! The `mrns` subcommand: seed 001's node-disjoint paths in an MRNS (generalised hypercube)
-//! network.
+//! The `mrns` subcommand: the node-disjoint paths of Choi and Chung's MRNS paper (see
+//! docs/papers.md) in an MRNS (generalised hypercube) network.
 //!
 //! In: the radices and two node addresses, most significant digit first. Out: the
 //! l = sum (m_i - 1) paths of the golden model in its order, as text (one line per path) or as
@@ -13,18 +13,18 @@ use anyhow::Context;
 use serde::Serialize;
 
 const EXAMPLE: &str = "\
-Addresses and radices are written most significant dimension first, as in seed 001:
---radices 2,3,3,4 is Z2xZ3xZ3xZ4, dimension 3 has radix 2 and dimension 0 radix 4.
+Addresses and radices are written most significant dimension first, as in Choi and Chung's
+MRNS paper: --radices 2,3,3,4 is Z2xZ3xZ3xZ4, dimension 3 has radix 2 and dimension 0 radix 4.
 A move dI=V sets the digit of dimension I (counted from the right, from 0) to V.
 
-Example (Example 3 of seed 001):
+Example (Example 3 of that paper):
   kautzgen mrns paths --radices 2,3,3,4 --src 0,0,0,0 --dst 0,2,2,3
   Z2xZ3xZ3xZ4: 8 node-disjoint paths from 0,0,0,0 to 0,2,2,3 (Hamming distance 3)
   P0 shortest len 3: moves d0=3 d1=2 d2=2; nodes 0,0,0,0 -> 0,0,0,3 -> 0,0,2,3 -> 0,2,2,3
   ...
   P7 excursion len 5: moves d3=1 d0=3 d1=2 d2=2 d3=0; nodes 0,0,0,0 -> 1,0,0,0 -> ...";
 
-/// MRNS (mixed-radix, generalised hypercube) networks of seed 001.
+/// MRNS (mixed-radix, generalised hypercube) networks of Choi and Chung's MRNS paper.
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLE)]
 pub struct Args {
@@ -36,8 +36,9 @@ pub struct Args {
 enum Command {
     /// Print the l = sum(m_i - 1) node-disjoint paths from --src to --dst.
     ///
-    /// The paths of seed 001's HCLS construction, in its order: k shortest paths (k is the
-    /// Hamming distance), then the paths of length k+1, then those of length k+2.
+    /// The paths of the HCLS construction of Choi and Chung's MRNS paper, in its order: k
+    /// shortest paths (k is the Hamming distance), then the paths of length k+1, then those
+    /// of length k+2.
     #[command(after_help = EXAMPLE)]
     Paths(PathsArgs),
 }

@@ -1,6 +1,7 @@
-//! The `netsim` subcommand: runs the golden model of a whole K(d,k) network of seed 002
-//! (switches, routers, route generators, processors) under a chosen traffic and faults,
-//! and prints what it measured (docs/network.md).
+//! The `netsim` subcommand: runs the golden model of a whole K(d,k) network (switches,
+//! routers, route generators, processors) as the network-switch paper (Smit et al. 1991;
+//! see docs/papers.md) builds it, under a chosen traffic and faults, and prints what it
+//! measured (docs/network.md).
 //!
 //! In: the graph, the traffic, the faults, the run's length and seed. Out: a table or one
 //! JSON object on standard output, and with `--trace` one JSON line per message in a file.
@@ -25,7 +26,8 @@ use std::path::PathBuf;
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
     allow_negative_numbers = true,
-    long_about = "Simulates K(d,k) as seed 002 builds it: at every node a network switch, a \
+    long_about = "Simulates K(d,k) as Smit, Havinga and Jansen build it in \"On the design of a \
+dynamic reconfigurable network switch\" (1991): at every node a network switch, a \
 router and a route generator, and a processor that makes messages. A message goes over the \
 first of the d node-disjoint routes; on NACK the router tries the next; after d NACKs the \
 processor is told it failed. The model is cycle-exact with the generated RTL \

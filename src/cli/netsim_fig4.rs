@@ -1,7 +1,8 @@
-//! `kautzgen netsim torus fig4`: seed 004's Fig. 4 experiment on the wormhole model, run
-//! by the sweep driver shared with `netsim sweep` (shards and their merge included), and
-//! its table and chart: mean extra hops, latency and messages dropped against the network
-//! size, one line per number of faulty links, one row of panels per algorithm.
+//! `kautzgen netsim torus fig4`: the Fig. 4 experiment of Demaine and Srinivas's k-ary n-cube
+//! paper (see docs/papers.md) on the wormhole model, run by the sweep driver shared with
+//! `netsim sweep` (shards and their merge included), and its table and chart: mean extra
+//! hops, latency and messages dropped against the network size, one line per number of
+//! faulty links, one row of panels per algorithm.
 //!
 //! In: seeds, message and buffer flits, a shard, an output directory. Out: `fig4.csv` (a
 //! line per run), `fig4.md` (per cell the means and 95 % confidence half-widths, also on
@@ -18,7 +19,8 @@ use crate::plot::{Panel, panels_svg};
 use crate::sim::vectors::Shard;
 use std::path::PathBuf;
 
-/// Run seed 004's Fig. 4 experiment; write its table and chart.
+/// Run the Fig. 4 experiment of Demaine and Srinivas's k-ary n-cube paper; write its table
+/// and chart.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
 kautzgen netsim torus fig4 --out fig4\n  \
@@ -183,7 +185,7 @@ fn chart(cells: &[Fig4Cell]) -> Result<String, String> {
         }
     }
     panels_svg(
-        "Binary n-cubes (seed 004, Fig. 4): wormhole model, rate 0.2 per node per step, 30 steps",
+        "Binary n-cubes, Fig. 4 of Demaine and Srinivas's k-ary n-cube paper: wormhole model, rate 0.2 per node per step, 30 steps",
         figures.len(),
         &panels,
     )

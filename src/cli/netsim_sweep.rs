@@ -1,6 +1,7 @@
 //! `kautzgen netsim sweep`: runs the network model over a grid of graphs, fault counts and
 //! injection rates, and writes the table, the CSV and the SVG chart of the results, with
-//! the loads at which first-attempt success falls below 90% and 50% (seed 002's claim).
+//! the loads at which first-attempt success falls below 90% and 50% (the claim of the
+//! network-switch paper, Smit et al. 1991, that collisions are rare; see docs/papers.md).
 //!
 //! In: the grid, a shard of it, an output directory. Out: `sweep.csv`, `sweep.md` and
 //! `sweep.svg` in the directory (the table also on standard output); with `--shard I/N`

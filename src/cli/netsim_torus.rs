@@ -1,6 +1,7 @@
-//! `kautzgen netsim torus`: runs the wormhole model of a k-ary n-cube (seed 004) under
-//! uniform traffic, faulty links and messages placed at cycle 0, and prints what it
-//! measured, with the cycle of waiting worms on deadlock (docs/torus.md).
+//! `kautzgen netsim torus`: runs the wormhole model of a k-ary n-cube (as in Demaine and
+//! Srinivas's k-ary n-cube paper; see docs/papers.md) under uniform traffic, faulty links and
+//! messages placed at cycle 0, and prints what it measured, with the cycle of waiting worms
+//! on deadlock (docs/torus.md).
 //!
 //! In: the cube, the algorithm, the traffic, the faults, the run's length and seed. Out: a
 //! table or one JSON object on standard output.
@@ -17,7 +18,8 @@ use anyhow::Context;
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
-    long_about = "Simulates the k-ary n-cube of seed 004 with wormhole flow control and no \
+    long_about = "Simulates the k-ary n-cube of Demaine and Srinivas, \"A novel routing algorithm \
+for k-ary n-cube interconnection networks\", with wormhole flow control and no \
 virtual channels: a worm holds every channel (link and the input buffer behind it) from its \
 header to its tail; each router routes a header with the golden routing function among its \
 free, healthy outputs, and a blocked header waits in place. Nodes make messages for --cycles \

@@ -11,8 +11,9 @@ use std::io::Write;
 /// Print the d node-disjoint routes between two nodes of K(d,k), shortest first.
 ///
 /// A route is given by its hops: the letters shifted in, one per step. The routes come in
-/// the order the route generator of seed 000 produces them (phase A by decreasing overlap,
-/// phase B by increasing inserted letter, phase C by increasing out-letter).
+/// the order the route generator of the route-generator paper (Smit et al. 1991) produces
+/// them (phase A by decreasing overlap, phase B by increasing inserted letter, phase C by
+/// increasing out-letter).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   kautzgen routes --d 4 --k 5 --src 01234 --dst 23430

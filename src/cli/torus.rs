@@ -1,4 +1,5 @@
-//! The `torus` subcommand: routes on the k-ary n-cube with the golden models of seed 004.
+//! The `torus` subcommand: routes on the k-ary n-cube with the golden models of Demaine and
+//! Srinivas's k-ary n-cube paper (docs/papers.md).
 //!
 //! In: k, n, an algorithm, source and destination, faulty links and nodes (`route`); k and
 //! n (`header`). Out: every router evaluation of the route (node, header in, masked ports,
@@ -18,9 +19,9 @@ mod witness;
 /// Routing on the k-ary n-cube: e-cube, double e-cube, west-first, direction-first.
 #[derive(Debug, clap::Args)]
 #[command(
-    long_about = "Routing on the k-ary n-cube with the golden models of seed 004 (Demaine & \
-Srinivas): e-cube, double e-cube, west-first (2-D torus) and direction-first e-cube, \
-around faulty links and nodes.\n\n\
+    long_about = "Routing on the k-ary n-cube with the golden models of Demaine and Srinivas, \
+\"A novel routing algorithm for k-ary n-cube interconnection networks\": e-cube, double \
+e-cube, west-first (2-D torus) and direction-first e-cube, around faulty links and nodes.\n\n\
 Nodes are written most significant digit first, as the paper writes them: 0,1,1 (or 011 \
 when k <= 10) is the paper's node 011, digit x0 = 1 written last. Port +d raises digit d \
 by one (mod k), -d lowers it; a link is NODE:PORT, the output port of that node.",
@@ -38,13 +39,16 @@ pub struct Args {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Route one message and show every router evaluation on its way.
-    #[command(after_help = "Example (Fig. 3 of seed 004):\n  \
+    #[command(
+        after_help = "Example (Fig. 3 of Demaine and Srinivas's k-ary n-cube paper):\n  \
 kautzgen torus route --k 3 --n 3 --algo direction-first --src 0,1,1 --dst 2,2,2\n\n\
 Each row is one router: the node, the header (f, x, y) it receives, the ports the faults \
 mask there, the port it chooses and the header it sends. A route ends delivered (eject) \
-or blocked where every port the algorithm allows is faulty; both exit with status 0.")]
+or blocked where every port the algorithm allows is faulty; both exit with status 0."
+    )]
     Route(RouteArgs),
-    /// Show the routing header's fields and width (Theorem 5.4 of seed 004).
+    /// Show the routing header's fields and width (Theorem 5.4 of Demaine and Srinivas's
+    /// k-ary n-cube paper).
     #[command(after_help = "Example:\n  kautzgen torus header --k 3 --n 3")]
     Header(HeaderArgs),
     /// Build the channel dependency graph of a routing relation and look for a cycle.

@@ -24,32 +24,34 @@ use clap::{Subcommand, ValueEnum};
 /// A unit named on the command line, with its parameters as typed.
 #[derive(Debug, Clone, Subcommand)]
 pub enum UnitCommand {
-    /// The route generator of seed 000 for K(d,k): the d node-disjoint routes, shortest first
-    /// (the default unit).
+    /// The route generator for K(d,k) of the route-generator paper (Smit et al. 1991): the d
+    /// node-disjoint routes, shortest first (the default unit).
     #[command(alias = "kautz-route-gen")]
     Kautz(KautzArgs),
-    /// LDI(M,S) of seed 003: next-hop units (Theorem 3, two-hop, shortest), switch settings
-    /// as logic or ROM, and a crossbar that applies them.
+    /// LDI(M,S) of Melhem's LDI paper: next-hop units (Theorem 3, two-hop, shortest), switch
+    /// settings as logic or ROM, and a crossbar that applies them.
     Ldi(LdiArgs),
-    /// MRNS (generalised hypercube) of seed 001: the generator of the sum (m_i - 1)
-    /// node-disjoint paths between two nodes, one per request.
+    /// MRNS (generalised hypercube) of Choi and Chung's MRNS paper: the generator of the sum
+    /// (m_i - 1) node-disjoint paths between two nodes, one per request.
     #[command(alias = "mrns-path-gen")]
     Mrns(MrnsArgs),
-    /// k-ary n-cube of seed 004: the routing function of one node (e-cube, double e-cube,
-    /// west-first, direction-first) with a mask of faulty or busy links.
+    /// The routing function of one node of a k-ary n-cube, from Demaine and Srinivas's k-ary
+    /// n-cube paper (e-cube, double e-cube, west-first, direction-first), with a mask of
+    /// faulty or busy links.
     Torus(TorusArgs),
-    /// The network switch of seed 002: a (d+1)x(d+1) wormhole crossbar that consumes one
-    /// route byte per hop and answers NACK when a worm's output is taken.
+    /// The switch of the network-switch paper (Smit et al. 1991): a (d+1)x(d+1) wormhole
+    /// crossbar that consumes one route byte per hop and answers NACK when a worm's output is
+    /// taken.
     #[command(alias = "kautz-switch")]
     Switch(SwitchArgs),
-    /// The router of seed 002 for a node of K(d,k): the message buffer, the route
-    /// generator beside it, one attempt per NACK over the d node-disjoint routes, and the
-    /// receiver.
+    /// The router of the network-switch paper (Smit et al. 1991) for a node of K(d,k): the
+    /// message buffer, the route generator beside it, one attempt per NACK over the d
+    /// node-disjoint routes, and the receiver.
     #[command(alias = "kautz-router")]
     Router(RouterArgs),
-    /// A whole network of seed 002 on K(d,k): at every node a switch and a router with its
-    /// route generator, the links wired by the Kautz arcs, every node's processor side and
-    /// faults as ports.
+    /// A whole network on K(d,k) as the network-switch paper (Smit et al. 1991) builds it: at
+    /// every node a switch and a router with its route generator, the links wired by the
+    /// Kautz arcs, every node's processor side and faults as ports.
     #[command(alias = "kautz-network")]
     Network(NetworkArgs),
 }
@@ -131,8 +133,9 @@ pub struct SwitchArgs {
     /// Which head wins an output that several ask for in one cycle.
     #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
     pub arbiter: Arbiter,
-    /// One clock for all switches, or seed 002's self-timed switch that makes its own
-    /// clock from its neighbours' (simulation only: it has a combinational loop).
+    /// One clock for all switches, or the self-timed switch of the network-switch paper (Smit
+    /// et al. 1991) that makes its own clock from its neighbours' (simulation only: it has a
+    /// combinational loop).
     #[arg(long, value_enum, default_value_t = SwitchClocking::Synchronous)]
     pub clocking: SwitchClocking,
 }
@@ -202,9 +205,9 @@ pub struct UnitSelection {
     /// unit's, such as kautz_route_gen].
     #[arg(long, value_name = "NAME", global = true)]
     pub top: Option<String>,
-    /// Kautz route generator: seed 000's design, one overlap or letter per clock, one
-    /// route per clock with the same ports, or the pipelined engine kautz_route_pipe, a
-    /// route set per clock [default: faithful].
+    /// Kautz route generator: the route-generator paper's design (Smit et al. 1991), one
+    /// overlap or letter per clock, one route per clock with the same ports, or the pipelined
+    /// engine kautz_route_pipe, a route set per clock [default: faithful].
     #[arg(long, value_enum, global = true)]
     pub arch: Option<Arch>,
 }

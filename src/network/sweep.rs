@@ -2,7 +2,8 @@
 //! [`run_points`], [`CsvRow`]) that runs a grid's points on every processor and writes
 //! each point's figures as a CSV line that shards write and a merge reads back; and the
 //! Kautz sweep over a grid of graphs, fault counts and injection rates, the figures behind
-//! seed 002's claim that with d node-disjoint routes collisions are rare.
+//! the claim of the network-switch paper (Smit et al. 1991; see docs/papers.md) that with d
+//! node-disjoint routes collisions are rare.
 //!
 //! In: the grid ([`Grid`]) and which of its points to run (a shard: points whose position p
 //! has `p % count == index`). Out: one [`Row`] per point, and the loads at which

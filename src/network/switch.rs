@@ -1,5 +1,7 @@
-//! The cycle model of seed 002's network switch: a (d+1)x(d+1) bufferless wormhole crossbar
-//! that consumes one route byte per hop and answers NACK when a worm cannot go on.
+//! The cycle model of the switch of Smit, Havinga and Jansen, "On the design of a dynamic
+//! reconfigurable network switch" (1991; see docs/papers.md): a (d+1)x(d+1) bufferless
+//! wormhole crossbar that consumes one route byte per hop and answers NACK when a worm cannot
+//! go on.
 //!
 //! In: the words on every input link, the NACKs on every output link and the fault mask of
 //! one cycle ([`Switch::step`]). Out: the words on every output link and the NACKs on every

@@ -1,7 +1,8 @@
-//! Seed 004's Fig. 4 experiment on the wormhole model of [`super::torus_net`]: binary
-//! n-cubes of 16 to 512 nodes, 0 to 4 faulty links, a new message per node per time step
-//! with probability 0.2 for 30 time steps, over many seeds, for direction-first and the
-//! other algorithms that run on a hypercube (docs/torus.md, "Fig. 4 reproduced").
+//! The Fig. 4 experiment of Demaine and Srinivas's k-ary n-cube paper (see docs/papers.md)
+//! on the wormhole model of [`super::torus_net`]: binary n-cubes of 16 to 512 nodes, 0 to 4
+//! faulty links, a new message per node per time step with probability 0.2 for 30 time
+//! steps, over many seeds, for direction-first and the other algorithms that run on a
+//! hypercube (docs/torus.md, "Fig. 4 reproduced").
 //!
 //! In: the experiment ([`Fig4`]); its points are runs (algorithm, n, faults, seed), run
 //! by the shared sweep driver ([`super::sweep`]). Out: one [`Fig4Row`] per run, and per

@@ -1,7 +1,8 @@
 //! The cycle model of a k-ary n-cube network with wormhole flow control and no virtual
-//! channels (seed 004's assumption), each router choosing with the golden routing function
-//! of [`crate::routing::torus`] among its free outputs (docs/torus.md, "The wormhole
-//! simulator", states the timing and every choice).
+//! channels (as Demaine and Srinivas's k-ary n-cube paper assumes; see docs/papers.md), each
+//! router choosing with the golden routing function of [`crate::routing::torus`] among its
+//! free outputs (docs/torus.md, "The wormhole simulator", states the timing and every
+//! choice).
 //!
 //! In: [`TorusParams`]: the cube, the algorithm, the traffic (shared with the Kautz model:
 //! [`super::traffic`]), faulty links, and messages placed at cycle 0. Out: the run's

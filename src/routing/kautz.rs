@@ -1,5 +1,7 @@
-//! Golden models of Kautz routing (seed 000): the generic shift route, the shortest route,
-//! and the d node-disjoint routes of phases A, B and C in their exact generation order.
+//! Golden models of Kautz routing as Smit, Havinga, Jansen, de Boer and Molenkamp describe
+//! it in "On hardware for generating routes in Kautz digraphs" (Euromicro, 1991; see
+//! docs/papers.md): the generic shift route, the shortest route, and the d node-disjoint
+//! routes of phases A, B and C in their exact generation order.
 //!
 //! In: a [`Kautz`] graph and two node words. Out: routes given by their hops, the letters
 //! shifted in one per step (route `30` from 01234 reaches 12343, then 23430).
@@ -158,7 +160,8 @@ enum Stage {
     C,
 }
 
-/// The node-disjoint route set of seed 000, generated lazily in the paper's order.
+/// The node-disjoint route set of the route-generator paper (Smit et al. 1991), generated
+/// lazily in the paper's order.
 #[derive(Debug, Clone)]
 pub struct DisjointRoutes<'a> {
     src: &'a [Letter],

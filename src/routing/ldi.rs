@@ -1,5 +1,7 @@
-//! Golden models of routing in LDI(M,S) (seed 003): shortest routes for every M, and the
-//! fixed-length h-hop routes of Theorem 3 (with Theorems 1/2, the two-hop case, as h = 2).
+//! Golden models of routing in LDI(M,S) from Melhem, "Low Diameter Interconnections for
+//! Routing in High Performance Parallel Systems" (see docs/papers.md): shortest routes for
+//! every M, and the fixed-length h-hop routes of the paper's Theorem 3 (with Theorems 1/2,
+//! the two-hop case, as h = 2).
 //!
 //! In: an [`Ldi`], a source and a destination node. Out: routes as link numbers L (the L-th
 //! link of node n runs to `(S n + L) mod M`) together with the nodes they visit, and

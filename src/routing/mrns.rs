@@ -1,5 +1,6 @@
-//! Golden model of seed 001's node-disjoint routing in an MRNS network (Choi & Chung, §3,
-//! algorithm MRNS_Routing).
+//! Golden model of the node-disjoint routing in an MRNS network of Choi and Chung,
+//! "Application of the Special Matrices to the Parallel Routing Algorithm on MRNS Network"
+//! (§3, algorithm MRNS_Routing; see docs/papers.md).
 //!
 //! In: a network, a source A and a destination B != A that differ in k digits. Out: the
 //! l = sum (m_i - 1) node-disjoint paths of the paper, generated one per request by
@@ -87,8 +88,9 @@ impl MrnsPath {
     }
 }
 
-/// Hamiltonian-circuit Latin square (seed 001, Definition 1) over a circuit of points: row r,
-/// column j holds `circuit[(r + j) mod k]`, i.e. row r is the circuit rotated left by r.
+/// Hamiltonian-circuit Latin square (Definition 1 of Choi and Chung's MRNS paper) over a
+/// circuit of points: row r, column j holds `circuit[(r + j) mod k]`, i.e. row r is the
+/// circuit rotated left by r.
 /// Hardware produces a row with a counter modulo k started at r.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Hcls {
@@ -324,7 +326,7 @@ mod tests {
     }
 
     #[test]
-    fn example_3_of_seed_001_exactly() {
+    fn example_3_of_the_mrns_paper_exactly() {
         // Z2xZ3xZ3xZ4, A = (0000), B = (0223): eight paths, transcribed from the paper.
         let g = net(&[2, 3, 3, 4]);
         let a = g.parse_address("0000").unwrap();

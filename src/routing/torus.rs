@@ -1,5 +1,7 @@
-//! Golden models of routing on the k-ary n-cube (seed 004): e-cube, double e-cube,
-//! west-first on the 2-D torus, and direction-first e-cube, with faulty links and nodes.
+//! Golden models of routing on the k-ary n-cube from Demaine and Srinivas, "A novel routing
+//! algorithm for k-ary n-cube interconnection networks" (see docs/papers.md): e-cube,
+//! double e-cube, west-first on the 2-D torus, and direction-first e-cube, with faulty links
+//! and nodes.
 //!
 //! In: a [`Torus`], an [`Algorithm`], and per router evaluation the current node, the
 //! message [`Header`] (destination, f, x, y) and the [`PortMask`] of faulty or busy output
@@ -22,7 +24,7 @@ use crate::topology::torus::{Dir, Faults, Node, Port, PortMask, Torus, TorusErro
 use std::cmp::Ordering;
 use thiserror::Error;
 
-/// The routing algorithms of seed 004.
+/// The routing algorithms of Demaine and Srinivas's k-ary n-cube paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// Dimension order, lowest dimension first, the shorter way round each ring.
@@ -141,8 +143,9 @@ pub fn ceil_log2(values: u64) -> u32 {
     }
 }
 
-/// Header width in bits per Theorem 5.4 of seed 004, each field rounded up on its own:
-/// `2 ceil(log2 n) + n ceil(log2 k) + 1` (x and y, one digit field per dimension, f).
+/// Header width in bits per Theorem 5.4 of Demaine and Srinivas's k-ary n-cube paper, each
+/// field rounded up on its own: `2 ceil(log2 n) + n ceil(log2 k) + 1` (x and y, one digit
+/// field per dimension, f).
 pub fn header_width_bits(k: u32, n: usize) -> u32 {
     let layout = HeaderLayout::new(k, n);
     layout.fields().iter().map(|field| field.width).sum()
@@ -801,8 +804,9 @@ mod tests {
 
     #[test]
     fn double_e_cube_is_e_cube_with_the_pair_in_the_header() {
-        // Seed 004, section 4.2: "double e-cube is indeed the same as e-cube". Same walks,
-        // with and without a faulty link, and x, y name the two lowest incorrect dimensions.
+        // Demaine and Srinivas's k-ary n-cube paper, section 4.2: "double e-cube is indeed
+        // the same as e-cube". Same walks, with and without a faulty link, and x, y name the
+        // two lowest incorrect dimensions.
         for (k, n) in FAULT_CUBES {
             let torus = cube(k, n);
             let e_cube = Router::new(torus, Algorithm::ECube).unwrap();
@@ -840,7 +844,7 @@ mod tests {
     }
 
     #[test]
-    fn direction_first_reproduces_fig_3_of_seed_004() {
+    fn direction_first_reproduces_fig_3_of_the_torus_paper() {
         // "a 3-ary 3-cube with a direction-first e-cube routing from 011 to 222": first the
         // torus of dimensions 0 and 1 by 011-012-022, then dimension 2 with dimension 1
         // "chosen as the other (Y) dimension", by a west wraparound link, "the first
@@ -877,9 +881,10 @@ mod tests {
 
     #[test]
     fn direction_first_is_minimal_exactly_where_no_late_wraparound_is_needed() {
-        // Seed 004 claims direction-first is "fully minimal" without faults. Its own rule
-        // that wraparound links serve only the first hop in a torus makes that false for
-        // k >= 5: the exact lengths follow the per-dimension rule derived by hand.
+        // Demaine and Srinivas's k-ary n-cube paper claims direction-first is "fully
+        // minimal" without faults. Its own rule that wraparound links serve only the first
+        // hop in a torus makes that false for k >= 5: the exact lengths follow the
+        // per-dimension rule derived by hand.
         for (k, n) in CUBES.into_iter().chain([(5, 3), (7, 2)]) {
             let torus = cube(k, n);
             let Ok(router) = Router::new(torus, Algorithm::DirectionFirst) else {
@@ -948,8 +953,8 @@ mod tests {
                     longer += usize::from(Some(route.hop_count()) > bfs[v]);
                 }
             }
-            // Seed 004 says "if no faults exist in the network, all paths are minimal"; only
-            // the hypercube (k = 2, no wraparound links) bears that out.
+            // The k-ary n-cube paper says "if no faults exist in the network, all paths are
+            // minimal"; only the hypercube (k = 2, no wraparound links) bears that out.
             assert_eq!(longer > 0, k > 2, "{torus}: {longer} longer than minimal");
             if k == 4 {
                 // By hand: both rings need their wraparound (0 <-> 3 in X and in Y: 4 pairs),

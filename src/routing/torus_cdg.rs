@@ -1,11 +1,12 @@
 //! The channel dependency graph of a k-ary n-cube routing relation, and a cycle in it.
 //!
-//! In: a [`Router`] (the golden routing function of seed 004) and a fault set. Out: a
-//! [`ChannelGraph`]: channel c1 depends on c2 when a message that arrived over c1 may next
-//! ask for c2, and [`ChannelGraph::cycle`], the shortest cycle through the lowest channel
-//! that lies on one, or none. An acyclic graph means the routing relation is deadlock-free
-//! under wormhole flow control without virtual channels (Dally and Seitz); docs/torus.md
-//! says what a cycle does and does not mean for the adaptive algorithms.
+//! In: a [`Router`] (the golden routing function of Demaine and Srinivas's k-ary n-cube
+//! paper) and a fault set. Out: a [`ChannelGraph`]: channel c1 depends on c2 when a message
+//! that arrived over c1 may next ask for c2, and [`ChannelGraph::cycle`], the shortest cycle
+//! through the lowest channel that lies on one, or none. An acyclic graph means the routing
+//! relation is deadlock-free under wormhole flow control without virtual channels (Dally and
+//! Seitz); docs/torus.md says what a cycle does and does not mean for the adaptive
+//! algorithms.
 //!
 //! Nothing is guessed from the algorithms' definitions: the states (channel held, header,
 //! destination) are found by walking the routing function itself from every source to

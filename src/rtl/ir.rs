@@ -369,8 +369,9 @@ pub enum Timing {
     /// the equivalence proof and synthesis with timing analysis all apply.
     #[default]
     Synchronous,
-    /// Holds C elements, loops by design (seed 002's self-timed switch makes its clock
-    /// with one): only simulators and the analysers of both languages apply.
+    /// Holds C elements, loops by design (the self-timed switch of the network-switch paper,
+    /// Smit et al. 1991, makes its clock with one): only simulators and the analysers of both
+    /// languages apply.
     SelfTimed,
 }
 

@@ -1,6 +1,7 @@
-//! A whole K(d,k) network of seed 002 in one design (docs/network.md, "The network in
-//! RTL"): at every node a switch ([`super::kautz_switch`]) and a router with its route
-//! generator ([`super::kautz_router`]), the links wired by the Kautz arcs.
+//! A whole K(d,k) network of the network-switch paper (Smit et al. 1991; see docs/papers.md)
+//! in one design (docs/network.md, "The network in RTL"): at every node a switch
+//! ([`super::kautz_switch`]) and a router with its route generator
+//! ([`super::kautz_router`]), the links wired by the Kautz arcs.
 //!
 //! In: [`NetworkParams`] (the graph, the routers' buffer size, the switches' arbiter, a
 //! built-in wiring fault for verification, the top's name). Out: a [`Design`] of the
@@ -333,7 +334,8 @@ fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Mod
     let mut m = Module::new(
         params.top.clone(),
         &[
-            &format!("The {} of seed 002.", params.describe()),
+            &format!("The {},", params.describe()),
+            "as the network-switch paper (Smit et al. 1991) builds it.",
             "Every node's processor side is a group of ports named after its word; nXXX_fault",
             "makes node XXX faulty, nXXX_link_fault bit p-1 its out-link on port p.",
         ],

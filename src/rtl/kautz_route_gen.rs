@@ -1,6 +1,7 @@
-//! The route generator of seed 000, section 4, for any K(d,k): it emits the d node-disjoint
-//! routes between two nodes, one per request, in exactly the order of
-//! [`crate::routing::kautz::DisjointRoutes`].
+//! The route generator of section 4 of Smit, Havinga, Jansen, de Boer and Molenkamp, "On
+//! hardware for generating routes in Kautz digraphs" (Euromicro, 1991; see docs/papers.md),
+//! for any K(d,k): it emits the d node-disjoint routes between two nodes, one per request,
+//! in exactly the order of [`crate::routing::kautz::DisjointRoutes`].
 //!
 //! In: (d, k) and a top name. Out: a [`Design`] of these blocks, each its own module:
 //! - **match unit** (k of them in the **match block**): the registers `src_part` and
@@ -45,7 +46,8 @@ pub struct RouteGenParams {
 /// pipelined engine streams whole route sets through ports of its own.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Arch {
-    /// Seed 000's: one overlap or letter tested per clock.
+    /// The route-generator paper's design (Smit et al. 1991): one overlap or letter tested
+    /// per clock.
     #[default]
     Faithful,
     /// Every overlap and letter at once: a route per clock.
@@ -169,7 +171,7 @@ pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Desig
     }
 }
 
-/// Seed 000's route generator.
+/// The route generator of the route-generator paper (Smit et al. 1991).
 fn faithful(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     let unit = match_unit(params, fault);
     let block = match_block(params, &unit);
@@ -203,7 +205,8 @@ fn match_unit(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     let mut m = Module::new(
         name(params, "match_unit"),
         &[
-            "one match unit (seed 000, Fig. 5): a source letter, a destination letter and their comparator.",
+            "one match unit (Fig. 5 of the route-generator paper, Smit et al. 1991): a source letter,",
+            "a destination letter and their comparator.",
             "The destination letter and the off bit move one unit to the right on each shift;",
             "a unit that is off always reports a match, so the chain tests ever shorter overlaps.",
         ],
@@ -889,9 +892,12 @@ fn top(
         params.top.clone(),
         &[
             &format!(
-                "route generator for K({d},{k}) (seed 000, section 4): after init, gives the {d} node-disjoint"
+                "route generator for K({d},{k}) (section 4 of the route-generator paper, Smit et al. 1991):"
             ),
-            "routes from src to dst one at a time, shortest first; next_route takes the one shown.",
+            &format!(
+                "after init, gives the {d} node-disjoint routes from src to dst one at a time, shortest first;"
+            ),
+            "next_route takes the one shown.",
             &format!(
                 "Each route_valid or done follows init or next_route within {} cycles.",
                 cycle_bound(d, k)

@@ -1,5 +1,6 @@
 //! The parallel route generator (`--arch parallel`): the ports, handshake and route order
-//! of seed 000's generator ([`crate::rtl::kautz_route_gen`]), one route per clock.
+//! of the generator of the route-generator paper (Smit et al. 1991; see docs/papers.md)
+//! ([`crate::rtl::kautz_route_gen`]), one route per clock.
 //!
 //! In: the [`RouteGenParams`] of the faithful design and an optional built-in [`Fault`].
 //! Out: a [`Design`] with the same top module and ports, of these blocks:
@@ -778,7 +779,8 @@ fn top(
             &format!(
                 "route generator for K({d},{k}), one route per clock: after init, gives the {d} node-disjoint"
             ),
-            "routes from src to dst one at a time in the order of seed 000, section 4; next_route takes the one shown.",
+            "routes from src to dst one at a time in the order of section 4 of the route-generator paper",
+            "(Smit et al. 1991); next_route takes the one shown.",
             "The first route_valid (or done) comes 2 cycles after init, each further one the cycle after next_route.",
         ],
     );

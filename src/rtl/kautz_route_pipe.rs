@@ -442,9 +442,10 @@ fn top(params: &RouteGenParams, front: &Module, choose: &Module, take: &Module) 
                 "pipelined route engine for K({d},{k}): accepts a (src, dst) pair every clock and gives its {d} node-disjoint"
             ),
             &format!(
-                "routes, in the order of seed 000, section 4, {} clock edges later; out_ready low stalls it.",
+                "routes, in the order of section 4 of the route-generator paper (Smit et al. 1991), {} clock",
                 latency(d)
             ),
+            "edges later; out_ready low stalls it.",
         ],
     );
     let clocking = m.clocked();

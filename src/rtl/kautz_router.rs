@@ -1,5 +1,7 @@
-//! The router of seed 002: one per node, between its processor and port 0 of its switch,
-//! with the route generator of seed 000 beside it (docs/network.md, "The router").
+//! The router of the network-switch paper (Smit et al. 1991): one per node, between its
+//! processor and port 0 of its switch, with the route generator of the route-generator paper
+//! (Smit et al. 1991) beside it (docs/network.md, "The router"; docs/papers.md lists both
+//! papers).
 //!
 //! In: [`RouterParams`] (the graph, the message buffer's size, a built-in fault for
 //! verification, the top's name). Out: a [`Design`] of the route generator's modules
@@ -205,7 +207,10 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     let mut m = Module::new(
         params.top.clone(),
         &[
-            &format!("Router of seed 002: {}.", params.describe()),
+            &format!(
+                "Router of the network-switch paper (Smit et al. 1991): {}.",
+                params.describe()
+            ),
             "Takes a message from the processor into its buffer, sends it as a worm over the",
             "node-disjoint routes of the route generator, one attempt per NACK, reports the",
             "outcome, and hands out the messages that arrive (docs/network.md).",
@@ -423,7 +428,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
             ("done", gen_done.into()),
             ("error", gen_error.into()),
         ],
-        "The route generator of seed 000: init with the first byte, next_route when a route is taken.",
+        "Route generator of the route-generator paper (Smit et al. 1991): init with the first byte, next_route when a route is taken.",
     );
 
     // ---- Sequencer -----------------------------------------------------------------

@@ -1,5 +1,6 @@
-//! The network switch of seed 002: a (d+1)x(d+1) bufferless wormhole crossbar that consumes
-//! one route byte per hop and answers NACK when a worm cannot go on.
+//! The network switch of Smit, Havinga and Jansen, "On the design of a dynamic reconfigurable
+//! network switch" (1991; see docs/papers.md): a (d+1)x(d+1) bufferless wormhole crossbar
+//! that consumes one route byte per hop and answers NACK when a worm cannot go on.
 //!
 //! In: [`SwitchParams`] (the switch's [`SwitchConfig`], a built-in fault for verification,
 //! the top's name). Out: a [`Design`] of two modules, computing exactly what
@@ -29,16 +30,18 @@ pub enum SwitchClocking {
     /// One clock for every switch (the default: timing analysis, no loops).
     #[default]
     Synchronous,
-    /// Seed 002 Fig. 3: each switch makes its own clock from a Muller-C rendezvous of its
-    /// neighbours' clocks (cl/cla on every network link).
+    /// Fig. 3 of the network-switch paper (Smit et al. 1991): each switch makes its own
+    /// clock from a Muller-C rendezvous of its neighbours' clocks (cl/cla on every network
+    /// link).
     SelfTimed,
 }
 
 /// A fault of the self-timed switch's clocking, built in to see the ring's check fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SelfTimedFault {
-    /// Seed 002's own scheme: the core samples its links at the rising edge of the node
-    /// clock directly, without the falling-edge capture, and races its neighbours.
+    /// The network-switch paper's own scheme: the core samples its links at the rising
+    /// edge of the node clock directly, without the falling-edge capture, and races its
+    /// neighbours.
     RisingEdgeSampling,
 }
 
@@ -388,7 +391,10 @@ fn switch_module(params: &SwitchParams, name: &str, output: &Module) -> Module {
     let mut m = Module::new(
         name,
         &[
-            &format!("Network switch of seed 002: {}.", params.describe()),
+            &format!(
+                "Network switch of the network-switch paper (Smit et al. 1991): {}.",
+                params.describe()
+            ),
             "Port 0 is the local router, ports 1..d the network links. A worm is a head",
             "(ctl=1, data = output port), body words and an EOD (ctl=1); each switch",
             "consumes the head and marks the next word as the new head. A head that cannot",
@@ -638,17 +644,17 @@ fn capture_module(params: &SwitchParams, core: &Module) -> Module {
     m
 }
 
-/// Self-timed only: the rendezvous of seed 002 Fig. 3 and the node clock it makes, the
-/// input capture (none with the fault that samples as the paper does) and the core. Every
-/// network link gets the node clock as `cl` (forward) and `cla` (backward) and brings the
-/// neighbour's.
+/// Self-timed only: the rendezvous of Fig. 3 of the network-switch paper (Smit et al. 1991)
+/// and the node clock it makes, the input capture (none with the fault that samples as the
+/// paper does) and the core. Every network link gets the node clock as `cl` (forward) and
+/// `cla` (backward) and brings the neighbour's.
 fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>) -> Module {
     let d = params.config.d() as u32;
     let mut m = Module::new(
         params.top.clone(),
         &[
             &format!(
-                "Self-timed network switch of seed 002: {}.",
+                "Self-timed network switch of the network-switch paper (Smit et al. 1991): {}.",
                 params.describe()
             ),
             "No clock comes in: a Muller-C element rises when every neighbour's clock is",

@@ -1,6 +1,7 @@
-//! Hardware units for LDI(M,S) (seed 003, Melhem): next-hop units for Theorem 3 routing
-//! (and its two-hop case) and for shortest routing at any M, the switch settings that
-//! realise LDI(M,S) on S crossbars (as logic or as a ROM), and a crossbar that applies them.
+//! Hardware units for LDI(M,S) (Melhem's LDI paper; see docs/papers.md): next-hop units for
+//! Theorem 3 routing (and its two-hop case) and for shortest routing at any M, the switch
+//! settings that realise LDI(M,S) on S crossbars (as logic or as a ROM), and a crossbar that
+//! applies them.
 //!
 //! In: an [`LdiUnitParams`] (which unit, M, S, whether the outputs are registered).
 //! Out: a [`Design`] whose top is a function of its inputs, checked against the golden
@@ -361,7 +362,7 @@ fn theorem3_unit(params: &LdiUnitParams) -> Module {
         params.top.clone(),
         &[
             &format!(
-                "Theorem 3 next-hop unit of {} (seed 003): M = S^(h-1) G with h = {h}, G = {g}.",
+                "next-hop unit of {} for Theorem 3 of Melhem's LDI paper: M = S^(h-1) G with h = {h}, G = {g}.",
                 params.ldi
             ),
             "At hop 0 the link is (dst div S^(h-1) - S current) mod G (eq. 10.a, smallest solution);",
@@ -468,7 +469,9 @@ fn shortest_unit(params: &LdiUnitParams) -> Module {
     let mut m = Module::new(
         params.top.clone(),
         &[
-            &format!("shortest-route next-hop unit of {ldi} (seed 003), diameter h = {h}."),
+            &format!(
+                "shortest-route next-hop unit of {ldi} (Melhem's LDI paper), diameter h = {h}."
+            ),
             "The nodes j hops away form the window of S^j nodes from start_j = S^j current mod M;",
             "the first j whose window holds dst gives offset x = (dst - start_j) mod M, and the",
             "link is x div S^(j-1): the first digit of the smallest link sequence (a direct link first).",
@@ -578,7 +581,7 @@ fn switch_logic(params: &LdiUnitParams, name: &str, link_port: bool, registered:
         name,
         &[
             &format!(
-                "switch settings of {ldi} (seed 003, Section 3) by {}: {}.",
+                "switch settings of {ldi} (Section 3 of Melhem's LDI paper) by {}: {}.",
                 switches.method.name(),
                 switches.method.formula()
             ),
@@ -687,7 +690,7 @@ fn switch_rom(params: &LdiUnitParams) -> Module {
         params.top.clone(),
         &[
             &format!(
-                "switch settings of {ldi} (seed 003, Section 3) by {}: {}, as a ROM.",
+                "switch settings of {ldi} (Section 3 of Melhem's LDI paper) by {}: {}, as a ROM.",
                 switches.method.name(),
                 switches.method.formula()
             ),
@@ -760,7 +763,7 @@ fn crossbar(params: &LdiUnitParams, setting: &Module) -> Module {
     let mut m = Module::new(
         params.top.clone(),
         &[
-            &format!("crossbar of {ldi} (seed 003, Section 3) set to switch y: output"),
+            &format!("crossbar of {ldi} (Section 3 of Melhem's LDI paper) set to switch y: output"),
             "perm[y][n] carries input n. Each input's target comes from the settings logic; output t",
             "is the OR of the inputs whose target is t, and permutation says every output has exactly one.",
         ],

@@ -1,6 +1,7 @@
-//! The node-disjoint path generator of seed 001 (Choi & Chung) for any MRNS network: given
-//! A and B it emits the l = sum (m_i - 1) paths one per request, each as its moves
-//! (dimension, new digit), in exactly the order of [`crate::routing::mrns::DisjointPaths`].
+//! The node-disjoint path generator of Choi and Chung's MRNS paper (see docs/papers.md) for
+//! any MRNS network: given A and B it emits the l = sum (m_i - 1) paths one per request,
+//! each as its moves (dimension, new digit), in exactly the order of
+//! [`crate::routing::mrns::DisjointPaths`].
 //!
 //! In: the radices (written most significant first, as `--radices 2,3,3,4`) and a top
 //! name. Out: a [`Design`] of these blocks, each its own module:
@@ -950,10 +951,13 @@ fn top(
         params.top.clone(),
         &[
             &format!(
-                "node-disjoint path generator for the MRNS network {} (seed 001): after init, gives the {l}",
+                "node-disjoint path generator for the MRNS network {} (Choi and Chung's MRNS paper):",
                 params.network
             ),
-            "paths from src to dst one at a time, shortest first; next_path takes the one shown.",
+            &format!(
+                "after init, gives the {l} paths from src to dst one at a time, shortest first;"
+            ),
+            "next_path takes the one shown.",
             &format!(
                 "Every route set takes {} cycles of work; ports and encodings: docs/mrns-path-gen.md.",
                 params.cycle_bound()

@@ -1,6 +1,7 @@
-//! Per-node routing-function units of the k-ary n-cube (seed 004): e-cube, double e-cube,
-//! west-first on the 2-D torus and direction-first e-cube, each computing exactly what
-//! [`Router::step`] computes, for every input in its domain.
+//! Per-node routing-function units of the k-ary n-cube (as in Demaine and Srinivas's k-ary
+//! n-cube paper; see docs/papers.md): e-cube, double e-cube, west-first on the 2-D torus and
+//! direction-first e-cube, each computing exactly what [`Router::step`] computes, for every
+//! input in its domain.
 //!
 //! In: [`TorusRouterParams`] (k, n, algorithm, registered or not, top name). Out: a
 //! [`Design`] of these blocks, each its own module:
@@ -502,11 +503,12 @@ fn core(
         module_name,
         &[
             &format!(
-                "{} routing function of the {} (seed 004): one router's decision for one message,",
+                "{} routing function of the {} (Demaine and Srinivas's k-ary n-cube paper):",
                 params.algorithm().name(),
                 params.router.torus()
             ),
-            "combinational: the output port (or eject, or blocked) and the header to send with it.",
+            "one router's decision for one message, combinational: the output port (or eject, or",
+            "blocked) and the header to send with it.",
         ],
     );
     let current = m.input(
@@ -981,11 +983,12 @@ fn registered_top(params: &TorusRouterParams, core: &Module) -> Module {
         params.top.clone(),
         &[
             &format!(
-                "{} routing function of the {} (seed 004) with registered outputs: the decision",
+                "{} routing function of the {} (Demaine and Srinivas's k-ary n-cube paper)",
                 params.algorithm().name(),
                 params.router.torus()
             ),
-            "for the inputs of one clock edge appears after that edge (latency 1).",
+            "with registered outputs: the decision for the inputs of one clock edge appears after",
+            "that edge (latency 1).",
             "Reset: blocked = 1 and every other output 0, so no message moves.",
         ],
     );

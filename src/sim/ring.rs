@@ -1,6 +1,7 @@
-//! Three self-timed switches in a bidirectional ring (seed 002 Fig. 3), simulated with wires
-//! of different delays in GHDL and Icarus Verilog and compared, cycle for cycle of each
-//! switch's own clock, with three synchronous cycle models wired the same way.
+//! Three self-timed switches in a bidirectional ring (Fig. 3 of the network-switch paper,
+//! Smit et al. 1991), simulated with wires of different delays in GHDL and Icarus Verilog
+//! and compared, cycle for cycle of each switch's own clock, with three synchronous cycle
+//! models wired the same way.
 //!
 //! Switch s sends on its link 1 to switch s+1 and on its link 2 to switch s-1 (mod 3), so
 //! every switch has both others as neighbours, each twice. Each link's data, NACK, cl and

@@ -390,7 +390,8 @@ struct LinkRow {
     rate: String,
 }
 
-/// The unit name of the network switch, whose links the document compares with seed 002.
+/// The unit name of the network switch, whose links the document compares with the switch
+/// of the network-switch paper (Smit et al. 1991).
 pub const SWITCH_UNIT: &str = "switch";
 
 /// `verilog / vhdl` of one figure, `-` for a language that was not synthesised.
@@ -560,7 +561,7 @@ mod tests {
     }
 
     #[test]
-    fn the_switch_gets_its_link_rates_beside_seed_002() {
+    fn the_switch_gets_its_link_rates_beside_the_network_switch_paper() {
         // 8 data bits at a median of 95 MHz (Verilog) and 82.5 MHz (VHDL): 0.76 and 0.66
         // Gbit/s per link.
         let switch = SynthReport {
@@ -573,7 +574,7 @@ mod tests {
         assert!(
             doc.contains(
                 "| 3x3, 8 data bits | iCE40 HX8K (CT256) | 230 / 230 | 95.0 / 82.5 | 0.76 / 0.66 |\n\
-                 | 3x3, 8 data bits (seed 002, Table 2) | Xilinx XC3042 | 126 CLBs of 144, 4 logic levels | 10 | 0.08 |"
+                 | 3x3, 8 data bits (Table 2 of that paper) | Xilinx XC3042 | 126 CLBs of 144, 4 logic levels | 10 | 0.08 |"
             ),
             "{doc}"
         );

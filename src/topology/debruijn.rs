@@ -3,7 +3,7 @@
 //! Node `(a1..ak)` has the d out-neighbours `(a2..ak, z)` for every letter z, so unlike
 //! Kautz words neighbouring letters may repeat and constant words carry a self-loop. Nodes
 //! are numbered by the base-d value of their word, `a1` most significant; with that
-//! numbering B(S,h) is LDI(S^h, S) of seed 003, arc for arc.
+//! numbering B(S,h) is LDI(S^h, S) of Melhem's LDI paper (see docs/papers.md), arc for arc.
 
 use crate::topology::digraph::Digraph;
 use thiserror::Error;
@@ -83,7 +83,8 @@ mod tests {
 
     #[test]
     fn table_1_node_counts() {
-        // Seed 000 Table 1 counts in- plus out-degree: "d=k=4" is B(2,4), "d=k=6" B(3,6).
+        // Table 1 of the route-generator paper (Smit et al. 1991) counts in- plus
+        // out-degree: "d=k=4" is B(2,4), "d=k=6" B(3,6).
         assert_eq!(DeBruijn::new(2, 4).unwrap().node_count(), 16);
         assert_eq!(DeBruijn::new(3, 6).unwrap().node_count(), 729);
         assert_eq!(DeBruijn::new(4, 8).unwrap().node_count(), 65536);

@@ -248,7 +248,8 @@ impl Kautz {
     }
 
     /// In-neighbours `(z, b1..b(k-1))` with `z != b1`, by increasing `z`: the nodes whose
-    /// out-neighbours include `word` (the in-letters z of seed 000's used in-node register).
+    /// out-neighbours include `word` (the in-letters z of the used in-node register of the
+    /// route-generator paper, Smit et al. 1991).
     pub fn in_neighbours<'a>(&self, word: &'a [Letter]) -> impl Iterator<Item = Word> + 'a {
         let first = word[0];
         (0..=self.d as Letter)
@@ -307,7 +308,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn node_counts_match_table_1_of_seed_000() {
+    fn node_counts_match_table_1_of_the_route_generator_paper() {
         for (d, k, n) in [
             (4, 4, 320),
             (2, 3, 12),

@@ -1,4 +1,5 @@
-//! The Low Diameter Interconnection LDI(M,S) of seed 003 (Melhem), also known as the
+//! The Low Diameter Interconnection LDI(M,S) of Melhem, "Low Diameter Interconnections for
+//! Routing in High Performance Parallel Systems" (see docs/papers.md), also known as the
 //! generalised de Bruijn digraph, and its split into S crossbar switch settings.
 //!
 //! In: the node count M and the degree S. Out: the L-th link of node n, which runs to

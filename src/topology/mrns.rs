@@ -1,5 +1,6 @@
-//! The MRNS network of seed 001 (Choi & Chung): mixed-radix digit vectors, the generalised
-//! hypercube.
+//! The MRNS network of Choi and Chung, "Application of the Special Matrices to the Parallel
+//! Routing Algorithm on MRNS Network" (see docs/papers.md): mixed-radix digit vectors, the
+//! generalised hypercube.
 //!
 //! In: the radices as the paper writes them, most significant dimension first
 //! (`Z2xZ3xZ3xZ4` is `2,3,3,4`, so m_3 = 2 and m_0 = 4). Out: a validated [`Mrns`] network,
@@ -246,7 +247,7 @@ impl Mrns {
         self.address(&written).map(|_| ())
     }
 
-    /// The node number u = sum u_i * w_i of seed 001 §2.1.
+    /// The node number u = sum u_i * w_i of Choi and Chung's MRNS paper, §2.1.
     pub fn index_of(&self, address: &Address) -> u64 {
         address
             .0
@@ -374,7 +375,8 @@ mod tests {
 
     #[test]
     fn example_1_weights_numbers_and_neighbours() {
-        // Seed 001 Example 1: 24 = 4*3*2, m_0 = 2, m_1 = 3, m_2 = 4, w = 1, 2, 6.
+        // Example 1 of Choi and Chung's MRNS paper: 24 = 4*3*2, m_0 = 2, m_1 = 3, m_2 = 4,
+        // w = 1, 2, 6.
         let g = net(&[4, 3, 2]);
         assert_eq!(g.to_string(), "Z4xZ3xZ2");
         assert_eq!((g.radix(0), g.radix(1), g.radix(2)), (2, 3, 4));
@@ -456,7 +458,8 @@ mod tests {
 
     #[test]
     fn example_2_link_totals() {
-        // Seed 001 Example 2: 144, 108, 96, 72 links for the four 24-node networks.
+        // Example 2 of Choi and Chung's MRNS paper: 144, 108, 96, 72 links for the four
+        // 24-node networks.
         for (written, links) in [
             (&[2u64, 12][..], 144),
             (&[3, 8], 108),

@@ -1,4 +1,6 @@
-//! The k-ary n-cube: n dimensions, a ring of k nodes in each (seed 004, section 3).
+//! The k-ary n-cube: n dimensions, a ring of k nodes in each (section 3 of Demaine and
+//! Srinivas, "A novel routing algorithm for k-ary n-cube interconnection networks"; see
+//! docs/papers.md).
 //!
 //! In: the parameters k and n, node addresses and link names as text. Out: validated
 //! [`Node`]s, [`Port`]s and [`Link`]s, neighbours, the fault set of a network with the mask

@@ -1,4 +1,5 @@
--- kautz_route_gen_match_unit: one match unit (seed 000, Fig. 5): a source letter, a destination letter and their comparator.
+-- kautz_route_gen_match_unit: one match unit (Fig. 5 of the route-generator paper, Smit et al. 1991): a source letter,
+-- a destination letter and their comparator.
 -- The destination letter and the off bit move one unit to the right on each shift;
 -- a unit that is off always reports a match, so the chain tests ever shorter overlaps.
 -- 

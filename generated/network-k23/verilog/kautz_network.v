@@ -1,4 +1,5 @@
-// kautz_network: The network of K(2,3): 12 nodes, 3x3 switches, routers with 16-byte buffers (B = 16) of seed 002.
+// kautz_network: The network of K(2,3): 12 nodes, 3x3 switches, routers with 16-byte buffers (B = 16),
+// as the network-switch paper (Smit et al. 1991) builds it.
 // Every node's processor side is a group of ports named after its word; nXXX_fault
 // makes node XXX faulty, nXXX_link_fault bit p-1 its out-link on port p.
 //

@@ -1,4 +1,4 @@
-// kautz_network_switch: Network switch of seed 002: 3x3 wormhole switch with NACK (d = 2, 8 data bits, round-robin arbitration).
+// kautz_network_switch: Network switch of the network-switch paper (Smit et al. 1991): 3x3 wormhole switch with NACK (d = 2, 8 data bits, round-robin arbitration).
 // Port 0 is the local router, ports 1..d the network links. A worm is a head
 // (ctl=1, data = output port), body words and an EOD (ctl=1); each switch
 // consumes the head and marks the next word as the new head. A head that cannot

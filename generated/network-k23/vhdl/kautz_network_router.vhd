@@ -1,4 +1,4 @@
--- kautz_network_router: Router of seed 002: router of a node of K(2,3) (16-byte buffer, B = 16).
+-- kautz_network_router: Router of the network-switch paper (Smit et al. 1991): router of a node of K(2,3) (16-byte buffer, B = 16).
 -- Takes a message from the processor into its buffer, sends it as a worm over the
 -- node-disjoint routes of the route generator, one attempt per NACK, reports the
 -- outcome, and hands out the messages that arrive (docs/network.md).
@@ -183,7 +183,7 @@ begin
         end if;
     end process message_buffer_ports;
 
-    -- The route generator of seed 000: init with the first byte, next_route when a route is taken.
+    -- Route generator of the route-generator paper (Smit et al. 1991): init with the first byte, next_route when a route is taken.
     u_route_gen : entity work.kautz_network_router_route_gen
         port map (
             clk => clk,

@@ -304,7 +304,7 @@ mod tests {
             network.parse_address("0,0,0,0").unwrap(),
             network.parse_address("0,2,2,3").unwrap(),
         );
-        // P7 of Example 3 of seed 001.
+        // P7 of Example 3 of Choi and Chung's MRNS paper.
         let moves = [(3, 1), (0, 3), (1, 2), (2, 2), (3, 0)]
             .map(|(dimension, value)| Move { dimension, value });
         let item = unit.encode_path(&moves);

@@ -11,6 +11,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod clocking;
 pub mod draw;
 pub mod emit;
 pub mod interrupt;

@@ -17,6 +17,7 @@
 //! and the NACK logic are never on the datapath, which is the owner-selected AND-OR
 //! multiplexer into the output registers.
 
+use crate::clocking::Rendezvous;
 use crate::network::switch::{Arbiter, SwitchConfig, SwitchFault};
 use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use std::collections::BTreeMap;
@@ -43,6 +44,9 @@ pub enum SelfTimedFault {
     /// edge of the node clock directly, without the falling-edge capture, and races its
     /// neighbours.
     RisingEdgeSampling,
+    /// The rendezvous as the network-switch paper draws it: one C element over the levels
+    /// of the neighbours' clocks, which stops for some wire delays.
+    LevelRendezvous,
 }
 
 /// What to build: the switch of `config`, clocked by `clocking`, with `fault` (or, for the
@@ -91,6 +95,15 @@ impl SwitchParams {
         }
     }
 
+    /// How the self-timed switch makes its node clock: the paper's level rendezvous only as
+    /// the deliberate fault.
+    pub fn rendezvous(&self) -> Rendezvous {
+        match self.self_timed_fault {
+            Some(SelfTimedFault::LevelRendezvous) => Rendezvous::Level,
+            _ => Rendezvous::PerWire,
+        }
+    }
+
     /// "3x3 wormhole switch with NACK (d = 2, 8 data bits, round-robin arbitration)".
     pub fn describe(&self) -> String {
         let c = &self.config;
@@ -123,14 +136,14 @@ pub fn design(params: &SwitchParams) -> Design {
         SwitchClocking::SelfTimed => {
             let core = switch_module(params, &format!("{}_core", params.top), &output);
             match params.self_timed_fault {
-                None => {
-                    let capture = capture_module(params, &core);
-                    let top = self_timed_top(params, &core, Some(&capture));
-                    (vec![output, core, capture, top], Timing::SelfTimed)
-                }
                 Some(SelfTimedFault::RisingEdgeSampling) => {
                     let top = self_timed_top(params, &core, None);
                     (vec![output, core, top], Timing::SelfTimed)
+                }
+                None | Some(SelfTimedFault::LevelRendezvous) => {
+                    let capture = capture_module(params, &core);
+                    let top = self_timed_top(params, &core, Some(&capture));
+                    (vec![output, core, capture, top], Timing::SelfTimed)
                 }
             }
         }
@@ -644,9 +657,9 @@ fn capture_module(params: &SwitchParams, core: &Module) -> Module {
     m
 }
 
-/// Self-timed only: the rendezvous of Fig. 3 of the network-switch paper (Smit et al. 1991)
-/// and the node clock it makes, the input capture (none with the fault that samples as the
-/// paper does) and the core. Every network link gets the node clock as `cl` (forward) and
+/// Self-timed only: the rendezvous that makes the node clock (per clock wire, or the level
+/// rendezvous of Fig. 3 of the network-switch paper, Smit et al. 1991, as a fault), the
+/// input capture (none with the fault that samples as the paper does) and the core. Every network link gets the node clock as `cl` (forward) and
 /// `cla` (backward) and brings the neighbour's.
 fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>) -> Module {
     let d = params.config.d() as u32;
@@ -657,11 +670,13 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
                 "Self-timed network switch of the network-switch paper (Smit et al. 1991): {}.",
                 params.describe()
             ),
-            "No clock comes in: a Muller-C element rises when every neighbour's clock is",
-            "high and falls when every one is low, and the node clock is its inverse. The",
-            "core's registers take their inputs, captured at the falling edge, at the",
-            "rising edge, so a ring of these moves the same words, cycle for cycle of their",
-            "own clocks, as synchronous switches (docs/switch.md).",
+            "No clock comes in: each neighbour's clock wire meets the node clock in a",
+            "Muller-C element of its own, a C element over those rises when every wire has",
+            "met a high node clock and falls when every one has met a low one, and the node",
+            "clock is its inverse: live for any wire delays. The core's registers take their",
+            "inputs, captured at the falling edge, at the rising edge, so a network of these",
+            "moves the same words, cycle for cycle of their own clocks, as synchronous",
+            "switches (docs/switch.md).",
         ],
     );
     let rst = m.input("rst", 1, "synchronous reset, active high, on node_clk");
@@ -722,23 +737,52 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
             &format!("output link {j}: its receiver's clock (cla)"),
         ));
     }
+    let clock = m.internal("clock", 1, "the node clock");
     let rendezvous = m.internal(
         "rendezvous",
         1,
-        "Muller-C element over the neighbours' clocks",
+        "Muller-C element whose inverse is the node clock",
     );
+    let inputs: Vec<Expr> = match params.rendezvous() {
+        Rendezvous::PerWire => neighbours
+            .iter()
+            .map(|&wire| {
+                let name = m.sig(wire).name.clone();
+                let seen = m.internal(
+                    &format!("{name}_met"),
+                    1,
+                    &format!("{name} met by the node clock: the level both last reached"),
+                );
+                m.c_element(
+                    seen,
+                    vec![clock.into(), wire.into()],
+                    true,
+                    &format!(
+                        "Takes {name}'s level once the node clock has it too, and holds it until the node clock moves on: a neighbour that is already a cycle ahead is not mistaken for one behind. It starts high, as the node clock's last level before reset."
+                    ),
+                );
+                seen.into()
+            })
+            .collect(),
+        Rendezvous::Level => neighbours.iter().map(|&n| Expr::from(n)).collect(),
+    };
+    let (rule, doc) = match params.rendezvous() {
+        Rendezvous::PerWire => (
+            "The rendezvous: rises when every clock wire has met a high node clock, falls when every one has met a low one, else holds.",
+            "The node clock falls once every neighbour's clock has risen with it and rises once every one has fallen with it.",
+        ),
+        Rendezvous::Level => (
+            "The rendezvous as the network-switch paper draws it: rises when every neighbour's clock is high, falls when every one is low, else holds (deadlocks for some wire delays: a deliberate fault).",
+            "The node clock falls when all neighbours have risen and rises when all have fallen.",
+        ),
+    };
     m.c_element(
         rendezvous,
-        neighbours.iter().map(|&n| Expr::from(n)).collect(),
+        inputs,
         true,
-        "The rendezvous: rises when every neighbour's clock is high, falls when every one is low, else holds. It starts high, so the node clock starts low and rises first.",
+        &format!("{rule} It starts high, so the node clock starts low and rises first."),
     );
-    let clock = m.internal("clock", 1, "the node clock");
-    m.assign(
-        clock,
-        !Expr::from(rendezvous),
-        "The node clock falls when all neighbours have risen and rises when all have fallen.",
-    );
+    m.assign(clock, !Expr::from(rendezvous), doc);
     m.assign(
         node_clk,
         clock.into(),

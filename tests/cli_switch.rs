@@ -67,7 +67,7 @@ fn options_that_do_not_apply_are_refused() {
         ),
         (
             &["--pairs", "10"],
-            "--pairs applies to the route generators (Kautz, MRNS) only, not to the switch unit; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles",
+            "--pairs applies to the route generators (Kautz, MRNS) only, not to the switch unit; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --delays, --keep, --force, --seed, --fault, --cycles",
         ),
         (
             &["--fault", "nope"],
@@ -84,7 +84,11 @@ fn options_that_do_not_apply_are_refused() {
                 "--fault",
                 "output-kept-after-eod",
             ],
-            "--fault 'output-kept-after-eod': the self-timed switch's faults are rising-edge-sampling",
+            "--fault 'output-kept-after-eod': the self-timed switch's faults are rising-edge-sampling, level-rendezvous",
+        ),
+        (
+            &["--delays", "delays.txt"],
+            "--delays sets the wires between self-timed switches: add --clocking self-timed",
         ),
     ] {
         let mut line = vec!["verify", "switch", "--d", "2"];
@@ -98,6 +102,53 @@ fn options_that_do_not_apply_are_refused() {
     bad_input(
         &["verify", "torus", "--k", "3", "--n", "2", "--cycles", "9"],
         "--cycles applies to the switch, the router and the network only, not to the torus-e-cube unit; it takes --k, --n, --algo, --registered, --top, --sim, --shard, --keep, --force, --fault, --vectors",
+    );
+    bad_input(
+        &[
+            "verify",
+            "router",
+            "--d",
+            "2",
+            "--k",
+            "3",
+            "--delays",
+            "delays.txt",
+        ],
+        "--delays applies to the self-timed switch only, not to the router unit; it takes --d, --k, --max-bytes, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles",
+    );
+    let scratch = tempfile::tempdir().unwrap();
+    let delays = scratch.path().join("delays.txt");
+    let shown = delays.display().to_string();
+    let self_timed = [
+        "verify",
+        "switch",
+        "--d",
+        "2",
+        "--clocking",
+        "self-timed",
+        "--delays",
+    ];
+    for (text, message) in [
+        (
+            "s1.in2_cl 7.0\ns1.out1_cla x\n",
+            "line 2: `s1.out1_cla` needs a delay above 0 ns, in steps of 1 ps, got `x`",
+        ),
+        (
+            "s1.in2_data 5.0\n",
+            "s1.in2_data (5.000 ns) must arrive before the clock it travels with, s1.in2_cl (4.000 ns)",
+        ),
+    ] {
+        std::fs::write(&delays, text).unwrap();
+        let mut line = self_timed.to_vec();
+        line.push(&shown);
+        bad_input(&line, &format!("--delays {shown}: {message}"));
+    }
+    let missing = scratch.path().join("none.txt").display().to_string();
+    let mut line = self_timed.to_vec();
+    line.push(&missing);
+    bad_input(
+        &line,
+        &format!("cannot read --delays {missing}: No such file or directory (os error 2)"),
     );
     bad_input(
         &["synth", "switch", "--d", "2", "--clocking", "self-timed"],

@@ -17,10 +17,11 @@ use kautzgen::network::switch::{Arbiter, Switch, SwitchConfig, SwitchFault};
 use kautzgen::rtl::ir::{Direction, SignalKind};
 use kautzgen::rtl::kautz_switch::{SelfTimedFault, SwitchClocking, SwitchParams, design};
 use kautzgen::sim::Simulator;
+use kautzgen::sim::delays::Delays;
 use kautzgen::sim::function::FunctionReport;
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::icarus::Icarus;
-use kautzgen::sim::ring::Ring;
+use kautzgen::sim::ring::{DelaySource, Ring};
 use kautzgen::sim::stream::verify;
 use kautzgen::sim::units::switch::{DIRECTED_CYCLES, SwitchUnit, output_row};
 use kautzgen::sim::verilator::Verilator;
@@ -288,38 +289,118 @@ fn the_directed_cases_do_what_the_document_says() {
     assert_eq!(after[105].1[0].data, 0x63);
 }
 
+/// The ring of three self-timed switches with `fault`, over `cycles` cycles, its traffic and
+/// (unless `delays` says otherwise) its wires' delays drawn from `seed`.
+fn ring(fault: Option<SelfTimedFault>, cycles: u64, seed: u64, delays: DelaySource) -> Ring {
+    Ring {
+        params: params(2, 8, Arbiter::RoundRobin).with_self_timed_fault(fault),
+        cycles,
+        seed,
+        delays,
+    }
+}
+
+/// The ring's report in `simulator`.
+fn ring_report(ring: &Ring, simulator: &dyn Simulator) -> FunctionReport {
+    let delays: Delays = ring.delays().unwrap();
+    ring.verify(simulator, &delays, 2)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+const BOTH: fn() -> [Box<dyn Simulator>; 2] =
+    || [Box::new(Ghdl::default()), Box::new(Icarus::default())];
+
 #[test]
 fn self_timed_switches_in_a_ring_equal_synchronous_ones() {
-    let ring = |fault| Ring {
-        params: params(2, 8, Arbiter::RoundRobin).with_self_timed_fault(fault),
-        cycles: 600,
-        seed: 3,
-    };
-    let both: [&dyn Simulator; 2] = [&Ghdl::default(), &Icarus::default()];
-    for simulator in both {
-        let report = ring(None)
-            .verify(simulator, 2)
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            report.render(),
-            format!("{}: 1800 passed, 0 failed\n", simulator.name())
-        );
+    // Five draws of every wire's delay inside the documented ranges (fifty in make
+    // verify-full), each with its own traffic.
+    for seed in 1..=5 {
+        for simulator in BOTH() {
+            let report = ring_report(&ring(None, 400, seed, DelaySource::Drawn), &*simulator);
+            assert_eq!(
+                report.render(),
+                format!("{}: 1200 passed, 0 failed\n", simulator.name()),
+                "seed {seed}"
+            );
+        }
     }
     // The network-switch paper's own scheme, the links sampled at the rising edge, races
     // its neighbours.
     // How often it goes wrong depends on the wire delays, so the count is no model's to
     // predict: the two simulators, running the same delays, must agree on it.
-    let failed: Vec<u64> = both
+    let failed: Vec<u64> = BOTH()
         .iter()
         .map(|s| {
-            ring(Some(SelfTimedFault::RisingEdgeSampling))
-                .verify(*s, 2)
-                .unwrap()
-                .failed
+            let faulty = ring(
+                Some(SelfTimedFault::RisingEdgeSampling),
+                600,
+                3,
+                DelaySource::Drawn,
+            );
+            ring_report(&faulty, &**s).failed
         })
         .collect();
     assert!(failed[0] > 0, "{failed:?}");
     assert_eq!(failed[0], failed[1]);
+}
+
+/// The counterexample that showed the level rendezvous of the network-switch paper to
+/// deadlock: every wire at the low end of its range but the two clock wires from switch 2
+/// into switch 1, at 7.0 and 6.0 ns, or 11.5 and 10.5 ns. Every clock rises once, then
+/// switch 1's stays high and the other two stay low; the per-wire rendezvous runs on.
+#[test]
+fn the_level_rendezvous_stops_where_the_per_wire_one_runs_on() {
+    for (cl, cla) in [("7.0", "6.0"), ("11.5", "10.5")] {
+        let delays = format!("s1.in2_cl {cl}\ns1.out1_cla {cla}\n");
+        for simulator in BOTH() {
+            let name = simulator.name();
+            let fixed = ring(None, 200, 1, DelaySource::File(delays.clone()));
+            assert_eq!(
+                ring_report(&fixed, &*simulator).render(),
+                format!("{name}: 600 passed, 0 failed\n")
+            );
+            let level = ring(
+                Some(SelfTimedFault::LevelRendezvous),
+                200,
+                1,
+                DelaySource::File(delays.clone()),
+            );
+            assert_eq!(
+                ring_report(&level, &*simulator).render(),
+                format!(
+                    "{name}: 600 switch-cycles not run, the clocks stopped: \
+                     switch 0 after 0 cycles with its clock low, seeing in1_cl=0 in2_cl=1 out1_cla=1 out2_cla=0; \
+                     switch 1 after 0 cycles with its clock high, seeing in1_cl=0 in2_cl=0 out1_cla=0 out2_cla=0; \
+                     switch 2 after 0 cycles with its clock low, seeing in1_cl=1 in2_cl=0 out1_cla=0 out2_cla=1\n\
+                     {name}: 0 passed, 600 failed\n"
+                ),
+                "cl {cl}, cla {cla}"
+            );
+        }
+    }
+}
+
+/// Delays drawn at random stop the level rendezvous about one draw in twenty; seed 50 is
+/// the first that does. The per-wire rendezvous runs the same draw to the end.
+#[test]
+fn drawn_delays_catch_the_level_rendezvous() {
+    for simulator in BOTH() {
+        let level = ring(
+            Some(SelfTimedFault::LevelRendezvous),
+            100,
+            50,
+            DelaySource::Drawn,
+        );
+        let report = ring_report(&level, &*simulator);
+        assert_eq!(report.passed, 0, "{}", report.render());
+        assert!(
+            report.failures[0].starts_with("300 switch-cycles not run, the clocks stopped: "),
+            "{}",
+            report.render()
+        );
+        let fixed = ring(None, 100, 50, DelaySource::Drawn);
+        assert_eq!(ring_report(&fixed, &*simulator).failed, 0);
+    }
 }
 
 #[test]

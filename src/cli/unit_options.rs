@@ -47,6 +47,11 @@ const OWNED: &[Owned] = &[
         owners: "route generators (Kautz, MRNS), the switch, the router and the network",
     },
     Owned {
+        id: "delays",
+        units: &["switch"],
+        owners: "self-timed switch",
+    },
+    Owned {
         id: "shard",
         units: &["kautz", "ldi", "mrns", "torus"],
         owners: "units checked on independent vectors (Kautz, LDI, MRNS, torus)",

@@ -17,7 +17,7 @@ use crate::sim::SHOWN_BY_VERIFY as SHOWN;
 use crate::sim::function::{self, FunctionUnit};
 use crate::sim::ghdl::Ghdl;
 use crate::sim::icarus::Icarus;
-use crate::sim::ring::{self, Ring};
+use crate::sim::ring::{self, DelaySource, Ring};
 use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::{self, StreamUnit};
 use crate::sim::units::route_pipe::{self, PipeUnit};
@@ -104,6 +104,12 @@ pub struct Args {
     /// it lists, as `kautzgen generate` writes them) instead of generating one.
     #[arg(global = true, long, value_name = "DIR")]
     design: Option<PathBuf>,
+    /// Self-timed switch: the delay of each wire between the switches, one a line (`s1.in2_cl
+    /// 7.0`, in ns; docs/switch.md names the wires), the others at the low end of their
+    /// range; without it, every wire's delay is drawn from --seed inside the documented
+    /// ranges.
+    #[arg(global = true, long, value_name = "FILE")]
+    delays: Option<PathBuf>,
     /// Keep the generated designs and every simulator's work (testbench, vectors, logs,
     /// waves) in DIR, one numbered folder each; DIR is created, or replaced whole if
     /// kautzgen wrote it.
@@ -160,6 +166,12 @@ fn run_checks(args: Args) -> anyhow::Result<()> {
     };
     refuse_foreign("verify", &unit, "design", args.design.is_some())?;
     refuse_foreign("verify", &unit, "wave", args.wave.is_some())?;
+    refuse_foreign("verify", &unit, "delays", args.delays.is_some())?;
+    if args.delays.is_some() && !self_timed {
+        return Err(input_error(anyhow::anyhow!(
+            "--delays sets the wires between self-timed switches: add --clocking self-timed"
+        )));
+    }
     if args.design.is_some() && args.unit.arch.is_some() {
         return Err(input_error(anyhow::anyhow!(
             "--arch builds a design; one read with --design has its own (its manifest's cycle_bound)"
@@ -337,18 +349,32 @@ fn ring(
         )));
     }
     let fault = args.check.fault_of::<SelfTimedFault>("self-timed switch")?;
+    let delays = match &args.delays {
+        None => DelaySource::Drawn,
+        Some(path) => DelaySource::File(std::fs::read_to_string(path).map_err(|e| {
+            input_error(anyhow::anyhow!(
+                "cannot read --delays {}: {e}",
+                path.display()
+            ))
+        })?),
+    };
     let ring = Ring {
         params: params.clone().with_self_timed_fault(fault),
         cycles: args.check.cycles.unwrap_or(ring::DEFAULT_CYCLES),
         seed: args.check.seed(),
+        delays,
     };
+    let delays = ring.delays().map_err(|e| {
+        let path = args.delays.as_deref().unwrap_or(std::path::Path::new("-"));
+        input_error(anyhow::anyhow!("--delays {}: {e}", path.display()))
+    })?;
     let heading = format!(
         "{}: {} switch-cycles",
         ring.describe(),
         ring::SWITCHES as u64 * ring.cycles
     );
     in_each_simulator(&heading, simulators, |simulator| {
-        let report = ring.verify(simulator, SHOWN)?;
+        let report = ring.verify(simulator, &delays, SHOWN)?;
         Ok(Outcome {
             text: report.render(),
             passed: report.passed,

@@ -44,6 +44,9 @@ pub struct FunctionReport {
     pub failed: u64,
     /// The first failures, each on one line with port names and values.
     pub failures: Vec<String>,
+    /// Failures that a shown line describes together with its own (the cycles a stop kept
+    /// from running), so not counted as "not shown".
+    grouped: u64,
 }
 
 impl FunctionReport {
@@ -54,6 +57,7 @@ impl FunctionReport {
             passed: 0,
             failed: 0,
             failures: Vec::new(),
+            grouped: 0,
         }
     }
 
@@ -71,6 +75,18 @@ impl FunctionReport {
         }
     }
 
+    /// Counts `count` items that failed for one reason, described once, in one line.
+    pub fn fail_together(&mut self, shown: usize, count: u64, description: String) {
+        if count == 0 {
+            return;
+        }
+        self.failed += count;
+        if self.failures.len() < shown {
+            self.failures.push(description);
+            self.grouped += count - 1;
+        }
+    }
+
     pub fn all_passed(&self) -> bool {
         self.failed == 0 && self.passed > 0
     }
@@ -81,7 +97,7 @@ impl FunctionReport {
         for failure in &self.failures {
             text += &format!("{}: {failure}\n", self.simulator);
         }
-        let hidden = self.failed - self.failures.len() as u64;
+        let hidden = self.failed - self.failures.len() as u64 - self.grouped;
         if hidden > 0 {
             text += &format!("{}: {hidden} more failures not shown\n", self.simulator);
         }

@@ -12,6 +12,7 @@
 
 pub mod bits;
 pub mod compare;
+pub mod delays;
 pub mod export;
 pub mod function;
 pub mod ghdl;
@@ -19,6 +20,7 @@ pub mod hex;
 pub mod icarus;
 pub mod results;
 pub mod ring;
+pub mod self_timed;
 pub mod sequence;
 pub mod stream;
 pub mod testbench;

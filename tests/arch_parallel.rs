@@ -325,7 +325,7 @@ fn bad_command_lines_exit_2_with_one_line() {
         ),
         (
             &["verify", "switch", "--d", "2", "--arch", "parallel"][..],
-            "error: --arch chooses the Kautz route generator's architecture; the switch unit has no such option; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles\n",
+            "error: --arch chooses the Kautz route generator's architecture; the switch unit has no such option; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --delays, --keep, --force, --seed, --fault, --cycles\n",
         ),
         (
             &[

@@ -101,6 +101,37 @@ pub enum DelayError {
     },
 }
 
+/// Where the wires' delays come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DelaySource {
+    /// Drawn from the run's seed inside the documented ranges.
+    Drawn,
+    /// A delays file's text ([`Delays::parse`]).
+    File(String),
+}
+
+/// Added to the run's seed for the delays' draw, so that they are not drawn from the same
+/// stream as the traffic.
+const DELAY_STREAM: u64 = 0x6465_6c61_7973;
+
+impl DelaySource {
+    /// The delay of every wire of `links`, drawn from `seed` or read.
+    pub fn delays(&self, links: &[LinkWires], seed: u64) -> Result<Delays, DelayError> {
+        match self {
+            DelaySource::Drawn => Ok(Delays::drawn(links, seed.wrapping_add(DELAY_STREAM))),
+            DelaySource::File(text) => Delays::parse(text, links),
+        }
+    }
+
+    /// "wire delays drawn from the seed" or "wire delays from a file".
+    pub fn describe(&self) -> &'static str {
+        match self {
+            DelaySource::Drawn => "wire delays drawn from the seed",
+            DelaySource::File(_) => "wire delays from a file",
+        }
+    }
+}
+
 /// The delay of every wire of a set of links, in picoseconds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Delays {

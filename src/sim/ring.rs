@@ -18,7 +18,7 @@
 use crate::network::switch::{Switch, SwitchConfig};
 use crate::random::SplitMix64;
 use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
-use crate::sim::delays::{DelayError, Delays, LinkWires};
+use crate::sim::delays::{DelayError, DelaySource, Delays, LinkWires};
 use crate::sim::function::FunctionReport;
 use crate::sim::self_timed::{Bench, BenchRun, Link, describe_stop};
 use crate::sim::units::switch::{Sender, output_row, worm};
@@ -38,19 +38,6 @@ pub struct Ring {
     pub delays: DelaySource,
 }
 
-/// Where the wires' delays come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DelaySource {
-    /// Drawn from the ring's seed inside the documented ranges.
-    Drawn,
-    /// A delays file's text ([`Delays::parse`]).
-    File(String),
-}
-
-/// Added to the seed for the delays' draw, so that they are not drawn from the same
-/// stream as the traffic.
-const DELAY_STREAM: u64 = 0x6465_6c61_7973;
-
 /// The ring's links: from switch s's out-port j to the same port of its receiver.
 pub fn links() -> Vec<Link> {
     let mut links = Vec::new();
@@ -62,6 +49,7 @@ pub fn links() -> Vec<Link> {
                 out: j,
                 to,
                 input: j,
+                nack_out: j,
                 names: LinkWires::new(&format!("s{from}"), j, &format!("s{to}"), j),
             });
         }
@@ -104,10 +92,7 @@ impl Ring {
     }
 
     pub fn describe(&self) -> String {
-        let delays = match self.delays {
-            DelaySource::Drawn => "wire delays drawn from the seed",
-            DelaySource::File(_) => "wire delays from a file",
-        };
+        let delays = self.delays.describe();
         format!(
             "ring of three self-timed switches ({}), {} cycles of their own clocks (seed {}, {delays})",
             SwitchParams::new(self.config().clone()).describe(),
@@ -119,10 +104,7 @@ impl Ring {
     /// Every wire's delay.
     pub fn delays(&self) -> Result<Delays, DelayError> {
         let names: Vec<LinkWires> = links().into_iter().map(|link| link.names).collect();
-        match &self.delays {
-            DelaySource::Drawn => Ok(Delays::drawn(&names, self.seed.wrapping_add(DELAY_STREAM))),
-            DelaySource::File(text) => Delays::parse(text, &names),
-        }
+        self.delays.delays(&names, self.seed)
     }
 
     /// The local traffic, made in closed loop with three synchronous models wired as the

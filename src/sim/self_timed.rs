@@ -33,13 +33,15 @@ pub struct DelayedWire {
 }
 
 /// A link between nodes: from node `from`'s out-port `out` to node `to`'s in-port
-/// `input`, its wires named `names` (see [`LinkWires`]).
+/// `input`, its NACK back to `from`'s `out<nack_out>_nack` (`out` unless a wiring fault
+/// says otherwise), its wires named `names` (see [`LinkWires`]).
 #[derive(Debug, Clone)]
 pub struct Link {
     pub from: usize,
     pub out: usize,
     pub to: usize,
     pub input: usize,
+    pub nack_out: usize,
     pub names: LinkWires,
 }
 
@@ -55,7 +57,7 @@ impl Link {
             port: format!("in{input}_{field}"),
             delay_ps: delays.ps(delay),
         };
-        let back = |field: &str, delay: &str| DelayedWire {
+        let back = |field: &str, out: usize, delay: &str| DelayedWire {
             from: self.to,
             source: format!("in{input}_{field}"),
             to: self.from,
@@ -67,8 +69,8 @@ impl Link {
             forward("ctl", &names.data),
             forward("data", &names.data),
             forward("cl", &names.cl),
-            back("nack", &names.nack),
-            back("cla", &names.cla),
+            back("nack", self.nack_out, &names.nack),
+            back("cla", out, &names.cla),
         ]
     }
 }

@@ -309,60 +309,16 @@ impl NetworkUnit {
             .collect()
     }
 
-    /// The hardware's outputs of every row, per node.
+    /// The hardware's outputs of every row of the one simulation of the whole network,
+    /// per node.
     fn observe(&self, design: &Design, lines: &[String]) -> Observed {
-        let n = self.params.nodes();
         let columns = self.columns(design);
-        let mut seen = Observed {
-            ready: vec![Vec::with_capacity(lines.len()); n],
-            verdicts: vec![VecDeque::new(); n],
-            arrivals: vec![Vec::new(); n],
-            errors: Vec::new(),
-        };
-        // The bytes of the message each node is handing out: (src, len, bytes).
-        let mut receiving: Vec<Option<(u64, u64, Vec<u8>)>> = vec![None; n];
-        for (r, line) in lines.iter().enumerate() {
-            let values = parse_line(line);
-            let cycle = r as u64 + 1;
-            for v in 0..n {
-                let get = |name: &str| {
-                    values
-                        .get(columns[v][name])
-                        .copied()
-                        .flatten()
-                        .unwrap_or(u64::MAX)
-                };
-                seen.ready[v].push(get("tx_ready") == 1);
-                if get("res_valid") == 1 {
-                    seen.verdicts[v].push_back(Verdict {
-                        cycle,
-                        status: get("res_status"),
-                        attempts: get("res_attempts"),
-                    });
-                }
-                if get("rx_error") == 1 {
-                    seen.errors.push((v, cycle));
-                }
-                if get("rx_valid") == 1 {
-                    let byte = get("rx_data") as u8;
-                    let entry = receiving[v].get_or_insert_with(|| (0, 0, Vec::new()));
-                    if get("rx_first") == 1 {
-                        *entry = (get("rx_src"), get("rx_len"), Vec::new());
-                    }
-                    entry.2.push(byte);
-                    if get("rx_last") == 1 {
-                        let (src, len, bytes) = receiving[v].take().expect("filled above");
-                        seen.arrivals[v].push(Arrival {
-                            cycle,
-                            src,
-                            len,
-                            bytes,
-                        });
-                    }
-                }
-            }
-        }
-        seen
+        let rows: Vec<Vec<Option<u64>>> = lines.iter().map(|line| parse_line(line)).collect();
+        gather(
+            self.params.nodes(),
+            |_| rows.len(),
+            |v, r, name| rows[r].get(columns[v][name]).copied().flatten(),
+        )
     }
 
     /// One entry per message (None when it matched) and one per extra event, in the order
@@ -403,7 +359,7 @@ impl NetworkUnit {
             let verdict = seen.verdicts[m.src as usize].pop_front();
             let arrival = arrival_of.remove(&m.id);
             let not_ready: Vec<u64> = (m.handed..m.handed + u64::from(m.bytes))
-                .filter(|&t| t > 0 && !seen.ready[m.src as usize][t as usize - 1])
+                .filter(|&t| t > 0 && seen.ready[m.src as usize].get(t as usize - 1) != Some(&true))
                 .collect();
             let expected_bytes: Vec<u8> = (0..usize::from(m.bytes))
                 .map(|j| payload_byte(self.model.seed, m.id, j))
@@ -505,6 +461,60 @@ impl NetworkUnit {
         out.sort_by_key(|(cycle, _)| *cycle);
         out.into_iter().map(|(_, entry)| entry).collect()
     }
+}
+
+/// The outputs of `nodes` nodes, gathered per node: node v has `rows(v)` rows, row r
+/// recorded after its clock edge r + 1, and `value(v, r, name)` reads output `name` there
+/// (`None` where unknown).
+fn gather(
+    nodes: usize,
+    rows: impl Fn(usize) -> usize,
+    value: impl Fn(usize, usize, &str) -> Option<u64>,
+) -> Observed {
+    let mut seen = Observed {
+        ready: vec![Vec::new(); nodes],
+        verdicts: vec![VecDeque::new(); nodes],
+        arrivals: vec![Vec::new(); nodes],
+        errors: Vec::new(),
+    };
+    for v in 0..nodes {
+        // The bytes of the message the node is handing out: (src, len, bytes).
+        let mut receiving: Option<(u64, u64, Vec<u8>)> = None;
+        for r in 0..rows(v) {
+            let cycle = r as u64 + 1;
+            let get = |name: &str| value(v, r, name).unwrap_or(u64::MAX);
+            seen.ready[v].push(get("tx_ready") == 1);
+            if get("res_valid") == 1 {
+                seen.verdicts[v].push_back(Verdict {
+                    cycle,
+                    status: get("res_status"),
+                    attempts: get("res_attempts"),
+                });
+            }
+            if get("rx_error") == 1 {
+                seen.errors.push((v, cycle));
+            }
+            if get("rx_valid") == 1 {
+                let byte = get("rx_data") as u8;
+                let entry = receiving.get_or_insert_with(|| (0, 0, Vec::new()));
+                if get("rx_first") == 1 {
+                    *entry = (get("rx_src"), get("rx_len"), Vec::new());
+                }
+                entry.2.push(byte);
+                if get("rx_last") == 1 {
+                    let (src, len, bytes) = receiving.take().expect("filled above");
+                    seen.arrivals[v].push(Arrival {
+                        cycle,
+                        src,
+                        len,
+                        bytes,
+                    });
+                }
+            }
+        }
+    }
+    seen.errors.sort_by_key(|&(v, cycle)| (cycle, v));
+    seen
 }
 
 /// "delivered after 2 attempts in cycle 95".

@@ -527,7 +527,7 @@ fn each_units_help_lists_only_its_own_options() {
         ),
         (
             &["generate", "network", "--help"],
-            "--d --quiet --k --max-bytes --arbiter --top --out --force --lang --testbench --seed --fault --cycles --rate --random-faulty-nodes",
+            "--d --quiet --k --max-bytes --arbiter --clocking --top --out --force --lang --testbench --seed --fault --cycles --rate --random-faulty-nodes",
         ),
         (
             &["verify", "torus", "--help"],

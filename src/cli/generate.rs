@@ -52,7 +52,8 @@ use std::path::PathBuf;
   kautzgen generate mrns --radices 2,3,3,4 --out build/mrns2334
   kautzgen generate torus --k 3 --n 3 --algo direction-first --registered --out build/t33
   kautzgen generate switch --d 2 --out build/sw2
-  kautzgen generate switch --d 2 --clocking self-timed --out build/sw2-st"
+  kautzgen generate switch --d 2 --clocking self-timed --out build/sw2-st
+  kautzgen generate network --d 2 --k 3 --clocking self-timed --out build/k23-net-st"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -240,6 +241,16 @@ fn checked(
                 design,
                 testbench.then(|| export::stream_unit(&router, languages)),
             )
+        }
+        Unit::Network(params) if params.clocking == SwitchClocking::SelfTimed => {
+            if testbench {
+                return Err(input_error(anyhow::anyhow!(
+                    "the self-timed network has no exported testbench (its nodes run on clocks of their own): export the synchronous network"
+                )));
+            }
+            let fault = check.fault_of("network")?;
+            let params = params.clone().with_fault(fault).map_err(input_error)?;
+            (Unit::Network(params).design(), None)
         }
         Unit::Network(params) => {
             let network = check.network_unit(params)?;

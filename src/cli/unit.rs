@@ -167,6 +167,11 @@ pub struct NetworkArgs {
     /// Which head wins a switch output that several ask for in one cycle.
     #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
     pub arbiter: Arbiter,
+    /// One clock for the whole network, or at every node the self-timed switch of the
+    /// network-switch paper (Smit et al. 1991), which makes the node's clock from its
+    /// neighbours' (simulation only: it has combinational loops).
+    #[arg(long, value_enum, default_value_t = SwitchClocking::Synchronous)]
+    pub clocking: SwitchClocking,
 }
 
 /// The torus routing algorithms by their command-line names.
@@ -344,7 +349,7 @@ impl Unit {
                 args.arbiter,
                 top.unwrap_or(kautz_network::DEFAULT_TOP),
             )
-            .map(Unit::Network)
+            .map(|params| Unit::Network(params.with_clocking(args.clocking)))
             .map_err(input_error),
         }
     }
@@ -464,6 +469,9 @@ impl Unit {
                 if p.arbiter != Arbiter::RoundRobin {
                     words += " --arbiter fixed";
                 }
+                if p.clocking == SwitchClocking::SelfTimed {
+                    words += " --clocking self-timed";
+                }
                 (words, p.top.clone(), kautz_network::DEFAULT_TOP.to_string())
             }
         };
@@ -510,10 +518,16 @@ impl Unit {
                 "every output registered: route i taken B = {} cycles after init or next_route (or at the NACK, if later), its head the cycle after",
                 p.route_cycles()
             ),
-            Unit::Network(p) => format!(
-                "every node's outputs registered: a word one hop per clock, a route taken B = {} cycles after init or next_route",
-                p.router.route_cycles()
-            ),
+            Unit::Network(p) => match p.clocking {
+                SwitchClocking::Synchronous => format!(
+                    "every node's outputs registered: a word one hop per clock, a route taken B = {} cycles after init or next_route",
+                    p.router.route_cycles()
+                ),
+                SwitchClocking::SelfTimed => format!(
+                    "self-timed: every node on its own node_clk, made by a Muller-C rendezvous of its neighbours' clocks, a word one hop per node clock, a route taken B = {} node clocks after init or next_route; for simulation (GHDL, Icarus Verilog), not for synthesis",
+                    p.router.route_cycles()
+                ),
+            },
         }
     }
 }

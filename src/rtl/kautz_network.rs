@@ -3,24 +3,32 @@
 //! ([`super::kautz_switch`]) and a router with its route generator
 //! ([`super::kautz_router`]), the links wired by the Kautz arcs.
 //!
-//! In: [`NetworkParams`] (the graph, the routers' buffer size, the switches' arbiter, a
-//! built-in wiring fault for verification, the top's name). Out: a [`Design`] of the
-//! router's and the switch's modules, a node module (`<top>_node`: one switch, one router,
-//! the router on port 0) and the top, which instantiates one node per word and wires out-link
-//! p of node v to in-link q of the node it leads to, NACK back the other way
-//! ([`crate::network::router::arc`], the same function the golden model wires with).
+//! In: [`NetworkParams`] (the graph, the routers' buffer size, the switches' arbiter and
+//! clocking, a built-in wiring fault for verification, the top's name). Out: a [`Design`]
+//! of the router's and the switch's modules, a node module (`<top>_node`: one switch, one
+//! router, the router on port 0) and the top, which instantiates one node per word and wires
+//! out-link p of node v to in-link q of the node it leads to, NACK back the other way
+//! ([`links`], from [`crate::network::router::arc`], the same function the golden model
+//! wires with).
 //!
 //! Every node's processor side is a group of top ports named after its word (`n012_tx_valid`,
 //! ...), and so are its fault inputs: `n012_fault` makes node 012 faulty (its in-neighbours'
 //! switches take no new worm into it, as the model's fault mask does), `n012_link_fault` bit
 //! p-1 makes its out-link on port p faulty.
+//!
+//! Self-timed ([`SwitchClocking::SelfTimed`]), every node's switch makes the node's clock
+//! from its neighbours' clocks, which run beside each link (`cl` with the words, `cla` back
+//! with the NACK), and its router runs on it: the top has one `rst` and no clock, and shows
+//! each node's clock as `n012_node_clk`. [`links`], [`node_word`] and [`out_fault_bits`]
+//! give what the top wires and drives, for a testbench that wires the nodes itself (with
+//! wire delays, which the top's wires lack).
 
 use crate::network::router::arc;
 use crate::network::switch::{Arbiter, SwitchConfig};
 use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use crate::rtl::kautz_route_gen::pack_word;
 use crate::rtl::kautz_router::{self, RouterError, RouterParams};
-use crate::rtl::kautz_switch::{self, SwitchParams};
+use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::topology::kautz::{Kautz, Letter};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -62,12 +70,13 @@ pub enum NetworkError {
 }
 
 /// What to build: the network of `router.graph`, every router as `router` says (its buffer),
-/// every switch arbitrating with `arbiter`, as the module `top`, with `fault` built in for
-/// verification only.
+/// every switch arbitrating with `arbiter` and clocked by `clocking`, as the module `top`,
+/// with `fault` built in for verification only.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetworkParams {
     pub router: RouterParams,
     pub arbiter: Arbiter,
+    pub clocking: SwitchClocking,
     pub top: String,
     pub fault: Option<NetworkFault>,
 }
@@ -93,9 +102,16 @@ impl NetworkParams {
         Ok(NetworkParams {
             router,
             arbiter,
+            clocking: SwitchClocking::Synchronous,
             top: top.to_string(),
             fault: None,
         })
+    }
+
+    /// The network whose switches are clocked by `clocking`: self-timed, each node runs on
+    /// the clock its switch makes from its neighbours', and the top has no clock input.
+    pub fn with_clocking(self, clocking: SwitchClocking) -> Self {
+        NetworkParams { clocking, ..self }
     }
 
     pub fn with_fault(self, fault: Option<NetworkFault>) -> Result<Self, NetworkError> {
@@ -118,14 +134,21 @@ impl NetworkParams {
     pub fn switch(&self) -> SwitchParams {
         let config = SwitchConfig::new(self.graph().d() as u64, DATA_BITS, self.arbiter)
             .expect("the router's degree suits a switch");
-        SwitchParams::new(config).with_top(&format!("{}_switch", self.top))
+        SwitchParams::new(config)
+            .with_clocking(self.clocking)
+            .with_top(&format!("{}_switch", self.top))
     }
 
-    /// "network of K(2,3): 12 nodes, 3x3 switches, routers with 16-byte buffers (B = 16)".
+    /// "network of K(2,3): 12 nodes, 3x3 switches, routers with 16-byte buffers (B = 16)",
+    /// "self-timed network of ..." when its switches make their own clocks.
     pub fn describe(&self) -> String {
         let g = self.graph();
+        let clocking = match self.clocking {
+            SwitchClocking::Synchronous => "",
+            SwitchClocking::SelfTimed => "self-timed ",
+        };
         format!(
-            "network of K({},{}): {} nodes, {p}x{p} switches, routers with {}-byte buffers (B = {})",
+            "{clocking}network of K({},{}): {} nodes, {p}x{p} switches, routers with {}-byte buffers (B = {})",
             g.d(),
             g.k(),
             self.nodes(),
@@ -144,6 +167,85 @@ pub fn node_prefix(graph: &Kautz, letters: &[Letter]) -> String {
         0..=9 => format!("n{}", parts.concat()),
         _ => format!("n{}", parts.join("_")),
     }
+}
+
+/// One link of the network as the top wires it: out-link `out_port` of node `from` carries
+/// its words to in-link `in_port` of node `to` (nodes by their index in the graph's order,
+/// ports 1..=d), and the receiver's NACK on that in-link comes back to `from`'s
+/// `out<nack_port>_nack`. Both faults show here and only here: `LinksSwapped` gives node 0's
+/// out-links on ports 1 and 2 each other's `to` and `in_port`, `NacksSwapped` gives them
+/// each other's `nack_port` (otherwise `nack_port` is `out_port`). A self-timed network's
+/// clock wires follow the link, whatever the NACK does: `from`'s `out<out_port>_cl` drives
+/// `to`'s `in<in_port>_cl`, and `to`'s `in<in_port>_cla` drives `from`'s `out<out_port>_cla`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NetLink {
+    pub from: usize,
+    pub out_port: usize,
+    pub to: usize,
+    pub in_port: usize,
+    pub nack_port: usize,
+}
+
+/// Every link of the network, as the top wires them: node 0's out-links on ports 1..=d,
+/// then node 1's, and so on, so that out-link p of node v is at `v * d + p - 1`. Each node
+/// is fed on each of its in-ports by exactly one link.
+pub fn links(params: &NetworkParams) -> Vec<NetLink> {
+    (0..params.nodes())
+        .flat_map(|v| out_links(params, v))
+        .collect()
+}
+
+/// Node `v`'s out-links on ports 1..=d, by the Kautz arcs ([`arc`]), with the fault's swap.
+fn out_links(params: &NetworkParams, v: usize) -> Vec<NetLink> {
+    let graph = params.graph();
+    let word = graph.word_at(v);
+    let word = word.letters();
+    let last = word[word.len() - 1];
+    // The out-port grows with the letter (a + 1 below the last letter, a above it), so the
+    // letters in order give the ports in order.
+    let mut out: Vec<NetLink> = (0..=graph.d() as Letter)
+        .filter(|&a| a != last)
+        .map(|a| {
+            let (p, next, q) = arc(word, a);
+            NetLink {
+                from: v,
+                out_port: p as usize,
+                to: graph.index_of(&next),
+                in_port: q as usize,
+                nack_port: p as usize,
+            }
+        })
+        .collect();
+    match (params.fault, v) {
+        (Some(NetworkFault::LinksSwapped), 0) => {
+            let (one, two) = (out[0], out[1]);
+            (out[0].to, out[0].in_port) = (two.to, two.in_port);
+            (out[1].to, out[1].in_port) = (one.to, one.in_port);
+        }
+        (Some(NetworkFault::NacksSwapped), 0) => {
+            (out[0].nack_port, out[1].nack_port) = (out[1].nack_port, out[0].nack_port);
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The value of node `v`'s `node` input: its word as [`pack_word`] packs it, k*W bits.
+pub fn node_word(params: &NetworkParams, v: usize) -> u64 {
+    let graph = params.graph();
+    pack_word(graph.word_at(v).letters(), params.router.letter_bits())
+}
+
+/// The value of node `v`'s `out_fault` input when the nodes marked in `faulty` (by index)
+/// are faulty and `link_fault` is v's `<prefix>_link_fault` (bit p-1: its out-link p):
+/// bit p-1 is set when out-link p leads to a faulty node or is faulty itself. The top
+/// computes exactly this from its fault inputs, over the same [`links`]; a testbench that
+/// instantiates the nodes without the top drives it.
+pub fn out_fault_bits(params: &NetworkParams, v: usize, faulty: &[bool], link_fault: u64) -> u64 {
+    out_links(params, v)
+        .iter()
+        .filter(|link| faulty[link.to] || link_fault >> (link.out_port - 1) & 1 == 1)
+        .fold(0, |bits, link| bits | 1 << (link.out_port - 1))
 }
 
 /// The network's hardware.
@@ -166,7 +268,10 @@ pub fn design(params: &NetworkParams) -> Design {
         ]),
         summary: params.describe(),
         modules,
-        timing: Timing::Synchronous,
+        timing: match params.clocking {
+            SwitchClocking::Synchronous => Timing::Synchronous,
+            SwitchClocking::SelfTimed => Timing::SelfTimed,
+        },
     }
 }
 
@@ -198,18 +303,41 @@ fn processor_ports(router: &Module) -> Vec<(&str, u32, Direction, &str)> {
         .collect()
 }
 
-/// One node: its switch, and its router on the switch's port 0.
+/// One node: its switch, and its router on the switch's port 0. Synchronous, both run on
+/// `clk`; self-timed, the switch makes the node clock from its neighbours' clocks, which
+/// come and go beside the words on every link (`cl` with the words, `cla` with the NACK),
+/// and the router runs on it too.
 fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Module {
     let d = params.graph().d();
     let kw = params.graph().k() as u32 * params.router.letter_bits();
-    let mut m = Module::new(
-        format!("{}_node", params.top),
-        &[
-            &format!("One node of the {}.", params.describe()),
-            "The router sits on port 0 of the switch; ports 1..d are the network links.",
-        ],
-    );
-    let clocking = m.clocked();
+    let self_timed = params.clocking == SwitchClocking::SelfTimed;
+    let mut doc = vec![
+        format!("One node of the {}.", params.describe()),
+        "The router sits on port 0 of the switch; ports 1..d are the network links.".to_string(),
+    ];
+    if self_timed {
+        doc.push(
+            "No clock comes in: the switch makes node_clk from its neighbours' clocks, and the router runs on it."
+                .to_string(),
+        );
+    }
+    let doc: Vec<&str> = doc.iter().map(String::as_str).collect();
+    let mut m = Module::new(format!("{}_node", params.top), &doc);
+    let (clock, reset) = match params.clocking {
+        SwitchClocking::Synchronous => {
+            let clocking = m.clocked();
+            (clocking.clock, clocking.reset)
+        }
+        SwitchClocking::SelfTimed => {
+            let reset = m.input("rst", 1, "synchronous reset, active high, on node_clk");
+            let clock = m.output(
+                "node_clk",
+                1,
+                "this node's clock, made by its switch: the router's, and the processor side's",
+            );
+            (clock, reset)
+        }
+    };
     let node = m.input(
         "node",
         kw,
@@ -221,38 +349,60 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
         "bit p-1: out-link p is faulty or leads to a faulty node; it takes no new worm",
     );
     let mut router_connections: Vec<(&str, Expr)> = vec![
-        ("clk", clocking.clock.into()),
-        ("rst", clocking.reset.into()),
+        ("clk", clock.into()),
+        ("rst", reset.into()),
         ("node", node.into()),
     ];
     for (name, width, direction, doc) in processor_ports(router) {
         let port = m.port(name, width, direction, doc);
         router_connections.push((name, port.into()));
     }
+    let switch_clock = match params.clocking {
+        SwitchClocking::Synchronous => "clk",
+        SwitchClocking::SelfTimed => "node_clk",
+    };
     let mut switch_connections: Vec<(String, Expr)> = vec![
-        ("clk".to_string(), clocking.clock.into()),
-        ("rst".to_string(), clocking.reset.into()),
+        (switch_clock.to_string(), clock.into()),
+        ("rst".to_string(), reset.into()),
         (
             "fault".to_string(),
             Expr::concat(vec![out_fault.into(), Expr::zero(1)]),
         ),
     ];
     // The network links, each side the switch's: words come in on in-links and go out on
-    // out-links, NACKs the other way.
-    for (side, towards, inward, nack) in [
-        ("in", "in-link", true, "NACK back to its sender"),
-        ("out", "out-link", false, "NACK from its receiver"),
+    // out-links, NACKs the other way; self-timed, each link's sender's clock goes with its
+    // words (cl) and its receiver's clock with its NACK (cla).
+    for (side, towards, inward, nack, cl, cla) in [
+        (
+            "in",
+            "in-link",
+            true,
+            "NACK back to its sender",
+            "its sender's clock (cl)",
+            "this node's clock back to its sender (cla)",
+        ),
+        (
+            "out",
+            "out-link",
+            false,
+            "NACK from its receiver",
+            "this node's clock to its receiver (cl)",
+            "its receiver's clock (cla)",
+        ),
     ] {
+        let clocks = [("cl", 1, true, cl), ("cla", 1, false, cla)];
+        let clocks = if self_timed { &clocks[..] } else { &[] };
         for p in 1..=d {
-            for (suffix, width, words, doc) in [
+            let words = [
                 ("valid", 1, true, "a word this cycle"),
                 ("ctl", 1, true, "type bit, a head or an EOD"),
                 ("data", DATA_BITS as u32, true, "data"),
                 ("nack", 1, false, nack),
-            ] {
+            ];
+            for &(suffix, width, forward, doc) in words.iter().chain(clocks) {
                 let name = format!("{side}{p}_{suffix}");
                 let doc = format!("{towards} {p}: {doc}");
-                let direction = match words == inward {
+                let direction = match forward == inward {
                     true => Direction::Input,
                     false => Direction::Output,
                 };
@@ -324,32 +474,64 @@ struct LinkWires {
     data: SignalId,
     /// The receiving switch's NACK on its in-link.
     nack: SignalId,
+    /// Self-timed only: the sender's clock (cl) and the receiver's (cla).
+    clocks: Option<(SignalId, SignalId)>,
 }
 
-/// The top: one node per word, the links by the Kautz arcs.
+/// The top: one node per word, the links by the Kautz arcs ([`links`]).
 fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Module {
     let graph = *params.graph();
     let (d, n) = (graph.d(), params.nodes());
-    let w = params.router.letter_bits();
-    let mut m = Module::new(
-        params.top.clone(),
-        &[
-            &format!("The {},", params.describe()),
-            "as the network-switch paper (Smit et al. 1991) builds it.",
-            "Every node's processor side is a group of ports named after its word; nXXX_fault",
-            "makes node XXX faulty, nXXX_link_fault bit p-1 its out-link on port p.",
-        ],
-    );
-    let clocking = m.clocked();
+    let self_timed = params.clocking == SwitchClocking::SelfTimed;
+    let mut doc = vec![
+        format!("The {},", params.describe()),
+        "as the network-switch paper (Smit et al. 1991) builds it.".to_string(),
+        "Every node's processor side is a group of ports named after its word; nXXX_fault"
+            .to_string(),
+        "makes node XXX faulty, nXXX_link_fault bit p-1 its out-link on port p.".to_string(),
+    ];
+    if self_timed {
+        doc.extend([
+            "No clock comes in: each node's switch makes its clock from its neighbours',"
+                .to_string(),
+            "whose wires run beside each link's words and NACK; nXXX_node_clk is node XXX's."
+                .to_string(),
+        ]);
+    }
+    let doc: Vec<&str> = doc.iter().map(String::as_str).collect();
+    let mut m = Module::new(params.top.clone(), &doc);
+    // The synchronous nodes share the top's clock; a self-timed node's clock is its own.
+    let (clock, reset) = match params.clocking {
+        SwitchClocking::Synchronous => {
+            let clocking = m.clocked();
+            (Some(clocking.clock), clocking.reset)
+        }
+        SwitchClocking::SelfTimed => (
+            None,
+            m.input(
+                "rst",
+                1,
+                "synchronous reset, active high, of every node on its own node clock",
+            ),
+        ),
+    };
     let words: Vec<Vec<Letter>> = (0..n)
         .map(|v| graph.word_at(v).letters().to_vec())
         .collect();
     let prefixes: Vec<String> = words.iter().map(|word| node_prefix(&graph, word)).collect();
+    let mut node_clocks = Vec::with_capacity(n);
     let mut processor: Vec<Vec<(&str, SignalId)>> = Vec::with_capacity(n);
     let mut faulty = Vec::with_capacity(n);
     let mut link_faulty = Vec::with_capacity(n);
     for (word, prefix) in words.iter().zip(&prefixes) {
         let shown = graph.format_letters(word);
+        if self_timed {
+            node_clocks.push(m.output(
+                &format!("{prefix}_node_clk"),
+                1,
+                &format!("node {shown}: its clock, on which its processor-side ports change and are sampled"),
+            ));
+        }
         let mut ports = Vec::new();
         for (name, width, direction, doc) in processor_ports(router) {
             let full = format!("{prefix}_{name}");
@@ -368,16 +550,13 @@ fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Mod
             &format!("node {shown}: bit p-1, its out-link on port p is faulty"),
         ));
     }
-    // The out-links by (node, port), and where each leads: (node, in-port).
+    // The out-links by (node, port), each named after its sender.
     let mut wires: Vec<Vec<LinkWires>> = Vec::with_capacity(n);
-    let mut leads: Vec<Vec<(usize, usize)>> = vec![vec![(0, 0); d + 1]; n];
-    let mut feeds: Vec<Vec<(usize, usize)>> = vec![vec![(0, 0); d + 1]; n];
-    for (v, word) in words.iter().enumerate() {
-        let prefix = &prefixes[v];
+    for prefix in &prefixes {
         let mut out = Vec::with_capacity(d);
         for p in 1..=d {
             let doc = |what: &str| format!("node {}: out-link {p}, {what}", prefix);
-            out.push(LinkWires {
+            let mut link = LinkWires {
                 valid: m.internal(&format!("{prefix}_out{p}_valid"), 1, &doc("a word")),
                 ctl: m.internal(&format!("{prefix}_out{p}_ctl"), 1, &doc("type bit")),
                 data: m.internal(
@@ -390,75 +569,95 @@ fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Mod
                     1,
                     &doc("NACK from the node it leads to"),
                 ),
-            });
+                clocks: None,
+            };
+            if self_timed {
+                link.clocks = Some((
+                    m.internal(
+                        &format!("{prefix}_out{p}_cl"),
+                        1,
+                        &doc("this node's clock to the node it leads to"),
+                    ),
+                    m.internal(
+                        &format!("{prefix}_out{p}_cla"),
+                        1,
+                        &doc("the clock of the node it leads to"),
+                    ),
+                ));
+            }
+            out.push(link);
         }
         wires.push(out);
-        for a in 0..=d as Letter {
-            if a == word[word.len() - 1] {
-                continue;
-            }
-            let (p, next, q) = arc(word, a);
-            leads[v][p as usize] = (graph.index_of(&next), q as usize);
-        }
     }
-    match params.fault {
-        Some(NetworkFault::LinksSwapped) => leads[0].swap(1, 2),
-        Some(NetworkFault::NacksSwapped) | None => {}
-    }
-    for (v, out) in leads.iter().enumerate() {
-        for (p, &(u, q)) in out.iter().enumerate().skip(1) {
-            feeds[u][q] = (v, p);
-        }
-    }
+    let links = links(params);
+    // The same links by receiver, each node's in order of its in-ports.
+    let mut incoming = links.clone();
+    incoming.sort_by_key(|link| (link.to, link.in_port));
     for v in 0..n {
         let word = &words[v];
-        let letters_value = pack_word(word, w);
+        let outgoing = &links[v * d..(v + 1) * d];
         let out_fault = Expr::concat(
-            (1..=d)
+            outgoing
+                .iter()
                 .rev()
-                .map(|p| {
-                    let down = leads[v][p].0;
-                    Expr::from(faulty[down]).or(Expr::Slice {
+                .map(|link| {
+                    Expr::from(faulty[link.to]).or(Expr::Slice {
                         signal: link_faulty[v],
-                        lo: p as u32 - 1,
+                        lo: link.out_port as u32 - 1,
                         width: 1,
                     })
                 })
                 .collect(),
         );
         let mut connections: Vec<(String, Expr)> = vec![
-            ("clk".to_string(), clocking.clock.into()),
-            ("rst".to_string(), clocking.reset.into()),
+            ("rst".to_string(), reset.into()),
             (
                 "node".to_string(),
-                Expr::konst(graph.k() as u32 * w, letters_value),
+                Expr::konst(
+                    graph.k() as u32 * params.router.letter_bits(),
+                    node_word(params, v),
+                ),
             ),
             ("out_fault".to_string(), out_fault),
         ];
+        match clock {
+            Some(clock) => connections.push(("clk".to_string(), clock.into())),
+            None => connections.push(("node_clk".to_string(), node_clocks[v].into())),
+        }
         for &(name, signal) in &processor[v] {
             connections.push((name.to_string(), signal.into()));
         }
-        for (q, &(u, p)) in feeds[v].iter().enumerate().skip(1) {
-            let up = &wires[u][p - 1];
+        for link in &incoming[v * d..(v + 1) * d] {
+            let q = link.in_port;
+            let up = &wires[link.from][link.out_port - 1];
             connections.extend([
                 (format!("in{q}_valid"), up.valid.into()),
                 (format!("in{q}_ctl"), up.ctl.into()),
                 (format!("in{q}_data"), up.data.into()),
                 (format!("in{q}_nack"), up.nack.into()),
             ]);
+            if let Some((cl, cla)) = up.clocks {
+                connections.extend([
+                    (format!("in{q}_cl"), cl.into()),
+                    (format!("in{q}_cla"), cla.into()),
+                ]);
+            }
         }
-        for p in 1..=d {
+        for link in outgoing {
+            let p = link.out_port;
             let out = &wires[v][p - 1];
-            let nack = match (params.fault, v, p) {
-                (Some(NetworkFault::NacksSwapped), 0, 1 | 2) => wires[v][2 - p].nack.into(),
-                _ => out.nack.into(),
-            };
             connections.extend([
                 (format!("out{p}_valid"), out.valid.into()),
                 (format!("out{p}_ctl"), out.ctl.into()),
                 (format!("out{p}_data"), out.data.into()),
-                (format!("out{p}_nack"), nack),
+                (format!("out{}_nack", link.nack_port), out.nack.into()),
             ]);
+            if let Some((cl, cla)) = out.clocks {
+                connections.extend([
+                    (format!("out{p}_cl"), cl.into()),
+                    (format!("out{p}_cla"), cla.into()),
+                ]);
+            }
         }
         let connections: Vec<(&str, Expr)> = connections
             .iter()

@@ -680,10 +680,13 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
         ],
     );
     let rst = m.input("rst", 1, "synchronous reset, active high, on node_clk");
+    // The core runs on the output itself rather than on a copy of it: a copy is a delta
+    // cycle later in VHDL, so a local router on node_clk would see the core's registers
+    // change in the very delta of its own clock edge and take their new values.
     let node_clk = m.output(
         "node_clk",
         1,
-        "the node's clock, made here: for the local router",
+        "the node's clock, made here: the core's, and the local router's",
     );
     let mut core_connections: Vec<(String, Expr)> = Vec::new();
     let mut capture_connections: Vec<(String, Expr)> = Vec::new();
@@ -737,7 +740,6 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
             &format!("output link {j}: its receiver's clock (cla)"),
         ));
     }
-    let clock = m.internal("clock", 1, "the node clock");
     let rendezvous = m.internal(
         "rendezvous",
         1,
@@ -755,7 +757,7 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
                 );
                 m.c_element(
                     seen,
-                    vec![clock.into(), wire.into()],
+                    vec![node_clk.into(), wire.into()],
                     true,
                     &format!(
                         "Takes {name}'s level once the node clock has it too, and holds it until the node clock moves on: a neighbour that is already a cycle ahead is not mistaken for one behind. It starts high, as the node clock's last level before reset."
@@ -782,16 +784,15 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
         true,
         &format!("{rule} It starts high, so the node clock starts low and rises first."),
     );
-    m.assign(clock, !Expr::from(rendezvous), doc);
     m.assign(
         node_clk,
-        clock.into(),
-        "The local router runs on the node clock.",
+        !Expr::from(rendezvous),
+        &format!("{doc} The core and the local router run on it."),
     );
     for echo in echoes {
         m.assign(
             echo,
-            clock.into(),
+            node_clk.into(),
             "Every neighbour waits for this clock: cl forward, cla back.",
         );
     }
@@ -810,7 +811,7 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
         );
     }
     core_connections.insert(0, ("rst".to_string(), rst.into()));
-    core_connections.insert(0, ("clk".to_string(), clock.into()));
+    core_connections.insert(0, ("clk".to_string(), node_clk.into()));
     let connections: Vec<(&str, Expr)> = core_connections
         .iter()
         .map(|(n, e)| (n.as_str(), e.clone()))

@@ -1,0 +1,417 @@
+//! The self-timed network (src/rtl/kautz_network.rs with `SwitchClocking::SelfTimed`): it
+//! compiles without a warning in Icarus Verilog and GHDL; its node module has the ports a
+//! testbench wires (no clock in, `node_clk` out, `cl`/`cla` beside every link); `links()`
+//! is the Kautz digraph's arcs, derived here from the words alone, with each built-in
+//! fault's swap; the top wires exactly `links()` and drives exactly `node_word` and
+//! `out_fault_bits`, which a testbench that wires the nodes itself relies on; and the
+//! command line builds it, refusing what it cannot do with one line.
+
+mod common;
+
+use common::kautzgen;
+use kautzgen::emit::names::Language;
+use kautzgen::emit::{Provenance, write_design};
+use kautzgen::network::switch::Arbiter;
+use kautzgen::rtl::ir::{Direction, SignalKind, Timing};
+use kautzgen::rtl::kautz_network::{
+    DEFAULT_TOP, NetLink, NetworkFault, NetworkParams, design, links, node_prefix, node_word,
+    out_fault_bits,
+};
+use kautzgen::rtl::kautz_switch::SwitchClocking;
+use kautzgen::synth::lint::{lint, read_manifest};
+use kautzgen::synth::tool::IVERILOG;
+use kautzgen::topology::kautz::Letter;
+use std::collections::HashMap;
+use std::path::Path;
+
+fn params(fault: Option<NetworkFault>) -> NetworkParams {
+    NetworkParams::new(2, 3, 16, Arbiter::RoundRobin, DEFAULT_TOP)
+        .unwrap()
+        .with_clocking(SwitchClocking::SelfTimed)
+        .with_fault(fault)
+        .unwrap()
+}
+
+fn write(p: &NetworkParams, dir: &Path) {
+    let provenance = Provenance {
+        command: "network_self_timed test".into(),
+    };
+    write_design(
+        dir,
+        &design(p),
+        &[Language::Verilog, Language::Vhdl],
+        &provenance,
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_self_timed_network_compiles_without_warnings() {
+    let p = params(None);
+    assert_eq!(design(&p).timing, Timing::SelfTimed);
+    let dir = tempfile::tempdir().unwrap();
+    write(&p, dir.path());
+    let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
+    assert_eq!(
+        checks,
+        [
+            "iverilog -g2005 -Wall",
+            "ghdl -a --std=08",
+            "ghdl -e --std=08"
+        ]
+    );
+    for v in &verdicts {
+        assert!(v.clean, "{}:\n{}", v.check, v.log);
+    }
+    // And as SystemVerilog, as a testbench of that dialect would compile it.
+    let manifest = read_manifest(dir.path()).unwrap();
+    let mut args: Vec<String> = ["-g2012", "-Wall", "-s", DEFAULT_TOP, "-o", "net.vvp"]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+    args.extend(
+        manifest
+            .verilog
+            .iter()
+            .map(|f| dir.path().join(f).to_string_lossy().into_owned()),
+    );
+    let work = tempfile::tempdir().unwrap();
+    let outcome = IVERILOG
+        .run(&args, work.path(), "iverilog.log")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        outcome.success && outcome.log.trim().is_empty(),
+        "iverilog -g2012 -Wall:\n{}",
+        outcome.log
+    );
+}
+
+/// A module's ports: name, width, input or not.
+fn ports(p: &NetworkParams, module: &str) -> Vec<(String, u32, bool)> {
+    design(p)
+        .module(module)
+        .unwrap_or_else(|| panic!("no module {module}"))
+        .ports()
+        .map(|(_, s)| {
+            let input = s.kind == SignalKind::Port(Direction::Input);
+            (s.name.clone(), s.width, input)
+        })
+        .collect()
+}
+
+#[test]
+fn the_node_has_no_clock_in_and_clock_wires_beside_every_link() {
+    let mut expected: Vec<(String, u32, bool)> = [
+        ("rst", 1, true),
+        ("node_clk", 1, false),
+        ("node", 6, true),
+        ("out_fault", 2, true),
+        ("tx_valid", 1, true),
+        ("tx_ready", 1, false),
+        ("tx_data", 8, true),
+        ("tx_last", 1, true),
+        ("tx_dst", 6, true),
+        ("res_valid", 1, false),
+        ("res_status", 2, false),
+        ("res_attempts", 2, false),
+        ("rx_valid", 1, false),
+        ("rx_data", 8, false),
+        ("rx_first", 1, false),
+        ("rx_last", 1, false),
+        ("rx_src", 6, false),
+        ("rx_len", 8, false),
+        ("rx_error", 1, false),
+    ]
+    .iter()
+    .map(|&(name, width, input)| (name.to_string(), width, input))
+    .collect();
+    // Per in-link the words and the sender's clock come in, the NACK and this node's clock
+    // go back; per out-link the other way round.
+    for (side, inward) in [("in", true), ("out", false)] {
+        for p in 1..=2 {
+            for (suffix, width, forward) in [
+                ("valid", 1, true),
+                ("ctl", 1, true),
+                ("data", 8, true),
+                ("nack", 1, false),
+                ("cl", 1, true),
+                ("cla", 1, false),
+            ] {
+                expected.push((format!("{side}{p}_{suffix}"), width, forward == inward));
+            }
+        }
+    }
+    let p = params(None);
+    assert_eq!(ports(&p, "kautz_network_node"), expected);
+    // The top: one reset, no clock; each node's clock out before its processor side.
+    let top = ports(&p, DEFAULT_TOP);
+    assert_eq!(top[0], ("rst".to_string(), 1, true));
+    assert_eq!(top[1], ("n010_node_clk".to_string(), 1, false));
+    assert_eq!(top[2], ("n010_tx_valid".to_string(), 1, true));
+    assert!(top.iter().all(|(name, _, _)| name != "clk"));
+    let clocks = top.iter().filter(|(n, _, _)| n.ends_with("_node_clk"));
+    assert_eq!(clocks.count(), 12);
+    // The synchronous node keeps its clock and has no clock wires.
+    let sync = ports(
+        &params(None).with_clocking(SwitchClocking::Synchronous),
+        "kautz_network_node",
+    );
+    assert_eq!(sync[0], ("clk".to_string(), 1, true));
+    assert!(
+        sync.iter()
+            .all(|(n, _, _)| !n.ends_with("_cl") && !n.ends_with("_cla"))
+    );
+}
+
+#[test]
+fn the_router_runs_on_the_node_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&params(None), dir.path());
+    let node = std::fs::read_to_string(dir.path().join("verilog/kautz_network_node.v")).unwrap();
+    let router = &node[node.find("kautz_network_router u_router (").unwrap()..];
+    assert!(router.contains(".clk(node_clk),"), "{router}");
+    let switch = &node[node.find("kautz_network_switch u_switch (").unwrap()..];
+    assert!(switch.contains(".node_clk(node_clk),"), "{switch}");
+}
+
+/// Every node of K(2,3) by its letters, with its index in the graph's order.
+fn words(p: &NetworkParams) -> HashMap<Vec<Letter>, usize> {
+    (0..p.nodes())
+        .map(|v| (p.graph().word_at(v).letters().to_vec(), v))
+        .collect()
+}
+
+/// The links of K(2,3) from the definition of the Kautz digraph and docs/network.md's
+/// port numbering, not from the generator's `arc`: u = a1..ak leads by letter a != ak to
+/// v = a2..ak a, leaving u by port a + 1 when a < ak and a when a > ak, and entering v by
+/// port a1 + 1 when a1 < a2 (v's first letter) and a1 when a1 > a2.
+fn kautz_links(p: &NetworkParams) -> Vec<NetLink> {
+    let port = |below: Letter, letter: Letter| letter as usize + usize::from(letter < below);
+    let index = words(p);
+    let mut expected = Vec::new();
+    for (u, &from) in &index {
+        let k = u.len();
+        for a in (0..=2).filter(|&a| a != u[k - 1]) {
+            let mut v = u[1..].to_vec();
+            v.push(a);
+            let out_port = port(u[k - 1], a);
+            expected.push(NetLink {
+                from,
+                out_port,
+                to: index[&v],
+                in_port: port(u[1], u[0]),
+                nack_port: out_port,
+            });
+        }
+    }
+    expected.sort_by_key(|link| (link.from, link.out_port));
+    expected
+}
+
+#[test]
+fn links_are_the_kautz_arcs_with_each_faults_swap() {
+    let expected = kautz_links(&params(None));
+    assert_eq!(expected.len(), 24);
+    assert_eq!(links(&params(None)), expected);
+    // Out-link p of node v is at v*d + p - 1.
+    for (i, link) in links(&params(None)).iter().enumerate() {
+        assert_eq!((link.from, link.out_port), (i / 2, i % 2 + 1));
+    }
+    // Node 0 is 010: by letter 1 (port 1) to 101, entering by port 1 (0 < 1); by letter 2
+    // (port 2) to 102, entering by port 1.
+    let index = words(&params(None));
+    assert_eq!(
+        expected[..2],
+        [
+            NetLink {
+                from: 0,
+                out_port: 1,
+                to: index[&vec![1, 0, 1]],
+                in_port: 1,
+                nack_port: 1
+            },
+            NetLink {
+                from: 0,
+                out_port: 2,
+                to: index[&vec![1, 0, 2]],
+                in_port: 1,
+                nack_port: 2
+            },
+        ]
+    );
+    let mut swapped = expected.clone();
+    (swapped[0].to, swapped[1].to) = (expected[1].to, expected[0].to);
+    (swapped[0].in_port, swapped[1].in_port) = (expected[1].in_port, expected[0].in_port);
+    assert_eq!(
+        links(&params(Some(NetworkFault::LinksSwapped))),
+        swapped,
+        "links-swapped"
+    );
+    let mut nacks = expected.clone();
+    (nacks[0].nack_port, nacks[1].nack_port) = (2, 1);
+    assert_eq!(
+        links(&params(Some(NetworkFault::NacksSwapped))),
+        nacks,
+        "nacks-swapped"
+    );
+}
+
+/// The connections of node instance `u_<prefix>` in the top's Verilog.
+fn instance(top: &str, prefix: &str) -> String {
+    let start = top
+        .find(&format!("kautz_network_node u_{prefix} ("))
+        .unwrap_or_else(|| panic!("no node {prefix}"));
+    let end = start + top[start..].find(");").unwrap();
+    top[start..end].to_string()
+}
+
+#[test]
+fn the_top_wires_exactly_the_links_and_drives_the_node_constants() {
+    for fault in [
+        None,
+        Some(NetworkFault::LinksSwapped),
+        Some(NetworkFault::NacksSwapped),
+    ] {
+        let p = params(fault);
+        let dir = tempfile::tempdir().unwrap();
+        write(&p, dir.path());
+        let top = std::fs::read_to_string(dir.path().join("verilog/kautz_network.v")).unwrap();
+        let prefix = |v: usize| node_prefix(p.graph(), p.graph().word_at(v).letters());
+        for link in links(&p) {
+            let (from, to) = (prefix(link.from), prefix(link.to));
+            let (sender, receiver) = (instance(&top, &from), instance(&top, &to));
+            let (o, q) = (link.out_port, link.in_port);
+            let wire = |suffix: &str| format!("{from}_out{o}_{suffix}");
+            for suffix in ["valid", "ctl", "data", "nack", "cl", "cla"] {
+                let line = format!(".in{q}_{suffix}({}),", wire(suffix));
+                assert!(receiver.contains(&line), "{fault:?}: {to} lacks {line}");
+            }
+            for (port, suffix) in [
+                (o, "valid"),
+                (o, "cl"),
+                (o, "cla"),
+                (link.nack_port, "nack"),
+            ] {
+                let line = format!(".out{port}_{suffix}({})", wire(suffix));
+                assert!(sender.contains(&line), "{fault:?}: {from} lacks {line}");
+            }
+        }
+        for v in 0..p.nodes() {
+            let node = instance(&top, &prefix(v));
+            let line = format!(".node(6'd{}),", node_word(&p, v));
+            assert!(
+                node.contains(&line),
+                "{fault:?}: {} lacks {line}",
+                prefix(v)
+            );
+            // out_fault is {bit d-1, ..., bit 0}, bit p-1 `(n<to>_fault | n<v>_link_fault[p-1])`.
+            let start = node.find(".out_fault({").unwrap() + ".out_fault({".len();
+            let terms = &node[start..start + node[start..].find("}),").unwrap()];
+            let mut down: Vec<&str> = terms
+                .split(", ")
+                .map(|term| term.trim_start_matches('(').split('_').next().unwrap())
+                .collect();
+            down.reverse();
+            assert_eq!(down.len(), 2);
+            for (bit, name) in down.iter().enumerate() {
+                let link_term = format!("{}_link_fault[{bit}])", prefix(v));
+                assert!(terms.contains(&link_term), "{terms}");
+                let mut faulty = vec![false; p.nodes()];
+                let index = (0..p.nodes()).find(|&u| prefix(u) == *name).unwrap();
+                faulty[index] = true;
+                let expected = down
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, other)| *other == name)
+                    .fold(0, |bits, (b, _)| bits | 1 << b);
+                assert_eq!(out_fault_bits(&p, v, &faulty, 0), expected, "{fault:?} {v}");
+                let none = vec![false; p.nodes()];
+                assert_eq!(out_fault_bits(&p, v, &none, 1 << bit), 1 << bit);
+            }
+            assert_eq!(out_fault_bits(&p, v, &vec![false; p.nodes()], 0), 0);
+        }
+    }
+    // Node 120 is 011000 = 24 (two bits a letter).
+    let p = params(None);
+    let index = words(&p);
+    assert_eq!(node_word(&p, index[&vec![1, 2, 0]]), 24);
+}
+
+#[test]
+fn the_command_line_builds_it_and_refuses_what_it_cannot_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("st");
+    let out = out.to_str().unwrap();
+    let generate = [
+        "generate",
+        "network",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--clocking",
+        "self-timed",
+    ];
+    let (status, stdout, stderr) = kautzgen(&[&generate[..], &["--out", out]].concat());
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        stdout.ends_with("; self-timed: every node on its own node_clk, made by a Muller-C rendezvous of its neighbours' clocks, a word one hop per node clock, a route taken B = 16 node clocks after init or next_route; for simulation (GHDL, Icarus Verilog), not for synthesis\n"),
+        "{stdout}"
+    );
+    let top = std::fs::read_to_string(Path::new(out).join("verilog/kautz_network.v")).unwrap();
+    assert!(
+        top.contains("kautzgen generate network --d 2 --k 3 --clocking self-timed --lang both\n")
+    );
+    let manifest = std::fs::read_to_string(Path::new(out).join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"timing\":\"self-timed\""), "{manifest}");
+    // A built-in fault goes into the design, and the header says so.
+    let (status, _, stderr) = kautzgen(
+        &[
+            &generate[..],
+            &["--fault", "nacks-swapped", "--out", out, "--force"],
+        ]
+        .concat(),
+    );
+    assert_eq!(status, 0, "{stderr}");
+    let top = std::fs::read_to_string(Path::new(out).join("verilog/kautz_network.v")).unwrap();
+    assert!(top.contains(".out1_nack(n010_out2_nack),"));
+    let refused: [(&[&str], &str); 3] = [
+        (
+            &[&generate[..], &["--testbench", "--out", "x"]].concat(),
+            "the self-timed network has no exported testbench (its nodes run on clocks of their own): export the synchronous network",
+        ),
+        (
+            &[
+                "verify",
+                "network",
+                "--d",
+                "2",
+                "--k",
+                "3",
+                "--clocking",
+                "self-timed",
+            ],
+            "the self-timed network has no check yet: verify the synchronous network, and the self-timed switch with kautzgen verify switch --d 2 --clocking self-timed",
+        ),
+        (
+            &[
+                "synth",
+                "network",
+                "--d",
+                "2",
+                "--k",
+                "3",
+                "--clocking",
+                "self-timed",
+            ],
+            "synthesis needs a synchronous design, and kautz_network is self-timed: its C elements are combinational loops by design, with no clock to analyse its timing against",
+        ),
+    ];
+    for (args, message) in refused {
+        let (status, stdout, stderr) = kautzgen(args);
+        assert_eq!(status, 2, "{args:?}: {stdout}{stderr}");
+        assert_eq!(stderr, format!("error: {message}\n"), "{args:?}");
+    }
+    assert!(!Path::new("x").exists());
+}

@@ -659,8 +659,9 @@ fn capture_module(params: &SwitchParams, core: &Module) -> Module {
 
 /// Self-timed only: the rendezvous that makes the node clock (per clock wire, or the level
 /// rendezvous of Fig. 3 of the network-switch paper, Smit et al. 1991, as a fault), the
-/// input capture (none with the fault that samples as the paper does) and the core. Every network link gets the node clock as `cl` (forward) and
-/// `cla` (backward) and brings the neighbour's.
+/// input capture (none with the fault that samples as the paper does) and the core. Every
+/// network link gets the node clock as `cl` (forward) and `cla` (backward) and brings the
+/// neighbour's.
 fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>) -> Module {
     let d = params.config.d() as u32;
     let mut m = Module::new(

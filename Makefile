@@ -117,12 +117,16 @@ run: deps $(KAUTZGEN)
 ## verify-full: every ordered pair of K(4,5) (1,637,120) and the invalid words, in Verilator;
 ## then the 24-node K(2,4) network under load (saturated, one faulty node) against its model
 ## in Verilator and GHDL, message for message; then the ring of three self-timed switches
-## with fifty draws of its wires' delays, in GHDL and Icarus.
+## and the self-timed K(2,3) network, each with fifty draws of its wires' delays, in GHDL
+## and Icarus.
 verify-full: deps $(KAUTZGEN)
 	time $(KAUTZGEN) verify --d 4 --k 5 --pairs all --sim verilator
 	time $(KAUTZGEN) verify network --d 2 --k 4 --rate 0.03 --cycles 5000 --random-faulty-nodes 1
 	time for seed in $$(seq 1 50); do \
 	  $(KAUTZGEN) verify switch --d 2 --clocking self-timed --seed $$seed | tail -2; \
+	done
+	time for seed in $$(seq 1 50); do \
+	  $(KAUTZGEN) verify network --d 2 --k 3 --clocking self-timed --seed $$seed | tail -2; \
 	done
 
 ## test: formatting, lints, and every test (unit, property, command line).

@@ -3,8 +3,11 @@
 //! testbench wires (no clock in, `node_clk` out, `cl`/`cla` beside every link); `links()`
 //! is the Kautz digraph's arcs, derived here from the words alone, with each built-in
 //! fault's swap; the top wires exactly `links()` and drives exactly `node_word` and
-//! `out_fault_bits`, which a testbench that wires the nodes itself relies on; and the
-//! command line builds it, refusing what it cannot do with one line.
+//! `out_fault_bits`, which a testbench that wires the nodes itself relies on; the command
+//! line builds it, refusing what it cannot do with one line; and its nodes, wired with
+//! delays drawn from five seeds, deliver every message as the synchronous model does,
+//! counted on each node's own clock, in GHDL and Icarus Verilog, and fail on the built-in
+//! wiring faults exactly where the synchronous network does.
 
 mod common;
 
@@ -18,6 +21,11 @@ use kautzgen::rtl::kautz_network::{
     out_fault_bits,
 };
 use kautzgen::rtl::kautz_switch::SwitchClocking;
+use kautzgen::sim::Simulator;
+use kautzgen::sim::delays::DelaySource;
+use kautzgen::sim::ghdl::Ghdl;
+use kautzgen::sim::icarus::Icarus;
+use kautzgen::sim::units::network::NetworkUnit;
 use kautzgen::synth::lint::{lint, read_manifest};
 use kautzgen::synth::tool::IVERILOG;
 use kautzgen::topology::kautz::Letter;
@@ -391,8 +399,10 @@ fn the_command_line_builds_it_and_refuses_what_it_cannot_do() {
                 "3",
                 "--clocking",
                 "self-timed",
+                "--sim",
+                "verilator",
             ],
-            "the self-timed network has no check yet: verify the synchronous network, and the self-timed switch with kautzgen verify switch --d 2 --clocking self-timed",
+            "Verilator cannot simulate the self-timed network (its clocks come through wires with delays): use --sim ghdl or --sim icarus",
         ),
         (
             &[
@@ -414,4 +424,115 @@ fn the_command_line_builds_it_and_refuses_what_it_cannot_do() {
         assert_eq!(stderr, format!("error: {message}\n"), "{args:?}");
     }
     assert!(!Path::new("x").exists());
+}
+
+/// Five draws of every wire's delay (fifty in make verify-full), each with its own traffic,
+/// one of them with a faulty node: every message as the model has it, in both simulators.
+#[test]
+fn the_self_timed_network_moves_every_message_as_the_model_does() {
+    let simulators: [Box<dyn Simulator>; 2] =
+        [Box::new(Ghdl::default()), Box::new(Icarus::default())];
+    for seed in 1..=5 {
+        let faulty = u64::from(seed == 5);
+        let unit = NetworkUnit::new(params(None), 0.02, 600, faulty, seed).unwrap();
+        let names: Vec<_> = unit.links().into_iter().map(|l| l.names).collect();
+        let delays = DelaySource::Drawn.delays(&names, seed).unwrap();
+        for simulator in &simulators {
+            let report = unit.verify_self_timed(&**simulator, &delays, 3).unwrap();
+            assert_eq!(
+                report.render(),
+                format!(
+                    "{}: {} passed, 0 failed\n",
+                    simulator.name(),
+                    unit.messages()
+                ),
+                "seed {seed}"
+            );
+        }
+    }
+}
+
+/// The wiring faults of tests/unit_network.rs, on the self-timed network with delays drawn
+/// from seed 1: the same messages fail in the same way, in the same cycles of each node's
+/// own clock, as the cycles derived there for the synchronous network.
+#[test]
+fn wiring_faults_fail_as_in_the_synchronous_network() {
+    for (fault, also) in [
+        ("nacks-swapped", None),
+        (
+            "links-swapped",
+            Some(
+                "node 210: RTL handed out a message the model did not deliver: from 010, 12 bytes, in cycle 70\n",
+            ),
+        ),
+    ] {
+        for sim in ["ghdl", "icarus"] {
+            let (status, stdout, stderr) = kautzgen(&[
+                "verify",
+                "network",
+                "--d",
+                "2",
+                "--k",
+                "3",
+                "--clocking",
+                "self-timed",
+                "--sim",
+                sim,
+                "--fault",
+                fault,
+            ]);
+            assert_eq!(status, 1, "{fault}: {stdout}{stderr}");
+            let line = format!(
+                "{sim}: message 4 010->120 (12 bytes, first in cycle 29): model delivered after 2 attempts in cycle 85, arrived in cycle 88; RTL delivered after 1 attempt in cycle 68, not arrived"
+            );
+            assert!(stdout.contains(&line), "{fault}:\n{stdout}");
+            if let Some(also) = also {
+                assert!(
+                    stdout.contains(&format!("{sim}: {also}")),
+                    "{fault}:\n{stdout}"
+                );
+            }
+        }
+    }
+}
+
+/// Delays from a file name their wires by the node that receives them.
+#[test]
+fn the_network_takes_a_delays_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("delays.txt");
+    let verify = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        kautzgen(&[
+            "verify",
+            "network",
+            "--d",
+            "2",
+            "--k",
+            "3",
+            "--clocking",
+            "self-timed",
+            "--sim",
+            "icarus",
+            "--cycles",
+            "300",
+            "--delays",
+            file.to_str().unwrap(),
+        ])
+    };
+    let (status, stdout, stderr) = verify("n012.in1_cl 11.5\nn120.out1_cla 10.5\n");
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("(wire delays from a file)\nicarus: "),
+        "{stdout}"
+    );
+    let (status, _, stderr) = verify("s1.in2_cl 7.0\n");
+    assert_eq!(status, 2);
+    assert_eq!(
+        stderr,
+        format!(
+            "error: --delays {}: line 1: no wire `s1.in2_cl` here; wires are named by the port that receives them, e.g. `n101.in1_cl`\n",
+            file.display()
+        )
+    );
 }

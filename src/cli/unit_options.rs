@@ -48,8 +48,8 @@ const OWNED: &[Owned] = &[
     },
     Owned {
         id: "delays",
-        units: &["switch"],
-        owners: "self-timed switch",
+        units: &["switch", "network"],
+        owners: "self-timed switch and network",
     },
     Owned {
         id: "shard",

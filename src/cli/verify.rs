@@ -14,7 +14,7 @@ use crate::rtl::kautz_router::RouterParams;
 use crate::rtl::kautz_switch::{SelfTimedFault, SwitchClocking, SwitchParams};
 use crate::rtl::mrns_path_gen::MrnsPathGenParams;
 use crate::sim::SHOWN_BY_VERIFY as SHOWN;
-use crate::sim::delays::DelaySource;
+use crate::sim::delays::{DelayError, DelaySource, LinkWires};
 use crate::sim::function::{self, FunctionUnit};
 use crate::sim::ghdl::Ghdl;
 use crate::sim::icarus::Icarus;
@@ -148,16 +148,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 fn run_checks(args: Args) -> anyhow::Result<()> {
     let unit = args.unit.resolve("verify")?;
-    if matches!(&unit, Unit::Network(p) if p.clocking == SwitchClocking::SelfTimed) {
-        return Err(input_error(anyhow::anyhow!(
-            "the self-timed network has no check yet: verify the synchronous network, and the self-timed switch with kautzgen verify switch --d 2 --clocking self-timed"
-        )));
-    }
     let shard = match &args.shard {
         Some(text) => text.parse().map_err(input_error)?,
         None => Shard::WHOLE,
     };
-    let self_timed = matches!(&unit, Unit::Switch(p) if p.clocking == SwitchClocking::SelfTimed);
+    let self_timed = match &unit {
+        Unit::Switch(p) => p.clocking == SwitchClocking::SelfTimed,
+        Unit::Network(p) => p.clocking == SwitchClocking::SelfTimed,
+        _ => false,
+    };
     let simulators: Vec<Box<dyn Simulator>> = match (args.sim, self_timed) {
         (Sim::Verilator, false) => vec![Box::new(Verilator::default())],
         (Sim::Ghdl, _) => vec![Box::new(Ghdl::default())],
@@ -166,7 +165,8 @@ fn run_checks(args: Args) -> anyhow::Result<()> {
         (Sim::All, true) => vec![Box::new(Ghdl::default()), Box::new(Icarus::default())],
         (Sim::Verilator, true) => {
             return Err(input_error(anyhow::anyhow!(
-                "Verilator cannot simulate the self-timed switch (its clocks come through wires with delays): use --sim ghdl or --sim icarus"
+                "Verilator cannot simulate the self-timed {} (its clocks come through wires with delays): use --sim ghdl or --sim icarus",
+                unit.name()
             )));
         }
     };
@@ -198,6 +198,12 @@ fn run_checks(args: Args) -> anyhow::Result<()> {
             unit.name()
         )));
     }
+    if args.wave.is_some() && self_timed {
+        return Err(input_error(anyhow::anyhow!(
+            "--wave applies to the synchronous {}, not to self-timed switches wired with delays",
+            unit.name()
+        )));
+    }
     if args.wave.is_some() && simulators.len() > 1 {
         return Err(input_error(anyhow::anyhow!(
             "--wave writes the waves of one simulator: add --sim verilator or --sim ghdl"
@@ -211,6 +217,7 @@ fn run_checks(args: Args) -> anyhow::Result<()> {
         Unit::Switch(params) if self_timed => ring(&args, params, &simulators),
         Unit::Switch(params) => switch(&args, params, &simulators),
         Unit::Router(params) => router(&args, params, &simulators),
+        Unit::Network(params) if self_timed => self_timed_network(&args, params, &simulators),
         Unit::Network(params) => network(&args, params, &simulators),
     }
 }
@@ -231,6 +238,50 @@ fn network(
             counted: "messages",
         })
     })
+}
+
+/// Checks the self-timed network, its nodes wired with delays, against the network model
+/// message by message.
+fn self_timed_network(
+    args: &Args,
+    params: &NetworkParams,
+    simulators: &[Box<dyn Simulator>],
+) -> anyhow::Result<()> {
+    let unit = args.check.network_unit(params)?;
+    let source = delay_source(args)?;
+    let names: Vec<LinkWires> = unit.links().into_iter().map(|l| l.names).collect();
+    let delays = source
+        .delays(&names, args.check.seed())
+        .map_err(|e| delays_error(args, e))?;
+    let heading = format!("{} ({})", unit.describe(), source.describe());
+    in_each_simulator(&heading, simulators, |simulator| {
+        let report = unit.verify_self_timed(simulator, &delays, SHOWN)?;
+        Ok(Outcome {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+            counted: "messages",
+        })
+    })
+}
+
+/// Where --delays says the wires' delays come from: the file it names, or the seed.
+fn delay_source(args: &Args) -> anyhow::Result<DelaySource> {
+    Ok(match &args.delays {
+        None => DelaySource::Drawn,
+        Some(path) => DelaySource::File(std::fs::read_to_string(path).map_err(|e| {
+            input_error(anyhow::anyhow!(
+                "cannot read --delays {}: {e}",
+                path.display()
+            ))
+        })?),
+    })
+}
+
+/// A delays file refused, with its name.
+fn delays_error(args: &Args, error: DelayError) -> anyhow::Error {
+    let path = args.delays.as_deref().unwrap_or(std::path::Path::new("-"));
+    input_error(anyhow::anyhow!("--delays {}: {error}", path.display()))
 }
 
 /// Checks the router against its cycle model in every cycle.
@@ -349,31 +400,15 @@ fn ring(
             params.config.d()
         )));
     }
-    if args.wave.is_some() {
-        return Err(input_error(anyhow::anyhow!(
-            "--wave applies to the synchronous switch, not to the self-timed ring"
-        )));
-    }
     let fault = args.check.fault_of::<SelfTimedFault>("self-timed switch")?;
-    let delays = match &args.delays {
-        None => DelaySource::Drawn,
-        Some(path) => DelaySource::File(std::fs::read_to_string(path).map_err(|e| {
-            input_error(anyhow::anyhow!(
-                "cannot read --delays {}: {e}",
-                path.display()
-            ))
-        })?),
-    };
+    let delays = delay_source(args)?;
     let ring = Ring {
         params: params.clone().with_self_timed_fault(fault),
         cycles: args.check.cycles.unwrap_or(ring::DEFAULT_CYCLES),
         seed: args.check.seed(),
         delays,
     };
-    let delays = ring.delays().map_err(|e| {
-        let path = args.delays.as_deref().unwrap_or(std::path::Path::new("-"));
-        input_error(anyhow::anyhow!("--delays {}: {e}", path.display()))
-    })?;
+    let delays = ring.delays().map_err(|e| delays_error(args, e))?;
     let heading = format!(
         "{}: {} switch-cycles",
         ring.describe(),

@@ -18,7 +18,9 @@ use crate::network::message::{Finished, Outcome, payload_byte};
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::rtl::kautz_network::{self, NetworkParams, node_prefix};
 use crate::rtl::kautz_route_gen::{pack_word, unpack_word};
+use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::function::{FunctionReport, parse_line, row_ports, simulate};
+use crate::sim::self_timed::{Bench, Link, describe_stop};
 use crate::sim::{SimError, Simulator};
 use crate::topology::kautz::Kautz;
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -172,6 +174,11 @@ impl NetworkUnit {
         kautz_network::design(&self.params)
     }
 
+    /// The messages of the model's run.
+    pub fn messages(&self) -> usize {
+        self.finished.len()
+    }
+
     /// The stimulus: one row of input port values (top port order, without `clk` and
     /// `rst`) per cycle.
     fn rows(&self, design: &Design) -> Vec<Vec<u64>> {
@@ -292,6 +299,122 @@ impl NetworkUnit {
             }
         }
         Ok(report)
+    }
+
+    /// The links of the network as a testbench wires its nodes, each wire named by the node
+    /// that receives it (`n012.in1_cl`; [`LinkWires`]).
+    pub fn links(&self) -> Vec<Link> {
+        let prefixes = prefixes(self.params.graph());
+        kautz_network::links(&self.params)
+            .into_iter()
+            .map(|link| Link {
+                from: link.from,
+                out: link.out_port,
+                to: link.to,
+                input: link.in_port,
+                nack_out: link.nack_port,
+                names: LinkWires::new(
+                    &prefixes[link.from],
+                    link.out_port,
+                    &prefixes[link.to],
+                    link.in_port,
+                ),
+            })
+            .collect()
+    }
+
+    /// Runs the self-timed network (its parameters must say so) in `simulator`: every node
+    /// instantiated alone, the links wired with `delays`, each node's processor side driven
+    /// on its own clock with the rows the synchronous check drives it with, and its outputs
+    /// judged message by message as the synchronous network's are, cycles counted on each
+    /// node's own clock. Clocks that stop are a failure, with each node's state.
+    pub fn verify_self_timed(
+        &self,
+        simulator: &dyn Simulator,
+        delays: &Delays,
+        shown: usize,
+    ) -> Result<FunctionReport, SimError> {
+        let design = self.design();
+        let node_name = format!("{}_node", self.params.top);
+        let node = design
+            .modules
+            .iter()
+            .find(|m| m.name == node_name)
+            .expect("the network has its node module");
+        let d = self.params.graph().d();
+        let clock_inputs: Vec<String> = (1..=d)
+            .flat_map(|p| [format!("in{p}_cl"), format!("out{p}_cla")])
+            .collect();
+        let local_ports: Vec<String> = node
+            .ports()
+            .filter(|(_, s)| s.kind == SignalKind::Port(Direction::Input) && s.name != "rst")
+            .map(|(_, s)| s.name.clone())
+            .filter(|name| !is_link_port(name))
+            .collect();
+        let bench = Bench {
+            design: &design,
+            node,
+            describe: self.describe(),
+            wires: self.links().iter().flat_map(|l| l.wires(delays)).collect(),
+            local: self.local_rows(&design, &local_ports),
+            local_ports,
+            recorded: OBSERVED.map(String::from).to_vec(),
+            clock_inputs: clock_inputs.clone(),
+        };
+        let run = bench.run(simulator)?;
+        let column = |name: &str| OBSERVED.iter().position(|&o| o == name).expect("observed");
+        let mut observed = gather(
+            self.params.nodes(),
+            |v| run.rows[v].len(),
+            |v, r, name| run.rows[v][r].get(column(name)).copied().flatten(),
+        );
+        let mut report = FunctionReport::new(simulator.name());
+        if let Some(stopped) = &run.stopped {
+            let g = self.params.graph();
+            let names: Vec<String> = (0..self.params.nodes())
+                .map(|v| format!("node {}", g.format_letters(g.word_at(v).letters())))
+                .collect();
+            report.fail(shown, || describe_stop(stopped, &names, &clock_inputs));
+        }
+        for problem in self.judge(&mut observed) {
+            match problem {
+                None => report.pass(),
+                Some(text) => report.fail(shown, || text),
+            }
+        }
+        Ok(report)
+    }
+
+    /// Each node's inputs in every cycle, in the order of `ports`: its word and its
+    /// out-links' fault bits (constant), and its processor side as [`Self::rows`] drives
+    /// the top's ports of the node.
+    fn local_rows(&self, design: &Design, ports: &[String]) -> Vec<Vec<Vec<u64>>> {
+        let inputs = port_index(design, Direction::Input);
+        let rows = self.rows(design);
+        let mut faulty = vec![false; self.params.nodes()];
+        for &v in &self.faulty {
+            faulty[v as usize] = true;
+        }
+        prefixes(self.params.graph())
+            .iter()
+            .enumerate()
+            .map(|(v, prefix)| {
+                let word = kautz_network::node_word(&self.params, v);
+                let out_fault = kautz_network::out_fault_bits(&self.params, v, &faulty, 0);
+                rows.iter()
+                    .map(|row| {
+                        ports
+                            .iter()
+                            .map(|port| match port.as_str() {
+                                "node" => word,
+                                "out_fault" => out_fault,
+                                name => row[inputs[&format!("{prefix}_{name}")]],
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// Each node's columns of the outputs the check reads ([`OBSERVED`]) in a row, by
@@ -532,6 +655,15 @@ fn describe_verdict(status: u64, attempts: u64, cycle: u64) -> String {
 fn hex_bytes(bytes: &[u8]) -> String {
     let text: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
     text.join(" ")
+}
+
+/// `in2_cl`, `out1_nack`: a port of one of the node's network links, which the testbench
+/// wires to the neighbour rather than driving it.
+fn is_link_port(name: &str) -> bool {
+    ["in", "out"].iter().any(|side| {
+        name.strip_prefix(side)
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    })
 }
 
 /// The port-name prefix of every node, by node index.

@@ -114,7 +114,7 @@ fn options_that_do_not_apply_are_refused() {
             "--delays",
             "delays.txt",
         ],
-        "--delays applies to the self-timed switch only, not to the router unit; it takes --d, --k, --max-bytes, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles",
+        "--delays applies to the self-timed switch and network only, not to the router unit; it takes --d, --k, --max-bytes, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles",
     );
     let scratch = tempfile::tempdir().unwrap();
     let delays = scratch.path().join("delays.txt");

@@ -105,10 +105,10 @@ pub struct Args {
     /// it lists, as `kautzgen generate` writes them) instead of generating one.
     #[arg(global = true, long, value_name = "DIR")]
     design: Option<PathBuf>,
-    /// Self-timed switch: the delay of each wire between the switches, one a line (`s1.in2_cl
-    /// 7.0`, in ns; docs/switch.md names the wires), the others at the low end of their
-    /// range; without it, every wire's delay is drawn from --seed inside the documented
-    /// ranges.
+    /// Self-timed switch and network: the delay of each wire between the switches, one a
+    /// line in ns (`s1.in2_cl 7.0` in the switch's ring, `n012.in1_cl 7.0` in a network;
+    /// docs/switch.md names the wires), the others at the low end of their range; without
+    /// it, every wire's delay is drawn from --seed inside the documented ranges.
     #[arg(global = true, long, value_name = "FILE")]
     delays: Option<PathBuf>,
     /// Keep the generated designs and every simulator's work (testbench, vectors, logs,
@@ -127,10 +127,10 @@ pub struct Args {
 enum Sim {
     Verilator,
     Ghdl,
-    /// Icarus Verilog: for a machine without Verilator, and for the self-timed switch,
-    /// whose wires have delays.
+    /// Icarus Verilog: for a machine without Verilator, and for the self-timed switch and
+    /// network, whose wires have delays.
     Icarus,
-    /// Verilator and GHDL; GHDL and Icarus for the self-timed switch.
+    /// Verilator and GHDL; GHDL and Icarus for the self-timed switch and network.
     All,
 }
 

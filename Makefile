@@ -6,8 +6,9 @@ SHELL := /bin/bash
 CARGO ?= cargo
 KAUTZGEN := target/release/kautzgen
 
-# Debian packages the project runs: simulators, synthesis, place-and-route, drawing.
-APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphviz
+# Debian packages the project runs: simulators, synthesis, place-and-route, drawing, and
+# ccache, which compiles Verilator's runtime once for every design built.
+APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphviz ccache
 
 # PyPI packages, into the project's virtual environment: FuseSoC for the core-file test,
 # and YoWASP's yosys and nextpnr for ECP5 (Debian packages no nextpnr-ecp5). kautzgen finds
@@ -133,7 +134,7 @@ verify-full: deps $(KAUTZGEN)
 test: deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
-	$(CARGO) test --locked
+	OBJCACHE=$${OBJCACHE-ccache} $(CARGO) test --locked
 
 ## netsim-sweep: the network model over K(2,3), K(3,4) and K(4,5), 0 to d-1 faulty nodes
 ## and eight injection rates; table, CSV and chart in generated/netsim-sweep (about a minute).

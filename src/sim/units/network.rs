@@ -362,11 +362,12 @@ impl NetworkUnit {
             clock_inputs: clock_inputs.clone(),
         };
         let run = bench.run(simulator)?;
-        let column = |name: &str| OBSERVED.iter().position(|&o| o == name).expect("observed");
+        let column: HashMap<&str, usize> =
+            OBSERVED.iter().enumerate().map(|(i, &o)| (o, i)).collect();
         let mut observed = gather(
             self.params.nodes(),
             |v| run.rows[v].len(),
-            |v, r, name| run.rows[v][r].get(column(name)).copied().flatten(),
+            |v, r, name| run.rows[v][r].get(column[name]).copied().flatten(),
         );
         let mut report = FunctionReport::new(simulator.name());
         if let Some(stopped) = &run.stopped {

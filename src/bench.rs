@@ -8,7 +8,6 @@
 //! of times slower); a [`SimMeasurement`] per simulator run, the model build included; and
 //! a [`SwitchMeasurement`] per degree of the network switch's cycle model.
 
-use crate::emit::Provenance;
 use crate::network::kautz_net::{KautzNet, NetError, NetParams};
 use crate::network::switch::{Arbiter, Switch, SwitchConfig};
 use crate::routing::flow::min_cost_disjoint_paths;
@@ -16,10 +15,12 @@ use crate::routing::kautz::DisjointRoutes;
 use crate::rtl::kautz_route_gen::RouteGenParams;
 use crate::rtl::kautz_route_gen::cycle_bound;
 use crate::rtl::kautz_switch::SwitchParams;
-use crate::sim::units::switch::SwitchUnit;
+use crate::sim::sequence;
 use crate::sim::vectors::{Pairs, Shard, VectorError, VectorSet};
-use crate::sim::{DesignError, Options, SimError, Simulator, scratch_design, verify};
+use crate::sim::{SHOWN_BY_VERIFY, SimError, Simulator};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
+use crate::units::kautz::sequence::RouteGenUnit;
+use crate::units::switch::traffic::SwitchUnit;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -152,8 +153,6 @@ pub enum BenchError {
     #[error(transparent)]
     Graph(#[from] KautzError),
     #[error(transparent)]
-    Design(#[from] DesignError),
-    #[error(transparent)]
     Vectors(#[from] VectorError),
     #[error(transparent)]
     Simulation(#[from] SimError),
@@ -170,30 +169,26 @@ pub fn simulated(
         graph.k() as u64,
         crate::rtl::kautz_route_gen::DEFAULT_TOP,
     )?;
-    let provenance = Provenance {
-        command: "kautzgen bench --simulate".to_string(),
-    };
-    let (design, _dir) = scratch_design(&params, None, &provenance)?;
     let vectors = VectorSet::new(graph, pairs, Shard::WHOLE)?;
+    let unit = RouteGenUnit::new(params, None, vectors);
+    let options = sequence::Options {
+        shard: Shard::WHOLE,
+        shown: SHOWN_BY_VERIFY,
+        wave: None,
+        progress: &|_| {},
+    };
     let start = Instant::now();
-    let report = verify(
-        simulator,
-        &design,
-        &vectors,
-        &Options { wave: None },
-        &mut |_| {},
-    )?;
+    let report = sequence::verify(simulator, &unit, options)?;
     let elapsed = start.elapsed();
-    let cycles = report.cycles;
     Ok(SimMeasurement {
         graph: *graph,
         simulator: simulator.name(),
         vectors: report.passed + report.failed,
         failed: report.failed,
         elapsed,
-        mean_cycles: cycles.total as f64 / cycles.route_sets.max(1) as f64,
-        max_cycles: cycles.max,
-        bound: cycles.bound,
+        mean_cycles: report.total_cycles as f64 / report.sequences.max(1) as f64,
+        max_cycles: report.max_cycles,
+        bound: report.bound,
     })
 }
 

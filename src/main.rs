@@ -1,12 +1,14 @@
 //! The `kautzgen` binary: parses the command line and hands it to the library.
 
-use kautzgen::cli::{exit_status, one_line_usage_error, parse, run};
+use kautzgen::cli::{exit_status, one_line_usage_error, parse, run, unknown_option};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = match parse() {
         Ok(cli) => cli,
-        Err(error) => match one_line_usage_error(&error) {
+        Err(error) => match unknown_option::explain(&error, &std::env::args().collect::<Vec<_>>())
+            .or_else(|| one_line_usage_error(&error))
+        {
             Some(message) => {
                 eprintln!("{message}");
                 return ExitCode::from(2);

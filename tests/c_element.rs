@@ -11,12 +11,13 @@
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::{Design, Module, Timing};
-use kautzgen::sim::Design as SimDesign;
 use kautzgen::synth::equiv::{Setup, prove};
 use kautzgen::synth::flow::{Options, synthesise};
 use kautzgen::synth::lint::lint;
 use kautzgen::synth::target::Target;
 use kautzgen::synth::tool::{GHDL, IVERILOG, Install, Tool};
+use kautzgen::topology::kautz::Kautz;
+use kautzgen::units::kautz::sequence::DesignDir;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -261,7 +262,7 @@ fn checks_that_assume_a_clock_refuse_a_self_timed_design() {
     };
     let synthesis = synthesise(&rendezvous(), &options, work.path(), &mut |_| {}).unwrap_err();
     assert_eq!(synthesis.to_string(), refusal("synthesis"));
-    let verification = SimDesign::load(dir.path()).unwrap_err();
+    let verification = DesignDir::load(dir.path(), &Kautz::new(2, 2).unwrap()).unwrap_err();
     assert_eq!(
         verification.to_string(),
         refusal("verification against the golden model")

@@ -25,10 +25,10 @@ use kautzgen::sim::Simulator;
 use kautzgen::sim::delays::DelaySource;
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::icarus::Icarus;
-use kautzgen::sim::units::network::NetworkUnit;
 use kautzgen::synth::lint::{lint, read_manifest};
 use kautzgen::synth::tool::IVERILOG;
 use kautzgen::topology::kautz::Letter;
+use kautzgen::units::network::traffic::NetworkUnit;
 use std::collections::HashMap;
 use std::path::Path;
 

@@ -10,10 +10,10 @@ use kautzgen::sim::Simulator;
 use kautzgen::sim::function::FunctionUnit;
 use kautzgen::sim::function::verify;
 use kautzgen::sim::ghdl::Ghdl;
-use kautzgen::sim::units::ldi::LdiUnit;
 use kautzgen::sim::vectors::Shard;
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
+use kautzgen::units::ldi::vectors::LdiUnit;
 use std::path::Path;
 
 /// (M, S) per kind: Theorem 3 needs M = S^(h-1) G, two-hop M = S G; the others take any M.

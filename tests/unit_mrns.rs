@@ -14,13 +14,23 @@ use kautzgen::rtl::mrns_path_gen::{Fault, MrnsPathGenParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::bits::Bits;
 use kautzgen::sim::ghdl::Ghdl;
-use kautzgen::sim::sequence::{Mode, SequenceReport, SequenceUnit, testbench, verify};
-use kautzgen::sim::units::mrns::MrnsPathUnit;
+use kautzgen::sim::sequence::{Mode, Options, SequenceReport, SequenceUnit, testbench, verify};
 use kautzgen::sim::vectors::Shard;
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
 use kautzgen::topology::mrns::Address;
+use kautzgen::units::mrns::paths::MrnsPathUnit;
 use std::process::Command;
+
+/// Every vector, the first `shown` failures in full, no waves.
+fn whole(shown: usize) -> Options<'static> {
+    Options {
+        shard: Shard::WHOLE,
+        shown,
+        wave: None,
+        progress: &|_| {},
+    }
+}
 
 fn params(radices: &[u64]) -> MrnsPathGenParams {
     MrnsPathGenParams::new(radices).unwrap()
@@ -31,8 +41,7 @@ fn exhaustive(radices: &[u64]) -> MrnsPathUnit {
 }
 
 fn run(simulator: &dyn Simulator, unit: &MrnsPathUnit) -> SequenceReport {
-    verify(simulator, unit, Shard::WHOLE, 3, None)
-        .unwrap_or_else(|e| panic!("{}: {e}", unit.describe()))
+    verify(simulator, unit, whole(3)).unwrap_or_else(|e| panic!("{}: {e}", unit.describe()))
 }
 
 /// Every vector of `unit` passes in `simulator`, each route set in exactly the bound.
@@ -361,15 +370,11 @@ fn a_missing_simulator_fails_naming_the_install_command() {
         exe: "/nonexistent/ghdl".into(),
     };
     assert_eq!(
-        verify(&verilator, &unit, Shard::WHOLE, 3, None)
-            .unwrap_err()
-            .to_string(),
+        verify(&verilator, &unit, whole(3)).unwrap_err().to_string(),
         "verilator is not installed (could not run '/nonexistent/verilator'); install it with `apt-get install verilator`, or `make deps`"
     );
     assert_eq!(
-        verify(&ghdl, &unit, Shard::WHOLE, 3, None)
-            .unwrap_err()
-            .to_string(),
+        verify(&ghdl, &unit, whole(3)).unwrap_err().to_string(),
         "ghdl is not installed (could not run '/nonexistent/ghdl'); install it with `apt-get install ghdl`, or `make deps`"
     );
 }

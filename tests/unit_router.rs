@@ -9,9 +9,9 @@ use kautzgen::sim::Simulator;
 use kautzgen::sim::function::FunctionReport;
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::stream::verify;
-use kautzgen::sim::units::router::RouterUnit;
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
+use kautzgen::units::router::traffic::RouterUnit;
 use std::process::Command;
 
 fn params(d: u64, k: u64, max_bytes: u64) -> RouterParams {

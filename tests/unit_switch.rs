@@ -21,11 +21,11 @@ use kautzgen::sim::delays::{DelaySource, Delays};
 use kautzgen::sim::function::FunctionReport;
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::icarus::Icarus;
-use kautzgen::sim::ring::Ring;
 use kautzgen::sim::stream::verify;
-use kautzgen::sim::units::switch::{DIRECTED_CYCLES, SwitchUnit, output_row};
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
+use kautzgen::units::switch::ring::Ring;
+use kautzgen::units::switch::traffic::{DIRECTED_CYCLES, SwitchUnit, output_row};
 
 fn params(d: u64, bits: u64, arbiter: Arbiter) -> SwitchParams {
     SwitchParams::new(SwitchConfig::new(d, bits, arbiter).unwrap())

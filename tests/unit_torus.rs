@@ -14,11 +14,11 @@ use kautzgen::rtl::torus_router::{TorusRouterParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::function::{FunctionUnit, verify};
 use kautzgen::sim::ghdl::Ghdl;
-use kautzgen::sim::units::torus::{Headers, TorusUnit, header_fields, single_faults};
 use kautzgen::sim::vectors::Shard;
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::lint::lint;
 use kautzgen::topology::torus::{Faults, Torus};
+use kautzgen::units::torus::vectors::{Headers, TorusUnit, header_fields, single_faults};
 use std::collections::BTreeSet;
 
 fn params(k: u64, n: u64, algorithm: Algorithm, registered: bool) -> TorusRouterParams {

@@ -11,11 +11,13 @@ use kautzgen::emit::{Provenance, write_design};
 use kautzgen::routing::kautz::{Phase, route_set};
 use kautzgen::rtl::kautz_route_gen::{Fault, RouteGenParams, design_with_fault};
 use kautzgen::sim::ghdl::Ghdl;
-use kautzgen::sim::testbench::{Language, render};
-use kautzgen::sim::vectors::{Pairs, Shard, VectorSet, cycle_bound};
+use kautzgen::sim::sequence::{self, Mode, Options, SequenceUnit};
+use kautzgen::sim::testbench::Language;
+use kautzgen::sim::vectors::{Pairs, Shard, VectorSet};
 use kautzgen::sim::verilator::Verilator;
-use kautzgen::sim::{Design, Options, SimError, Simulator, verify};
+use kautzgen::sim::{SimError, Simulator};
 use kautzgen::topology::kautz::Kautz;
+use kautzgen::units::kautz::sequence::{DesignDir, RouteGenUnit};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -83,7 +85,7 @@ fn every_pair_of_k23_passes_in_both_simulators() {
     let out = kautzgen(&["verify", "--d", "2", "--k", "3", "--pairs", "all"]);
     assert_passes(
         &out,
-        "K(2,3): all 132 pairs and 6 invalid vectors: 138 vectors",
+        "route generator of K(2,3): all 132 pairs and 6 invalid vectors: 138 vectors",
         138,
         16,
         &["verilator", "ghdl"],
@@ -117,7 +119,7 @@ fn every_pair_of_the_promised_graphs_passes_in_both_simulators() {
         assert_passes(
             &out,
             &format!(
-                "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
+                "route generator of K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
                 pairs + invalid
             ),
             pairs + invalid,
@@ -150,7 +152,7 @@ fn a_design_directory_given_by_a_relative_path() {
         .unwrap();
     assert_passes(
         &out,
-        "K(2,2): all 30 pairs and 6 invalid vectors: 36 vectors",
+        "route generator read from k22 of K(2,2): all 30 pairs and 6 invalid vectors: 36 vectors",
         36,
         15,
         &["verilator"],
@@ -164,7 +166,7 @@ fn a_sample_of_k45_passes_in_both_simulators() {
     ]);
     assert_passes(
         &out,
-        "K(4,5): 2000 sampled pairs (seed 3) and 6 invalid vectors: 2006 vectors",
+        "route generator of K(4,5): 2000 sampled pairs (seed 3) and 6 invalid vectors: 2006 vectors",
         2006,
         24,
         &["verilator", "ghdl"],
@@ -179,7 +181,7 @@ fn a_sample_of_the_largest_graph_passes_in_both_simulators() {
     let out = kautzgen(&["verify", "--d", "255", "--k", "64", "--pairs", "30"]);
     assert_passes(
         &out,
-        "K(255,64): 30 sampled pairs (seed 1) and 4 invalid vectors: 34 vectors",
+        "route generator of K(255,64): 30 sampled pairs (seed 1) and 4 invalid vectors: 34 vectors",
         34,
         836,
         &["verilator", "ghdl"],
@@ -192,7 +194,7 @@ fn one_bit_words_and_another_top_name() {
     let out = kautzgen(&["verify", "--d", "1", "--k", "1", "--pairs", "all"]);
     assert_passes(
         &out,
-        "K(1,1): all 2 pairs and 2 invalid vectors: 4 vectors",
+        "route generator of K(1,1): all 2 pairs and 2 invalid vectors: 4 vectors",
         4,
         11,
         &["verilator", "ghdl"],
@@ -211,7 +213,7 @@ fn one_bit_words_and_another_top_name() {
     ]);
     assert_passes(
         &out,
-        "K(3,2): all 132 pairs and 4 invalid vectors: 136 vectors",
+        "route generator of K(3,2): all 132 pairs and 4 invalid vectors: 136 vectors",
         136,
         18,
         &["verilator", "ghdl"],
@@ -308,7 +310,9 @@ fn shards_add_up_to_the_whole() {
         ];
         assert_passes(
             &kautzgen(&args),
-            &format!("K(2,3): all 132 pairs and 6 invalid vectors, shard {i}: 69 vectors"),
+            &format!(
+                "route generator of K(2,3): all 132 pairs and 6 invalid vectors, shard {i}: 69 vectors"
+            ),
             69,
             16,
             &["verilator"],
@@ -375,16 +379,28 @@ fn bad_command_lines_exit_2_with_one_line() {
     }
 }
 
-fn k23_vectors() -> VectorSet {
+/// The route generator of K(2,3) on four sampled pairs, simulating the design in `dir`.
+fn k23_reading(dir: &Path) -> RouteGenUnit {
     let g = Kautz::new(2, 3).unwrap();
-    VectorSet::new(&g, Pairs::Sample { count: 4, seed: 1 }, Shard::WHOLE).unwrap()
+    let vectors = VectorSet::new(&g, Pairs::Sample { count: 4, seed: 1 }, Shard::WHOLE).unwrap();
+    let params = RouteGenParams::new(2, 3, "kautz_route_gen").unwrap();
+    RouteGenUnit::new(params, None, vectors).reading(DesignDir::load(dir, &g).unwrap())
+}
+
+fn options() -> Options<'static> {
+    Options {
+        shard: Shard::WHOLE,
+        shown: 10,
+        wave: None,
+        progress: &|_| {},
+    }
 }
 
 #[test]
 fn a_missing_simulator_is_an_error_naming_the_install_command() {
     let scratch = tempfile::tempdir().unwrap();
     generate(scratch.path(), 2, 3, None);
-    let design = Design::load(scratch.path()).unwrap();
+    let unit = k23_reading(scratch.path());
     let simulators: [(Box<dyn Simulator>, &str); 2] = [
         (
             Box::new(Verilator {
@@ -400,14 +416,7 @@ fn a_missing_simulator_is_an_error_naming_the_install_command() {
         ),
     ];
     for (simulator, message) in simulators {
-        let error = verify(
-            simulator.as_ref(),
-            &design,
-            &k23_vectors(),
-            &Options::default(),
-            &mut |_| {},
-        )
-        .unwrap_err();
+        let error = sequence::verify(simulator.as_ref(), &unit, options()).unwrap_err();
         assert!(matches!(error, SimError::Missing { .. }));
         assert_eq!(error.to_string(), message);
     }
@@ -432,20 +441,13 @@ fn a_design_that_does_not_compile_keeps_its_log() {
         "entity kautz_route_gen is port (clk : in bit) end;\n",
     )
     .unwrap();
-    let design = Design::load(dir).unwrap();
+    let unit = k23_reading(dir);
     let simulators: [(Box<dyn Simulator>, &str); 2] = [
         (Box::new(Verilator::default()), "syntax error"),
         (Box::new(Ghdl::default()), "missing \";\""),
     ];
     for (simulator, in_log) in simulators {
-        let error = verify(
-            simulator.as_ref(),
-            &design,
-            &k23_vectors(),
-            &Options::default(),
-            &mut |_| {},
-        )
-        .unwrap_err();
+        let error = sequence::verify(simulator.as_ref(), &unit, options()).unwrap_err();
         let SimError::Compile { log, first, .. } = &error else {
             panic!("not a compile error: {error}");
         };
@@ -473,21 +475,31 @@ fn testbenches_are_lint_clean() {
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path();
     generate(&dir.join("design"), 4, 5, None);
-    let design = Design::load(&dir.join("design")).unwrap();
     let g = Kautz::new(4, 5).unwrap();
-    let tb_v = dir.join("tb_kautz_route_gen.v");
-    std::fs::write(
-        &tb_v,
-        render(
-            Language::Verilog,
-            &g,
-            "kautz_route_gen",
-            cycle_bound(&g),
-            true,
+    let vectors = VectorSet::new(&g, Pairs::Sample { count: 4, seed: 1 }, Shard::WHOLE).unwrap();
+    let params = RouteGenParams::new(4, 5, "kautz_route_gen").unwrap();
+    let unit = RouteGenUnit::new(params, None, vectors);
+    let design = unit.design();
+    let files = |language| {
+        let read = DesignDir::load(&dir.join("design"), &g).unwrap();
+        RouteGenUnit::new(
+            RouteGenParams::new(4, 5, "kautz_route_gen").unwrap(),
+            None,
+            VectorSet::new(&g, Pairs::All, Shard::WHOLE).unwrap(),
         )
-        .unwrap(),
+        .reading(read)
+        .files(language)
+        .unwrap()
+    };
+    let tb_v = dir.join("tb_kautz_route_gen.v");
+    let (_, text_v) = sequence::testbench(
+        &unit,
+        &design,
+        Language::Verilog,
+        Mode::Record { wave: true },
     )
     .unwrap();
+    std::fs::write(&tb_v, text_v).unwrap();
     let lint = Command::new("verilator")
         .args([
             "--lint-only",
@@ -496,29 +508,20 @@ fn testbenches_are_lint_clean() {
             "--top-module",
             "tb_kautz_route_gen",
         ])
-        .args(design.files(Language::Verilog))
+        .args(files(Language::Verilog))
         .arg(&tb_v)
         .output()
         .expect("verilator runs (make deps installs it)");
     assert!(lint.status.success(), "{}", text(&lint.stderr));
     assert_eq!(text(&lint.stderr), "");
     let tb_vhd = dir.join("tb_kautz_route_gen.vhd");
-    std::fs::write(
-        &tb_vhd,
-        render(
-            Language::Vhdl,
-            &g,
-            "kautz_route_gen",
-            cycle_bound(&g),
-            false,
-        )
-        .unwrap(),
-    )
-    .unwrap();
+    let (_, text_vhd) =
+        sequence::testbench(&unit, &design, Language::Vhdl, Mode::Record { wave: false }).unwrap();
+    std::fs::write(&tb_vhd, text_vhd).unwrap();
     std::fs::create_dir(dir.join("work")).unwrap();
     let analyse = Command::new("ghdl")
         .args(["-a", "--std=08", "--workdir=work"])
-        .args(design.files(Language::Vhdl))
+        .args(files(Language::Vhdl))
         .arg(&tb_vhd)
         .current_dir(dir)
         .output()

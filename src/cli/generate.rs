@@ -1,22 +1,11 @@
 //! `kautzgen generate`: write a unit's Verilog and VHDL and its manifest to a directory.
 
-use crate::cli::checks::CheckArgs;
 use crate::cli::input_error;
-use crate::cli::unit::{Unit, UnitSelection};
+use crate::cli::unit::{Generate as GeneratePurpose, UnitSelection};
 use crate::emit::names::Language;
-use crate::emit::testbench::Testbench;
 use crate::emit::{Provenance, write_design_to};
 use crate::output::dir::OutputDir;
-use crate::rtl::ir::Design;
-use crate::rtl::kautz_route_gen::Arch;
-use crate::rtl::kautz_switch::SwitchClocking;
-use crate::sim::export;
-use crate::sim::function::FunctionUnit;
-use crate::sim::sequence::SequenceUnit;
-use crate::sim::stream::StreamUnit;
-use crate::sim::units::route_gen::RouteGenUnit;
-use crate::sim::units::route_pipe::PipeUnit;
-use crate::sim::vectors::Shard;
+use crate::units::check::ExportError;
 use clap::ValueEnum;
 use std::path::PathBuf;
 
@@ -57,7 +46,7 @@ use std::path::PathBuf;
 )]
 pub struct Args {
     #[command(flatten)]
-    unit: UnitSelection,
+    unit: UnitSelection<GeneratePurpose>,
     /// Directory to write (required): created, or replaced whole if kautzgen wrote it.
     #[arg(long, value_name = "DIR", global = true)]
     out: Option<PathBuf>,
@@ -70,8 +59,6 @@ pub struct Args {
     /// Write DIR/tb: a self-checking testbench and its vectors from the golden model.
     #[arg(long, global = true)]
     testbench: bool,
-    #[command(flatten)]
-    check: CheckArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -100,50 +87,48 @@ impl Lang {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let unit = args.unit.resolve("generate")?;
+    let unit = args.unit.resolve()?;
     let Some(out) = &args.out else {
         return Err(input_error(anyhow::anyhow!(
             "the following required argument was not provided: --out <DIR>"
         )));
     };
+    let fault = args.unit.fault();
+    if !args.testbench
+        && let Some(option) = args.unit.selection_given()
+    {
+        return Err(input_error(anyhow::anyhow!(
+            "{option} chooses what the testbench checks: add --testbench"
+        )));
+    }
     // A design with a fault built in says so in every file's header.
-    let fault = match &args.check.fault {
+    let fault_words = match &fault {
         Some(name) => format!(" --fault {name}"),
         None => String::new(),
     };
     let provenance = Provenance {
         command: format!(
-            "kautzgen generate {} --lang {}{fault}",
+            "kautzgen generate {} --lang {}{fault_words}",
             unit.command_line(),
             args.lang.flag()
         ),
     };
-    args.check.validate("generate", &unit)?;
-    let selection = [
-        ("--pairs", args.check.pairs.is_some()),
-        ("--seed", args.check.seed.is_some()),
-        ("--cycles", args.check.cycles.is_some()),
-        ("--rate", args.check.rate.is_some()),
-        (
-            "--random-faulty-nodes",
-            args.check.random_faulty_nodes.is_some(),
-        ),
-        ("--vectors", args.check.vectors.is_some()),
-    ];
-    if let Some((flag, _)) = selection
-        .iter()
-        .find(|(_, given)| *given && !args.testbench)
-    {
-        return Err(input_error(anyhow::anyhow!(
-            "{flag} chooses what the testbench checks: add --testbench"
-        )));
-    }
     let languages = args.lang.languages();
-    let staged = OutputDir::staged(out, args.force)?;
-    let (design, testbench) = match args.testbench || args.check.fault.is_some() {
-        true => checked(&unit, &args.check, args.testbench, &languages)?,
+    let (design, testbench) = match fault.is_some() || args.testbench {
+        true => {
+            let check = args.unit.check(unit.as_ref())?;
+            let testbench = match args.testbench {
+                true => Some(check.testbench(&languages).map_err(|e| match e {
+                    ExportError::NoTestbench(e) => input_error(e),
+                    ExportError::Sim(e) => e.into(),
+                })?),
+                false => None,
+            };
+            (check.design(), testbench)
+        }
         false => (unit.design(), None),
     };
+    let staged = OutputDir::staged(out, args.force)?;
     let manifest = write_design_to(staged, &design, &languages, &provenance, testbench.as_ref())?;
     let tb = match &testbench {
         Some(tb) => format!(
@@ -163,102 +148,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         unit.timing()
     );
     Ok(())
-}
-
-/// The design of `unit` as `verify` checks it, with the fault of `check` built in, and with
-/// `testbench` its self-checking testbench in `languages`.
-fn checked(
-    unit: &Unit,
-    check: &CheckArgs,
-    testbench: bool,
-    languages: &[Language],
-) -> anyhow::Result<(Design, Option<Testbench>)> {
-    let (design, tb) = match unit {
-        Unit::Kautz(params) => {
-            let vectors = check.route_vectors(params, Shard::WHOLE)?;
-            let fault = check.route_fault()?;
-            if params.arch == Arch::Pipelined {
-                let engine = PipeUnit::new(params.clone(), fault, vectors, check.seed())
-                    .map_err(input_error)?;
-                let design = engine.design();
-                (
-                    design,
-                    testbench.then(|| export::stream_unit(&engine, languages)),
-                )
-            } else {
-                let generator = RouteGenUnit::new(params.clone(), fault, vectors);
-                let design = generator.design();
-                (
-                    design,
-                    testbench.then(|| export::sequence_unit(&generator, languages)),
-                )
-            }
-        }
-        Unit::Ldi(params) => {
-            let ldi = check.ldi_unit(params)?;
-            (
-                ldi.design(),
-                testbench.then(|| export::function_unit(&ldi, languages)),
-            )
-        }
-        Unit::Mrns(params) => {
-            let paths = check.mrns_unit(params)?;
-            let design = paths.design();
-            (
-                design,
-                testbench.then(|| export::sequence_unit(&paths, languages)),
-            )
-        }
-        Unit::Torus(params) => {
-            let torus = check.torus_unit(params)?;
-            (
-                torus.design(),
-                testbench.then(|| export::function_unit(&torus, languages)),
-            )
-        }
-        Unit::Switch(params) if params.clocking == SwitchClocking::SelfTimed => {
-            if testbench {
-                return Err(input_error(anyhow::anyhow!(
-                    "the self-timed switch is checked as a ring of three with wire delays (kautzgen verify switch --clocking self-timed), which has no exported testbench: export the synchronous switch"
-                )));
-            }
-            let fault = check.fault_of("self-timed switch")?;
-            let params = params.clone().with_self_timed_fault(fault);
-            (Unit::Switch(params).design(), None)
-        }
-        Unit::Switch(params) => {
-            let switch = check.switch_unit(params)?;
-            let design = switch.design();
-            (
-                design,
-                testbench.then(|| export::stream_unit(&switch, languages)),
-            )
-        }
-        Unit::Router(params) => {
-            let router = check.router_unit(params)?;
-            let design = router.design();
-            (
-                design,
-                testbench.then(|| export::stream_unit(&router, languages)),
-            )
-        }
-        Unit::Network(params) if params.clocking == SwitchClocking::SelfTimed => {
-            if testbench {
-                return Err(input_error(anyhow::anyhow!(
-                    "the self-timed network has no exported testbench (its nodes run on clocks of their own): export the synchronous network"
-                )));
-            }
-            let fault = check.fault_of("network")?;
-            let params = params.clone().with_fault(fault).map_err(input_error)?;
-            (Unit::Network(params).design(), None)
-        }
-        Unit::Network(params) => {
-            let network = check.network_unit(params)?;
-            (
-                network.design(),
-                testbench.then(|| export::network(&network, languages)),
-            )
-        }
-    };
-    Ok((design, tb.transpose()?))
 }

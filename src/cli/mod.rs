@@ -3,7 +3,6 @@
 //! wrapped in [`InputError`] so that `main` can exit with status 2 for them.
 
 pub(crate) mod bench;
-mod checks;
 mod draw;
 mod generate;
 mod ldi;
@@ -20,11 +19,11 @@ mod routes;
 mod synth;
 mod torus;
 mod unit;
-mod unit_options;
+pub mod unknown_option;
 mod verify;
 
+use crate::input::InputError;
 use clap::{Parser, Subcommand};
-use std::fmt;
 
 /// kautzgen: golden models and routing hardware for Kautz and related networks.
 #[derive(Debug, Parser)]
@@ -53,12 +52,10 @@ enum Command {
     Prove(prove::Args),
 }
 
-/// The command line's definition, each unit's help showing only the options it takes.
+/// The command line's definition.
 pub fn command() -> clap::Command {
     use clap::CommandFactory;
-    let mut cli = Cli::command();
-    cli.build();
-    unit_options::hide_foreign(cli)
+    Cli::command()
 }
 
 /// Parses the process's command line with [`command`].
@@ -87,18 +84,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Prove(args) => prove::run(args),
     }
 }
-
-/// An error in what the user asked for (a parameter, a node word, a file name): exit 2.
-#[derive(Debug)]
-pub struct InputError(pub anyhow::Error);
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#}", self.0)
-    }
-}
-
-impl std::error::Error for InputError {}
 
 /// Marks any error as the user's input being wrong.
 pub fn input_error(error: impl Into<anyhow::Error>) -> anyhow::Error {

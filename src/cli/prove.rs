@@ -3,7 +3,7 @@
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::cli::progress;
-use crate::cli::unit::UnitSelection;
+use crate::cli::unit::{Build, UnitSelection};
 use crate::emit::names::{Language, name_design};
 use crate::emit::{Provenance, write_design};
 use crate::synth::WorkDir;
@@ -38,7 +38,7 @@ use std::path::PathBuf;
 )]
 pub struct Args {
     #[command(flatten)]
-    unit: UnitSelection,
+    unit: UnitSelection<Build>,
     /// Prove the design directory DIR (as `kautzgen generate` writes it, both languages)
     /// instead of generating the unit; its clock and reset must be named clk and rst.
     #[arg(global = true, long, value_name = "DIR")]
@@ -72,12 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut work = WorkDir::new(args.keep.as_deref(), args.force)?;
     let (dir, top) = match &args.design {
-        Some(_)
-            if args.unit.unit.is_some()
-                || args.unit.kautz.d.is_some()
-                || args.unit.kautz.k.is_some()
-                || args.unit.arch.is_some() =>
-        {
+        Some(_) if args.unit.given() => {
             return Err(input_error(anyhow::anyhow!(
                 "--design proves the design in DIR: give no unit, --d, --k or --arch with it"
             )));
@@ -90,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (dir.clone(), label)
         }
         None => {
-            let unit = args.unit.resolve("prove")?;
+            let unit = args.unit.resolve()?;
             let design = unit.design();
             let names = name_design(&design, Language::Verilog);
             let top = design.top();

@@ -5,9 +5,8 @@ use crate::cli::generate::Lang;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::cli::progress;
-use crate::cli::unit::{Unit, UnitSelection};
+use crate::cli::unit::{Build, UnitSelection};
 use crate::output;
-use crate::rtl::kautz_route_gen::Arch;
 use crate::synth::WorkDir;
 use crate::synth::flow::{Options, SynthError, synthesise};
 use crate::synth::report::{Cycles, read_cycles, read_reports, render_doc};
@@ -45,7 +44,7 @@ use std::path::PathBuf;
 )]
 pub struct Args {
     #[command(flatten)]
-    unit: UnitSelection,
+    unit: UnitSelection<Build>,
     /// FPGA to place and route on; repeat for several.
     #[arg(global = true, long = "target", value_enum, default_values = ["ice40-hx8k"])]
     targets: Vec<Target>,
@@ -89,29 +88,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let text = render_doc(&reports, "make synth")?;
         return Ok(output::file::write(doc, text.as_bytes())?);
     }
-    let unit = args.unit.resolve("synth")?;
+    let unit = args.unit.resolve()?;
     let design = unit.design();
     // Asking to synthesise a self-timed unit is the user's mistake, told before any tool runs.
     design
         .timing
         .require_synchronous("synthesis", &design.top().name)
         .map_err(input_error)?;
-    let pipelined = matches!(&unit, Unit::Kautz(p) if p.arch == Arch::Pipelined);
-    let cycles = match (&args.cycles, pipelined) {
-        (Some(_), true) => {
+    let cycles = match (&args.cycles, unit.cycles_by_design()) {
+        (Some(_), Some(_)) => {
             return Err(input_error(anyhow::anyhow!(
-                "--cycles: the pipelined engine takes a pair and gives a route set every clock; there are no cycles to measure"
+                "--cycles: the {} gives a result every clock by design; there are no cycles to measure",
+                unit.name()
             )));
         }
-        // Its contract, which `verify --arch pipelined` checks cycle by cycle.
-        (None, true) => Some(Cycles {
-            mean: 1.0,
-            max: 1,
-            bound: 1,
+        // Its contract, which `verify` checks cycle by cycle.
+        (None, Some(cycles)) => Some(Cycles {
+            mean: cycles as f64,
+            max: cycles,
+            bound: cycles,
             simulator: "a set per clock by design".to_string(),
         }),
-        (Some(path), false) => Some(read_cycles(path).map_err(input_error)?),
-        (None, false) => None,
+        (Some(path), None) => Some(read_cycles(path).map_err(input_error)?),
+        (None, None) => None,
     };
     let mut targets = args.targets.clone();
     targets.sort();

@@ -17,7 +17,6 @@ use crate::sim::bits::Bits;
 use crate::sim::function::{self, FunctionUnit, Mode, Style, TbPort, vector_ports};
 use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::StreamUnit;
-use crate::sim::units::network::NetworkUnit;
 use crate::sim::{SHOWN_BY_VERIFY, SimError};
 
 /// The testbench of `unit` over all its vectors, in `languages`.
@@ -66,27 +65,25 @@ pub fn stream_unit(unit: &dyn StreamUnit, languages: &[Language]) -> Result<Test
     )
 }
 
-/// The testbench of the network over its whole run from reset, in `languages`: every
-/// output the model specifies in every cycle (`NetworkUnit::checked_cycles`).
-pub fn network(unit: &NetworkUnit, languages: &[Language]) -> Result<Testbench, SimError> {
-    let design = unit.design();
-    // Each row's expected outputs, then their masks.
-    let rows = unit.checked_cycles(&design).into_iter().map(|c| {
-        let values = c.outputs.iter().chain(&c.care);
-        (c.inputs, values.map(|&v| Bits::from_u64(64, v)).collect())
-    });
-    let (text, count) = vector_lines(&design, rows);
+/// The testbench of a run of cycles from reset whose `rows` hold each cycle's inputs, then
+/// its expected outputs, then masks of the output bits checked, which select `masked`.
+pub fn masked_stream(
+    design: &Design,
+    describe: &str,
+    rows: impl Iterator<Item = (Vec<u64>, Vec<Bits>)>,
+    masked: &'static str,
+    languages: &[Language],
+) -> Result<Testbench, SimError> {
+    let (text, count) = vector_lines(design, rows);
     rows_testbench(
-        &design,
-        &unit.describe(),
+        design,
+        describe,
         1,
         Style::Stream,
         Rows {
             text,
             count,
-            masked: Some(
-                "the bits the model specifies in that cycle (a verdict's status and attempts only with res_valid, a byte's fields only with rx_valid, tx_ready only while the node hands over a message)",
-            ),
+            masked: Some(masked),
         },
         languages,
     )

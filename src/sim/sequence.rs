@@ -29,13 +29,13 @@ use crate::emit::names::{Language, name_design};
 use crate::random::mix;
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::sim::bits::Bits;
-use crate::sim::results::{End, ResultsError};
 use crate::sim::testbench::{TIMEOUT_FACTOR, check_top, render_template, testbench_name};
 use crate::sim::vectors::Shard;
 use crate::sim::words::Words;
 use crate::sim::{SimError, Simulator, copy_wave, write_sources};
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
 
 /// The names of a sequence unit's handshake ports, each one bit wide; `clk` and `rst` are
 /// always those.
@@ -80,6 +80,11 @@ pub trait SequenceUnit {
     /// What one sequence is, in reports: "path set".
     fn sequence_name(&self) -> &'static str {
         "sequence"
+    }
+    /// The HDL files of `language` to simulate, in compile order, when the design is read
+    /// rather than printed from [`SequenceUnit::design`] (whose ports it must have).
+    fn files(&self, _language: Language) -> Option<Vec<PathBuf>> {
+        None
     }
     /// How the inputs and items read in a report, in kautzgen's and in the exported
     /// testbench's; `None`: each port's value in hexadecimal.
@@ -448,6 +453,28 @@ pub fn testbench(
     Ok((context.tb, rendered))
 }
 
+/// A line the testbenches never write: a testbench or simulator fault.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("results line {line} is not understood: '{text}'")]
+pub struct ResultsError {
+    pub line: usize,
+    pub text: String,
+}
+
+/// How a vector ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Done {
+        error: bool,
+        cycles: u64,
+        steady: bool,
+    },
+    /// No `done` after this many cycles of work.
+    Timeout { cycles: u64 },
+    /// The file ended first: the simulation stopped in the middle of this vector.
+    Missing,
+}
+
 /// What the testbench recorded for one vector.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Record {
@@ -618,22 +645,35 @@ fn judge(
     (problems, cycles_seen)
 }
 
-/// Runs every vector of `shard` of `unit` through `simulator`, all in one run of one
-/// build, and compares each record with the golden model; the first `shown` failures are
-/// kept in full. With `wave`, the run's waves (VCD) are copied there. When the error names
-/// a log, the working directory is kept.
+/// Vectors per run of the simulator: the vectors and records of one batch are in memory
+/// at a time, however many the check holds.
+const BATCH: usize = 50_000;
+
+/// How a sequence unit's check runs.
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    pub shard: Shard,
+    /// Failures kept in full.
+    pub shown: usize,
+    /// Copy the run's waves (VCD) here; the vectors then run as one batch.
+    pub wave: Option<&'a Path>,
+    /// Told how many vectors each finished batch held.
+    pub progress: &'a dyn Fn(u64),
+}
+
+/// Runs every vector of `options.shard` of `unit` through `simulator`, built once and run
+/// batch by batch, and compares each record with the golden model. When the error names a
+/// log, the working directory is kept.
 pub fn verify(
     simulator: &dyn Simulator,
     unit: &dyn SequenceUnit,
-    shard: Shard,
-    shown: usize,
-    wave: Option<&Path>,
+    options: Options,
 ) -> Result<SequenceReport, SimError> {
     let design = unit.design();
     let work =
         crate::interrupt::scratch::ScratchDir::new(&format!("kautzgen-{}-", simulator.name()))
             .map_err(SimError::io("cannot create a temporary directory"))?;
-    let report = run(simulator, unit, &design, shard, shown, wave, work.path());
+    let report = run(simulator, unit, &design, options, work.path());
     if report.as_ref().is_err_and(SimError::keeps_files) {
         let _kept = work.keep();
     }
@@ -644,46 +684,32 @@ fn run(
     simulator: &dyn Simulator,
     unit: &dyn SequenceUnit,
     design: &Design,
-    shard: Shard,
-    shown: usize,
-    wave: Option<&Path>,
+    options: Options,
     work: &Path,
 ) -> Result<SequenceReport, SimError> {
     let language = simulator.language();
-    let mut sources = write_sources(design, language, &unit.describe(), work)?;
-    let mode = Mode::Record {
-        wave: wave.is_some(),
+    let mut sources = match unit.files(language) {
+        Some(files) if files.is_empty() => {
+            return Err(SimError::NoSources(match language {
+                Language::Verilog => "Verilog",
+                Language::Vhdl => "VHDL",
+            }));
+        }
+        Some(files) => files,
+        None => write_sources(design, language, &unit.describe(), work)?,
     };
-    let (tb, text) = testbench(unit, design, language, mode)?;
+    let wave = options.wave.is_some();
+    let (tb, text) = testbench(unit, design, language, Mode::Record { wave })?;
     let tb_path = work.join(match language {
         Language::Verilog => format!("{tb}.v"),
         Language::Vhdl => format!("{tb}.vhd"),
     });
     std::fs::write(&tb_path, text).map_err(SimError::io("cannot write the testbench"))?;
     sources.push(tb_path);
-    let Ports { inputs, items, .. } = ports(design, &unit.handshake(), language);
-    let bound = unit.cycle_bound();
+    simulator.compile(work, &sources, &tb, wave)?;
+    let ports = ports(design, &unit.handshake(), language);
     let count = unit.vector_count();
-    let indices: Vec<u64> = (0..count).filter(|&i| shard.selects(i)).collect();
-    let mut vectors = String::new();
-    for &i in &indices {
-        let lead = unit.vector((i + count - 1) % count);
-        vectors += &stimulus_line(&unit.vector(i), &lead, bound);
-        vectors.push('\n');
-    }
-    std::fs::write(work.join("vectors.txt"), vectors)
-        .map_err(SimError::io("cannot write vectors.txt"))?;
-    simulator.compile(work, &sources, &tb, wave.is_some())?;
-    simulator.simulate(work, &tb, wave.is_some())?;
-    if let Some(path) = wave {
-        copy_wave(work, path)?;
-    }
-    let text = std::fs::read_to_string(work.join("results.txt")).unwrap_or_default();
-    let records = parse(&text, items.len()).map_err(|cause| SimError::Results {
-        simulator: simulator.name(),
-        cause,
-        dir: work.to_path_buf(),
-    })?;
+    let indices: Vec<u64> = (0..count).filter(|&i| options.shard.selects(i)).collect();
     let mut report = SequenceReport {
         simulator: simulator.name().to_string(),
         passed: 0,
@@ -692,84 +718,162 @@ fn run(
         sequences: 0,
         total_cycles: 0,
         max_cycles: 0,
-        bound,
+        bound: unit.cycle_bound(),
         sequence_name: unit.sequence_name(),
     };
+    let batch = if wave { indices.len().max(1) } else { BATCH };
+    for indices in indices.chunks(batch) {
+        let records = run_batch(simulator, unit, indices, &ports, &tb, wave, work)?;
+        for (position, &i) in indices.iter().enumerate() {
+            judge_vector(
+                unit,
+                i,
+                records.get(position),
+                &ports,
+                options.shown,
+                &mut report,
+            );
+        }
+        (options.progress)(indices.len() as u64);
+    }
+    if let Some(path) = options.wave {
+        copy_wave(work, path)?;
+    }
+    Ok(report)
+}
+
+/// Runs the vectors at `indices` through the built testbench and reads what it recorded.
+fn run_batch(
+    simulator: &dyn Simulator,
+    unit: &dyn SequenceUnit,
+    indices: &[u64],
+    ports: &Ports,
+    tb: &str,
+    wave: bool,
+    work: &Path,
+) -> Result<Vec<Record>, SimError> {
+    let (bound, count) = (unit.cycle_bound(), unit.vector_count());
+    let mut vectors = String::new();
+    for &i in indices {
+        let lead = unit.vector((i + count - 1) % count);
+        vectors += &stimulus_line(&unit.vector(i), &lead, bound);
+        vectors.push('\n');
+    }
+    std::fs::write(work.join("vectors.txt"), vectors)
+        .map_err(SimError::io("cannot write vectors.txt"))?;
+    let _ = std::fs::remove_file(work.join("results.txt"));
+    simulator.simulate(work, tb, wave)?;
+    let text = std::fs::read_to_string(work.join("results.txt")).unwrap_or_default();
+    parse(&text, ports.items.len()).map_err(|cause| SimError::Results {
+        simulator: simulator.name(),
+        cause,
+        dir: work.to_path_buf(),
+    })
+}
+
+/// Judges vector `i` by its `record` (none: the records ended before it) and counts it
+/// in `report`, keeping it in full among the first `shown` failures.
+fn judge_vector(
+    unit: &dyn SequenceUnit,
+    i: u64,
+    record: Option<&Record>,
+    ports: &Ports,
+    shown: usize,
+    report: &mut SequenceReport,
+) {
     let missing = Record {
         reset_low: None,
         items: Vec::new(),
         end: End::Missing,
     };
-    for (position, &i) in indices.iter().enumerate() {
-        let given = unit.vector(i);
-        let stimulus = Stimulus::for_inputs(&given, bound);
-        let expected = unit.expected(&given);
-        let record = records.get(position).unwrap_or(&missing);
-        let (problems, cycles) = judge(unit, record, &expected, &stimulus, &items);
-        if let Some(cycles) = cycles {
-            report.sequences += 1;
-            report.total_cycles += cycles;
-            report.max_cycles = report.max_cycles.max(cycles);
-        }
-        if problems.is_empty() {
-            report.passed += 1;
-            continue;
-        }
-        report.failed += 1;
-        if report.failures.len() < shown {
-            let inputs_shown = unit.show_inputs(&given).unwrap_or_else(|| {
-                let fields: Vec<String> = inputs
-                    .iter()
-                    .zip(&given)
-                    .map(|(p, v)| format!("{}={}", p.name, v.to_hex()))
-                    .collect();
-                fields.join(" ")
-            });
-            let expected_shown = match &expected {
-                Ok(list) => {
-                    let mut shown: Vec<String> = list
-                        .iter()
-                        .map(|item| {
-                            let hex: Vec<String> = item.iter().map(Bits::to_hex).collect();
-                            show_item(unit, &items, &hex)
-                        })
-                        .collect();
-                    shown.push("done".to_string());
-                    shown.join(" ")
-                }
-                Err(Refused) => "error".to_string(),
-            };
-            let mut got: Vec<String> = record
-                .items
-                .iter()
-                .map(|s| show_item(unit, &items, &s.values))
-                .collect();
-            got.push(match record.end {
-                End::Done {
-                    error: false,
-                    cycles,
-                    ..
-                } => format!("done after {cycles} cycles"),
-                End::Done {
-                    error: true,
-                    cycles,
-                    ..
-                } => format!("error after {cycles} cycles"),
-                End::Timeout { cycles } => format!("no done after {cycles} cycles"),
-                End::Missing => "(record ends)".to_string(),
-            });
-            let mut text = format!(
-                "vector {i}: {inputs_shown}{}\n  expected: {expected_shown}\n  got:      {}",
-                stimulus.describe(),
-                got.join(" ")
-            );
-            for problem in problems {
-                text += &format!("\n  - {problem}");
-            }
-            report.failures.push(text);
-        }
+    let record = record.unwrap_or(&missing);
+    let given = unit.vector(i);
+    let stimulus = Stimulus::for_inputs(&given, unit.cycle_bound());
+    let expected = unit.expected(&given);
+    let (problems, cycles) = judge(unit, record, &expected, &stimulus, &ports.items);
+    if let Some(cycles) = cycles {
+        report.sequences += 1;
+        report.total_cycles += cycles;
+        report.max_cycles = report.max_cycles.max(cycles);
     }
-    Ok(report)
+    if problems.is_empty() {
+        report.passed += 1;
+        return;
+    }
+    report.failed += 1;
+    if report.failures.len() < shown {
+        let text = failure(
+            unit, i, &given, record, &expected, &stimulus, ports, problems,
+        );
+        report.failures.push(text);
+    }
+}
+
+/// A failing vector in full: its inputs and stimulus, the answer expected and the one
+/// seen, and each problem.
+#[allow(clippy::too_many_arguments)]
+fn failure(
+    unit: &dyn SequenceUnit,
+    i: u64,
+    given: &[Bits],
+    record: &Record,
+    expected: &Result<Vec<Item>, Refused>,
+    stimulus: &Stimulus,
+    ports: &Ports,
+    problems: Vec<String>,
+) -> String {
+    let items = &ports.items;
+    let inputs_shown = unit.show_inputs(given).unwrap_or_else(|| {
+        let fields: Vec<String> = ports
+            .inputs
+            .iter()
+            .zip(given)
+            .map(|(p, v)| format!("{}={}", p.name, v.to_hex()))
+            .collect();
+        fields.join(" ")
+    });
+    let expected_shown = match expected {
+        Ok(list) => {
+            let mut shown: Vec<String> = list
+                .iter()
+                .map(|item| {
+                    let hex: Vec<String> = item.iter().map(Bits::to_hex).collect();
+                    show_item(unit, items, &hex)
+                })
+                .collect();
+            shown.push("done".to_string());
+            shown.join(" ")
+        }
+        Err(Refused) => "error".to_string(),
+    };
+    let mut got: Vec<String> = record
+        .items
+        .iter()
+        .map(|s| show_item(unit, items, &s.values))
+        .collect();
+    got.push(match record.end {
+        End::Done {
+            error: false,
+            cycles,
+            ..
+        } => format!("done after {cycles} cycles"),
+        End::Done {
+            error: true,
+            cycles,
+            ..
+        } => format!("error after {cycles} cycles"),
+        End::Timeout { cycles } => format!("no done after {cycles} cycles"),
+        End::Missing => "(record ends)".to_string(),
+    });
+    let mut text = format!(
+        "vector {i}: {inputs_shown}{}\n  expected: {expected_shown}\n  got:      {}",
+        stimulus.describe(),
+        got.join(" ")
+    );
+    for problem in problems {
+        text += &format!("\n  - {problem}");
+    }
+    text
 }
 
 #[cfg(test)]

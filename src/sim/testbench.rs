@@ -1,21 +1,9 @@
-//! The testbenches: one Verilog and one VHDL, rendered from the tera templates in
-//! `testbenches/`.
-//!
-//! In: the graph (which fixes the port widths), the design's cycle bound, the name of the
-//! route generator's top module or entity, and whether to dump waves. Out: the testbench source,
-//! whose top is [`testbench_name`]. Both testbenches read `vectors.txt` and write
-//! `results.txt` in their working directory, in the formats of [`crate::sim::vectors`] and
-//! [`crate::sim::results`], and only drive and record: the judging is done once, in Rust.
+//! What every testbench shares: its name, the rule its top's name follows, the timeout,
+//! and the rendering of the tera templates in `testbenches/` that the families of units
+//! (function, sequence, stream, self-timed) fill in.
 
 pub use crate::emit::names::Language;
-use crate::sim::hex;
-use crate::sim::vectors::Widths;
-use crate::topology::kautz::Kautz;
-use serde::Serialize;
 use thiserror::Error;
-
-const VERILOG: &str = include_str!("../../testbenches/kautz_route_gen.v.tera");
-const VHDL: &str = include_str!("../../testbenches/kautz_route_gen.vhd.tera");
 
 /// Multiple of the cycle bound after which a testbench stops waiting for `done`.
 pub const TIMEOUT_FACTOR: u64 = 8;
@@ -32,25 +20,6 @@ pub enum TestbenchError {
         name: &'static str,
         cause: tera::Error,
     },
-}
-
-#[derive(Serialize)]
-struct Context<'a> {
-    top: &'a str,
-    tb: String,
-    d: usize,
-    k: usize,
-    word_bits: usize,
-    route_bits: usize,
-    len_bits: usize,
-    /// `(0)` when `src` and `dst` are one bit: such ports are `std_logic` in VHDL.
-    word_element: &'static str,
-    word_text_bits: usize,
-    route_text_bits: usize,
-    len_text_bits: usize,
-    bound: u64,
-    timeout: u64,
-    wave: bool,
 }
 
 /// Name of the testbench's module or entity for a design whose top is `top`.
@@ -70,42 +39,6 @@ pub fn check_top(top: &str) -> Result<(), TestbenchError> {
         true => Ok(()),
         false => Err(TestbenchError::Top(top.to_string())),
     }
-}
-
-/// The testbench in `language` for the route generator `top` of `graph`, whose cycles of
-/// work per route set are at most `bound`; with `wave`, the Verilog one dumps `wave.vcd`
-/// (the VHDL one is dumped by the simulator).
-pub fn render(
-    language: Language,
-    graph: &Kautz,
-    top: &str,
-    bound: u64,
-    wave: bool,
-) -> Result<String, TestbenchError> {
-    check_top(top)?;
-    let widths = Widths::of(graph);
-    let whole_digits = |bits: usize| hex::digits(bits) * 4;
-    let context = Context {
-        top,
-        tb: testbench_name(top),
-        d: graph.d(),
-        k: graph.k(),
-        word_bits: widths.word(),
-        route_bits: widths.route(),
-        len_bits: widths.len,
-        word_element: if widths.word() == 1 { "(0)" } else { "" },
-        word_text_bits: whole_digits(widths.word()),
-        route_text_bits: whole_digits(widths.route()),
-        len_text_bits: whole_digits(widths.len),
-        bound,
-        timeout: TIMEOUT_FACTOR * bound,
-        wave,
-    };
-    let (name, template) = match language {
-        Language::Verilog => ("kautz_route_gen.v.tera", VERILOG),
-        Language::Vhdl => ("kautz_route_gen.vhd.tera", VHDL),
-    };
-    render_template(name, template, &context)
 }
 
 /// Renders the testbench template `template` (named `name`, for messages) with `context`.
@@ -134,38 +67,5 @@ mod tests {
         for bad in ["", "2gen", "_gen", "gen_", "a__b", "a-b", "a b", "\\esc"] {
             assert!(check_top(bad).is_err(), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn widths_of_k45_reach_both_testbenches() {
-        // K(4,5): 3 bits a letter (5 letters), src 15 bits in 4 digits, route 7 letters =
-        // 21 bits in 6 digits, route_len ceil(log2 8) = 3 bits; bound 5 + 15 + 4 = 24.
-        let g = Kautz::new(4, 5).unwrap();
-        let v = render(Language::Verilog, &g, "kautz_route_gen", 24, false).unwrap();
-        for line in [
-            "module tb_kautz_route_gen;",
-            "localparam integer WORD_BITS = 15;",
-            "localparam integer ROUTE_BITS = 21;",
-            "localparam integer LEN_BITS = 3;",
-            "localparam integer TIMEOUT = 192;",
-            "kautz_route_gen dut (",
-        ] {
-            assert!(v.contains(line), "Verilog lacks {line}");
-        }
-        assert!(!v.contains("$dumpfile"));
-        let vhd = render(Language::Vhdl, &g, "kautz_route_gen", 24, false).unwrap();
-        for line in [
-            "entity tb_kautz_route_gen is",
-            "constant ROUTE_TEXT_BITS : positive := 24;",
-            "constant LEN_TEXT_BITS : positive := 4;",
-            "dut : entity work.kautz_route_gen",
-        ] {
-            assert!(vhd.contains(line), "VHDL lacks {line}");
-        }
-        assert!(
-            render(Language::Verilog, &g, "gen", 24, true)
-                .unwrap()
-                .contains("$dumpfile(\"wave.vcd\");\n    $dumpvars(0, tb_gen);")
-        );
     }
 }

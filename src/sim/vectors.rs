@@ -9,9 +9,9 @@
 //! Vectors are made on demand from their position, so that a sweep over every pair of a
 //! large graph never holds more than one batch in memory.
 
-use crate::random::{SplitMix64, distinct_pairs, mix};
+use crate::random::{SplitMix64, distinct_pairs};
 use crate::routing::kautz::route_set;
-use crate::sim::{counted, hex};
+
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 use std::fmt;
 use std::str::FromStr;
@@ -31,49 +31,6 @@ pub enum VectorError {
         "a sample holds at most {MAX_SAMPLE} pairs, got {0}; verify every pair in shards instead"
     )]
     SampleTooLarge(u64),
-}
-
-/// Port widths of the route generator of one graph.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Widths {
-    /// Bits per letter: max(1, ceil(log2(d+1))).
-    pub letter: usize,
-    /// Bits of `route_len`: ceil(log2(k+3)), enough for lengths up to k+2.
-    pub len: usize,
-    /// Letters per node word.
-    pub k: usize,
-}
-
-impl Widths {
-    pub fn of(graph: &Kautz) -> Self {
-        Widths {
-            letter: ceil_log2(graph.d() + 1).max(1),
-            len: ceil_log2(graph.k() + 3),
-            k: graph.k(),
-        }
-    }
-
-    /// Bits of `src` and `dst`: k letters.
-    pub fn word(&self) -> usize {
-        self.k * self.letter
-    }
-
-    /// Bits of `route`: k+2 letters, the longest route.
-    pub fn route(&self) -> usize {
-        (self.k + 2) * self.letter
-    }
-}
-
-fn ceil_log2(n: usize) -> usize {
-    (usize::BITS - n.saturating_sub(1).leading_zeros()) as usize
-}
-
-/// The cycle budget of one whole route set of the faithful design: k + 3(d+1) + 4 cycles
-/// of the generator's own work from `init` to `done`, cycles spent waiting for
-/// `next_route` not counted. It also spans the lead-ins of [`Stimulus::for_pair`] for both
-/// architectures, so that they are driven by the same vectors.
-pub fn cycle_bound(graph: &Kautz) -> u64 {
-    crate::rtl::kautz_route_gen::cycle_bound(graph.d(), graph.k()) as u64
 }
 
 /// Which ordered pairs of distinct nodes to simulate.
@@ -144,45 +101,6 @@ impl fmt::Display for Shard {
     }
 }
 
-/// How the testbench drives one vector, beyond `init` with its source and destination.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stimulus {
-    /// Cycles each route is held (and checked stable) before `next_route` is pulsed.
-    pub delay: u32,
-    /// Drive `next_route` high in every cycle in which `route_valid` is low, including
-    /// after `done`: the generator must ignore it.
-    pub nudge: bool,
-    /// When non-zero, first start a search from `dst` to `src` and run it for this many
-    /// cycles (taking each route at once), so that this vector's `init` or `rst` arrives
-    /// in the middle of a search.
-    pub lead: u32,
-    /// Pulse `rst` before this vector's `init` and check that every output is low after it.
-    pub reset: bool,
-}
-
-impl Stimulus {
-    /// The stimulus of a pair, a function of its two words only: the same pair is driven
-    /// the same way in every sample and shard, so a failure reproduces in a smaller run.
-    /// About a quarter of the vectors get a lead-in and a third a reset.
-    pub fn for_pair(src: &[Letter], dst: &[Letter], bound: u64) -> Self {
-        let mut h = 0x6b61_7574_7a67_656e_u64;
-        for &a in src.iter().chain(dst) {
-            h = mix(h ^ u64::from(a));
-        }
-        let lead = if (h >> 16).is_multiple_of(4) {
-            1 + (h >> 24) % (2 * bound)
-        } else {
-            0
-        };
-        Stimulus {
-            delay: (h % 4) as u32,
-            nudge: (h >> 8) & 1 == 1,
-            lead: lead as u32,
-            reset: (h >> 48).is_multiple_of(3),
-        }
-    }
-}
-
 /// What the route generator must answer for one vector.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expected {
@@ -199,7 +117,6 @@ pub struct Vector {
     pub position: u64,
     pub src: Vec<Letter>,
     pub dst: Vec<Letter>,
-    pub stimulus: Stimulus,
     pub expected: Expected,
 }
 
@@ -280,7 +197,6 @@ impl VectorSet {
         };
         Vector {
             position,
-            stimulus: Stimulus::for_pair(&src, &dst, cycle_bound(&self.graph)),
             src,
             dst,
             expected,
@@ -328,25 +244,6 @@ impl VectorSet {
     }
 }
 
-/// The stimulus file of `vectors`, one line each:
-/// `<src hex> <dst hex> <delay> <nudge 0|1> <lead> <reset 0|1>`.
-pub fn stimulus_file(vectors: &[Vector], widths: Widths) -> String {
-    let mut text = String::new();
-    for v in vectors {
-        let s = &v.stimulus;
-        text.push_str(&format!(
-            "{} {} {} {} {} {}\n",
-            hex::encode(&v.src, widths.letter),
-            hex::encode(&v.dst, widths.letter),
-            s.delay,
-            u8::from(s.nudge),
-            s.lead,
-            u8::from(s.reset),
-        ));
-    }
-    text
-}
-
 /// Source/destination vectors that are not a pair of distinct nodes, built from the lowest
 /// node `0101..` and the highest `d(d-1)d..`: source equal to destination (both nodes),
 /// two equal neighbouring letters (source's last two, destination's first two; k >= 2),
@@ -365,7 +262,7 @@ pub fn invalid_pairs(graph: &Kautz) -> Vec<(Vec<Letter>, Vec<Letter>)> {
         dst[0] = dst[1];
         pairs.push((low.clone(), dst));
     }
-    let largest = (1usize << Widths::of(graph).letter) - 1;
+    let largest = (1usize << crate::rtl::const_arith::bits_for(d as u64 + 1)) - 1;
     if largest > d {
         let mut src = low.clone();
         src[k - 1] = (d + 1) as Letter;
@@ -407,4 +304,12 @@ fn draw_word(rng: &mut SplitMix64, graph: &Kautz) -> Vec<Letter> {
         letters.push(rank + Letter::from(rank >= previous));
     }
     letters
+}
+
+/// "1 vector", "2 vectors": a count and its noun, for messages.
+fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
+    }
 }

@@ -8,22 +8,28 @@
 //! vector's `src` and `dst`, and the golden model's routes encoded as the ports carry them
 //! (docs/route-generator.md).
 
+use crate::emit::manifest::Manifest;
+use crate::emit::names::Language;
 use crate::routing::kautz::route_set;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_route_gen::{self, Arch, Fault, RouteGenParams};
 use crate::rtl::kautz_route_par;
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
-use crate::sim::units::with_fault;
 use crate::sim::vectors::VectorSet;
 use crate::sim::words::{Field, InputWords, ItemWords, Words};
-use crate::topology::kautz::Letter;
+use crate::topology::kautz::{Kautz, Letter};
+use crate::units::check::with_fault;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
 
 /// The route generator of `params` checked on `vectors`.
 pub struct RouteGenUnit {
     params: RouteGenParams,
     fault: Option<Fault>,
     vectors: VectorSet,
+    /// The design simulated, when it is read from a directory rather than generated.
+    read: Option<DesignDir>,
 }
 
 impl RouteGenUnit {
@@ -35,7 +41,16 @@ impl RouteGenUnit {
             params,
             fault,
             vectors,
+            read: None,
         }
+    }
+
+    /// The unit simulating the design `read` (the faithful or parallel generator of the
+    /// same K(d,k), whose ports are those of the generated one) instead of generating it.
+    pub fn reading(mut self, read: DesignDir) -> Self {
+        self.params.top = read.top().to_string();
+        self.read = Some(read);
+        self
     }
 
     fn word(&self, letters: &[Letter]) -> Bits {
@@ -59,6 +74,13 @@ impl SequenceUnit for RouteGenUnit {
     /// "route generator of K(2,3): all 132 pairs and 6 invalid vectors: 138 vectors", with
     /// the architecture and the built-in fault when there are.
     fn describe(&self) -> String {
+        if let Some(read) = &self.read {
+            return format!(
+                "route generator read from {} of {}",
+                read.given.display(),
+                self.vectors.describe()
+            );
+        }
         let arch = match self.params.arch {
             Arch::Parallel => "parallel ",
             _ => "",
@@ -87,6 +109,9 @@ impl SequenceUnit for RouteGenUnit {
     /// The architecture's bound: the parallel design's 2, or the faithful design's
     /// k + 3(d+1) + 4 (each as its manifest's `cycle_bound` or description says).
     fn cycle_bound(&self) -> u64 {
+        if let Some(read) = &self.read {
+            return read.cycle_bound(&self.params.graph);
+        }
         match self.params.arch {
             Arch::Parallel => kautz_route_par::CYCLE_BOUND as u64,
             _ => kautz_route_gen::cycle_bound(self.params.d(), self.params.k()) as u64,
@@ -95,6 +120,10 @@ impl SequenceUnit for RouteGenUnit {
 
     fn vector_count(&self) -> u64 {
         self.vectors.len()
+    }
+
+    fn files(&self, language: Language) -> Option<Vec<PathBuf>> {
+        self.read.as_ref().map(|read| read.files(language))
     }
 
     fn vector(&self, index: u64) -> Vec<Bits> {
@@ -152,5 +181,119 @@ impl SequenceUnit for RouteGenUnit {
                 dimensions: 0,
             },
         })
+    }
+}
+
+/// Why a design directory cannot be checked as this route generator.
+#[derive(Debug, Error)]
+pub enum DesignDirError {
+    #[error("cannot read {}: {cause}", path.display())]
+    Read {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
+    #[error("{} is not a design manifest: {cause}", path.display())]
+    Manifest {
+        path: PathBuf,
+        cause: serde_json::Error,
+    },
+    #[error(transparent)]
+    SelfTimed(#[from] crate::rtl::ir::SelfTimedError),
+    #[error(
+        "the design in {} is the pipelined engine, whose ports are not the route generator's; check it with `kautzgen verify --d D --k K --arch pipelined`, which generates it",
+        dir.display()
+    )]
+    Pipelined { dir: PathBuf },
+    #[error("the design in {} is for {found}, not d = {d}, k = {k}", dir.display())]
+    Params {
+        dir: PathBuf,
+        found: String,
+        d: usize,
+        k: usize,
+    },
+}
+
+/// A route generator's design directory as `kautzgen generate` writes it: `manifest.json`
+/// and the HDL files it lists.
+#[derive(Debug, Clone)]
+pub struct DesignDir {
+    /// The directory as the user named it, for reports; `dir` is its absolute path.
+    given: PathBuf,
+    dir: PathBuf,
+    manifest: Manifest,
+}
+
+impl DesignDir {
+    /// Reads `dir/manifest.json` and checks that it is a route generator with the route
+    /// by route handshake for `graph`.
+    pub fn load(dir: &Path, graph: &Kautz) -> Result<Self, DesignDirError> {
+        let dir = dir.to_path_buf();
+        let path = dir.join("manifest.json");
+        let text = std::fs::read_to_string(&path).map_err(|cause| DesignDirError::Read {
+            path: path.clone(),
+            cause,
+        })?;
+        let manifest: Manifest = serde_json::from_str(&text)
+            .map_err(|cause| DesignDirError::Manifest { path, cause })?;
+        // The testbenches step the design by its clock and time its answers in cycles.
+        manifest
+            .timing
+            .require_synchronous("verification against the golden model", &manifest.top)?;
+        // Simulators run in a directory of their own: the files need absolute paths.
+        let canonical = std::fs::canonicalize(&dir).map_err(|cause| DesignDirError::Read {
+            path: dir.to_path_buf(),
+            cause,
+        })?;
+        let read = DesignDir {
+            given: dir.clone(),
+            dir: canonical,
+            manifest,
+        };
+        read.check_graph(graph)?;
+        Ok(read)
+    }
+
+    fn check_graph(&self, graph: &Kautz) -> Result<(), DesignDirError> {
+        let param = |name: &str| self.manifest.params.get(name).copied();
+        let (d, k) = (graph.d(), graph.k());
+        if param("d") == Some(d as u64) && param("k") == Some(k as u64) {
+            // Of the Kautz units, only the pipelined engine has a latency in its manifest.
+            return match param("latency") {
+                Some(_) => Err(DesignDirError::Pipelined {
+                    dir: self.dir.clone(),
+                }),
+                None => Ok(()),
+            };
+        }
+        let show = |v: Option<u64>| v.map_or("none".to_string(), |v| v.to_string());
+        Err(DesignDirError::Params {
+            dir: self.dir.clone(),
+            found: format!("d = {}, k = {}", show(param("d")), show(param("k"))),
+            d,
+            k,
+        })
+    }
+
+    /// The most cycles of work per route set: the manifest's `cycle_bound` (the parallel
+    /// design writes it), else the faithful design's k + 3(d+1) + 4.
+    fn cycle_bound(&self, graph: &Kautz) -> u64 {
+        match self.manifest.params.get("cycle_bound") {
+            Some(&bound) => bound,
+            None => kautz_route_gen::cycle_bound(graph.d(), graph.k()) as u64,
+        }
+    }
+
+    /// The top module and entity.
+    pub fn top(&self) -> &str {
+        &self.manifest.top
+    }
+
+    /// The files of `language`, in compile order.
+    fn files(&self, language: Language) -> Vec<PathBuf> {
+        let files = match language {
+            Language::Verilog => &self.manifest.verilog,
+            Language::Vhdl => &self.manifest.vhdl,
+        };
+        files.iter().map(|f| self.dir.join(f)).collect()
     }
 }

@@ -18,7 +18,7 @@ use crate::routing::ldi::shortest_next_link;
 use crate::rtl::ir::Design;
 use crate::rtl::ldi_units::{LdiUnitKind, LdiUnitParams, design};
 use crate::sim::function::FunctionUnit;
-use crate::sim::units::with_fault;
+use crate::units::check::with_fault;
 
 /// One generated LDI unit and its golden model.
 #[derive(Debug, Clone)]

@@ -15,13 +15,13 @@
 //! [`FunctionReport`] over switch-cycles (3 per cycle), failures naming the switch, the
 //! cycle and the outputs that differ, or the stop.
 
+use super::traffic::{Sender, output_row, worm};
 use crate::network::switch::{Switch, SwitchConfig};
 use crate::random::SplitMix64;
 use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::sim::delays::{DelayError, DelaySource, Delays, LinkWires};
 use crate::sim::function::FunctionReport;
 use crate::sim::self_timed::{Bench, BenchRun, Link, describe_stop};
-use crate::sim::units::switch::{Sender, output_row, worm};
 use crate::sim::{SimError, Simulator};
 
 /// Switches in the ring.

@@ -12,8 +12,8 @@ use crate::routing::torus::{Action, Algorithm, Decision, Header, Router};
 use crate::rtl::ir::Design;
 use crate::rtl::torus_router::{TorusRouterParams, design};
 use crate::sim::function::FunctionUnit;
-use crate::sim::units::with_fault;
 use crate::topology::torus::{Faults, Link, Node, Port, PortMask, Torus, TorusError};
+use crate::units::check::with_fault;
 use thiserror::Error;
 
 /// Why a unit cannot be checked vector by vector.

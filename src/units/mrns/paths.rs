@@ -19,9 +19,9 @@ use crate::rtl::ir::Design;
 use crate::rtl::mrns_path_gen::{Fault, MrnsPathGenParams, design_with_fault};
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
-use crate::sim::units::with_fault;
 use crate::sim::words::{Field, InputWords, ItemWords, Words};
 use crate::topology::mrns::{Address, MrnsError};
+use crate::units::check::with_fault;
 
 /// One generated MRNS path generator and its golden model.
 #[derive(Debug, Clone)]

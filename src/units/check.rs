@@ -1,0 +1,230 @@
+//! A unit as it is checked: its design with any deliberate fault built in, the vectors or
+//! traffic the command line selected, and the golden model's answers; run in a simulator
+//! by `verify`, written as a self-checking testbench by `generate --testbench`.
+//!
+//! Most units belong to one of three families that sim/ checks in one way each: function
+//! units ([`FunctionUnit`]: an answer per input), sequence units ([`SequenceUnit`]: items
+//! handed out one per request) and stream units ([`StreamUnit`]: every output in every
+//! cycle). [`Family`] turns any of them into a [`Check`]; a unit checked in its own way
+//! (the network message by message, the self-timed ring with wire delays) implements
+//! [`Check`] itself.
+
+use crate::emit::names::Language;
+use crate::emit::testbench::Testbench;
+use crate::input::InputError;
+use crate::rtl::ir::Design;
+use crate::sim::function::{self, FunctionReport, FunctionUnit};
+use crate::sim::sequence::{self, SequenceReport, SequenceUnit};
+use crate::sim::stream::{self, StreamUnit};
+use crate::sim::vectors::Shard;
+use crate::sim::{SHOWN_BY_VERIFY, SimError, Simulator, export};
+use std::path::Path;
+
+/// How a check runs in one simulator.
+#[derive(Clone, Copy)]
+pub struct Run<'a> {
+    /// Copy the run's waves (VCD) here.
+    pub wave: Option<&'a Path>,
+    /// Failures kept in full.
+    pub shown: usize,
+    /// Told how many vectors each finished batch held, where a check runs in batches.
+    pub progress: &'a dyn Fn(u64),
+}
+
+impl Default for Run<'_> {
+    fn default() -> Self {
+        Run {
+            wave: None,
+            shown: SHOWN_BY_VERIFY,
+            progress: &|_| {},
+        }
+    }
+}
+
+/// One simulator's verdict on a check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// The report, ending with `<sim>: N passed, M failed`.
+    pub text: String,
+    pub passed: u64,
+    pub failed: u64,
+}
+
+impl Verdict {
+    /// As the reports judge it: something ran and nothing failed.
+    pub fn all_passed(&self) -> bool {
+        self.failed == 0 && self.passed > 0
+    }
+}
+
+impl From<FunctionReport> for Verdict {
+    fn from(report: FunctionReport) -> Self {
+        Verdict {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+        }
+    }
+}
+
+impl From<SequenceReport> for Verdict {
+    fn from(report: SequenceReport) -> Self {
+        Verdict {
+            text: report.render(),
+            passed: report.passed,
+            failed: report.failed,
+        }
+    }
+}
+
+/// Which simulators can run a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Simulation {
+    /// One clock: Verilator, GHDL and Icarus Verilog (Verilator and GHDL by default).
+    Clocked,
+    /// Clocks made by the hardware through wires with delays: GHDL and Icarus Verilog only.
+    DelayedWires,
+}
+
+/// A unit as checked.
+pub trait Check {
+    /// What is checked, the first line of `verify`'s report.
+    fn heading(&self) -> String;
+    /// What one counted check is, plural: "vectors", "cycles", "messages".
+    fn counted(&self) -> &'static str;
+    /// The design, with the check's deliberate fault built in.
+    fn design(&self) -> Design;
+    fn simulation(&self) -> Simulation {
+        Simulation::Clocked
+    }
+    /// How many vectors the check runs batch by batch, telling [`Run::progress`] of each
+    /// batch; `None` for a check that runs whole.
+    fn batched_vectors(&self) -> Option<u64> {
+        None
+    }
+    /// Runs the check in `simulator` and judges it against the golden model.
+    fn verify(&self, simulator: &dyn Simulator, run: Run) -> Result<Verdict, SimError>;
+    /// The self-checking testbench in `languages` that runs the same check without
+    /// kautzgen, and how many checks it makes; an input error for a check that has none.
+    fn testbench(&self, languages: &[Language]) -> Result<Testbench, ExportError>;
+}
+
+/// Why a check's testbench cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    NoTestbench(#[from] InputError),
+    #[error(transparent)]
+    Sim(#[from] SimError),
+}
+
+/// A unit of one of the three families that sim/ checks, with its report's heading.
+pub enum Family {
+    Function(Box<dyn FunctionUnit>),
+    Sequence(Box<dyn SequenceUnit>),
+    Stream(Box<dyn StreamUnit>),
+}
+
+/// A family unit as a [`Check`], with the heading `verify` prints and the slice of its
+/// vectors checked.
+pub struct FamilyCheck {
+    pub unit: Family,
+    pub heading: String,
+    pub shard: Shard,
+}
+
+impl FamilyCheck {
+    /// A function unit checked on the vectors of `shard`: "<unit>: N vectors".
+    pub fn function(unit: Box<dyn FunctionUnit>, shard: Shard) -> Self {
+        let heading = format!(
+            "{}: {} vectors",
+            unit.describe(),
+            shard.len_of(unit.vector_count())
+        );
+        FamilyCheck {
+            unit: Family::Function(unit),
+            heading,
+            shard,
+        }
+    }
+
+    /// A stream unit, its run of cycles from reset described by `heading`.
+    pub fn stream(unit: Box<dyn StreamUnit>, heading: String) -> Self {
+        FamilyCheck {
+            unit: Family::Stream(unit),
+            heading,
+            shard: Shard::WHOLE,
+        }
+    }
+}
+
+impl Check for FamilyCheck {
+    fn heading(&self) -> String {
+        self.heading.clone()
+    }
+
+    fn counted(&self) -> &'static str {
+        match self.unit {
+            Family::Stream(_) => "cycles",
+            _ => "vectors",
+        }
+    }
+
+    fn design(&self) -> Design {
+        match &self.unit {
+            Family::Function(unit) => unit.design(),
+            Family::Sequence(unit) => unit.design(),
+            Family::Stream(unit) => unit.design(),
+        }
+    }
+
+    fn batched_vectors(&self) -> Option<u64> {
+        match &self.unit {
+            Family::Sequence(unit) => Some(self.shard.len_of(unit.vector_count())),
+            _ => None,
+        }
+    }
+
+    fn verify(&self, simulator: &dyn Simulator, run: Run) -> Result<Verdict, SimError> {
+        Ok(match &self.unit {
+            Family::Function(unit) => {
+                function::verify(simulator, unit.as_ref(), self.shard, run.shown)?.into()
+            }
+            Family::Sequence(unit) => {
+                let options = sequence::Options {
+                    shard: self.shard,
+                    shown: run.shown,
+                    wave: run.wave,
+                    progress: run.progress,
+                };
+                sequence::verify(simulator, unit.as_ref(), options)?.into()
+            }
+            Family::Stream(unit) => {
+                stream::verify(simulator, unit.as_ref(), run.shown, run.wave)?.into()
+            }
+        })
+    }
+
+    fn testbench(&self, languages: &[Language]) -> Result<Testbench, ExportError> {
+        Ok(match &self.unit {
+            Family::Function(unit) => export::function_unit(unit.as_ref(), languages)?,
+            Family::Sequence(unit) => export::sequence_unit(unit.as_ref(), languages)?,
+            Family::Stream(unit) => export::stream_unit(unit.as_ref(), languages)?,
+        })
+    }
+}
+
+/// " with fault <name>" for a unit built with `fault`, by the fault's command-line name;
+/// empty without one.
+pub(crate) fn with_fault<F: clap::ValueEnum>(fault: Option<F>) -> String {
+    match fault {
+        Some(fault) => format!(
+            " with fault {}",
+            fault
+                .to_possible_value()
+                .expect("every fault has a name")
+                .get_name()
+        ),
+        None => String::new(),
+    }
+}

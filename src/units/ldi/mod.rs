@@ -1,0 +1,131 @@
+//! The units of LDI(M,S) of Melhem's LDI paper: next-hop units (Theorem 3, two-hop,
+//! shortest), switch settings as logic or ROM, and a crossbar that applies them; function
+//! units checked on every input they are specified for ([`vectors`]).
+
+pub mod vectors;
+
+use crate::input::{InputError, input_error};
+use crate::rtl::ir::Design;
+use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiFault, LdiUnitKind, LdiUnitParams};
+use crate::units::check::{Check, FamilyCheck};
+use crate::units::options::{FaultArg, ShardArg, read};
+use crate::units::{HardwareUnit, Purpose, UnitKind, latency_text};
+use clap::{ArgMatches, Args as _, Command};
+use vectors::LdiUnit;
+
+pub struct Kind;
+
+/// The LDI network and which of its units.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct Args {
+    /// Which unit of the network.
+    #[arg(long, value_enum, default_value_t = LdiUnitKind::Theorem3)]
+    pub kind: LdiUnitKind,
+    /// Number of nodes M (more than S).
+    #[arg(long)]
+    pub m: u64,
+    /// Out-degree S (at least 2).
+    #[arg(long)]
+    pub s: u64,
+    /// Register the outputs: one clock edge from inputs to outputs.
+    #[arg(long)]
+    pub registered: bool,
+    /// Bits of data per crossbar port (crossbar only).
+    #[arg(long, default_value_t = DEFAULT_DATA_BITS)]
+    pub data_bits: u32,
+}
+
+impl UnitKind for Kind {
+    fn name(&self) -> &'static str {
+        "ldi"
+    }
+
+    fn about(&self) -> &'static str {
+        "LDI(M,S) of Melhem's LDI paper: next-hop units (Theorem 3, two-hop, shortest), switch settings as logic or ROM, and a crossbar that applies them"
+    }
+
+    fn docs(&self) -> &'static str {
+        "docs/ldi-units.md"
+    }
+
+    fn args(&self, command: Command, purpose: Purpose) -> Command {
+        let mut command = Args::augment_args(command);
+        if purpose.checks() {
+            command = FaultArg::augment_args(command);
+        }
+        if purpose.runs() {
+            command = ShardArg::augment_args(command);
+        }
+        command
+    }
+
+    fn unit(
+        &self,
+        matches: &ArgMatches,
+        top: Option<&str>,
+    ) -> Result<Box<dyn HardwareUnit>, InputError> {
+        let args: Args = read(matches)?;
+        if args.kind != LdiUnitKind::Crossbar && args.data_bits != DEFAULT_DATA_BITS {
+            return Err(input_error(format!(
+                "--data-bits sizes the crossbar's data ports; the {} unit has none",
+                args.kind.name()
+            )));
+        }
+        let mut params = LdiUnitParams::new(args.kind, args.m, args.s)
+            .and_then(|p| p.with_data_bits(args.data_bits))
+            .map_err(input_error)?
+            .registered(args.registered);
+        if let Some(top) = top {
+            params = params.with_top(top);
+        }
+        Ok(Box::new(Ldi(params)))
+    }
+}
+
+/// An LDI unit with validated parameters.
+pub struct Ldi(pub LdiUnitParams);
+
+impl HardwareUnit for Ldi {
+    fn name(&self) -> String {
+        format!("ldi-{}", self.0.kind().name())
+    }
+
+    fn command_line(&self) -> String {
+        let p = &self.0;
+        let mut words = format!(
+            "ldi --kind {} --m {} --s {}",
+            p.kind().name(),
+            p.ldi().m(),
+            p.ldi().s()
+        );
+        if p.kind() == LdiUnitKind::Crossbar {
+            words += &format!(" --data-bits {}", p.data_bits());
+        }
+        if p.is_registered() {
+            words += " --registered";
+        }
+        if p.top() != p.kind().default_top() {
+            words += &format!(" --top {}", p.top());
+        }
+        words
+    }
+
+    fn design(&self) -> Design {
+        ldi_units::design(&self.0)
+    }
+
+    fn timing(&self) -> String {
+        latency_text(u32::from(self.0.is_registered()))
+    }
+
+    fn check(&self, matches: &ArgMatches, purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+        let fault = read::<FaultArg>(matches)?.parse::<LdiFault>("LDI unit")?;
+        let shard = ShardArg::of(matches, purpose)?;
+        let params = self.0.clone().with_fault(fault).map_err(input_error)?;
+        Ok(Box::new(FamilyCheck::function(
+            Box::new(LdiUnit::new(params)),
+            shard,
+        )))
+    }
+}

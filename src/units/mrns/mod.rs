@@ -1,0 +1,136 @@
+//! The path generator of MRNS (generalised hypercube) networks of Choi and Chung's MRNS
+//! paper: the sum (m_i - 1) node-disjoint paths between two nodes, one per request; a
+//! sequence unit checked path by path ([`paths`]).
+
+pub mod paths;
+
+use crate::input::{InputError, input_error};
+use crate::rtl::ir::Design;
+use crate::rtl::mrns_path_gen::{self, Fault, MrnsPathGenParams};
+use crate::sim::sequence::SequenceUnit;
+use crate::sim::vectors::{Pairs, Shard};
+use crate::topology::mrns::Mrns;
+use crate::units::check::{Check, Family, FamilyCheck};
+use crate::units::options::{FaultArg, PairsArg, ShardArg, WaveArg, read};
+use crate::units::{HardwareUnit, Purpose, UnitKind};
+use clap::{ArgMatches, Args as _, Command};
+use paths::MrnsPathUnit;
+
+pub struct Kind;
+
+/// The MRNS network.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct Args {
+    /// Radices, most significant dimension first: 2,3,3,4 is Z2xZ3xZ3xZ4 (1 to 16
+    /// dimensions, radices 2 to 256).
+    #[arg(long)]
+    pub radices: String,
+}
+
+impl UnitKind for Kind {
+    fn name(&self) -> &'static str {
+        "mrns"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["mrns-path-gen"]
+    }
+
+    fn about(&self) -> &'static str {
+        "MRNS (generalised hypercube) of Choi and Chung's MRNS paper: the generator of the sum (m_i - 1) node-disjoint paths between two nodes, one per request"
+    }
+
+    fn docs(&self) -> &'static str {
+        "docs/mrns-path-gen.md"
+    }
+
+    fn args(&self, command: Command, purpose: Purpose) -> Command {
+        let mut command = Args::augment_args(command);
+        if purpose.checks() {
+            command = FaultArg::augment_args(PairsArg::augment_args(command));
+        }
+        if purpose.runs() {
+            command = WaveArg::augment_args(ShardArg::augment_args(command));
+        }
+        command
+    }
+
+    fn unit(
+        &self,
+        matches: &ArgMatches,
+        top: Option<&str>,
+    ) -> Result<Box<dyn HardwareUnit>, InputError> {
+        let args: Args = read(matches)?;
+        let network = Mrns::parse(&args.radices).map_err(input_error)?;
+        let params = MrnsPathGenParams::for_network(network).map_err(input_error)?;
+        Ok(Box::new(MrnsPaths(
+            params.with_top(top.unwrap_or(mrns_path_gen::DEFAULT_TOP)),
+        )))
+    }
+}
+
+/// The MRNS path generator with validated parameters.
+pub struct MrnsPaths(pub MrnsPathGenParams);
+
+impl HardwareUnit for MrnsPaths {
+    fn name(&self) -> String {
+        "mrns-path-gen".to_string()
+    }
+
+    fn command_line(&self) -> String {
+        let p = &self.0;
+        let radices: Vec<String> = p
+            .network()
+            .written_radices()
+            .iter()
+            .map(usize::to_string)
+            .collect();
+        let mut words = format!("mrns --radices {}", radices.join(","));
+        if p.top() != mrns_path_gen::DEFAULT_TOP {
+            words += &format!(" --top {}", p.top());
+        }
+        words
+    }
+
+    fn design(&self) -> Design {
+        mrns_path_gen::design(&self.0)
+    }
+
+    fn timing(&self) -> String {
+        format!(
+            "each path_valid or done follows init or next_path within {} cycles",
+            self.0.cycle_bound()
+        )
+    }
+
+    fn check(&self, matches: &ArgMatches, purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+        let selection: PairsArg = read(matches)?;
+        let fault = read::<FaultArg>(matches)?.parse::<Fault>("MRNS path generator")?;
+        let shard = ShardArg::of(matches, purpose)?;
+        let params = self.0.clone();
+        let mut unit = match selection.pairs()? {
+            Pairs::All => MrnsPathUnit::new(params),
+            Pairs::Sample { count, seed } => MrnsPathUnit::sampled(params, count, seed),
+        }
+        .map_err(input_error)?;
+        if let Some(fault) = fault {
+            unit = unit.with_fault(fault);
+        }
+        let shard_text = match shard == Shard::WHOLE {
+            true => String::new(),
+            false => format!(", shard {shard}"),
+        };
+        let heading = format!(
+            "{}: {}{shard_text}: {} vectors",
+            unit.describe(),
+            unit.selection(),
+            shard.len_of(unit.vector_count())
+        );
+        Ok(Box::new(FamilyCheck {
+            unit: Family::Sequence(Box::new(unit)),
+            heading,
+            shard,
+        }))
+    }
+}

@@ -1,0 +1,297 @@
+//! A whole network on K(d,k) as the network-switch paper (Smit et al. 1991) builds it: at
+//! every node a switch and a router with its route generator, the links wired by the Kautz
+//! arcs. Checked message by message against the network model ([`traffic`]): the model's
+//! run drives the nodes' processor ports, and every message's verdict, attempts, cycles
+//! and bytes must come out of the hardware as out of the model; the self-timed network
+//! with a delay on every wire between its nodes.
+
+pub mod traffic;
+
+use crate::emit::names::Language;
+use crate::emit::testbench::Testbench;
+use crate::input::{InputError, input_error};
+use crate::network::switch::Arbiter;
+use crate::rtl::ir::Design;
+use crate::rtl::kautz_network::{self, NetworkFault, NetworkParams};
+use crate::rtl::kautz_router::DEFAULT_MAX_BYTES;
+use crate::rtl::kautz_switch::SwitchClocking;
+use crate::sim::bits::Bits;
+use crate::sim::delays::{Delays, LinkWires};
+use crate::sim::{SimError, Simulator, export};
+use crate::units::check::{Check, ExportError, Run, Simulation, Verdict};
+use crate::units::options::{DelaysArg, FaultArg, WaveArg, read};
+use crate::units::{HardwareUnit, Purpose, UnitKind};
+use clap::{ArgMatches, Args as _, Command};
+use traffic::NetworkUnit;
+
+pub struct Kind;
+
+/// The network's graph, buffers, arbiters and clocking.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct Args {
+    /// Degree of K(d,k): letters are 0..=d (1 to 15, the switch's).
+    #[arg(long)]
+    pub d: u64,
+    /// Word length of K(d,k); the network has at most 1024 nodes.
+    #[arg(long)]
+    pub k: u64,
+    /// Bytes each router's message buffer holds, the longest message (1 to 255).
+    #[arg(long, default_value_t = DEFAULT_MAX_BYTES as u64)]
+    pub max_bytes: u64,
+    /// Which head wins a switch output that several ask for in one cycle.
+    #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
+    pub arbiter: Arbiter,
+    /// One clock for the whole network, or at every node the self-timed switch of the
+    /// network-switch paper (Smit et al. 1991), which makes the node's clock from its
+    /// neighbours' (simulation only: it has combinational loops).
+    #[arg(long, value_enum, default_value_t = SwitchClocking::Synchronous)]
+    pub clocking: SwitchClocking,
+}
+
+/// The traffic a check runs.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+struct Selection {
+    /// Seed of the traffic, of the faulty nodes and of the self-timed wires' delays
+    /// [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Cycles of injection, then the drain [default: 2000].
+    #[arg(long, value_name = "N")]
+    cycles: Option<u64>,
+    /// Messages per healthy node per cycle, 0 to 1 [default: 0.01].
+    #[arg(long, value_name = "R")]
+    rate: Option<f64>,
+    /// Faulty nodes, drawn by --seed among all [default: 0].
+    #[arg(long, value_name = "F")]
+    random_faulty_nodes: Option<u64>,
+    #[command(flatten)]
+    fault: FaultArg,
+}
+
+impl UnitKind for Kind {
+    fn name(&self) -> &'static str {
+        "network"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["kautz-network"]
+    }
+
+    fn about(&self) -> &'static str {
+        "A whole network on K(d,k) as the network-switch paper (Smit et al. 1991) builds it: at every node a switch and a router with its route generator, the links wired by the Kautz arcs, every node's processor side and faults as ports"
+    }
+
+    fn docs(&self) -> &'static str {
+        "docs/network.md"
+    }
+
+    fn args(&self, command: Command, purpose: Purpose) -> Command {
+        let mut command = Args::augment_args(command);
+        if purpose.checks() {
+            command = Selection::augment_args(command);
+        }
+        if purpose.runs() {
+            command = DelaysArg::augment_args(WaveArg::augment_args(command));
+        }
+        command
+    }
+
+    fn unit(
+        &self,
+        matches: &ArgMatches,
+        top: Option<&str>,
+    ) -> Result<Box<dyn HardwareUnit>, InputError> {
+        let args: Args = read(matches)?;
+        NetworkParams::new(
+            args.d,
+            args.k,
+            args.max_bytes,
+            args.arbiter,
+            top.unwrap_or(kautz_network::DEFAULT_TOP),
+        )
+        .map(|params| {
+            Box::new(Network(params.with_clocking(args.clocking))) as Box<dyn HardwareUnit>
+        })
+        .map_err(input_error)
+    }
+}
+
+/// The network with validated parameters.
+pub struct Network(pub NetworkParams);
+
+impl HardwareUnit for Network {
+    fn name(&self) -> String {
+        "network".to_string()
+    }
+
+    fn command_line(&self) -> String {
+        let p = &self.0;
+        let g = p.graph();
+        let mut words = format!("network --d {} --k {}", g.d(), g.k());
+        if p.router.max_bytes != DEFAULT_MAX_BYTES {
+            words += &format!(" --max-bytes {}", p.router.max_bytes);
+        }
+        if p.arbiter != Arbiter::RoundRobin {
+            words += " --arbiter fixed";
+        }
+        if p.clocking == SwitchClocking::SelfTimed {
+            words += " --clocking self-timed";
+        }
+        if p.top != kautz_network::DEFAULT_TOP {
+            words += &format!(" --top {}", p.top);
+        }
+        words
+    }
+
+    fn design(&self) -> Design {
+        kautz_network::design(&self.0)
+    }
+
+    fn timing(&self) -> String {
+        let cycles = self.0.router.route_cycles();
+        match self.0.clocking {
+            SwitchClocking::Synchronous => format!(
+                "every node's outputs registered: a word one hop per clock, a route taken B = {cycles} cycles after init or next_route"
+            ),
+            SwitchClocking::SelfTimed => format!(
+                "self-timed: every node on its own node_clk, made by a Muller-C rendezvous of its neighbours' clocks, a word one hop per node clock, a route taken B = {cycles} node clocks after init or next_route; for simulation (GHDL, Icarus Verilog), not for synthesis"
+            ),
+        }
+    }
+
+    fn check(&self, matches: &ArgMatches, purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+        let selection: Selection = read(matches)?;
+        let delays: Option<DelaysArg> = purpose.runs().then(|| read(matches)).transpose()?;
+        let wave: Option<WaveArg> = purpose.runs().then(|| read(matches)).transpose()?;
+        let self_timed = self.0.clocking == SwitchClocking::SelfTimed;
+        let delays = delays.unwrap_or(DelaysArg { delays: None });
+        if delays.delays.is_some() && !self_timed {
+            return Err(input_error(
+                "--delays sets the wires between self-timed switches: add --clocking self-timed",
+            ));
+        }
+        if self_timed && wave.is_some_and(|w| w.wave.is_some()) {
+            return Err(input_error(
+                "--wave applies to the synchronous network, not to self-timed switches wired with delays",
+            ));
+        }
+        let unit = self.traffic(&selection)?;
+        if !self_timed {
+            return Ok(Box::new(NetworkCheck { unit }));
+        }
+        let source = delays.source()?;
+        let names: Vec<LinkWires> = unit.links().into_iter().map(|l| l.names).collect();
+        let seed = selection.seed.unwrap_or(1);
+        let wires = source.delays(&names, seed).map_err(|e| delays.refused(e))?;
+        let heading = format!("{} ({})", unit.describe(), source.describe());
+        Ok(Box::new(SelfTimedCheck {
+            unit,
+            wires,
+            heading,
+        }))
+    }
+}
+
+impl Network {
+    /// The network with the fault asked for, under the traffic of `selection`; the model
+    /// is run here.
+    fn traffic(&self, selection: &Selection) -> Result<NetworkUnit, InputError> {
+        let port_bits = self.0.graph().k() as u32 * self.0.router.letter_bits();
+        if port_bits > 64 {
+            return Err(input_error(format!(
+                "the network's node words are {port_bits} bits (k*W) and the testbench drives ports of at most 64 bits: verify a smaller K(d,k)"
+            )));
+        }
+        let fault = selection.fault.parse::<NetworkFault>("network")?;
+        let params = self.0.clone().with_fault(fault).map_err(input_error)?;
+        NetworkUnit::new(
+            params,
+            selection.rate.unwrap_or(traffic::DEFAULT_RATE),
+            selection.cycles.unwrap_or(traffic::DEFAULT_CYCLES),
+            selection.random_faulty_nodes.unwrap_or(0),
+            selection.seed.unwrap_or(1),
+        )
+        .map_err(input_error)
+    }
+}
+
+/// The synchronous network, checked message by message.
+struct NetworkCheck {
+    unit: NetworkUnit,
+}
+
+/// What the masks of the network's exported vectors select.
+const MASKED: &str = "the bits the model specifies in that cycle (a verdict's status and attempts only with res_valid, a byte's fields only with rx_valid, tx_ready only while the node hands over a message)";
+
+impl Check for NetworkCheck {
+    fn heading(&self) -> String {
+        self.unit.describe()
+    }
+
+    fn counted(&self) -> &'static str {
+        "messages"
+    }
+
+    fn design(&self) -> Design {
+        self.unit.design()
+    }
+
+    fn verify(&self, simulator: &dyn Simulator, run: Run) -> Result<Verdict, SimError> {
+        Ok(self.unit.verify(simulator, run.shown, run.wave)?.into())
+    }
+
+    /// Every output the model specifies in every cycle, each row's expected outputs then
+    /// their masks.
+    fn testbench(&self, languages: &[Language]) -> Result<Testbench, ExportError> {
+        let design = self.unit.design();
+        let rows = self.unit.checked_cycles(&design).into_iter().map(|c| {
+            let values = c.outputs.iter().chain(&c.care);
+            (c.inputs, values.map(|&v| Bits::from_u64(64, v)).collect())
+        });
+        let describe = self.unit.describe();
+        Ok(export::masked_stream(
+            &design, &describe, rows, MASKED, languages,
+        )?)
+    }
+}
+
+/// The self-timed network, its nodes wired with delays, checked message by message.
+struct SelfTimedCheck {
+    unit: NetworkUnit,
+    wires: Delays,
+    heading: String,
+}
+
+impl Check for SelfTimedCheck {
+    fn heading(&self) -> String {
+        self.heading.clone()
+    }
+
+    fn counted(&self) -> &'static str {
+        "messages"
+    }
+
+    fn design(&self) -> Design {
+        self.unit.design()
+    }
+
+    fn simulation(&self) -> Simulation {
+        Simulation::DelayedWires
+    }
+
+    fn verify(&self, simulator: &dyn Simulator, run: Run) -> Result<Verdict, SimError> {
+        Ok(self
+            .unit
+            .verify_self_timed(simulator, &self.wires, run.shown)?
+            .into())
+    }
+
+    fn testbench(&self, _languages: &[Language]) -> Result<Testbench, ExportError> {
+        Err(input_error(
+            "the self-timed network has no exported testbench (its nodes run on clocks of their own): export the synchronous network",
+        )
+        .into())
+    }
+}

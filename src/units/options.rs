@@ -1,0 +1,155 @@
+//! Options that several units declare alike, each a small clap `Args` struct a unit
+//! flattens into its own: the deliberate fault, the sample of pairs, the shard, the waves,
+//! the wire delays. Options whose meaning differs from unit to unit (the seed, the cycles)
+//! each unit declares itself, with its own help and default.
+
+use crate::input::{InputError, input_error};
+use crate::sim::delays::DelaySource;
+use crate::sim::vectors::{MAX_SAMPLE, Pairs, Shard};
+use crate::units::Purpose;
+use clap::ValueEnum;
+use std::path::PathBuf;
+
+/// `--fault`: a deliberate fault built into the design, to see verification fail.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct FaultArg {
+    /// Build this deliberate fault into the design, to see verification fail (an unknown
+    /// name lists the unit's faults).
+    #[arg(long, value_name = "FAULT")]
+    pub fault: Option<String>,
+}
+
+impl FaultArg {
+    /// The fault named, as a fault of `owner` ("switch"); an unknown name lists them.
+    pub fn parse<F: ValueEnum>(&self, owner: &str) -> Result<Option<F>, InputError> {
+        let Some(name) = self.fault.as_deref() else {
+            return Ok(None);
+        };
+        F::from_str(name, false).map(Some).map_err(|_| {
+            let names: Vec<String> = F::value_variants()
+                .iter()
+                .filter_map(|f| f.to_possible_value())
+                .map(|v| v.get_name().to_string())
+                .collect();
+            input_error(format!(
+                "--fault '{name}': the {owner}'s faults are {}",
+                names.join(", ")
+            ))
+        })
+    }
+}
+
+/// `--pairs` and the seed of its sample, for units checked on source/destination pairs.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct PairsArg {
+    /// "all": every ordered pair of distinct nodes, in lexicographic order; N: N distinct
+    /// pairs drawn with --seed (every pair when N reaches their number) [default: 1000].
+    #[arg(long, value_name = "all|N", value_parser = parse_pairs)]
+    pub pairs: Option<PairCount>,
+    /// Seed of the sample drawn by --pairs N [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// How many pairs `--pairs` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairCount {
+    All,
+    Count(u64),
+}
+
+fn parse_pairs(text: &str) -> Result<PairCount, String> {
+    match text {
+        "all" => Ok(PairCount::All),
+        _ => text
+            .parse()
+            .map(PairCount::Count)
+            .map_err(|_| format!("'{text}' is neither 'all' nor a number of pairs")),
+    }
+}
+
+impl PairsArg {
+    /// The pairs asked for: every pair, or a sample of at most [`MAX_SAMPLE`] (1000 by
+    /// default).
+    pub fn pairs(&self) -> Result<Pairs, InputError> {
+        match self.pairs.unwrap_or(PairCount::Count(1000)) {
+            PairCount::All => Ok(Pairs::All),
+            PairCount::Count(count) if count > MAX_SAMPLE => Err(input_error(format!(
+                "a sample holds at most {MAX_SAMPLE} pairs, got {count}; verify every pair in shards instead"
+            ))),
+            PairCount::Count(count) => Ok(Pairs::Sample {
+                count,
+                seed: self.seed.unwrap_or(1),
+            }),
+        }
+    }
+}
+
+/// `--shard`, for units whose vectors are independent of one another.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct ShardArg {
+    /// Verify slice I of N (0 <= I < N): the vectors at positions p with p mod N = I.
+    /// The N slices are disjoint and together hold every vector.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+}
+
+impl ShardArg {
+    /// The slice `--shard` asks for, of a command of `purpose` (only `verify` takes it).
+    pub fn of(matches: &clap::ArgMatches, purpose: Purpose) -> Result<Shard, InputError> {
+        if !purpose.runs() {
+            return Ok(Shard::WHOLE);
+        }
+        match read::<ShardArg>(matches)?.shard {
+            Some(text) => text.parse().map_err(input_error),
+            None => Ok(Shard::WHOLE),
+        }
+    }
+}
+
+/// `--wave`, for units whose check is one run that a VCD file can hold.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct WaveArg {
+    /// Write the waves of the run to this VCD file (with one --sim only).
+    #[arg(long, value_name = "FILE.vcd")]
+    pub wave: Option<PathBuf>,
+}
+
+/// `--delays`, for the self-timed units whose nodes are wired with delays.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct DelaysArg {
+    /// Self-timed only: the delay of each wire between the switches, one a line in ns
+    /// (`s1.in2_cl 7.0` in the switch's ring, `n012.in1_cl 7.0` in a network;
+    /// docs/switch.md names the wires), the others at the low end of their range; without
+    /// it, every wire's delay is drawn from --seed inside the documented ranges.
+    #[arg(long, value_name = "FILE")]
+    pub delays: Option<PathBuf>,
+}
+
+impl DelaysArg {
+    /// Where the wires' delays come from: the file named, or the seed.
+    pub fn source(&self) -> Result<DelaySource, InputError> {
+        Ok(match &self.delays {
+            None => DelaySource::Drawn,
+            Some(path) => DelaySource::File(std::fs::read_to_string(path).map_err(|e| {
+                input_error(format!("cannot read --delays {}: {e}", path.display()))
+            })?),
+        })
+    }
+
+    /// A delays file refused, with its name.
+    pub fn refused(&self, error: impl std::fmt::Display) -> InputError {
+        let path = self.delays.as_deref().unwrap_or(std::path::Path::new("-"));
+        input_error(format!("--delays {}: {error}", path.display()))
+    }
+}
+
+/// Reads the options of type `A` that `command` declared from `matches`.
+pub fn read<A: clap::FromArgMatches>(matches: &clap::ArgMatches) -> Result<A, InputError> {
+    A::from_arg_matches(matches).map_err(|e| input_error(e.to_string()))
+}

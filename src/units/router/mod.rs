@@ -1,0 +1,146 @@
+//! The router of the network-switch paper (Smit et al. 1991) for a node of K(d,k): the
+//! message buffer, the route generator beside it, one attempt per NACK over the d
+//! node-disjoint routes, and the receiver; a stream unit checked in closed loop with its
+//! cycle model ([`traffic`]).
+
+pub mod traffic;
+
+use crate::input::{InputError, input_error};
+use crate::rtl::ir::Design;
+use crate::rtl::kautz_router::{self, DEFAULT_MAX_BYTES, RouterFault, RouterParams};
+use crate::units::check::{Check, FamilyCheck};
+use crate::units::options::{FaultArg, WaveArg, read};
+use crate::units::{HardwareUnit, Purpose, UnitKind};
+use clap::{ArgMatches, Args as _, Command};
+use traffic::RouterUnit;
+
+pub struct Kind;
+
+/// The node's network and its buffer.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct Args {
+    /// Degree of K(d,k): letters are 0..=d (1 to 255).
+    #[arg(long)]
+    pub d: u64,
+    /// Word length of K(d,k) (1 to 64).
+    #[arg(long)]
+    pub k: u64,
+    /// Bytes the message buffer holds, the longest message (1 to 255).
+    #[arg(long, default_value_t = DEFAULT_MAX_BYTES as u64)]
+    pub max_bytes: u64,
+}
+
+/// The traffic a check runs.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+struct Selection {
+    /// Seed of the random traffic [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Cycles of random traffic [default: 20000].
+    #[arg(long, value_name = "N")]
+    cycles: Option<u64>,
+    #[command(flatten)]
+    fault: FaultArg,
+}
+
+impl UnitKind for Kind {
+    fn name(&self) -> &'static str {
+        "router"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["kautz-router"]
+    }
+
+    fn about(&self) -> &'static str {
+        "The router of the network-switch paper (Smit et al. 1991) for a node of K(d,k): the message buffer, the route generator beside it, one attempt per NACK over the d node-disjoint routes, and the receiver"
+    }
+
+    fn docs(&self) -> &'static str {
+        "docs/network.md"
+    }
+
+    fn args(&self, command: Command, purpose: Purpose) -> Command {
+        let mut command = Args::augment_args(command);
+        if purpose.checks() {
+            command = Selection::augment_args(command);
+        }
+        if purpose.runs() {
+            command = WaveArg::augment_args(command);
+        }
+        command
+    }
+
+    fn unit(
+        &self,
+        matches: &ArgMatches,
+        top: Option<&str>,
+    ) -> Result<Box<dyn HardwareUnit>, InputError> {
+        let args: Args = read(matches)?;
+        RouterParams::new(
+            args.d,
+            args.k,
+            args.max_bytes,
+            top.unwrap_or(kautz_router::DEFAULT_TOP),
+        )
+        .map(|params| Box::new(Router(params)) as Box<dyn HardwareUnit>)
+        .map_err(input_error)
+    }
+}
+
+/// The router with validated parameters.
+pub struct Router(pub RouterParams);
+
+impl HardwareUnit for Router {
+    fn name(&self) -> String {
+        "router".to_string()
+    }
+
+    fn command_line(&self) -> String {
+        let p = &self.0;
+        let mut words = format!("router --d {} --k {}", p.graph.d(), p.graph.k());
+        if p.max_bytes != DEFAULT_MAX_BYTES {
+            words += &format!(" --max-bytes {}", p.max_bytes);
+        }
+        if p.top != kautz_router::DEFAULT_TOP {
+            words += &format!(" --top {}", p.top);
+        }
+        words
+    }
+
+    fn design(&self) -> Design {
+        kautz_router::design(&self.0)
+    }
+
+    fn timing(&self) -> String {
+        format!(
+            "every output registered: route i taken B = {} cycles after init or next_route (or at the NACK, if later), its head the cycle after",
+            self.0.route_cycles()
+        )
+    }
+
+    fn check(&self, matches: &ArgMatches, _purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+        let selection: Selection = read(matches)?;
+        let fault = selection.fault.parse::<RouterFault>("router")?;
+        let port_bits = self.0.graph.k() as u32 * self.0.letter_bits();
+        if port_bits > 64 {
+            return Err(input_error(format!(
+                "the router's node words are {port_bits} bits (k*W) and the stream check drives ports of at most 64 bits: check a smaller K(d,k)"
+            )));
+        }
+        let seed = selection.seed.unwrap_or(1);
+        let unit = RouterUnit::new(
+            self.0.clone().with_fault(fault),
+            selection.cycles.unwrap_or(traffic::DEFAULT_CYCLES),
+            seed,
+        );
+        let heading = format!(
+            "{}: {} random cycles (seed {seed})",
+            crate::sim::stream::StreamUnit::describe(&unit),
+            unit.cycle_count()
+        );
+        Ok(Box::new(FamilyCheck::stream(Box::new(unit), heading)))
+    }
+}

@@ -1,0 +1,234 @@
+//! The switch of the network-switch paper (Smit et al. 1991): a (d+1)x(d+1) wormhole
+//! crossbar that consumes one route byte per hop and answers NACK when a worm's output is
+//! taken. The synchronous switch is a stream unit checked against its cycle model in every
+//! cycle ([`traffic`]); the self-timed switch is checked as three switches in a ring whose
+//! wires have delays ([`ring`]).
+
+pub mod ring;
+pub mod traffic;
+
+use crate::emit::names::Language;
+use crate::emit::testbench::Testbench;
+use crate::input::{InputError, input_error};
+use crate::network::switch::{Arbiter, DEFAULT_DATA_BITS, SwitchConfig, SwitchFault};
+use crate::rtl::ir::Design;
+use crate::rtl::kautz_switch::{self, SelfTimedFault, SwitchClocking, SwitchParams};
+use crate::sim::delays::Delays;
+use crate::sim::stream::StreamUnit;
+use crate::sim::{SimError, Simulator};
+use crate::units::check::{Check, ExportError, FamilyCheck, Run, Simulation, Verdict};
+use crate::units::options::{DelaysArg, FaultArg, WaveArg, read};
+use crate::units::{HardwareUnit, Purpose, UnitKind};
+use clap::{ArgMatches, Args as _, Command};
+use ring::Ring;
+use traffic::{DIRECTED_CYCLES, SwitchUnit};
+
+pub struct Kind;
+
+/// The switch's size, arbiter and clocking.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct Args {
+    /// Network links each way (1 to 15); port 0 is the local router, so the switch is
+    /// (d+1)x(d+1).
+    #[arg(long)]
+    pub d: u64,
+    /// Data bits per link word (1 to 64, and enough to write the port numbers 0..=d).
+    #[arg(long, default_value_t = DEFAULT_DATA_BITS as u64)]
+    pub data_bits: u64,
+    /// Which head wins an output that several ask for in one cycle.
+    #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
+    pub arbiter: Arbiter,
+    /// One clock for all switches, or the self-timed switch of the network-switch paper
+    /// (Smit et al. 1991) that makes its own clock from its neighbours' (simulation only:
+    /// it has a combinational loop).
+    #[arg(long, value_enum, default_value_t = SwitchClocking::Synchronous)]
+    pub clocking: SwitchClocking,
+}
+
+/// The traffic a check runs.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+struct Selection {
+    /// Seed of the random traffic (and of the self-timed ring's wire delays) [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Cycles of random traffic after the directed cases [default: 20000]; of each
+    /// switch's own clock in the self-timed ring [default: 2000].
+    #[arg(long, value_name = "N")]
+    cycles: Option<u64>,
+    #[command(flatten)]
+    fault: FaultArg,
+}
+
+impl UnitKind for Kind {
+    fn name(&self) -> &'static str {
+        "switch"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["kautz-switch"]
+    }
+
+    fn about(&self) -> &'static str {
+        "The switch of the network-switch paper (Smit et al. 1991): a (d+1)x(d+1) wormhole crossbar that consumes one route byte per hop and answers NACK when a worm's output is taken"
+    }
+
+    fn docs(&self) -> &'static str {
+        "docs/switch.md"
+    }
+
+    fn args(&self, command: Command, purpose: Purpose) -> Command {
+        let mut command = Args::augment_args(command);
+        if purpose.checks() {
+            command = Selection::augment_args(command);
+        }
+        if purpose.runs() {
+            command = DelaysArg::augment_args(WaveArg::augment_args(command));
+        }
+        command
+    }
+
+    fn unit(
+        &self,
+        matches: &ArgMatches,
+        top: Option<&str>,
+    ) -> Result<Box<dyn HardwareUnit>, InputError> {
+        let args: Args = read(matches)?;
+        let config =
+            SwitchConfig::new(args.d, args.data_bits, args.arbiter).map_err(input_error)?;
+        Ok(Box::new(Switch(
+            SwitchParams::new(config)
+                .with_clocking(args.clocking)
+                .with_top(top.unwrap_or(kautz_switch::DEFAULT_TOP)),
+        )))
+    }
+}
+
+/// The switch with validated parameters.
+pub struct Switch(pub SwitchParams);
+
+impl HardwareUnit for Switch {
+    fn name(&self) -> String {
+        "switch".to_string()
+    }
+
+    fn command_line(&self) -> String {
+        let p = &self.0;
+        let c = &p.config;
+        let mut words = format!("switch --d {}", c.d());
+        if c.data_bits() != DEFAULT_DATA_BITS {
+            words += &format!(" --data-bits {}", c.data_bits());
+        }
+        if c.arbiter() != Arbiter::RoundRobin {
+            words += " --arbiter fixed";
+        }
+        if p.clocking == SwitchClocking::SelfTimed {
+            words += " --clocking self-timed";
+        }
+        if p.top != kautz_switch::DEFAULT_TOP {
+            words += &format!(" --top {}", p.top);
+        }
+        words
+    }
+
+    fn design(&self) -> Design {
+        kautz_switch::design(&self.0)
+    }
+
+    fn timing(&self) -> String {
+        match self.0.clocking {
+            SwitchClocking::Synchronous => "every output registered: a word one hop per clock, a head's grant registered in its own cycle",
+            SwitchClocking::SelfTimed => "self-timed: node_clk made by a Muller-C rendezvous of the neighbours' clocks; for simulation (GHDL, Icarus Verilog), not for synthesis",
+        }
+        .to_string()
+    }
+
+    fn check(&self, matches: &ArgMatches, purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+        let selection: Selection = read(matches)?;
+        let seed = selection.seed.unwrap_or(1);
+        let delays: Option<DelaysArg> = purpose.runs().then(|| read(matches)).transpose()?;
+        let wave: Option<WaveArg> = purpose.runs().then(|| read(matches)).transpose()?;
+        let self_timed = self.0.clocking == SwitchClocking::SelfTimed;
+        if !self_timed {
+            if delays.as_ref().is_some_and(|d| d.delays.is_some()) {
+                return Err(input_error(
+                    "--delays sets the wires between self-timed switches: add --clocking self-timed",
+                ));
+            }
+            let fault = selection.fault.parse::<SwitchFault>("switch")?;
+            let cycles = selection.cycles.unwrap_or(traffic::DEFAULT_CYCLES);
+            let unit = SwitchUnit::new(self.0.clone().with_fault(fault), cycles, seed);
+            let heading = format!(
+                "{}: {DIRECTED_CYCLES} directed and {} random cycles (seed {seed}): {} cycles",
+                unit.describe(),
+                unit.cycle_count() - DIRECTED_CYCLES,
+                unit.cycle_count()
+            );
+            return Ok(Box::new(FamilyCheck::stream(Box::new(unit), heading)));
+        }
+        if wave.is_some_and(|w| w.wave.is_some()) {
+            return Err(input_error(
+                "--wave applies to the synchronous switch, not to self-timed switches wired with delays",
+            ));
+        }
+        if self.0.config.d() != 2 {
+            return Err(input_error(format!(
+                "the self-timed switch is checked in a bidirectional ring of three, which needs d = 2, got d = {}",
+                self.0.config.d()
+            )));
+        }
+        let fault = selection
+            .fault
+            .parse::<SelfTimedFault>("self-timed switch")?;
+        let delays = delays.unwrap_or(DelaysArg { delays: None });
+        let ring = Ring {
+            params: self.0.clone().with_self_timed_fault(fault),
+            cycles: selection.cycles.unwrap_or(ring::DEFAULT_CYCLES),
+            seed,
+            delays: delays.source()?,
+        };
+        let wires = ring.delays().map_err(|e| delays.refused(e))?;
+        Ok(Box::new(RingCheck { ring, wires }))
+    }
+}
+
+/// Three self-timed switches in a ring, their wires' delays drawn or read, checked against
+/// three synchronous models.
+struct RingCheck {
+    ring: Ring,
+    wires: Delays,
+}
+
+impl Check for RingCheck {
+    fn heading(&self) -> String {
+        format!(
+            "{}: {} switch-cycles",
+            self.ring.describe(),
+            ring::SWITCHES as u64 * self.ring.cycles
+        )
+    }
+
+    fn counted(&self) -> &'static str {
+        "switch-cycles"
+    }
+
+    fn design(&self) -> Design {
+        kautz_switch::design(&self.ring.params())
+    }
+
+    fn simulation(&self) -> Simulation {
+        Simulation::DelayedWires
+    }
+
+    fn verify(&self, simulator: &dyn Simulator, run: Run) -> Result<Verdict, SimError> {
+        Ok(self.ring.verify(simulator, &self.wires, run.shown)?.into())
+    }
+
+    fn testbench(&self, _languages: &[Language]) -> Result<Testbench, ExportError> {
+        Err(input_error(
+            "the self-timed switch is checked as a ring of three with wire delays (kautzgen verify switch --clocking self-timed), which has no exported testbench: export the synchronous switch",
+        )
+        .into())
+    }
+}

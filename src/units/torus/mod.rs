@@ -1,0 +1,172 @@
+//! The routing function of one node of a k-ary n-cube, from Demaine and Srinivas's k-ary
+//! n-cube paper (e-cube, double e-cube, west-first, direction-first), with a mask of
+//! faulty or busy links; a function unit checked on every input of the cube and along
+//! every route ([`vectors`]).
+
+pub mod vectors;
+
+use crate::input::{InputError, input_error};
+use crate::routing::torus::Algorithm;
+use crate::rtl::ir::Design;
+use crate::rtl::torus_router::{self, TorusFault, TorusRouterParams};
+use crate::units::check::{Check, FamilyCheck};
+use crate::units::options::{FaultArg, ShardArg, read};
+use crate::units::{HardwareUnit, Purpose, UnitKind, latency_text};
+use clap::{ArgMatches, Args as _, Command, ValueEnum};
+use vectors::{Headers, TorusUnit, single_faults};
+
+pub struct Kind;
+
+/// The cube and the algorithm.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct Args {
+    /// Ring size: nodes per dimension (2 to 65536).
+    #[arg(long)]
+    pub k: u64,
+    /// Number of dimensions (1 to 32).
+    #[arg(long)]
+    pub n: u64,
+    /// Routing algorithm.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::ECube)]
+    pub algo: AlgorithmArg,
+    /// Register the outputs: one clock edge from inputs to outputs.
+    #[arg(long)]
+    pub registered: bool,
+}
+
+/// Which vectors a check runs.
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+struct Selection {
+    /// Which vectors to run [default: both].
+    #[arg(long, value_enum)]
+    vectors: Option<TorusVectors>,
+}
+
+/// The torus routing algorithms by their command-line names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    #[value(name = "e-cube")]
+    ECube,
+    #[value(name = "double-e-cube")]
+    DoubleECube,
+    #[value(name = "west-first")]
+    WestFirst,
+    #[value(name = "direction-first")]
+    DirectionFirst,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Algorithm {
+        match arg {
+            AlgorithmArg::ECube => Algorithm::ECube,
+            AlgorithmArg::DoubleECube => Algorithm::DoubleECube,
+            AlgorithmArg::WestFirst => Algorithm::WestFirst,
+            AlgorithmArg::DirectionFirst => Algorithm::DirectionFirst,
+        }
+    }
+}
+
+/// The vectors of the torus unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TorusVectors {
+    /// Every input of the cube, then the walks.
+    Both,
+    /// Every node, destination, reachable header and mask.
+    EveryInput,
+    /// The router evaluations along every route, with no fault and each single fault.
+    Walks,
+}
+
+impl UnitKind for Kind {
+    fn name(&self) -> &'static str {
+        "torus"
+    }
+
+    fn about(&self) -> &'static str {
+        "The routing function of one node of a k-ary n-cube, from Demaine and Srinivas's k-ary n-cube paper (e-cube, double e-cube, west-first, direction-first), with a mask of faulty or busy links"
+    }
+
+    fn docs(&self) -> &'static str {
+        "docs/torus-router.md"
+    }
+
+    fn args(&self, command: Command, purpose: Purpose) -> Command {
+        let mut command = Args::augment_args(command);
+        if purpose.checks() {
+            command = Selection::augment_args(FaultArg::augment_args(command));
+        }
+        if purpose.runs() {
+            command = ShardArg::augment_args(command);
+        }
+        command
+    }
+
+    fn unit(
+        &self,
+        matches: &ArgMatches,
+        top: Option<&str>,
+    ) -> Result<Box<dyn HardwareUnit>, InputError> {
+        let args: Args = read(matches)?;
+        TorusRouterParams::new(
+            args.k,
+            args.n,
+            args.algo.into(),
+            args.registered,
+            top.unwrap_or(torus_router::DEFAULT_TOP),
+        )
+        .map(|params| Box::new(TorusRouter(params)) as Box<dyn HardwareUnit>)
+        .map_err(input_error)
+    }
+}
+
+/// The torus routing unit with validated parameters.
+pub struct TorusRouter(pub TorusRouterParams);
+
+impl HardwareUnit for TorusRouter {
+    fn name(&self) -> String {
+        format!("torus-{}", self.0.algorithm().name())
+    }
+
+    fn command_line(&self) -> String {
+        let p = &self.0;
+        let mut words = format!(
+            "torus --k {} --n {} --algo {}",
+            p.k(),
+            p.n(),
+            p.algorithm().name()
+        );
+        if p.registered {
+            words += " --registered";
+        }
+        if p.top != torus_router::DEFAULT_TOP {
+            words += &format!(" --top {}", p.top);
+        }
+        words
+    }
+
+    fn design(&self) -> Design {
+        torus_router::design(&self.0)
+    }
+
+    fn timing(&self) -> String {
+        latency_text(self.0.latency())
+    }
+
+    fn check(&self, matches: &ArgMatches, purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+        let fault = read::<FaultArg>(matches)?.parse::<TorusFault>("torus unit")?;
+        let selection: Selection = read(matches)?;
+        let shard = ShardArg::of(matches, purpose)?;
+        let params = &self.0.clone().with_fault(fault);
+        let faults = single_faults(params.router.torus(), 1, 1).map_err(input_error)?;
+        let unit = match selection.vectors.unwrap_or(TorusVectors::Both) {
+            TorusVectors::Both => TorusUnit::exhaustive(params.clone(), Headers::Reachable)
+                .and_then(|unit| unit.with_walks(&faults)),
+            TorusVectors::EveryInput => TorusUnit::exhaustive(params.clone(), Headers::Reachable),
+            TorusVectors::Walks => TorusUnit::walks(params.clone(), &faults),
+        }
+        .map_err(input_error)?;
+        Ok(Box::new(FamilyCheck::function(Box::new(unit), shard)))
+    }
+}

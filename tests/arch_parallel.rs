@@ -321,11 +321,11 @@ fn bad_command_lines_exit_2_with_one_line() {
             &[
                 "generate", "ldi", "--m", "18", "--s", "3", "--arch", "parallel", "--out", "x",
             ][..],
-            "error: --arch chooses the Kautz route generator's architecture; the ldi-theorem3 unit has no such option; it takes --kind, --m, --s, --registered, --data-bits, --top, --out, --force, --lang, --testbench, --fault\n",
+            "error: --arch applies to the kautz unit only, not to the ldi unit; it takes --kind, --m, --s, --registered, --data-bits, --fault, --top, --out, --force, --lang, --testbench\n",
         ),
         (
             &["verify", "switch", "--d", "2", "--arch", "parallel"][..],
-            "error: --arch chooses the Kautz route generator's architecture; the switch unit has no such option; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --delays, --keep, --force, --seed, --fault, --cycles\n",
+            "error: --arch applies to the kautz unit only, not to the switch unit; it takes --d, --data-bits, --arbiter, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --sim, --keep, --force\n",
         ),
         (
             &[

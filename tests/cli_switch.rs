@@ -63,11 +63,11 @@ fn options_that_do_not_apply_are_refused() {
     for (args, message) in [
         (
             &["--shard", "0/2"][..],
-            "--shard splits independent vectors; the switch's cycles form one run from reset: give --cycles and --seed instead",
+            "--shard applies to the kautz, ldi, mrns and torus units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --sim, --keep, --force",
         ),
         (
             &["--pairs", "10"],
-            "--pairs applies to the route generators (Kautz, MRNS) only, not to the switch unit; it takes --d, --data-bits, --arbiter, --clocking, --top, --sim, --wave, --delays, --keep, --force, --seed, --fault, --cycles",
+            "--pairs applies to the kautz and mrns units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --sim, --keep, --force",
         ),
         (
             &["--fault", "nope"],
@@ -101,7 +101,7 @@ fn options_that_do_not_apply_are_refused() {
     );
     bad_input(
         &["verify", "torus", "--k", "3", "--n", "2", "--cycles", "9"],
-        "--cycles applies to the switch, the router and the network only, not to the torus-e-cube unit; it takes --k, --n, --algo, --registered, --top, --sim, --shard, --keep, --force, --fault, --vectors",
+        "--cycles applies to the switch, router and network units only, not to the torus unit; it takes --k, --n, --algo, --registered, --fault, --vectors, --shard, --top, --sim, --keep, --force",
     );
     bad_input(
         &[
@@ -114,7 +114,7 @@ fn options_that_do_not_apply_are_refused() {
             "--delays",
             "delays.txt",
         ],
-        "--delays applies to the self-timed switch and network only, not to the router unit; it takes --d, --k, --max-bytes, --top, --sim, --wave, --keep, --force, --seed, --fault, --cycles",
+        "--delays applies to the switch and network units only, not to the router unit; it takes --d, --k, --max-bytes, --seed, --cycles, --fault, --wave, --top, --sim, --keep, --force",
     );
     let scratch = tempfile::tempdir().unwrap();
     let delays = scratch.path().join("delays.txt");

@@ -341,7 +341,7 @@ fn bad_mrns_parameters_are_refused() {
     );
     bad_input(
         &["verify", "ldi", "--m", "9", "--s", "3", "--wave", "x.vcd"],
-        "--wave applies to the route generators (Kautz, MRNS), the switch, the router and the network only, not to the ldi-theorem3 unit; it takes --kind, --m, --s, --registered, --data-bits, --top, --sim, --shard, --keep, --force, --fault",
+        "--wave applies to the kautz, mrns, switch, router and network units only, not to the ldi unit; it takes --kind, --m, --s, --registered, --data-bits, --fault, --shard, --top, --sim, --keep, --force",
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--wave", "x.vcd"],
@@ -349,7 +349,7 @@ fn bad_mrns_parameters_are_refused() {
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--design", "x"],
-        "--design applies to the Kautz route generator only, not to the mrns-path-gen unit; it takes --radices, --top, --sim, --shard, --wave, --keep, --force, --pairs, --seed, --fault",
+        "--design applies to the kautz unit only, not to the mrns unit; it takes --radices, --pairs, --seed, --fault, --shard, --wave, --top, --sim, --keep, --force",
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--pairs", "20000000"],
@@ -449,13 +449,13 @@ fn verify_a_torus_unit_on_every_input() {
 fn a_unit_with_another_units_parameters_is_refused() {
     bad_input(
         &["generate", "--out", "x"],
-        "name a unit (kautz, ldi, mrns, torus, switch, router, network) or give --d and --k for the Kautz route generator",
+        "name a unit (kautz, ldi, mrns, torus, switch, router, network) or give the options of the default unit, kautz (see --help)",
     );
     bad_input(
         &[
             "generate", "--d", "4", "ldi", "--m", "18", "--s", "3", "--out", "x",
         ],
-        "--d and --k before the unit's name belong to the default unit; give the unit's own parameters after its name",
+        "--d before the unit's name belongs to the default unit; give the unit's own parameters after its name",
     );
     bad_input(
         &["generate", "ldi", "--m", "18", "--s", "3"],
@@ -478,11 +478,11 @@ fn a_unit_with_another_units_parameters_is_refused() {
     );
     bad_input(
         &["verify", "ldi", "--m", "18", "--s", "3", "--pairs", "all"],
-        "--pairs applies to the route generators (Kautz, MRNS) only, not to the ldi-theorem3 unit; it takes --kind, --m, --s, --registered, --data-bits, --top, --sim, --shard, --keep, --force, --fault",
+        "--pairs applies to the kautz and mrns units only, not to the ldi unit; it takes --kind, --m, --s, --registered, --data-bits, --fault, --shard, --top, --sim, --keep, --force",
     );
     bad_input(
         &["verify", "--d", "2", "--k", "3", "--vectors", "walks"],
-        "--vectors applies to the torus unit only, not to the kautz-route-gen unit; it takes --d, --k, --top, --arch, --sim, --shard, --wave, --design, --keep, --force, --pairs, --seed, --fault",
+        "--vectors applies to the torus unit only, not to the kautz unit; it takes --d, --k, --arch, --pairs, --seed, --fault, --shard, --wave, --design, --top, --sim, --keep, --force",
     );
     bad_input(
         &[

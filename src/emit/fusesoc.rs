@@ -8,8 +8,7 @@
 //! elements are loops that Verilator's lint reports by design. Rendered from
 //! `templates/fusesoc_core.tera`.
 
-use crate::emit::manifest::Manifest;
-use crate::emit::testbench::TestbenchEntry;
+use crate::emit::manifest::{Manifest, TestbenchEntry};
 use crate::emit::{GeneratedFile, Provenance};
 use crate::rtl::ir::Design;
 use serde::Serialize;
@@ -40,17 +39,6 @@ struct Context<'a> {
     sim_default: &'a str,
 }
 
-/// The core's name: `kautzgen:hdl:<top>_<params>:<version>`, such as
-/// `kautzgen:hdl:kautz_route_gen_d4_k5:0.1.0`, so that sizes of one unit do not clash in
-/// one library.
-pub fn vlnv(manifest: &Manifest) -> String {
-    let mut name = manifest.top.clone();
-    for (k, v) in &manifest.params {
-        name.push_str(&format!("_{k}{v}"));
-    }
-    format!("kautzgen:hdl:{name}:{}", env!("CARGO_PKG_VERSION"))
-}
-
 /// `<top>.core` for the files `manifest` lists.
 pub fn core_file(design: &Design, manifest: &Manifest, provenance: &Provenance) -> GeneratedFile {
     let params: Vec<String> = design
@@ -67,7 +55,7 @@ pub fn core_file(design: &Design, manifest: &Manifest, provenance: &Provenance) 
         params,
         version: env!("CARGO_PKG_VERSION"),
         command: &provenance.command,
-        vlnv: vlnv(manifest),
+        vlnv: manifest.vlnv(),
         verilog: &manifest.verilog,
         vhdl: &manifest.vhdl,
         default_fileset: if manifest.verilog.is_empty() {

@@ -7,8 +7,11 @@
 //! tools that assume a clock can refuse it; a synchronous one leaves the key out. A design
 //! written with its self-checking testbench lists it last, under `"testbench"`: its tops,
 //! files and the command that runs it in each simulator.
+//!
+//! The writers of a design directory's other files read these types and never the
+//! reverse: the FuseSoC core ([`super::fusesoc`]) and the testbench's README
+//! ([`super::testbench`]) both name the design by [`Manifest::vlnv`].
 
-use crate::emit::testbench::TestbenchEntry;
 use crate::rtl::ir::Timing;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -32,12 +35,37 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// The design's FuseSoC name: `kautzgen:hdl:<top>_<params>:<version>`, such as
+    /// `kautzgen:hdl:kautz_route_gen_d4_k5:0.1.0`, so that sizes of one unit do not clash in
+    /// one library. The core names itself by it and the testbench's README refers to it.
+    pub fn vlnv(&self) -> String {
+        let mut name = self.top.clone();
+        for (k, v) in &self.params {
+            name.push_str(&format!("_{k}{v}"));
+        }
+        format!("kautzgen:hdl:{name}:{}", env!("CARGO_PKG_VERSION"))
+    }
+
     /// The manifest as written to disk: one line of JSON and a newline.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string(self).expect("manifests always serialise");
         text.push('\n');
         text
     }
+}
+
+/// The manifest's `testbench` entry: the files and how to run them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestbenchEntry {
+    /// The testbench's top in each language it has ("verilog", "vhdl").
+    pub top: BTreeMap<String, String>,
+    /// Its files, relative to the design directory: each language's source, the vectors.
+    pub files: Vec<String>,
+    /// Vectors or cycles judged; a correct design passes all of them.
+    pub checks: u64,
+    /// The shell command that builds and runs it in each simulator ("icarus",
+    /// "verilator", "ghdl"), to be run in `tb/`.
+    pub run: BTreeMap<String, String>,
 }
 
 #[cfg(test)]

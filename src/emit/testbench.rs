@@ -9,8 +9,8 @@
 //! `templates/testbench_readme.md.tera`.
 
 use crate::emit::GeneratedFile;
-use crate::emit::manifest::Manifest;
-use serde::{Deserialize, Serialize};
+use crate::emit::manifest::{Manifest, TestbenchEntry};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// GHDL's run options: numeric_std warns about the metavalues a design holds until its
@@ -46,20 +46,6 @@ pub struct Testbench {
     pub shown: usize,
     /// What one line of `vectors.txt` holds, for the README.
     pub format: String,
-}
-
-/// The manifest's `testbench` entry: the files and how to run them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TestbenchEntry {
-    /// The testbench's top in each language it has ("verilog", "vhdl").
-    pub top: BTreeMap<String, String>,
-    /// Its files, relative to the design directory: each language's source, the vectors.
-    pub files: Vec<String>,
-    /// Vectors or cycles judged; a correct design passes all of them.
-    pub checks: u64,
-    /// The shell command that builds and runs it in each simulator ("icarus",
-    /// "verilator", "ghdl"), to be run in `tb/`.
-    pub run: BTreeMap<String, String>,
 }
 
 /// The files of `tb/` and the manifest's entry for them, given the design's file lists.
@@ -166,7 +152,7 @@ fn readme(testbench: &Testbench, manifest: &Manifest, entry: &TestbenchEntry) ->
         run: pairs(&entry.run),
         tops: pairs(&entry.top),
         core: format!("{}.core", manifest.top),
-        vlnv: crate::emit::fusesoc::vlnv(manifest),
+        vlnv: manifest.vlnv(),
     };
     let mut tera = tera::Tera::new();
     tera.autoescape_on(Vec::<&str>::new());

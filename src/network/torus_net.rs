@@ -25,6 +25,10 @@ use serde::Serialize;
 use std::collections::VecDeque;
 use thiserror::Error;
 
+/// Flits per message unless asked otherwise: a header and three body flits.
+pub const DEFAULT_MESSAGE_FLITS: u64 = 4;
+/// Flits per input buffer unless asked otherwise.
+pub const DEFAULT_BUFFER_FLITS: u64 = 2;
 /// Most nodes a run holds.
 pub const MAX_NODES: u64 = 1 << 20;
 /// Marks a channel, ejection port or injection port that no worm holds.

@@ -14,4 +14,3 @@ pub mod mrns;
 pub mod paths;
 pub mod torus;
 pub mod torus_cdg;
-pub mod torus_cdg_sweep;

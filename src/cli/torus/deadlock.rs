@@ -6,15 +6,15 @@
 //! the Dally-Seitz condition) or the witness cycle of channels, as text or as JSON with
 //! fields in a fixed order; for the sweep, one Markdown table row per analysis. With
 //! `--simulate` (and always in the sweep) a cycle's messages are also placed in the
-//! wormhole simulator ([`crate::network::torus_witness`]) to see whether they deadlock.
+//! wormhole simulator ([`crate::experiments::torus_witness`]) to see whether they deadlock.
 
 use super::{AlgorithmArg, Format, witness, written};
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
-use crate::network::torus_witness::{self, Witness};
+use crate::experiments::torus_deadlock_sweep::points;
+use crate::experiments::torus_witness::{self, Witness};
 use crate::routing::torus::{Algorithm, Router};
 use crate::routing::torus_cdg::ChannelGraph;
-use crate::routing::torus_cdg_sweep::points;
 use crate::sim::vectors::Shard;
 use crate::topology::torus::{Faults, Link, Torus};
 use serde::Serialize;

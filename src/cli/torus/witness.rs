@@ -7,8 +7,9 @@
 //! tail was ejected.
 
 use super::{HeaderJson, header_json, header_text, written};
+use crate::experiments::torus_witness::Witness;
+use crate::network::torus_net::DEFAULT_BUFFER_FLITS;
 use crate::network::torus_net::Waiting;
-use crate::network::torus_witness::{BUFFER_FLITS, Witness};
 use crate::topology::torus::Link;
 use serde::Serialize;
 
@@ -29,7 +30,7 @@ pub(super) fn text(witness: Option<&Witness>) -> String {
     };
     let mut text = format!(
         "witness: {} messages placed at cycle 0, one per dependency of the cycle, {} flits \
-each, {BUFFER_FLITS}-flit buffers\n",
+each, {DEFAULT_BUFFER_FLITS}-flit buffers\n",
         witness.messages.len(),
         witness.message_flits
     );
@@ -155,7 +156,7 @@ pub(super) fn json(witness: Option<&Witness>) -> WitnessJson {
     let s = &witness.summary;
     let run = RunJson {
         message_flits: witness.message_flits,
-        buffer_flits: BUFFER_FLITS,
+        buffer_flits: DEFAULT_BUFFER_FLITS,
         messages: witness
             .messages
             .iter()

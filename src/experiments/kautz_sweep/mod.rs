@@ -1,87 +1,18 @@
-//! Sweeps of network runs, shared by the network models: the driver ([`Experiment`],
-//! [`run_points`], [`CsvRow`]) that runs a grid's points on every processor and writes
-//! each point's figures as a CSV line that shards write and a merge reads back; and the
-//! Kautz sweep over a grid of graphs, fault counts and injection rates, the figures behind
-//! the claim of the network-switch paper (Smit et al. 1991; see docs/papers.md) that with d
-//! node-disjoint routes collisions are rare.
+//! The Kautz sweep over a grid of graphs, fault counts and injection rates, the figures
+//! behind the claim of the network-switch paper (Smit et al. 1991; see docs/papers.md) that
+//! with d node-disjoint routes collisions are rare, run on the network model
+//! ([`crate::network::kautz_net`]) by the sweep driver ([`super::driver`]).
 //!
-//! In: the grid ([`Grid`]) and which of its points to run (a shard: points whose position p
-//! has `p % count == index`). Out: one [`Row`] per point, and the loads at which
-//! first-attempt success falls below a threshold ([`crossing`]).
+//! In: the grid ([`Grid`]). Out: one [`Row`] per point, the loads at which first-attempt
+//! success falls below a threshold ([`crossing`]), and the table and chart of the rows
+//! ([`report`]).
 
-use super::kautz_net::{KautzNet, NetError, NetParams};
-use super::stats::Summary;
+use super::driver::{CsvRow, Experiment};
+use crate::network::kautz_net::{KautzNet, NetError, NetParams};
+use crate::network::stats::Summary;
 use crate::topology::kautz::Kautz;
 
-/// A point's figures as one line of a sweep's CSV.
-pub trait CsvRow: Sized + Send {
-    /// The CSV header line, without its newline.
-    const HEADER: &'static str;
-    /// One CSV line, without its newline.
-    fn csv(&self) -> String;
-    /// A line written by [`CsvRow::csv`]; `None` if it is not one.
-    fn parse_csv(line: &str) -> Option<Self>;
-}
-
-/// A grid of independent runs: its points in a fixed order, and the run of one.
-pub trait Experiment: Sync {
-    type Point: Sync;
-    type Row: CsvRow;
-    type Error: std::error::Error + Send + Sync + 'static;
-    /// Every point, in the order shards number them.
-    fn points(&self) -> Vec<Self::Point>;
-    fn run(&self, point: &Self::Point) -> Result<Self::Row, Self::Error>;
-}
-
-/// The runs of `points` on every processor, in the order of `points`; the first error in
-/// that order if any fails. `done` is called as each point ends, from the thread that ran
-/// it.
-pub fn run_points<E: Experiment>(
-    experiment: &E,
-    points: &[E::Point],
-    done: &(dyn Fn() + Sync),
-) -> Result<Vec<E::Row>, E::Error> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(points.len().max(1));
-    type Numbered<E> = Vec<(
-        usize,
-        Result<<E as Experiment>::Row, <E as Experiment>::Error>,
-    )>;
-    let results: Vec<Numbered<E>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    (t..points.len())
-                        .step_by(threads)
-                        .map(|i| {
-                            let row = experiment.run(&points[i]);
-                            done();
-                            (i, row)
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a sweep thread panicked"))
-            .collect()
-    });
-    let mut rows: Numbered<E> = results.into_iter().flatten().collect();
-    rows.sort_by_key(|(i, _)| *i);
-    rows.into_iter().map(|(_, r)| r).collect()
-}
-
-/// `rows` as a CSV file: the header, then a line per row.
-pub fn csv_text<R: CsvRow>(rows: &[R]) -> String {
-    let mut text = format!("{}\n", R::HEADER);
-    for row in rows {
-        text.push_str(&row.csv());
-        text.push('\n');
-    }
-    text
-}
+pub mod report;
 
 /// The points of a sweep: every graph, with 0 to d-1 faulty nodes drawn by the seed, at
 /// every rate.

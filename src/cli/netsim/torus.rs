@@ -8,7 +8,9 @@
 
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
-use crate::network::torus_net::{TorusNet, TorusParams, TorusSummary};
+use crate::network::torus_net::{
+    DEFAULT_BUFFER_FLITS, DEFAULT_MESSAGE_FLITS, TorusNet, TorusParams, TorusSummary,
+};
 use crate::routing::torus::Algorithm;
 use crate::topology::torus::Torus;
 use anyhow::Context;
@@ -74,11 +76,6 @@ pub struct Args {
     format: Format,
 }
 
-/// Flits per message unless asked otherwise: a header and three body flits.
-pub(super) const DEFAULT_MESSAGE_FLITS: u64 = 4;
-/// Flits per input buffer unless asked otherwise.
-pub(super) const DEFAULT_BUFFER_FLITS: u64 = 2;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
     Text,
@@ -87,7 +84,7 @@ enum Format {
 
 #[derive(Debug, clap::Subcommand)]
 enum Command {
-    Fig4(super::netsim_fig4::Args),
+    Fig4(super::fig4::Args),
 }
 
 /// An algorithm by the name the docs use.
@@ -103,7 +100,7 @@ fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(Command::Fig4(fig4)) = args.command {
-        return super::netsim_fig4::run(fig4);
+        return super::fig4::run(fig4);
     }
     let params = params(&args)?;
     let summary = TorusNet::new(&params).map_err(input_error)?.run();

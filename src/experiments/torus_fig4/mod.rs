@@ -1,18 +1,20 @@
 //! The Fig. 4 experiment of Demaine and Srinivas's k-ary n-cube paper (see docs/papers.md)
-//! on the wormhole model of [`super::torus_net`]: binary n-cubes of 16 to 512 nodes, 0 to 4
-//! faulty links, a new message per node per time step with probability 0.2 for 30 time
-//! steps, over many seeds, for direction-first and the other algorithms that run on a
-//! hypercube (docs/torus.md, "Fig. 4 reproduced").
+//! on the wormhole model of [`crate::network::torus_net`]: binary n-cubes of 16 to 512
+//! nodes, 0 to 4 faulty links, a new message per node per time step with probability 0.2
+//! for 30 time steps, over many seeds, for direction-first and the other algorithms that
+//! run on a hypercube (docs/torus.md, "Fig. 4 reproduced").
 //!
 //! In: the experiment ([`Fig4`]); its points are runs (algorithm, n, faults, seed), run
-//! by the shared sweep driver ([`super::sweep`]). Out: one [`Fig4Row`] per run, and per
+//! by the shared sweep driver ([`super::driver`]). Out: one [`Fig4Row`] per run, per
 //! (algorithm, n, faults) the mean over seeds of extra hops and latency with the half-width
-//! of its 95 % confidence interval ([`aggregate`]).
+//! of its 95 % confidence interval ([`aggregate`]), and their table and chart ([`report`]).
 
-use super::sweep::{CsvRow, Experiment};
-use super::torus_net::{TorusNet, TorusNetError, TorusParams};
+use super::driver::{CsvRow, Experiment};
+use crate::network::torus_net::{TorusNet, TorusNetError, TorusParams};
 use crate::routing::torus::Algorithm;
 use crate::topology::torus::Torus;
+
+pub mod report;
 
 /// The experiment: every algorithm on every binary n-cube with 0 to `max_faults` random
 /// faulty links, `seeds` runs each (seeds 1 to `seeds`).

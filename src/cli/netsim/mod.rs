@@ -5,6 +5,9 @@
 //!
 //! In: the graph, the traffic, the faults, the run's length and seed. Out: a table or one
 //! JSON object on standard output, and with `--trace` one JSON line per message in a file.
+//!
+//! Its subcommands are files of this folder: `netsim sweep` ([`sweep`]), `netsim torus`
+//! ([`torus`]) and its `fig4` ([`fig4`]), which share the shards of a sweep ([`shards`]).
 
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
@@ -19,6 +22,11 @@ use crate::rtl::kautz_route_gen::cycle_bound;
 use crate::topology::kautz::Kautz;
 use anyhow::Context;
 use std::path::PathBuf;
+
+mod fig4;
+mod shards;
+mod sweep;
+mod torus;
 
 /// Simulate a whole Kautz network, message by message, cycle by cycle.
 #[derive(Debug, clap::Args)]
@@ -100,14 +108,14 @@ enum Format {
 
 #[derive(Debug, clap::Subcommand)]
 enum Command {
-    Sweep(super::netsim_sweep::Args),
-    Torus(super::netsim_torus::Args),
+    Sweep(sweep::Args),
+    Torus(torus::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
-        Some(Command::Sweep(sweep)) => return super::netsim_sweep::run(sweep),
-        Some(Command::Torus(torus)) => return super::netsim_torus::run(torus),
+        Some(Command::Sweep(sweep)) => return sweep::run(sweep),
+        Some(Command::Torus(torus)) => return torus::run(torus),
         None => {}
     }
     let params = params(&args)?;

@@ -9,14 +9,13 @@
 //! every message delivered. docs/torus.md, "The witness in the simulator", says why the
 //! messages are as long as they are.
 
-use super::torus_net::{TorusNet, TorusNetError, TorusParams, TorusSummary};
+use crate::network::torus_net::{
+    DEFAULT_BUFFER_FLITS, TorusNet, TorusNetError, TorusParams, TorusSummary,
+};
 use crate::routing::torus::{Action, Header, Router};
 use crate::routing::torus_cdg::ChannelGraph;
 use crate::topology::torus::{Faults, Link, Node, PortMask};
 use thiserror::Error;
-
-/// The simulator's default buffer: a channel's input buffer holds 2 flits.
-pub const BUFFER_FLITS: u64 = 2;
 
 /// Why a cycle cannot be placed.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -122,7 +121,7 @@ pub fn place(
         cycles: 0,
         seed: 0,
         message_flits,
-        buffer_flits: BUFFER_FLITS,
+        buffer_flits: DEFAULT_BUFFER_FLITS,
         faulty_links: faults.links().cloned().collect(),
         random_faults: 0,
         messages: messages
@@ -150,12 +149,12 @@ pub fn links_only(faults: &Faults) -> Result<(), WitnessError> {
 
 /// Long enough that every worm, blocked with its header at the far end of the channel
 /// it holds and its flits packed into full buffers behind, still reaches back to its
-/// source: `BUFFER_FLITS` flits per hop of the longest route. Then each message holds
+/// source: `DEFAULT_BUFFER_FLITS` flits per hop of the longest route. Then each message holds
 /// every channel of its route, as in the Dally-Seitz argument, however long the others
 /// take to arrive.
 fn message_flits(messages: &[Placed]) -> u64 {
     let hops = messages.iter().map(|m| m.route.len()).max().unwrap_or(1);
-    BUFFER_FLITS * hops as u64
+    DEFAULT_BUFFER_FLITS * hops as u64
 }
 
 fn header_channels(summary: &TorusSummary) -> Vec<String> {

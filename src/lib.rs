@@ -14,6 +14,7 @@ pub mod cli;
 pub mod clocking;
 pub mod draw;
 pub mod emit;
+pub mod fabric;
 pub mod interrupt;
 pub mod network;
 pub mod output;

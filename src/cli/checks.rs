@@ -6,7 +6,7 @@
 use crate::cli::input_error;
 use crate::cli::unit::Unit;
 use crate::cli::unit_options::refuse_foreign;
-use crate::network::switch::SwitchFault;
+use crate::fabric::switch::SwitchFault;
 use crate::rtl::kautz_network::{NetworkFault, NetworkParams};
 use crate::rtl::kautz_route_gen::{self, RouteGenParams};
 use crate::rtl::kautz_router::{RouterFault, RouterParams};

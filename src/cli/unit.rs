@@ -7,7 +7,7 @@
 use crate::cli::input_error;
 use crate::cli::unit_options::refuse_foreign;
 use crate::emit::names::{Language, legalise, name_design};
-use crate::network::switch::{Arbiter, DEFAULT_DATA_BITS as SWITCH_DATA_BITS, SwitchConfig};
+use crate::fabric::switch::{Arbiter, DEFAULT_DATA_BITS as SWITCH_DATA_BITS, SwitchConfig};
 use crate::routing::torus::Algorithm;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_network::{self, NetworkParams};

@@ -15,7 +15,8 @@
 //! [`FunctionReport`] over switch-cycles (3 per cycle), failures naming the switch, the
 //! cycle and the outputs that differ, or the stop.
 
-use crate::network::switch::{Switch, SwitchConfig};
+use crate::fabric::switch::SwitchConfig;
+use crate::network::switch::Switch;
 use crate::random::SplitMix64;
 use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::sim::delays::{DelayError, DelaySource, Delays, LinkWires};

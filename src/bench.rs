@@ -8,8 +8,9 @@
 //! of times slower); a [`SimMeasurement`] per simulator run, the model build included; and
 //! a [`SwitchMeasurement`] per degree of the network switch's cycle model.
 
+use crate::fabric::switch::{Arbiter, SwitchConfig};
 use crate::network::kautz_net::{KautzNet, NetError, NetParams};
-use crate::network::switch::{Arbiter, Switch, SwitchConfig};
+use crate::network::switch::Switch;
 use crate::routing::flow::min_cost_disjoint_paths;
 use crate::routing::kautz::DisjointRoutes;
 use crate::rtl::kautz_route_gen::RouteGenParams;

@@ -3,10 +3,12 @@
 //! Layers, data flowing one way: [`topology`] (graphs and node labels) feeds [`routing`]
 //! (golden models of every routing algorithm and their property checks), which feeds the
 //! drawing and benchmark front ends. [`network`] holds the cycle models of the network
-//! hardware (switch, router, whole networks) that [`rtl`] is checked against; [`random`] the
-//! deterministic random numbers that every model and flow draws from. Beneath them all,
-//! [`output`] writes the user's files and directories without destroying what kautzgen
-//! did not write, and [`interrupt`] undoes temporaries and stops started tools on Ctrl-C.
+//! hardware (switch, router, whole networks) that [`rtl`] is checked against, and
+//! [`fabric`], below both, what the two share (the switch's configuration, the wiring of a
+//! topology's arcs to switch ports); [`random`] the deterministic random numbers that every
+//! model and flow draws from. Beneath them all, [`output`] writes the user's files and
+//! directories without destroying what kautzgen did not write, and [`interrupt`] undoes
+//! temporaries and stops started tools on Ctrl-C.
 //! The binary in `main.rs` only wires these together.
 
 pub mod bench;
@@ -15,6 +17,7 @@ pub mod clocking;
 pub mod draw;
 pub mod emit;
 pub mod experiments;
+pub mod fabric;
 pub mod input;
 pub mod interrupt;
 pub mod network;

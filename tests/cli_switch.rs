@@ -5,7 +5,8 @@
 mod common;
 
 use common::kautzgen;
-use kautzgen::network::switch::{Arbiter, Switch, SwitchConfig, SwitchFault};
+use kautzgen::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};
+use kautzgen::network::switch::Switch;
 use kautzgen::rtl::kautz_switch::SwitchParams;
 use kautzgen::units::switch::traffic::{SwitchUnit, output_row};
 

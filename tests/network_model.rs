@@ -2,9 +2,9 @@
 //! by hand from docs/network.md and docs/switch.md, and the invariants of the network issue
 //! checked on random runs of small graphs.
 
+use kautzgen::fabric::switch::Arbiter;
 use kautzgen::network::kautz_net::{FaultSpec, KautzNet, NetError, NetParams};
 use kautzgen::network::message::{AttemptOutcome, Finished, Outcome};
-use kautzgen::network::switch::Arbiter;
 use kautzgen::network::traffic::{Pattern, Traffic};
 use kautzgen::random::SplitMix64;
 use kautzgen::routing::kautz::{route_set, walk};

@@ -14,7 +14,7 @@ mod common;
 use common::kautzgen;
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
-use kautzgen::network::switch::Arbiter;
+use kautzgen::fabric::switch::Arbiter;
 use kautzgen::rtl::ir::{Direction, SignalKind, Timing};
 use kautzgen::rtl::kautz_network::{
     DEFAULT_TOP, NetLink, NetworkFault, NetworkParams, design, links, node_prefix, node_word,

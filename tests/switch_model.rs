@@ -6,7 +6,8 @@
 //! is cut and NACKed, with the one documented exception; no reservation outlives its worm;
 //! all quiet after draining), and round-robin fairness under saturation.
 
-use kautzgen::network::switch::{Arbiter, Switch, SwitchConfig, SwitchConfigError, Word};
+use kautzgen::fabric::switch::{Arbiter, SwitchConfig, SwitchConfigError};
+use kautzgen::network::switch::{Switch, Word};
 use kautzgen::random::SplitMix64;
 use std::collections::BTreeMap;
 

@@ -8,7 +8,7 @@ mod common;
 use common::kautzgen;
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
-use kautzgen::network::switch::Arbiter;
+use kautzgen::fabric::switch::Arbiter;
 use kautzgen::rtl::kautz_network::{DEFAULT_TOP, NetworkParams, design};
 use kautzgen::synth::lint::lint;
 

@@ -10,10 +10,12 @@
 
 use super::link::{pack, unpack};
 use super::message::{Finished, Message, Outcome, payload_byte};
-use super::router::{Event, Router, RouterParams, arc};
+use super::router::{Event, Router, RouterParams};
 use super::stats::{Stats, Summary};
-use super::switch::{Arbiter, Switch, SwitchConfig, SwitchConfigError, Word};
+use super::switch::{Switch, Word};
 use super::traffic::{Pattern, Traffic, TrafficGen};
+use crate::fabric::switch::{Arbiter, SwitchConfig, SwitchConfigError};
+use crate::fabric::wiring::{Wiring, kautz_out_port};
 use crate::random::{SplitMix64, mix};
 use crate::routing::kautz::route_set;
 use crate::topology::kautz::{Kautz, Letter};
@@ -278,6 +280,26 @@ impl Wire {
     }
 }
 
+/// Every node's [`Wire`]s, port 0 unconnected, from the graph's [`Wiring`].
+fn wires(graph: &Kautz, nodes: usize) -> Vec<Wire> {
+    let wiring = Wiring::kautz(graph).expect("a switch's degree and a model's size suit a wiring");
+    let ports = graph.d() + 1;
+    let mut wires = vec![Wire::NONE; nodes * ports];
+    for v in 0..nodes {
+        for p in 1..ports {
+            let to = wiring
+                .output(v, p)
+                .expect("every Kautz node has d out-links");
+            let from = wiring.input(v, p).expect("every Kautz node has d in-links");
+            wires[v * ports + p] = Wire {
+                from: (from.node * ports + from.port) as u32,
+                to: (to.node as u32) << 4 | to.port as u32,
+            };
+        }
+    }
+    wires
+}
+
 /// A node's flags and counts that its step needs in every cycle, together so that they
 /// cost one cache line between them rather than one each. They are read for every node
 /// stepped, the switch only for those whose switch is busy or has input, so they are kept
@@ -352,19 +374,7 @@ impl KautzNet {
         for v in 0..nodes {
             letters.extend_from_slice(graph.word_at(v).letters());
         }
-        let mut wires = vec![Wire::NONE; nodes * ports];
-        for v in 0..nodes {
-            let word = &letters[v * k..(v + 1) * k];
-            for a in 0..=d as Letter {
-                if a == word[k - 1] {
-                    continue;
-                }
-                let (p, next, q) = arc(word, a);
-                let (w, p, q) = (graph.index_of(&next), p as usize, q as usize);
-                wires[v * ports + p].to = (w as u32) << 4 | q as u32;
-                wires[w * ports + q].from = (v * ports + p) as u32;
-            }
-        }
+        let wires = wires(&graph, nodes);
         let mut fault_mask = vec![0u16; nodes];
         let mut is_faulty = vec![false; nodes];
         for &v in &faults.nodes {
@@ -379,7 +389,7 @@ impl KautzNet {
         }
         for &(v, a) in &faults.links {
             let last = letters[v as usize * k + k - 1];
-            fault_mask[v as usize] |= 1 << super::router::out_port(last, a);
+            fault_mask[v as usize] |= 1 << kautz_out_port(last, a);
         }
         let healthy: Vec<u32> = (0..nodes as u32)
             .filter(|&v| !is_faulty[v as usize])

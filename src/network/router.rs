@@ -11,6 +11,7 @@
 use super::link::{IDLE, pack, unpack};
 use super::message::{Attempt, AttemptOutcome, Message, payload_byte};
 use super::switch::Word;
+use crate::fabric::wiring::kautz_out_port;
 use crate::topology::kautz::Letter;
 
 /// What every router of a network shares.
@@ -128,23 +129,6 @@ pub struct Router {
     rx_out: RxOut,
 }
 
-/// Output port of the out-link by letter `a` at a node whose last letter is `last`.
-pub fn out_port(last: Letter, a: Letter) -> u64 {
-    debug_assert_ne!(a, last);
-    u64::from(a) + u64::from(a < last)
-}
-
-/// The arc by letter `a` out of node `word` (docs/network.md, "Wiring"): the output port it
-/// leaves by, the node it enters and the input port it enters by (in-links are numbered
-/// like out-links, by the letter shifted out against the receiver's first letter).
-pub fn arc(word: &[Letter], a: Letter) -> (u64, Vec<Letter>, u64) {
-    let k = word.len();
-    let mut next = word[1..].to_vec();
-    next.push(a);
-    let q = out_port(next[0], word[0]);
-    (out_port(word[k - 1], a), next, q)
-}
-
 impl Router {
     /// The router of node `letters`, idle.
     pub fn new(letters: Vec<Letter>) -> Self {
@@ -258,7 +242,7 @@ impl Router {
         let mut last = self.letters[self.letters.len() - 1];
         let data = |x: u64| pack(Word::data(x));
         for (i, &a) in route.iter().enumerate() {
-            let port = out_port(last, a);
+            let port = kautz_out_port(last, a);
             // The first route byte is the head: the only control word before the EOD.
             worm.push(pack(if i == 0 {
                 Word::control(port)

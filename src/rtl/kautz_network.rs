@@ -8,8 +8,7 @@
 //! of the router's and the switch's modules, a node module (`<top>_node`: one switch, one
 //! router, the router on port 0) and the top, which instantiates one node per word and wires
 //! out-link p of node v to in-link q of the node it leads to, NACK back the other way
-//! ([`links`], from [`crate::network::router::arc`], the same function the golden model
-//! wires with).
+//! ([`links`], from the graph's [`Wiring`], the one the golden model wires with).
 //!
 //! Every node's processor side is a group of top ports named after its word (`n012_tx_valid`,
 //! ...), and so are its fault inputs: `n012_fault` makes node 012 faulty (its in-neighbours'
@@ -23,8 +22,8 @@
 //! give what the top wires and drives, for a testbench that wires the nodes itself (with
 //! wire delays, which the top's wires lack).
 
-use crate::network::router::arc;
-use crate::network::switch::{Arbiter, SwitchConfig};
+use crate::fabric::switch::{Arbiter, SwitchConfig};
+use crate::fabric::wiring::Wiring;
 use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use crate::rtl::kautz_route_gen::pack_word;
 use crate::rtl::kautz_router::{self, RouterError, RouterParams};
@@ -190,29 +189,30 @@ pub struct NetLink {
 /// then node 1's, and so on, so that out-link p of node v is at `v * d + p - 1`. Each node
 /// is fed on each of its in-ports by exactly one link.
 pub fn links(params: &NetworkParams) -> Vec<NetLink> {
+    let wiring = wiring(params);
     (0..params.nodes())
-        .flat_map(|v| out_links(params, v))
+        .flat_map(|v| out_links(params, &wiring, v))
         .collect()
 }
 
-/// Node `v`'s out-links on ports 1..=d, by the Kautz arcs ([`arc`]), with the fault's swap.
-fn out_links(params: &NetworkParams, v: usize) -> Vec<NetLink> {
-    let graph = params.graph();
-    let word = graph.word_at(v);
-    let word = word.letters();
-    let last = word[word.len() - 1];
-    // The out-port grows with the letter (a + 1 below the last letter, a above it), so the
-    // letters in order give the ports in order.
-    let mut out: Vec<NetLink> = (0..=graph.d() as Letter)
-        .filter(|&a| a != last)
-        .map(|a| {
-            let (p, next, q) = arc(word, a);
+/// The network's links by the Kautz arcs, before any fault.
+fn wiring(params: &NetworkParams) -> Wiring {
+    Wiring::kautz(params.graph()).expect("a network's degree and size suit a wiring")
+}
+
+/// Node `v`'s out-links on ports 1..=d, as `wiring` has them, with the fault's swap.
+fn out_links(params: &NetworkParams, wiring: &Wiring, v: usize) -> Vec<NetLink> {
+    let mut out: Vec<NetLink> = (1..=wiring.ports())
+        .map(|p| {
+            let to = wiring
+                .output(v, p)
+                .expect("every Kautz node has d out-links");
             NetLink {
                 from: v,
-                out_port: p as usize,
-                to: graph.index_of(&next),
-                in_port: q as usize,
-                nack_port: p as usize,
+                out_port: p,
+                to: to.node,
+                in_port: to.port,
+                nack_port: p,
             }
         })
         .collect();
@@ -242,7 +242,7 @@ pub fn node_word(params: &NetworkParams, v: usize) -> u64 {
 /// computes exactly this from its fault inputs, over the same [`links`]; a testbench that
 /// instantiates the nodes without the top drives it.
 pub fn out_fault_bits(params: &NetworkParams, v: usize, faulty: &[bool], link_fault: u64) -> u64 {
-    out_links(params, v)
+    out_links(params, &wiring(params), v)
         .iter()
         .filter(|link| faulty[link.to] || link_fault >> (link.out_port - 1) & 1 == 1)
         .fold(0, |bits, link| bits | 1 << (link.out_port - 1))

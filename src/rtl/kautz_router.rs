@@ -5,8 +5,8 @@
 //!
 //! In: [`RouterParams`] (the graph, the message buffer's size, a built-in fault for
 //! verification, the top's name). Out: a [`Design`] of the route generator's modules
-//! (`<top>_route_gen` and its blocks) and the router's top, which computes exactly what
-//! [`crate::network::router::Router`] computes in every cycle:
+//! (`<top>_route_gen` and its blocks) and the router's top, which computes exactly what the
+//! network model's router (src/network/router.rs) computes in every cycle:
 //! - **loader**: takes the message's bytes into the message buffer (a [`Memory`] of
 //!   `max_bytes` bytes, written at the byte's index), counts them, notes a message too
 //!   long, and starts the route generator (`init`) with the first byte;
@@ -22,7 +22,7 @@
 //!
 //! Every output is a register.
 
-use crate::network::switch::MAX_D as MAX_SWITCH_D;
+use crate::fabric::switch::MAX_D as MAX_SWITCH_D;
 use crate::rtl::const_arith::{bits_for, extend};
 use crate::rtl::ir::{ConstId, Design, Expr, Memory, Module, SignalId, Timing};
 use crate::rtl::kautz_route_gen::{self, RouteGenParams, cycle_bound};

@@ -3,8 +3,8 @@
 //! that consumes one route byte per hop and answers NACK when a worm cannot go on.
 //!
 //! In: [`SwitchParams`] (the switch's [`SwitchConfig`], a built-in fault for verification,
-//! the top's name). Out: a [`Design`] of two modules, computing exactly what
-//! [`crate::network::switch::Switch`] computes in every cycle (docs/switch.md is the
+//! the top's name). Out: a [`Design`] of two modules, computing exactly what the network
+//! model's switch (src/network/switch.rs) computes in every cycle (docs/switch.md is the
 //! specification of both):
 //! - **output** (one instance per output port): the arbiter (round-robin or fixed
 //!   priority), the one-hot owner register, the `first` flag that marks the first word
@@ -18,7 +18,7 @@
 //! multiplexer into the output registers.
 
 use crate::clocking::Rendezvous;
-use crate::network::switch::{Arbiter, SwitchConfig, SwitchFault};
+use crate::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};
 use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use std::collections::BTreeMap;
 

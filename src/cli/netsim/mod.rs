@@ -12,9 +12,9 @@
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::cli::progress;
+use crate::fabric::switch::Arbiter;
 use crate::network::kautz_net::{FaultSpec, KautzNet, NetParams};
 use crate::network::stats::Summary;
-use crate::network::switch::Arbiter;
 use crate::network::trace::trace_line;
 use crate::network::traffic::{Pattern, Traffic};
 use crate::output;

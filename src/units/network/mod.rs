@@ -9,8 +9,8 @@ pub mod traffic;
 
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
+use crate::fabric::switch::Arbiter;
 use crate::input::{InputError, input_error};
-use crate::network::switch::Arbiter;
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_network::{self, NetworkFault, NetworkParams};
 use crate::rtl::kautz_router::DEFAULT_MAX_BYTES;

@@ -9,8 +9,8 @@ pub mod traffic;
 
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
+use crate::fabric::switch::{Arbiter, DEFAULT_DATA_BITS, SwitchConfig, SwitchFault};
 use crate::input::{InputError, input_error};
-use crate::network::switch::{Arbiter, DEFAULT_DATA_BITS, SwitchConfig, SwitchFault};
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_switch::{self, SelfTimedFault, SwitchClocking, SwitchParams};
 use crate::sim::delays::Delays;

@@ -16,7 +16,8 @@
 //! cycle and the outputs that differ, or the stop.
 
 use super::traffic::{Sender, output_row, worm};
-use crate::network::switch::{Switch, SwitchConfig};
+use crate::fabric::switch::SwitchConfig;
+use crate::network::switch::Switch;
 use crate::random::SplitMix64;
 use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
 use crate::sim::delays::{DelayError, DelaySource, Delays, LinkWires};

@@ -6,7 +6,7 @@ mod common;
 
 use common::kautzgen;
 use kautzgen::network::switch::{Arbiter, Switch, SwitchConfig, SwitchFault};
-use kautzgen::rtl::kautz_switch::SwitchParams;
+use kautzgen::rtl::network::switch::SwitchParams;
 use kautzgen::sim::units::switch::{SwitchUnit, output_row};
 
 fn bad_input(args: &[&str], message: &str) {

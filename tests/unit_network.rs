@@ -1,5 +1,5 @@
 //! The whole network of the network-switch paper (Smit et al. 1991) in hardware
-//! (src/rtl/kautz_network.rs): lint-clean, wired by the Kautz arcs, and equal to the golden
+//! (src/rtl/network/whole.rs): lint-clean, wired by the Kautz arcs, and equal to the golden
 //! network model message for message in Verilator and GHDL, with and without faulty nodes;
 //! the built-in wiring faults are caught; bad parameters give one line and exit status 2.
 
@@ -9,7 +9,7 @@ use common::kautzgen;
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::network::switch::Arbiter;
-use kautzgen::rtl::kautz_network::{DEFAULT_TOP, NetworkParams, design};
+use kautzgen::rtl::network::whole::{DEFAULT_TOP, NetworkParams, design};
 use kautzgen::synth::lint::lint;
 
 fn params(d: u64, k: u64) -> NetworkParams {

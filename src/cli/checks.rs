@@ -7,12 +7,12 @@ use crate::cli::input_error;
 use crate::cli::unit::Unit;
 use crate::cli::unit_options::refuse_foreign;
 use crate::network::switch::SwitchFault;
-use crate::rtl::kautz_network::{NetworkFault, NetworkParams};
-use crate::rtl::kautz_route_gen::{self, RouteGenParams};
-use crate::rtl::kautz_router::{RouterFault, RouterParams};
-use crate::rtl::kautz_switch::{SwitchClocking, SwitchParams};
+use crate::rtl::kautz_route::{self, RouteGenParams};
 use crate::rtl::ldi_units::{LdiFault, LdiUnitParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
+use crate::rtl::network::router::{RouterFault, RouterParams};
+use crate::rtl::network::switch::{SwitchClocking, SwitchParams};
+use crate::rtl::network::whole::{NetworkFault, NetworkParams};
 use crate::rtl::torus_router::{TorusFault, TorusRouterParams};
 use crate::sim::units::ldi::LdiUnit;
 use crate::sim::units::mrns::MrnsPathUnit;
@@ -127,7 +127,7 @@ impl CheckArgs {
         VectorSet::new(&params.graph, pairs, shard).map_err(input_error)
     }
 
-    pub fn route_fault(&self) -> anyhow::Result<Option<kautz_route_gen::Fault>> {
+    pub fn route_fault(&self) -> anyhow::Result<Option<kautz_route::Fault>> {
         self.fault_of("Kautz route generator")
     }
 

@@ -18,7 +18,7 @@ use crate::network::sweep::{
 };
 use crate::output::{self, dir::OutputDir};
 use crate::plot::sweep_svg;
-use crate::rtl::kautz_route_gen::cycle_bound;
+use crate::rtl::kautz_route::faithful::cycle_bound;
 use crate::sim::vectors::Shard;
 use crate::topology::kautz::Kautz;
 use anyhow::Context;

@@ -7,7 +7,7 @@ use crate::cli::output::print_stdout;
 use crate::cli::progress;
 use crate::cli::unit::{Unit, UnitSelection};
 use crate::output;
-use crate::rtl::kautz_route_gen::Arch;
+use crate::rtl::kautz_route::Arch;
 use crate::synth::WorkDir;
 use crate::synth::flow::{Options, SynthError, synthesise};
 use crate::synth::report::{Cycles, read_cycles, read_reports, render_doc};

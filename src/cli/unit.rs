@@ -10,14 +10,14 @@ use crate::emit::names::{Language, legalise, name_design};
 use crate::network::switch::{Arbiter, DEFAULT_DATA_BITS as SWITCH_DATA_BITS, SwitchConfig};
 use crate::routing::torus::Algorithm;
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_network::{self, NetworkParams};
-use crate::rtl::kautz_route_gen::{self, Arch, RouteGenParams};
-use crate::rtl::kautz_router::{self, RouterParams};
-use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
+use crate::rtl::kautz_route::{self, Arch, RouteGenParams};
+use crate::rtl::kautz_route::{parallel, pipelined};
 use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiUnitKind, LdiUnitParams};
 use crate::rtl::mrns_path_gen::{self, MrnsPathGenParams};
+use crate::rtl::network::router::{self, RouterParams};
+use crate::rtl::network::switch::{self, SwitchClocking, SwitchParams};
+use crate::rtl::network::whole::{self, NetworkParams};
 use crate::rtl::torus_router::{self, TorusRouterParams};
-use crate::rtl::{kautz_route_par, kautz_route_pipe};
 use crate::topology::mrns::Mrns;
 use clap::{Subcommand, ValueEnum};
 
@@ -149,7 +149,7 @@ pub struct RouterArgs {
     #[arg(long)]
     pub k: u64,
     /// Bytes the message buffer holds, the longest message (1 to 255).
-    #[arg(long, default_value_t = kautz_router::DEFAULT_MAX_BYTES as u64)]
+    #[arg(long, default_value_t = router::DEFAULT_MAX_BYTES as u64)]
     pub max_bytes: u64,
 }
 
@@ -162,7 +162,7 @@ pub struct NetworkArgs {
     #[arg(long)]
     pub k: u64,
     /// Bytes each router's message buffer holds, the longest message (1 to 255).
-    #[arg(long, default_value_t = kautz_router::DEFAULT_MAX_BYTES as u64)]
+    #[arg(long, default_value_t = router::DEFAULT_MAX_BYTES as u64)]
     pub max_bytes: u64,
     /// Which head wins a switch output that several ask for in one cycle.
     #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
@@ -267,7 +267,7 @@ impl Unit {
             check_top_name(top)?;
         }
         let kautz = |d: u64, k: u64| {
-            let top = top.unwrap_or(kautz_route_gen::DEFAULT_TOP);
+            let top = top.unwrap_or(kautz_route::DEFAULT_TOP);
             RouteGenParams::new(d, k, top)
                 .map(Unit::Kautz)
                 .map_err(input_error)
@@ -331,14 +331,14 @@ impl Unit {
                 Ok(Unit::Switch(
                     SwitchParams::new(config)
                         .with_clocking(args.clocking)
-                        .with_top(top.unwrap_or(kautz_switch::DEFAULT_TOP)),
+                        .with_top(top.unwrap_or(switch::DEFAULT_TOP)),
                 ))
             }
             UnitCommand::Router(args) => RouterParams::new(
                 args.d,
                 args.k,
                 args.max_bytes,
-                top.unwrap_or(kautz_router::DEFAULT_TOP),
+                top.unwrap_or(router::DEFAULT_TOP),
             )
             .map(Unit::Router)
             .map_err(input_error),
@@ -347,7 +347,7 @@ impl Unit {
                 args.k,
                 args.max_bytes,
                 args.arbiter,
-                top.unwrap_or(kautz_network::DEFAULT_TOP),
+                top.unwrap_or(whole::DEFAULT_TOP),
             )
             .map(|params| Unit::Network(params.with_clocking(args.clocking)))
             .map_err(input_error),
@@ -357,13 +357,13 @@ impl Unit {
     /// The unit's hardware.
     pub fn design(&self) -> Design {
         match self {
-            Unit::Kautz(params) => kautz_route_gen::design(params),
+            Unit::Kautz(params) => kautz_route::design(params),
             Unit::Ldi(params) => ldi_units::design(params),
             Unit::Mrns(params) => mrns_path_gen::design(params),
             Unit::Torus(params) => torus_router::design(params),
-            Unit::Switch(params) => kautz_switch::design(params),
-            Unit::Router(params) => kautz_router::design(params),
-            Unit::Network(params) => kautz_network::design(params),
+            Unit::Switch(params) => switch::design(params),
+            Unit::Router(params) => router::design(params),
+            Unit::Network(params) => whole::design(params),
         }
     }
 
@@ -451,19 +451,19 @@ impl Unit {
                 if p.clocking == SwitchClocking::SelfTimed {
                     words += " --clocking self-timed";
                 }
-                (words, p.top.clone(), kautz_switch::DEFAULT_TOP.to_string())
+                (words, p.top.clone(), switch::DEFAULT_TOP.to_string())
             }
             Unit::Router(p) => {
                 let mut words = format!("router --d {} --k {}", p.graph.d(), p.graph.k());
-                if p.max_bytes != kautz_router::DEFAULT_MAX_BYTES {
+                if p.max_bytes != router::DEFAULT_MAX_BYTES {
                     words += &format!(" --max-bytes {}", p.max_bytes);
                 }
-                (words, p.top.clone(), kautz_router::DEFAULT_TOP.to_string())
+                (words, p.top.clone(), router::DEFAULT_TOP.to_string())
             }
             Unit::Network(p) => {
                 let g = p.graph();
                 let mut words = format!("network --d {} --k {}", g.d(), g.k());
-                if p.router.max_bytes != kautz_router::DEFAULT_MAX_BYTES {
+                if p.router.max_bytes != router::DEFAULT_MAX_BYTES {
                     words += &format!(" --max-bytes {}", p.router.max_bytes);
                 }
                 if p.arbiter != Arbiter::RoundRobin {
@@ -472,7 +472,7 @@ impl Unit {
                 if p.clocking == SwitchClocking::SelfTimed {
                     words += " --clocking self-timed";
                 }
-                (words, p.top.clone(), kautz_network::DEFAULT_TOP.to_string())
+                (words, p.top.clone(), whole::DEFAULT_TOP.to_string())
             }
         };
         if top == default_top {
@@ -493,15 +493,15 @@ impl Unit {
             Unit::Kautz(p) => match p.arch {
                 Arch::Faithful => format!(
                     "each route_valid or done follows init or next_route within {} cycles",
-                    kautz_route_gen::cycle_bound(p.d(), p.k())
+                    kautz_route::faithful::cycle_bound(p.d(), p.k())
                 ),
                 Arch::Parallel => format!(
                     "the first route_valid or done {} cycles after init, each further one the cycle after next_route",
-                    kautz_route_par::CYCLE_BOUND
+                    parallel::CYCLE_BOUND
                 ),
                 Arch::Pipelined => format!(
                     "a pair accepted every clock; its route set on the outputs {} clock edges later unless out_ready stalls it",
-                    kautz_route_pipe::latency(p.d())
+                    pipelined::latency(p.d())
                 ),
             },
             Unit::Ldi(p) => latency(u32::from(p.is_registered())),

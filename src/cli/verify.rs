@@ -8,11 +8,11 @@ use crate::cli::{input_error, output::print_stdout, progress};
 use crate::emit::Provenance;
 use crate::interrupt::scratch;
 use crate::output::dir::OutputDir;
-use crate::rtl::kautz_network::NetworkParams;
-use crate::rtl::kautz_route_gen::{self, RouteGenParams};
-use crate::rtl::kautz_router::RouterParams;
-use crate::rtl::kautz_switch::{SelfTimedFault, SwitchClocking, SwitchParams};
+use crate::rtl::kautz_route::{self, RouteGenParams};
 use crate::rtl::mrns_path_gen::MrnsPathGenParams;
+use crate::rtl::network::router::RouterParams;
+use crate::rtl::network::switch::{SelfTimedFault, SwitchClocking, SwitchParams};
+use crate::rtl::network::whole::NetworkParams;
 use crate::sim::SHOWN_BY_VERIFY as SHOWN;
 use crate::sim::delays::{DelayError, DelaySource, LinkWires};
 use crate::sim::function::{self, FunctionUnit};
@@ -487,7 +487,7 @@ fn route_generator(
 ) -> anyhow::Result<()> {
     let vectors = args.check.route_vectors(params, shard)?;
     let fault = args.check.route_fault()?;
-    if params.arch == kautz_route_gen::Arch::Pipelined {
+    if params.arch == kautz_route::Arch::Pipelined {
         return route_engine(args, params, fault, vectors, simulators);
     }
     let (design, generated) = match &args.design {
@@ -546,7 +546,7 @@ fn route_generator(
 fn route_engine(
     args: &Args,
     params: &RouteGenParams,
-    fault: Option<kautz_route_gen::Fault>,
+    fault: Option<kautz_route::Fault>,
     vectors: VectorSet,
     simulators: &[Box<dyn Simulator>],
 ) -> anyhow::Result<()> {

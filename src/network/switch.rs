@@ -6,7 +6,7 @@
 //! In: the words on every input link, the NACKs on every output link and the fault mask of
 //! one cycle ([`Switch::step`]). Out: the words on every output link and the NACKs on every
 //! input link of the next cycle ([`Switch::out_word`], [`Switch::in_nack`]). It is the
-//! golden model of `crate::rtl::kautz_switch`, equal to it in every output bit in every
+//! golden model of `crate::rtl::network::switch`, equal to it in every output bit in every
 //! cycle; docs/switch.md specifies both. A step allocates nothing, so a network model can
 //! drive thousands of switches.
 

@@ -158,14 +158,14 @@ impl SimError {
 /// Generates the route generator of `params` (with `fault` built in, if any) in both
 /// languages into a temporary directory, which lives as long as the returned handle.
 pub fn scratch_design(
-    params: &crate::rtl::kautz_route_gen::RouteGenParams,
-    fault: Option<crate::rtl::kautz_route_gen::Fault>,
+    params: &crate::rtl::kautz_route::RouteGenParams,
+    fault: Option<crate::rtl::kautz_route::Fault>,
     provenance: &crate::emit::Provenance,
 ) -> Result<(Design, crate::interrupt::scratch::ScratchDir), DesignError> {
     let dir = crate::interrupt::scratch::ScratchDir::new("kautzgen-design-")
         .map_err(DesignError::Scratch)?;
     let path = dir.path().join("design");
-    let design = crate::rtl::kautz_route_gen::design_with_fault(params, fault);
+    let design = crate::rtl::kautz_route::design_with_fault(params, fault);
     let languages = [Language::Verilog, Language::Vhdl];
     crate::emit::write_design(&path, &design, &languages, provenance)?;
     Ok((Design::load(&path)?, dir))

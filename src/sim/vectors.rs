@@ -73,7 +73,7 @@ fn ceil_log2(n: usize) -> usize {
 /// `next_route` not counted. It also spans the lead-ins of [`Stimulus::for_pair`] for both
 /// architectures, so that they are driven by the same vectors.
 pub fn cycle_bound(graph: &Kautz) -> u64 {
-    crate::rtl::kautz_route_gen::cycle_bound(graph.d(), graph.k()) as u64
+    crate::rtl::kautz_route::faithful::cycle_bound(graph.d(), graph.k()) as u64
 }
 
 /// Which ordered pairs of distinct nodes to simulate.

@@ -10,8 +10,8 @@
 
 use crate::routing::kautz::route_set;
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_route_gen::{self, Arch, Fault, RouteGenParams};
-use crate::rtl::kautz_route_par;
+use crate::rtl::kautz_route::parallel;
+use crate::rtl::kautz_route::{self, Arch, Fault, RouteGenParams};
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
 use crate::sim::units::with_fault;
@@ -71,7 +71,7 @@ impl SequenceUnit for RouteGenUnit {
     }
 
     fn design(&self) -> Design {
-        kautz_route_gen::design_with_fault(&self.params, self.fault)
+        kautz_route::design_with_fault(&self.params, self.fault)
     }
 
     fn handshake(&self) -> Handshake {
@@ -88,8 +88,8 @@ impl SequenceUnit for RouteGenUnit {
     /// k + 3(d+1) + 4 (each as its manifest's `cycle_bound` or description says).
     fn cycle_bound(&self) -> u64 {
         match self.params.arch {
-            Arch::Parallel => kautz_route_par::CYCLE_BOUND as u64,
-            _ => kautz_route_gen::cycle_bound(self.params.d(), self.params.k()) as u64,
+            Arch::Parallel => parallel::CYCLE_BOUND as u64,
+            _ => kautz_route::faithful::cycle_bound(self.params.d(), self.params.k()) as u64,
         }
     }
 

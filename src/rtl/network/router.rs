@@ -25,7 +25,7 @@
 use crate::network::switch::MAX_D as MAX_SWITCH_D;
 use crate::rtl::const_arith::{bits_for, extend};
 use crate::rtl::ir::{ConstId, Design, Expr, Memory, Module, SignalId, Timing};
-use crate::rtl::kautz_route_gen::{self, RouteGenParams, cycle_bound};
+use crate::rtl::kautz_route::{self, RouteGenParams, faithful::cycle_bound};
 use crate::topology::kautz::{Kautz, KautzError};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -98,7 +98,7 @@ impl RouterParams {
             graph: self.graph,
             top: format!("{}_route_gen", self.top),
             // The router's cycle model takes the faithful generator's bound.
-            arch: kautz_route_gen::Arch::Faithful,
+            arch: kautz_route::Arch::Faithful,
         }
     }
 
@@ -132,7 +132,7 @@ impl RouterParams {
 
 /// The router's hardware.
 pub fn design(params: &RouterParams) -> Design {
-    let route_gen = kautz_route_gen::design(&params.route_gen());
+    let route_gen = kautz_route::design(&params.route_gen());
     let top = router_module(params, route_gen.top());
     let mut modules = route_gen.modules;
     modules.push(top);

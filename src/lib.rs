@@ -6,10 +6,12 @@
 //! hardware (switch, router, whole networks) that [`rtl`] is checked against; [`random`] the
 //! deterministic random numbers that every model and flow draws from. Beneath them all,
 //! [`output`] writes the user's files and directories without destroying what kautzgen
-//! did not write, and [`interrupt`] undoes temporaries and stops started tools on Ctrl-C.
+//! did not write, [`interrupt`] undoes temporaries and stops started tools on Ctrl-C, and
+//! [`bits`] says how many bits a number needs.
 //! The binary in `main.rs` only wires these together.
 
 pub mod bench;
+pub mod bits;
 pub mod cli;
 pub mod clocking;
 pub mod draw;

@@ -10,6 +10,7 @@
 //! cycle; docs/switch.md specifies both. A step allocates nothing, so a network model can
 //! drive thousands of switches.
 
+use crate::bits::bits_for;
 use thiserror::Error;
 
 /// Largest degree: 16 ports, one bit each in the masks.
@@ -64,11 +65,6 @@ pub struct SwitchConfig {
     arbiter: Arbiter,
 }
 
-/// Bits to write the numbers 0..=n, at least 1.
-fn bits_for(n: u64) -> u32 {
-    (u64::BITS - n.leading_zeros()).max(1)
-}
-
 impl SwitchConfig {
     /// Checks 1 <= d <= 15 and 1 <= data_bits <= 64, with enough bits for the port
     /// numbers 0..=d that route bytes carry.
@@ -79,7 +75,7 @@ impl SwitchConfig {
         if !(1..=MAX_DATA_BITS).contains(&data_bits) {
             return Err(SwitchConfigError::DataBits(data_bits));
         }
-        let need = bits_for(d);
+        let need = bits_for(d + 1);
         if data_bits < need as u64 {
             return Err(SwitchConfigError::RouteBytes {
                 bits: data_bits,
@@ -119,7 +115,7 @@ impl SwitchConfig {
 
     /// Bits to write a port number 0..=d.
     pub fn port_bits(&self) -> u32 {
-        bits_for(u64::from(self.d))
+        bits_for(u64::from(self.d) + 1)
     }
 }
 

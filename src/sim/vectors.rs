@@ -9,6 +9,7 @@
 //! Vectors are made on demand from their position, so that a sweep over every pair of a
 //! large graph never holds more than one batch in memory.
 
+use crate::bits::{bits_for, ceil_log2};
 use crate::random::{SplitMix64, distinct_pairs, mix};
 use crate::routing::kautz::route_set;
 use crate::sim::{counted, hex};
@@ -47,8 +48,8 @@ pub struct Widths {
 impl Widths {
     pub fn of(graph: &Kautz) -> Self {
         Widths {
-            letter: ceil_log2(graph.d() + 1).max(1),
-            len: ceil_log2(graph.k() + 3),
+            letter: bits_for(graph.d() as u64 + 1) as usize,
+            len: ceil_log2(graph.k() as u64 + 3) as usize,
             k: graph.k(),
         }
     }
@@ -62,10 +63,6 @@ impl Widths {
     pub fn route(&self) -> usize {
         (self.k + 2) * self.letter
     }
-}
-
-fn ceil_log2(n: usize) -> usize {
-    (usize::BITS - n.saturating_sub(1).leading_zeros()) as usize
 }
 
 /// The cycle budget of one whole route set of the faithful design: k + 3(d+1) + 4 cycles

@@ -14,7 +14,7 @@ pub mod parallel;
 pub mod pipelined;
 pub mod search;
 
-use crate::rtl::const_arith::bits_for;
+use crate::bits::bits_for;
 use crate::rtl::ir::{Design, Expr, Module, SignalId};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 

@@ -22,8 +22,9 @@
 //!
 //! Every output is a register.
 
+use crate::bits::bits_for;
 use crate::network::switch::MAX_D as MAX_SWITCH_D;
-use crate::rtl::const_arith::{bits_for, extend};
+use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{ConstId, Design, Expr, Memory, Module, SignalId, Timing};
 use crate::rtl::kautz_route::{self, RouteGenParams, faithful::cycle_bound};
 use crate::topology::kautz::{Kautz, KautzError};

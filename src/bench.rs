@@ -13,9 +13,9 @@ use crate::network::kautz_net::{KautzNet, NetError, NetParams};
 use crate::network::switch::Switch;
 use crate::routing::flow::min_cost_disjoint_paths;
 use crate::routing::kautz::DisjointRoutes;
-use crate::rtl::kautz_route_gen::RouteGenParams;
-use crate::rtl::kautz_route_gen::cycle_bound;
-use crate::rtl::kautz_switch::SwitchParams;
+use crate::rtl::kautz_route::RouteGenParams;
+use crate::rtl::kautz_route::faithful::cycle_bound;
+use crate::rtl::network::switch::SwitchParams;
 use crate::sim::sequence;
 use crate::sim::vectors::{Pairs, Shard, VectorError, VectorSet};
 use crate::sim::{SHOWN_BY_VERIFY, SimError, Simulator};
@@ -168,7 +168,7 @@ pub fn simulated(
     let params = RouteGenParams::new(
         graph.d() as u64,
         graph.k() as u64,
-        crate::rtl::kautz_route_gen::DEFAULT_TOP,
+        crate::rtl::kautz_route::DEFAULT_TOP,
     )?;
     let vectors = VectorSet::new(graph, pairs, Shard::WHOLE)?;
     let unit = RouteGenUnit::new(params, None, vectors);

@@ -8,10 +8,12 @@
 //! topology's arcs to switch ports); [`random`] the deterministic random numbers that every
 //! model and flow draws from. Beneath them all, [`output`] writes the user's files and
 //! directories without destroying what kautzgen did not write, and [`interrupt`] undoes
-//! temporaries and stops started tools on Ctrl-C.
+//! temporaries and stops started tools on Ctrl-C, and [`bits`] says how many bits a
+//! number needs.
 //! The binary in `main.rs` only wires these together.
 
 pub mod bench;
+pub mod bits;
 pub mod cli;
 pub mod clocking;
 pub mod draw;

@@ -9,7 +9,7 @@ use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::routing::kautz::{Phase, route_set};
 use kautzgen::rtl::ir::Design;
-use kautzgen::rtl::kautz_route_gen::{Arch, RouteGenParams, design};
+use kautzgen::rtl::kautz_route::{Arch, RouteGenParams, design};
 use kautzgen::synth::equiv::{Setup, Verdict, prove};
 use kautzgen::synth::lint::lint;
 use kautzgen::topology::kautz::Kautz;

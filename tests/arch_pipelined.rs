@@ -8,7 +8,7 @@
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::Design;
-use kautzgen::rtl::kautz_route_gen::{Arch, RouteGenParams, design};
+use kautzgen::rtl::kautz_route::{Arch, RouteGenParams, design};
 use kautzgen::synth::lint::lint;
 use std::path::Path;
 use std::process::Command;

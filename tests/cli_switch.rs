@@ -7,7 +7,7 @@ mod common;
 use common::kautzgen;
 use kautzgen::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};
 use kautzgen::network::switch::Switch;
-use kautzgen::rtl::kautz_switch::SwitchParams;
+use kautzgen::rtl::network::switch::SwitchParams;
 use kautzgen::units::switch::traffic::{SwitchUnit, output_row};
 
 fn bad_input(args: &[&str], message: &str) {

@@ -5,7 +5,7 @@
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::{Direction, SignalKind};
-use kautzgen::rtl::kautz_route_gen::{RouteGenParams, design};
+use kautzgen::rtl::kautz_route::{RouteGenParams, design};
 use kautzgen::synth::lint::lint;
 use std::path::Path;
 use std::process::Command;

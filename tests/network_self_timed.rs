@@ -1,4 +1,4 @@
-//! The self-timed network (src/rtl/kautz_network.rs with `SwitchClocking::SelfTimed`): it
+//! The self-timed network (src/rtl/network/whole.rs with `SwitchClocking::SelfTimed`): it
 //! compiles without a warning in Icarus Verilog and GHDL; its node module has the ports a
 //! testbench wires (no clock in, `node_clk` out, `cl`/`cla` beside every link); `links()`
 //! is the Kautz digraph's arcs, derived here from the words alone, with each built-in
@@ -16,11 +16,11 @@ use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::fabric::switch::Arbiter;
 use kautzgen::rtl::ir::{Direction, SignalKind, Timing};
-use kautzgen::rtl::kautz_network::{
+use kautzgen::rtl::network::switch::SwitchClocking;
+use kautzgen::rtl::network::whole::{
     DEFAULT_TOP, NetLink, NetworkFault, NetworkParams, design, links, node_prefix, node_word,
     out_fault_bits,
 };
-use kautzgen::rtl::kautz_switch::SwitchClocking;
 use kautzgen::sim::Simulator;
 use kautzgen::sim::delays::DelaySource;
 use kautzgen::sim::ghdl::Ghdl;

@@ -7,7 +7,7 @@ use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::routing::torus::Algorithm;
 use kautzgen::rtl::ir::Design;
-use kautzgen::rtl::kautz_route_gen::{Fault, RouteGenParams, design, design_with_fault};
+use kautzgen::rtl::kautz_route::{Fault, RouteGenParams, design, design_with_fault};
 use kautzgen::rtl::ldi_units::{self, LdiUnitKind, LdiUnitParams};
 use kautzgen::rtl::mrns_path_gen::{self, MrnsPathGenParams};
 use kautzgen::rtl::torus_router::{self, TorusRouterParams};

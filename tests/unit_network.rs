@@ -9,7 +9,7 @@ use common::kautzgen;
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::fabric::switch::Arbiter;
-use kautzgen::rtl::kautz_network::{DEFAULT_TOP, NetworkParams, design};
+use kautzgen::rtl::network::whole::{DEFAULT_TOP, NetworkParams, design};
 use kautzgen::synth::lint::lint;
 
 fn params(d: u64, k: u64) -> NetworkParams {

@@ -1,10 +1,10 @@
-//! The router of the network-switch paper (Smit et al. 1991) (src/rtl/kautz_router.rs) in
+//! The router of the network-switch paper (Smit et al. 1991) (src/rtl/network/router.rs) in
 //! hardware: lint-clean; its ports as docs/network.md lists them.
 
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::{Direction, SignalKind};
-use kautzgen::rtl::kautz_router::{DEFAULT_TOP, RouterFault, RouterParams, design};
+use kautzgen::rtl::network::router::{DEFAULT_TOP, RouterFault, RouterParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::function::FunctionReport;
 use kautzgen::sim::ghdl::Ghdl;

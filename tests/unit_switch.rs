@@ -1,4 +1,4 @@
-//! The network switch (src/rtl/kautz_switch.rs) in hardware: lint-clean for sizes at the
+//! The network switch (src/rtl/network/switch.rs) in hardware: lint-clean for sizes at the
 //! edges and self-timed; its ports as docs/switch.md lists them; every output in every
 //! cycle equal to the cycle model's in Verilator and GHDL for d = 1 to 4; both built-in
 //! faults caught in exactly the cycles where the faulty model differs from the fault-free
@@ -16,7 +16,7 @@ use kautzgen::emit::{Provenance, write_design};
 use kautzgen::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};
 use kautzgen::network::switch::Switch;
 use kautzgen::rtl::ir::{Direction, SignalKind};
-use kautzgen::rtl::kautz_switch::{SelfTimedFault, SwitchClocking, SwitchParams, design};
+use kautzgen::rtl::network::switch::{SelfTimedFault, SwitchClocking, SwitchParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::delays::{DelaySource, Delays};
 use kautzgen::sim::function::FunctionReport;

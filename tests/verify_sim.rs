@@ -9,7 +9,7 @@
 use kautzgen::emit::names::Language as EmitLanguage;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::routing::kautz::{Phase, route_set};
-use kautzgen::rtl::kautz_route_gen::{Fault, RouteGenParams, design_with_fault};
+use kautzgen::rtl::kautz_route::{Fault, RouteGenParams, design_with_fault};
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::sequence::{self, Mode, Options, SequenceUnit};
 use kautzgen::sim::testbench::Language;

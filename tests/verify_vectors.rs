@@ -2,7 +2,7 @@
 //! words, expected answers and the stimulus file. Orders and words are checked against a
 //! brute-force enumeration written here, not against the code that produces them.
 
-use kautzgen::rtl::kautz_route_gen::cycle_bound;
+use kautzgen::rtl::kautz_route::faithful::cycle_bound;
 use kautzgen::sim::vectors::{Expected, Pairs, Shard, Vector, VectorSet};
 use kautzgen::topology::kautz::{Kautz, Letter};
 use std::collections::HashSet;

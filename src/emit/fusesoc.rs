@@ -129,7 +129,7 @@ mod tests {
     use crate::emit::names::Language;
     use crate::emit::render;
     use crate::rtl::ir::Timing;
-    use crate::rtl::kautz_route_gen::{RouteGenParams, design};
+    use crate::rtl::kautz_route::{RouteGenParams, design};
 
     #[test]
     fn the_core_lists_every_file_with_its_type() {

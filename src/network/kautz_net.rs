@@ -140,7 +140,7 @@ impl FaultSpec {
 pub struct NetParams {
     pub graph: Kautz,
     pub arbiter: Arbiter,
-    /// The route generator's cycle bound B (`rtl::kautz_route_gen::cycle_bound`).
+    /// The route generator's cycle bound B (`rtl::kautz_route::faithful::cycle_bound`).
     pub route_cycles: u64,
     /// The router's message buffer, in bytes.
     pub max_bytes: u8,

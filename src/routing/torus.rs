@@ -20,6 +20,7 @@
 //! - West first: while the destination lies west in the mesh (dst digit < current digit
 //!   in X), only X moves are candidates, so no west hop ever follows a non-west hop.
 
+use crate::bits::ceil_log2;
 use crate::topology::torus::{Dir, Faults, Node, Port, PortMask, Torus, TorusError};
 use std::cmp::Ordering;
 use thiserror::Error;
@@ -132,15 +133,6 @@ struct Plan {
     header: Header,
     /// The port that counts as "the direction" for f, if the algorithm keeps f.
     west: Option<Port>,
-}
-
-/// Bits needed to store one of `values` values.
-pub fn ceil_log2(values: u64) -> u32 {
-    if values <= 1 {
-        0
-    } else {
-        u64::BITS - (values - 1).leading_zeros()
-    }
 }
 
 /// Header width in bits per Theorem 5.4 of Demaine and Srinivas's k-ary n-cube paper, each

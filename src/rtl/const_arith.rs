@@ -12,12 +12,8 @@
 //! `k x mod D` is double-and-add over the bits of the constant k, one step per doubling
 //! and per addition.
 
+use crate::bits::bits_for;
 use crate::rtl::ir::{Expr, Module, SignalId};
-
-/// Bits needed to hold the values `0..values`; at least one.
-pub fn bits_for(values: u64) -> u32 {
-    (64 - values.saturating_sub(1).leading_zeros()).max(1)
-}
 
 /// Bit `i` of `signal`, as a one-bit expression.
 pub fn bit(signal: SignalId, i: u32) -> Expr {
@@ -185,27 +181,4 @@ pub fn add_mod(m: &mut Module, name: &str, a: Expr, b: Expr, modulus: u64) -> Ex
         "One extra bit: the sum of two residues needs it.",
     );
     reduce(m, t, modulus).1
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bits_for_counts_values() {
-        let cases = [
-            (1, 1),
-            (2, 1),
-            (3, 2),
-            (4, 2),
-            (5, 3),
-            (9, 4),
-            (16, 4),
-            (17, 5),
-        ];
-        for (values, bits) in cases {
-            assert_eq!(bits_for(values), bits, "{values}");
-        }
-        assert_eq!(bits_for(1 << 32), 32);
-    }
 }

@@ -306,7 +306,7 @@ impl Memory {
     /// Bits of an address of a memory of `depth` words: ceil(log2(depth)), the bits of the
     /// last word's address.
     pub fn address_width(depth: u32) -> u32 {
-        u32::BITS - depth.saturating_sub(1).leading_zeros()
+        crate::bits::ceil_log2(depth.into())
     }
 
     /// Whether an address can point past the last word.

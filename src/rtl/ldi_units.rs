@@ -13,10 +13,9 @@
 //! differences are a subtraction and a conditional correction. Ports and the arithmetic
 //! of each unit are described in docs/ldi-units.md.
 
+use crate::bits::bits_for;
 use crate::routing::ldi::{RouteError, Theorem3};
-use crate::rtl::const_arith::{
-    add_mod, bits_for, bits_msb_first, divmod, extend, mul_mod, sub_mod,
-};
+use crate::rtl::const_arith::{add_mod, bits_msb_first, divmod, extend, mul_mod, sub_mod};
 use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
 use crate::topology::ldi::{Ldi, LdiError, SwitchMethod, Switches};
 use std::collections::BTreeMap;

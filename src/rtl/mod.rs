@@ -6,12 +6,8 @@
 
 pub mod const_arith;
 pub mod ir;
-pub mod kautz_network;
-pub mod kautz_route_gen;
-pub mod kautz_route_par;
-pub mod kautz_route_pipe;
-pub mod kautz_router;
-pub mod kautz_switch;
+pub mod kautz_route;
 pub mod ldi_units;
 pub mod mrns_path_gen;
+pub mod network;
 pub mod torus_router;

@@ -31,7 +31,8 @@
 //! path or not, so every route set takes exactly [`cycle_bound`] = 1 + n + sum m_i cycles
 //! of work (waiting for `next_path` not counted). Ports and encodings: docs/mrns-path-gen.md.
 
-use crate::rtl::const_arith::{bits_for, extend};
+use crate::bits::bits_for;
+use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{ConstId, Design, Expr, Module, SignalId, Timing};
 use crate::topology::mrns::{Mrns, MrnsError};
 use std::collections::BTreeMap;

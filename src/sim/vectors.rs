@@ -9,6 +9,7 @@
 //! Vectors are made on demand from their position, so that a sweep over every pair of a
 //! large graph never holds more than one batch in memory.
 
+use crate::bits::bits_for;
 use crate::random::{SplitMix64, distinct_pairs};
 use crate::routing::kautz::route_set;
 
@@ -262,7 +263,7 @@ pub fn invalid_pairs(graph: &Kautz) -> Vec<(Vec<Letter>, Vec<Letter>)> {
         dst[0] = dst[1];
         pairs.push((low.clone(), dst));
     }
-    let largest = (1usize << crate::rtl::const_arith::bits_for(d as u64 + 1)) - 1;
+    let largest = (1usize << bits_for(d as u64 + 1)) - 1;
     if largest > d {
         let mut src = low.clone();
         src[k - 1] = (d + 1) as Letter;

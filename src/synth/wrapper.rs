@@ -123,7 +123,7 @@ pub fn wrapper(design: &Design) -> Result<Wrapper, WrapperError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rtl::kautz_route_gen::{RouteGenParams, design};
+    use crate::rtl::kautz_route::{RouteGenParams, design};
 
     #[test]
     fn every_port_of_the_route_generator_is_registered() {

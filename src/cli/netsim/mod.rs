@@ -18,7 +18,7 @@ use crate::network::stats::Summary;
 use crate::network::trace::trace_line;
 use crate::network::traffic::{Pattern, Traffic};
 use crate::output;
-use crate::rtl::kautz_route_gen::cycle_bound;
+use crate::rtl::kautz_route::faithful::cycle_bound;
 use crate::topology::kautz::Kautz;
 use anyhow::Context;
 use std::path::PathBuf;

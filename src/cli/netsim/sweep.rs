@@ -16,7 +16,7 @@ use crate::cli::output::print_stdout;
 use crate::experiments::driver::csv_text;
 use crate::experiments::kautz_sweep::report::{chart, table};
 use crate::experiments::kautz_sweep::{Grid, Row};
-use crate::rtl::kautz_route_gen::cycle_bound;
+use crate::rtl::kautz_route::faithful::cycle_bound;
 use crate::sim::vectors::Shard;
 use crate::topology::kautz::Kautz;
 use std::path::PathBuf;

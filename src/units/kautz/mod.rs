@@ -9,8 +9,9 @@ pub mod sequence;
 
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_route_gen::{self, Arch, Fault, RouteGenParams};
-use crate::rtl::{kautz_route_par, kautz_route_pipe};
+use crate::rtl::kautz_route::parallel as rtl_parallel;
+use crate::rtl::kautz_route::pipelined as rtl_pipelined;
+use crate::rtl::kautz_route::{self, Arch, Fault, RouteGenParams, faithful};
 use crate::sim::sequence::SequenceUnit;
 use crate::sim::stream::StreamUnit;
 use crate::sim::vectors::VectorSet;
@@ -154,7 +155,7 @@ impl HardwareUnit for KautzUnit {
     }
 
     fn design(&self) -> Design {
-        kautz_route_gen::design(&self.params)
+        kautz_route::design(&self.params)
     }
 
     fn timing(&self) -> String {
@@ -162,15 +163,15 @@ impl HardwareUnit for KautzUnit {
         match p.arch {
             Arch::Faithful => format!(
                 "each route_valid or done follows init or next_route within {} cycles",
-                kautz_route_gen::cycle_bound(p.d(), p.k())
+                faithful::cycle_bound(p.d(), p.k())
             ),
             Arch::Parallel => format!(
                 "the first route_valid or done {} cycles after init, each further one the cycle after next_route",
-                kautz_route_par::CYCLE_BOUND
+                rtl_parallel::CYCLE_BOUND
             ),
             Arch::Pipelined => format!(
                 "a pair accepted every clock; its route set on the outputs {} clock edges later unless out_ready stalls it",
-                kautz_route_pipe::latency(p.d())
+                rtl_pipelined::latency(p.d())
             ),
         }
     }

@@ -15,8 +15,8 @@
 
 use crate::random::SplitMix64;
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_route_gen::{self, Fault, RouteGenParams, pack_word};
-use crate::rtl::kautz_route_pipe::latency;
+use crate::rtl::kautz_route::pipelined::latency;
+use crate::rtl::kautz_route::{self, Fault, RouteGenParams, pack_word};
 use crate::sim::bits::Bits;
 use crate::sim::stream::{Cycle, StreamUnit};
 use crate::sim::vectors::{Expected, Vector, VectorSet};
@@ -59,7 +59,7 @@ impl PipeUnit {
             });
         }
         Ok(PipeUnit {
-            params: params.with_arch(kautz_route_gen::Arch::Pipelined),
+            params: params.with_arch(kautz_route::Arch::Pipelined),
             fault,
             vectors,
             seed,
@@ -113,7 +113,7 @@ impl StreamUnit for PipeUnit {
     }
 
     fn design(&self) -> Design {
-        kautz_route_gen::design_with_fault(&self.params, self.fault)
+        kautz_route::design_with_fault(&self.params, self.fault)
     }
 
     /// Rows in port order: in_valid, src, dst, out_ready. The run ends when every set has

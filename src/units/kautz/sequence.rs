@@ -12,8 +12,8 @@ use crate::emit::manifest::Manifest;
 use crate::emit::names::Language;
 use crate::routing::kautz::route_set;
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_route_gen::{self, Arch, Fault, RouteGenParams};
-use crate::rtl::kautz_route_par;
+use crate::rtl::kautz_route::parallel;
+use crate::rtl::kautz_route::{self, Arch, Fault, RouteGenParams};
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
 use crate::sim::vectors::VectorSet;
@@ -93,7 +93,7 @@ impl SequenceUnit for RouteGenUnit {
     }
 
     fn design(&self) -> Design {
-        kautz_route_gen::design_with_fault(&self.params, self.fault)
+        kautz_route::design_with_fault(&self.params, self.fault)
     }
 
     fn handshake(&self) -> Handshake {
@@ -113,8 +113,8 @@ impl SequenceUnit for RouteGenUnit {
             return read.cycle_bound(&self.params.graph);
         }
         match self.params.arch {
-            Arch::Parallel => kautz_route_par::CYCLE_BOUND as u64,
-            _ => kautz_route_gen::cycle_bound(self.params.d(), self.params.k()) as u64,
+            Arch::Parallel => parallel::CYCLE_BOUND as u64,
+            _ => kautz_route::faithful::cycle_bound(self.params.d(), self.params.k()) as u64,
         }
     }
 
@@ -279,7 +279,7 @@ impl DesignDir {
     fn cycle_bound(&self, graph: &Kautz) -> u64 {
         match self.manifest.params.get("cycle_bound") {
             Some(&bound) => bound,
-            None => kautz_route_gen::cycle_bound(graph.d(), graph.k()) as u64,
+            None => crate::rtl::kautz_route::faithful::cycle_bound(graph.d(), graph.k()) as u64,
         }
     }
 

@@ -12,9 +12,9 @@ use crate::emit::testbench::Testbench;
 use crate::fabric::switch::Arbiter;
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_network::{self, NetworkFault, NetworkParams};
-use crate::rtl::kautz_router::DEFAULT_MAX_BYTES;
-use crate::rtl::kautz_switch::SwitchClocking;
+use crate::rtl::network::router::DEFAULT_MAX_BYTES;
+use crate::rtl::network::switch::SwitchClocking;
+use crate::rtl::network::whole::{self, NetworkFault, NetworkParams};
 use crate::sim::bits::Bits;
 use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::{SimError, Simulator, export};
@@ -109,7 +109,7 @@ impl UnitKind for Kind {
             args.k,
             args.max_bytes,
             args.arbiter,
-            top.unwrap_or(kautz_network::DEFAULT_TOP),
+            top.unwrap_or(whole::DEFAULT_TOP),
         )
         .map(|params| {
             Box::new(Network(params.with_clocking(args.clocking))) as Box<dyn HardwareUnit>
@@ -139,14 +139,14 @@ impl HardwareUnit for Network {
         if p.clocking == SwitchClocking::SelfTimed {
             words += " --clocking self-timed";
         }
-        if p.top != kautz_network::DEFAULT_TOP {
+        if p.top != whole::DEFAULT_TOP {
             words += &format!(" --top {}", p.top);
         }
         words
     }
 
     fn design(&self) -> Design {
-        kautz_network::design(&self.0)
+        whole::design(&self.0)
     }
 
     fn timing(&self) -> String {

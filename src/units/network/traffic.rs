@@ -1,4 +1,4 @@
-//! The network of `crate::rtl::kautz_network` checked message by message against the
+//! The network of `crate::rtl::network::whole` checked message by message against the
 //! golden network model ([`crate::network::kautz_net`]).
 //!
 //! The model runs first, with uniform traffic of 1 to `max_bytes` bytes per message at the
@@ -16,8 +16,8 @@
 use crate::network::kautz_net::{KautzNet, NetError, NetParams};
 use crate::network::message::{Finished, Outcome, payload_byte};
 use crate::rtl::ir::{Design, Direction, SignalKind};
-use crate::rtl::kautz_network::{self, NetworkParams, node_prefix};
-use crate::rtl::kautz_route_gen::{pack_word, unpack_word};
+use crate::rtl::kautz_route::{pack_word, unpack_word};
+use crate::rtl::network::whole::{self, NetworkParams, node_prefix};
 use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::function::{FunctionReport, parse_line, row_ports, simulate};
 use crate::sim::self_timed::{Bench, Link, describe_stop};
@@ -171,7 +171,7 @@ impl NetworkUnit {
     }
 
     pub fn design(&self) -> Design {
-        kautz_network::design(&self.params)
+        whole::design(&self.params)
     }
 
     /// The messages of the model's run.
@@ -305,7 +305,7 @@ impl NetworkUnit {
     /// that receives it (`n012.in1_cl`; [`LinkWires`]).
     pub fn links(&self) -> Vec<Link> {
         let prefixes = prefixes(self.params.graph());
-        kautz_network::links(&self.params)
+        whole::links(&self.params)
             .into_iter()
             .map(|link| Link {
                 from: link.from,
@@ -400,8 +400,8 @@ impl NetworkUnit {
             .iter()
             .enumerate()
             .map(|(v, prefix)| {
-                let word = kautz_network::node_word(&self.params, v);
-                let out_fault = kautz_network::out_fault_bits(&self.params, v, &faulty, 0);
+                let word = whole::node_word(&self.params, v);
+                let out_fault = whole::out_fault_bits(&self.params, v, &faulty, 0);
                 rows.iter()
                     .map(|row| {
                         ports

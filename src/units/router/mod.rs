@@ -7,7 +7,9 @@ pub mod traffic;
 
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_router::{self, DEFAULT_MAX_BYTES, RouterFault, RouterParams};
+use crate::rtl::network::router::{
+    self as rtl_router, DEFAULT_MAX_BYTES, RouterFault, RouterParams,
+};
 use crate::units::check::{Check, FamilyCheck};
 use crate::units::options::{FaultArg, WaveArg, read};
 use crate::units::{HardwareUnit, Purpose, UnitKind};
@@ -83,7 +85,7 @@ impl UnitKind for Kind {
             args.d,
             args.k,
             args.max_bytes,
-            top.unwrap_or(kautz_router::DEFAULT_TOP),
+            top.unwrap_or(rtl_router::DEFAULT_TOP),
         )
         .map(|params| Box::new(Router(params)) as Box<dyn HardwareUnit>)
         .map_err(input_error)
@@ -104,14 +106,14 @@ impl HardwareUnit for Router {
         if p.max_bytes != DEFAULT_MAX_BYTES {
             words += &format!(" --max-bytes {}", p.max_bytes);
         }
-        if p.top != kautz_router::DEFAULT_TOP {
+        if p.top != rtl_router::DEFAULT_TOP {
             words += &format!(" --top {}", p.top);
         }
         words
     }
 
     fn design(&self) -> Design {
-        kautz_router::design(&self.0)
+        rtl_router::design(&self.0)
     }
 
     fn timing(&self) -> String {

@@ -1,4 +1,4 @@
-//! The router of `crate::rtl::kautz_router` as a [`StreamUnit`]: its stimulus and the cycle
+//! The router of `crate::rtl::network::router` as a [`StreamUnit`]: its stimulus and the cycle
 //! model's answer in every cycle.
 //!
 //! The stimulus is made cycle by cycle in closed loop with the cycle model
@@ -17,8 +17,8 @@ use crate::network::switch::Word;
 use crate::random::SplitMix64;
 use crate::routing::kautz::route_set;
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_route_gen::pack_word;
-use crate::rtl::kautz_router::{self, RouterParams};
+use crate::rtl::kautz_route::pack_word;
+use crate::rtl::network::router::{self, RouterParams};
 use crate::sim::stream::{Cycle, StreamUnit};
 use crate::topology::kautz::Letter;
 use std::collections::VecDeque;
@@ -89,7 +89,7 @@ impl StreamUnit for RouterUnit {
     }
 
     fn design(&self) -> Design {
-        kautz_router::design(&self.params)
+        router::design(&self.params)
     }
 
     fn cycles(&self) -> Vec<Cycle> {

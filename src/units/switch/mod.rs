@@ -12,7 +12,9 @@ use crate::emit::testbench::Testbench;
 use crate::fabric::switch::{Arbiter, DEFAULT_DATA_BITS, SwitchConfig, SwitchFault};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_switch::{self, SelfTimedFault, SwitchClocking, SwitchParams};
+use crate::rtl::network::switch::{
+    self as rtl_switch, SelfTimedFault, SwitchClocking, SwitchParams,
+};
 use crate::sim::delays::Delays;
 use crate::sim::stream::StreamUnit;
 use crate::sim::{SimError, Simulator};
@@ -100,7 +102,7 @@ impl UnitKind for Kind {
         Ok(Box::new(Switch(
             SwitchParams::new(config)
                 .with_clocking(args.clocking)
-                .with_top(top.unwrap_or(kautz_switch::DEFAULT_TOP)),
+                .with_top(top.unwrap_or(rtl_switch::DEFAULT_TOP)),
         )))
     }
 }
@@ -126,14 +128,14 @@ impl HardwareUnit for Switch {
         if p.clocking == SwitchClocking::SelfTimed {
             words += " --clocking self-timed";
         }
-        if p.top != kautz_switch::DEFAULT_TOP {
+        if p.top != rtl_switch::DEFAULT_TOP {
             words += &format!(" --top {}", p.top);
         }
         words
     }
 
     fn design(&self) -> Design {
-        kautz_switch::design(&self.0)
+        rtl_switch::design(&self.0)
     }
 
     fn timing(&self) -> String {
@@ -214,7 +216,7 @@ impl Check for RingCheck {
     }
 
     fn design(&self) -> Design {
-        kautz_switch::design(&self.ring.params())
+        rtl_switch::design(&self.ring.params())
     }
 
     fn simulation(&self) -> Simulation {

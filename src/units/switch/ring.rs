@@ -19,7 +19,7 @@ use super::traffic::{Sender, output_row, worm};
 use crate::fabric::switch::SwitchConfig;
 use crate::network::switch::Switch;
 use crate::random::SplitMix64;
-use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
+use crate::rtl::network::switch::{self, SwitchClocking, SwitchParams};
 use crate::sim::delays::{DelayError, DelaySource, Delays, LinkWires};
 use crate::sim::function::FunctionReport;
 use crate::sim::self_timed::{Bench, BenchRun, Link, describe_stop};
@@ -179,7 +179,7 @@ impl Ring {
         delays: &Delays,
         shown: usize,
     ) -> Result<FunctionReport, SimError> {
-        let design = kautz_switch::design(&self.params());
+        let design = switch::design(&self.params());
         let expected = self.expected();
         let wires = links().iter().flat_map(|link| link.wires(delays)).collect();
         let local_ports = ["fault", "in0_valid", "in0_ctl", "in0_data", "out0_nack"];

@@ -1,4 +1,4 @@
-//! The network switch of `crate::rtl::kautz_switch` as a [`StreamUnit`]: its traffic and
+//! The network switch of `crate::rtl::network::switch` as a [`StreamUnit`]: its traffic and
 //! the cycle model's answer in every cycle.
 //!
 //! The traffic is made cycle by cycle in closed loop with the cycle model
@@ -12,7 +12,7 @@
 use crate::network::switch::{Switch, Word};
 use crate::random::SplitMix64;
 use crate::rtl::ir::Design;
-use crate::rtl::kautz_switch::{self, SwitchParams};
+use crate::rtl::network::switch::{self, SwitchParams};
 use crate::sim::stream::{Cycle, StreamUnit};
 use std::collections::VecDeque;
 
@@ -98,7 +98,7 @@ impl StreamUnit for SwitchUnit {
     }
 
     fn design(&self) -> Design {
-        kautz_switch::design(&self.params)
+        switch::design(&self.params)
     }
 
     fn cycles(&self) -> Vec<Cycle> {

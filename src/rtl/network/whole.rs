@@ -1,7 +1,7 @@
 //! A whole K(d,k) network of the network-switch paper (Smit et al. 1991; see docs/papers.md)
 //! in one design (docs/network.md, "The network in RTL"): at every node a switch
-//! ([`super::kautz_switch`]) and a router with its route generator
-//! ([`super::kautz_router`]), the links wired by the Kautz arcs.
+//! ([`super::switch`]) and a router with its route generator
+//! ([`super::router`]), the links wired by the Kautz arcs.
 //!
 //! In: [`NetworkParams`] (the graph, the routers' buffer size, the switches' arbiter and
 //! clocking, a built-in wiring fault for verification, the top's name). Out: a [`Design`]
@@ -22,12 +22,12 @@
 //! give what the top wires and drives, for a testbench that wires the nodes itself (with
 //! wire delays, which the top's wires lack).
 
+use super::router::{self, RouterError, RouterParams};
+use super::switch::{self, SwitchClocking, SwitchParams};
 use crate::fabric::switch::{Arbiter, SwitchConfig};
 use crate::fabric::wiring::Wiring;
 use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
-use crate::rtl::kautz_route_gen::pack_word;
-use crate::rtl::kautz_router::{self, RouterError, RouterParams};
-use crate::rtl::kautz_switch::{self, SwitchClocking, SwitchParams};
+use crate::rtl::kautz_route::pack_word;
 use crate::topology::kautz::{Kautz, Letter};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -250,8 +250,8 @@ pub fn out_fault_bits(params: &NetworkParams, v: usize, faulty: &[bool], link_fa
 
 /// The network's hardware.
 pub fn design(params: &NetworkParams) -> Design {
-    let router = kautz_router::design(&params.router);
-    let switch = kautz_switch::design(&params.switch());
+    let router = router::design(&params.router);
+    let switch = switch::design(&params.switch());
     let node = node_module(params, router.top(), switch.top());
     let top = network_module(params, router.top(), &node);
     let mut modules = router.modules;

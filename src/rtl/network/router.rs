@@ -22,10 +22,11 @@
 //!
 //! Every output is a register.
 
+use crate::bits::bits_for;
 use crate::fabric::switch::MAX_D as MAX_SWITCH_D;
-use crate::rtl::const_arith::{bits_for, extend};
-use crate::rtl::ir::{ConstId, Design, Expr, Memory, Module, SignalId, Timing};
-use crate::rtl::kautz_route_gen::{self, RouteGenParams, cycle_bound};
+use crate::rtl::const_arith::extend;
+use crate::rtl::ir::{Clocking, ConstId, Design, Expr, Memory, Module, SignalId, Timing};
+use crate::rtl::kautz_route::{self, RouteGenParams, faithful::cycle_bound};
 use crate::topology::kautz::{Kautz, KautzError};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -98,7 +99,7 @@ impl RouterParams {
             graph: self.graph,
             top: format!("{}_route_gen", self.top),
             // The router's cycle model takes the faithful generator's bound.
-            arch: kautz_route_gen::Arch::Faithful,
+            arch: kautz_route::Arch::Faithful,
         }
     }
 
@@ -132,7 +133,7 @@ impl RouterParams {
 
 /// The router's hardware.
 pub fn design(params: &RouterParams) -> Design {
-    let route_gen = kautz_route_gen::design(&params.route_gen());
+    let route_gen = kautz_route::design(&params.route_gen());
     let top = router_module(params, route_gen.top());
     let mut modules = route_gen.modules;
     modules.push(top);
@@ -192,18 +193,243 @@ const RX_STATES: [(&str, &str); 5] = [
     ),
 ];
 
+/// The router's widths, from its parameters.
+#[derive(Clone, Copy)]
+struct Sizes {
+    d: u64,
+    k: u32,
+    /// Bits of a letter and of a route's length.
+    w: u32,
+    lw: u32,
+    /// Bits of a node word and of a route.
+    kw: u32,
+    rw: u32,
+    /// `max_bytes`, the buffer's words and its address bits.
+    max: u64,
+    depth: u32,
+    aw: u32,
+    /// B, the route generator's cycle bound, and the bits of the timer that counts it.
+    b: u64,
+    tw: u32,
+    /// Bits of a position in the worm.
+    pw: u32,
+}
+
+impl Sizes {
+    fn of(params: &RouterParams) -> Self {
+        let generator = params.route_gen();
+        let (d, k) = (params.graph.d() as u64, params.graph.k() as u32);
+        let (w, lw) = (generator.letter_bits(), generator.length_bits());
+        let depth = params.max_bytes.max(2) as u32;
+        let b = params.route_cycles();
+        Sizes {
+            d,
+            k,
+            w,
+            lw,
+            kw: k * w,
+            rw: (k + 2) * w,
+            max: u64::from(params.max_bytes),
+            depth,
+            aw: Memory::address_width(depth),
+            b,
+            tw: bits_for(b + 1),
+            // At least 8 bits: n (8 bits) is added to positions.
+            pw: bits_for(params.max_worm() + 1).max(8),
+        }
+    }
+}
+
+/// The router's ports: the processor's side (tx, res, rx), the node's word, and the
+/// switch's input 0 (net) and output 0 (arr).
+#[derive(Clone, Copy)]
+struct Io {
+    clocking: Clocking,
+    tx_valid: SignalId,
+    tx_ready: SignalId,
+    tx_data: SignalId,
+    tx_last: SignalId,
+    tx_dst: SignalId,
+    res_valid: SignalId,
+    res_status: SignalId,
+    res_attempts: SignalId,
+    rx_valid: SignalId,
+    rx_data: SignalId,
+    rx_first: SignalId,
+    rx_last: SignalId,
+    rx_src: SignalId,
+    rx_len: SignalId,
+    rx_error: SignalId,
+    node: SignalId,
+    net_valid: SignalId,
+    net_ctl: SignalId,
+    net_data: SignalId,
+    net_nack: SignalId,
+    arr_valid: SignalId,
+    arr_ctl: SignalId,
+    arr_data: SignalId,
+}
+
+/// The loader's byte handshake and the sender's state.
+#[derive(Clone, Copy)]
+struct Intake {
+    /// The sender's states: idle, route, ready, send, drop.
+    phases: [ConstId; 5],
+    phase: SignalId,
+    take: SignalId,
+    first: SignalId,
+    more: SignalId,
+    still_loading: SignalId,
+}
+
+impl Intake {
+    /// The sender is in state `p`.
+    fn is(&self, p: ConstId) -> Expr {
+        Expr::from(self.phase).eq(p.into())
+    }
+}
+
+/// The message buffer and its byte count.
+#[derive(Clone, Copy)]
+struct Buffer {
+    count: SignalId,
+    over: SignalId,
+    read_data: SignalId,
+    read_addr: SignalId,
+}
+
+/// The route generator's outputs, and `take_route`, its `next_route`.
+#[derive(Clone, Copy)]
+struct Generator {
+    valid: SignalId,
+    route: SignalId,
+    len: SignalId,
+    done: SignalId,
+    error: SignalId,
+    take_route: SignalId,
+}
+
+/// The sequencer's timer and the decisions it makes.
+#[derive(Clone, Copy)]
+struct Schedule {
+    tick: SignalId,
+    attempt: SignalId,
+    due: SignalId,
+    bad: SignalId,
+    start_send: SignalId,
+}
+
+/// The worm's position and the outcomes it decides.
+#[derive(Clone, Copy)]
+struct Verdicts {
+    pos: SignalId,
+    hop_count: SignalId,
+    eod_pos: SignalId,
+    at_eod: SignalId,
+    delivered: SignalId,
+    failed: SignalId,
+    refused: SignalId,
+    verdict: SignalId,
+}
+
+/// The worm's registers and what the next word is.
+#[derive(Clone, Copy)]
+struct Worm {
+    hops: SignalId,
+    prev: SignalId,
+    srcw: SignalId,
+    route_in: SignalId,
+    next: SignalId,
+    is_hop: SignalId,
+    is_zero: SignalId,
+    is_src: SignalId,
+    is_len: SignalId,
+    is_data: SignalId,
+}
+
+/// The receiver's state and what the arriving word is.
+#[derive(Clone, Copy)]
+struct Receiver {
+    states: [ConstId; 5],
+    rx_state: SignalId,
+    rx_count: SignalId,
+    rx_acc: SignalId,
+    rx_n: SignalId,
+    head_in: SignalId,
+    early: SignalId,
+    src_in: SignalId,
+    len_in: SignalId,
+    zero_len: SignalId,
+    data_in: SignalId,
+    rx_next: SignalId,
+    last_in: SignalId,
+}
+
+impl Receiver {
+    /// The receiver is in state `s`.
+    fn is(&self, s: ConstId) -> Expr {
+        Expr::from(self.rx_state).eq(s.into())
+    }
+}
+
+/// The sender is NACKed: the worm on the link was refused.
+fn nacked(io: &Io) -> Expr {
+    Expr::from(io.net_nack)
+}
+
+/// A control word arrives from the switch.
+fn control_in(io: &Io) -> Expr {
+    Expr::from(io.arr_valid).and(io.arr_ctl.into())
+}
+
+/// Port of the out-link by letter `a` (`w` bits) at a node whose last letter is `last`.
+fn port(a: Expr, last: Expr, w: u32) -> Expr {
+    let up = extend(a.clone().lt(last), 1, 8);
+    extend(a, w, 8) + up
+}
+
+/// The sender's blocks, which the sequencer's registers and the worm read.
+struct Sender {
+    intake: Intake,
+    buffer: Buffer,
+    generator: Generator,
+    schedule: Schedule,
+    verdicts: Verdicts,
+}
+
+/// The router's top: its ports, then its blocks, each declaring its signals and statements
+/// in the order the generated HDL lists them.
 fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
-    let generator = params.route_gen();
-    let (d, k) = (params.graph.d() as u64, params.graph.k() as u32);
-    let (w, lw) = (generator.letter_bits(), generator.length_bits());
-    let (kw, rw) = (k * w, (k + 2) * w);
-    let max = u64::from(params.max_bytes);
-    let depth = params.max_bytes.max(2) as u32;
-    let aw = Memory::address_width(depth);
-    let b = params.route_cycles();
-    let tw = bits_for(b + 1);
-    // At least 8 bits: n (8 bits) is added to positions.
-    let pw = bits_for(params.max_worm() + 1).max(8);
+    let s = Sizes::of(params);
+    let (mut m, io) = ports(params, &s);
+    let intake = intake(&mut m, &io);
+    let buffer = buffer(&mut m, &s, &io, &intake);
+    let generator = route_generator(&mut m, &s, &io, &intake, route_gen);
+    let schedule = schedule(&mut m, &s, &io, &intake, &buffer, &generator);
+    let verdicts = verdicts(&mut m, &s, &io, &intake, &buffer, &generator, &schedule);
+    let sender = Sender {
+        intake,
+        buffer,
+        generator,
+        schedule,
+        verdicts,
+    };
+    next_phase(&mut m, &io, &sender);
+    counters(&mut m, params, &s, &io, &sender);
+    let worm = worm(&mut m, &s, &sender);
+    let more_words = worm_end(&mut m, params, &s, &io, &sender);
+    let word = worm_word(&mut m, &s, &io, &sender, &worm, more_words);
+    worm_shift(&mut m, &s, &io, &sender, &worm, more_words, word);
+    worm_source_and_bytes(&mut m, &s, &io, &sender, &worm, more_words);
+    let receiver = receiver(&mut m, &s, &io);
+    receiver_state(&mut m, &s, &io, &receiver);
+    receiver_outputs(&mut m, &s, &io, &receiver);
+    m
+}
+
+/// The module and its ports.
+fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
+    let Sizes { w, kw, .. } = *s;
     let mut m = Module::new(
         params.top.clone(),
         &[
@@ -276,10 +502,43 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     let arr_valid = m.input("arr_valid", 1, "from the switch's output 0: a word");
     let arr_ctl = m.input("arr_ctl", 1, "from the switch's output 0: type bit");
     let arr_data = m.input("arr_data", 8, "from the switch's output 0: data");
+    let io = Io {
+        clocking,
+        tx_valid,
+        tx_ready,
+        tx_data,
+        tx_last,
+        tx_dst,
+        res_valid,
+        res_status,
+        res_attempts,
+        rx_valid,
+        rx_data,
+        rx_first,
+        rx_last,
+        rx_src,
+        rx_len,
+        rx_error,
+        node,
+        net_valid,
+        net_ctl,
+        net_data,
+        net_nack,
+        arr_valid,
+        arr_ctl,
+        arr_data,
+    };
+    (m, io)
+}
 
-    let konst = |width: u32, value: u64| Expr::konst(width, value);
-
-    // ---- Loader --------------------------------------------------------------------
+/// Loader: the byte handshake with the processor, and whether bytes are still coming.
+fn intake(m: &mut Module, io: &Io) -> Intake {
+    let Io {
+        tx_valid,
+        tx_ready,
+        tx_last,
+        ..
+    } = *io;
     let phases = m.states(3, &PHASES);
     let [p_idle, p_route, p_ready, p_send, p_drop] = phases[..] else {
         unreachable!("five phases")
@@ -323,6 +582,23 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         still_loading.into(),
         "Loading until the last byte.",
     );
+    Intake {
+        phases: [p_idle, p_route, p_ready, p_send, p_drop],
+        phase,
+        take,
+        first,
+        more,
+        still_loading,
+    }
+}
+
+/// Loader: the message buffer, its byte count and whether the message is too long.
+fn buffer(m: &mut Module, s: &Sizes, io: &Io, intake: &Intake) -> Buffer {
+    let Sizes { max, depth, aw, .. } = *s;
+    let Io {
+        clocking, tx_data, ..
+    } = *io;
+    let Intake { first, more, .. } = *intake;
     let count = m.internal(
         "count",
         8,
@@ -331,7 +607,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     let full = m.internal("full", 1, "the buffer holds max_bytes bytes");
     m.assign(
         full,
-        Expr::from(count).eq(konst(8, max)),
+        Expr::from(count).eq(Expr::konst(8, max)),
         "max_bytes bytes taken.",
     );
     m.register(
@@ -339,10 +615,10 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         0,
         Expr::mux(
             first.into(),
-            konst(8, 1),
+            Expr::konst(8, 1),
             Expr::mux(
                 Expr::from(more).and(!Expr::from(full)),
-                Expr::from(count) + konst(8, 1),
+                Expr::from(count) + Expr::konst(8, 1),
                 count.into(),
             ),
         ),
@@ -396,8 +672,30 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
             "The message buffer: {depth} bytes, byte j written at address j as it is taken (bytes beyond max_bytes are dropped), read one word ahead of the link."
         ),
     );
+    Buffer {
+        count,
+        over,
+        read_data,
+        read_addr,
+    }
+}
 
-    // ---- Route generator -----------------------------------------------------------
+/// The route generator, started by the first byte and stepped by each route taken.
+fn route_generator(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    intake: &Intake,
+    route_gen: &Module,
+) -> Generator {
+    let Sizes { lw, rw, .. } = *s;
+    let Io {
+        clocking,
+        node,
+        tx_dst,
+        ..
+    } = *io;
+    let first = intake.first;
     let gen_valid = m.internal("gen_valid", 1, "route generator: a route is shown");
     let gen_route = m.internal("gen_route", rw, "route generator: hops z1..zL, z1 first");
     let gen_len = m.internal("gen_len", lw, "route generator: L");
@@ -430,15 +728,49 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         ],
         "Route generator of the route-generator paper (Smit et al. 1991): init with the first byte, next_route when a route is taken.",
     );
+    Generator {
+        valid: gen_valid,
+        route: gen_route,
+        len: gen_len,
+        done: gen_done,
+        error: gen_error,
+        take_route,
+    }
+}
 
-    // ---- Sequencer -----------------------------------------------------------------
+/// Sequencer: the timer of B cycles, when a route is taken (T_i) and when a head is sent.
+fn schedule(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    intake: &Intake,
+    buffer: &Buffer,
+    generator: &Generator,
+) -> Schedule {
+    let Sizes { d, w, tw, .. } = *s;
+    let Intake {
+        take,
+        still_loading,
+        phases: [_, p_route, p_ready, p_send, _],
+        ..
+    } = *intake;
+    let is = |p: ConstId| intake.is(p);
+    let Generator {
+        valid: gen_valid,
+        done: gen_done,
+        error: gen_error,
+        take_route,
+        ..
+    } = *generator;
+    let over = buffer.over;
+    let tx_last = io.tx_last;
     let tick = m.internal(
         "tick",
         tw,
         "cycles left until the next route may be taken (0: it may)",
     );
     let attempt = m.internal("attempt", w, "routes taken for the message, i");
-    let nack = Expr::from(net_nack);
+    let nack = nacked(io);
     let sending = is(p_send);
     let need_route = m.internal("need_route", 1, "a route is wanted this cycle");
     m.assign(
@@ -446,7 +778,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         is(p_route).or(sending
             .clone()
             .and(nack.clone())
-            .and(Expr::from(attempt).ne(konst(w, d)))),
+            .and(Expr::from(attempt).ne(Expr::konst(w, d)))),
         "Waiting for one, or a NACK of attempt i < d.",
     );
     let due = m.internal("due", 1, "T_i: a route is wanted and the timer has run out");
@@ -484,6 +816,41 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         .and(!Expr::from(over)),
         "A route taken after the last byte, or the last byte after the route.",
     );
+    Schedule {
+        tick,
+        attempt,
+        due,
+        bad,
+        start_send,
+    }
+}
+
+/// Sequencer: the worm's position and the outcome (V): delivered, failed or refused.
+fn verdicts(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    intake: &Intake,
+    buffer: &Buffer,
+    generator: &Generator,
+    schedule: &Schedule,
+) -> Verdicts {
+    let Sizes { d, w, lw, pw, .. } = *s;
+    let Intake {
+        take,
+        still_loading,
+        phases: [_, _, p_ready, p_send, p_drop],
+        ..
+    } = *intake;
+    let is = |p: ConstId| intake.is(p);
+    let Schedule {
+        attempt, due, bad, ..
+    } = *schedule;
+    let take_route = generator.take_route;
+    let over = buffer.over;
+    let tx_last = io.tx_last;
+    let nack = nacked(io);
+    let sending = is(p_send);
     let pos = m.internal("pos", pw, "the index in the worm of the word on the link");
     let hop_count = m.internal("hop_count", lw, "L of the current route");
     let eod_pos = m.internal("eod_pos", pw, "len - 1: the EOD's index");
@@ -505,7 +872,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         sending
             .clone()
             .and(nack.clone())
-            .and(Expr::from(attempt).eq(konst(w, d))),
+            .and(Expr::from(attempt).eq(Expr::konst(w, d))),
         "The NACK of attempt d.",
     );
     let refused = m.internal("refused", 1, "verdict: refused (V = max(T_1, t_last))");
@@ -530,6 +897,39 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         Expr::or_all([delivered.into(), failed.into(), refused.into()]),
         "Any outcome.",
     );
+    Verdicts {
+        pos,
+        hop_count,
+        eod_pos,
+        at_eod,
+        delivered,
+        failed,
+        refused,
+        verdict,
+    }
+}
+
+/// Sequencer: the sender's next state, and `tx_ready` from it.
+fn next_phase(m: &mut Module, io: &Io, sender: &Sender) {
+    let intake = &sender.intake;
+    let Intake {
+        phase,
+        first,
+        still_loading,
+        phases: [p_idle, p_route, p_ready, p_send, p_drop],
+        ..
+    } = *intake;
+    let Schedule {
+        due,
+        bad,
+        start_send,
+        ..
+    } = sender.schedule;
+    let verdict = sender.verdicts.verdict;
+    let take_route = sender.generator.take_route;
+    let tx_ready = io.tx_ready;
+    let nack = nacked(io);
+    let sending = intake.is(p_send);
     let phase_next = m.internal("phase_next", 3, "the sender's state next cycle");
     m.assign(
         phase_next,
@@ -569,23 +969,44 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
             .or(still_loading.into()),
         "Ready while idle and while the message's bytes come.",
     );
+}
+
+/// Sequencer: the timer, the attempt count and the outcome's registers.
+fn counters(m: &mut Module, params: &RouterParams, s: &Sizes, io: &Io, sender: &Sender) {
+    let Sizes { w, tw, b, .. } = *s;
+    let Io {
+        res_valid,
+        res_status,
+        res_attempts,
+        ..
+    } = *io;
+    let first = sender.intake.first;
+    let take_route = sender.generator.take_route;
+    let Schedule { tick, attempt, .. } = sender.schedule;
+    let Verdicts {
+        delivered,
+        failed,
+        refused,
+        verdict,
+        ..
+    } = sender.verdicts;
     let reload = match params.fault {
-        Some(RouterFault::RouteTakenLate) => konst(tw, b),
-        None | Some(RouterFault::PaddingForgotten) => konst(tw, b - 1),
+        Some(RouterFault::RouteTakenLate) => Expr::konst(tw, b),
+        None | Some(RouterFault::PaddingForgotten) => Expr::konst(tw, b - 1),
     };
     m.register(
         tick,
         0,
         Expr::mux(
             first.into(),
-            konst(tw, b - 1),
+            Expr::konst(tw, b - 1),
             Expr::mux(
                 take_route.into(),
                 reload,
                 Expr::mux(
                     Expr::from(tick).eq(Expr::zero(tw)),
                     tick.into(),
-                    Expr::from(tick) - konst(tw, 1),
+                    Expr::from(tick) - Expr::konst(tw, 1),
                 ),
             ),
         ),
@@ -599,7 +1020,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
             Expr::zero(w),
             Expr::mux(
                 take_route.into(),
-                Expr::from(attempt) + konst(w, 1),
+                Expr::from(attempt) + Expr::konst(w, 1),
                 attempt.into(),
             ),
         ),
@@ -616,8 +1037,8 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         0,
         Expr::mux(
             failed.into(),
-            konst(2, 1),
-            Expr::mux(refused.into(), konst(2, 2), Expr::zero(2)),
+            Expr::konst(2, 1),
+            Expr::mux(refused.into(), Expr::konst(2, 2), Expr::zero(2)),
         ),
         "1 failed, 2 refused, else 0 (delivered, or no outcome).",
     );
@@ -631,8 +1052,26 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         ),
         "The attempts made by a delivered or failed message.",
     );
+}
 
-    // ---- Worm ----------------------------------------------------------------------
+/// Worm: the route and source registers, and which part of the worm the next word is.
+fn worm(m: &mut Module, s: &Sizes, sender: &Sender) -> Worm {
+    let Sizes {
+        k,
+        w,
+        lw,
+        kw,
+        rw,
+        pw,
+        ..
+    } = *s;
+    let Generator {
+        route: gen_route,
+        take_route,
+        ..
+    } = sender.generator;
+    let Verdicts { pos, hop_count, .. } = sender.verdicts;
+    let count = sender.buffer.count;
     let hops = m.internal(
         "hops",
         rw,
@@ -658,19 +1097,16 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         Expr::mux(take_route.into(), gen_route.into(), hops.into()),
         "At T_i the generator's route, in cycle t_last the one taken at T_1.",
     );
-    let node_last = slice(node, 0, w);
-    let first_hop = slice(route_in, rw - w, w);
-    // Port of the out-link by letter a at a node whose last letter is `last`.
-    let port = |a: Expr, last: Expr| {
-        let up = extend(a.clone().lt(last), 1, 8);
-        extend(a, w, 8) + up
-    };
     let next = m.internal(
         "next",
         pw,
         "the index of the word after the one on the link",
     );
-    m.assign(next, Expr::from(pos) + konst(pw, 1), "One word per cycle.");
+    m.assign(
+        next,
+        Expr::from(pos) + Expr::konst(pw, 1),
+        "One word per cycle.",
+    );
     let lx = extend(hop_count.into(), lw, pw);
     let nx = extend(count.into(), 8, pw);
     let is_hop = m.internal("is_hop", 1, "the next word is a route byte (1..L-1)");
@@ -684,22 +1120,57 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     );
     m.assign(
         is_src,
-        Expr::from(next).lt(lx.clone() + konst(pw, u64::from(k) + 1)),
+        Expr::from(next).lt(lx.clone() + Expr::konst(pw, u64::from(k) + 1)),
         "Words L+1 .. L+k.",
     );
     let is_len = m.internal("is_len", 1, "the next word is n");
     m.assign(
         is_len,
-        Expr::from(next).eq(lx.clone() + konst(pw, u64::from(k) + 1)),
+        Expr::from(next).eq(lx.clone() + Expr::konst(pw, u64::from(k) + 1)),
         "Word L+k+1.",
     );
     let is_data = m.internal("is_data", 1, "the next word is a data byte, if not before");
     m.assign(
         is_data,
-        Expr::from(next).lt(lx.clone() + konst(pw, u64::from(k) + 2) + nx.clone()),
+        Expr::from(next).lt(lx.clone() + Expr::konst(pw, u64::from(k) + 2) + nx.clone()),
         "Words L+k+2 .. L+k+n+1.",
     );
-    let natural = lx.clone() + konst(pw, u64::from(k) + 3) + nx;
+    Worm {
+        hops,
+        prev,
+        srcw,
+        route_in,
+        next,
+        is_hop,
+        is_zero,
+        is_src,
+        is_len,
+        is_data,
+    }
+}
+
+/// Worm: the EOD's index (padded so that the worm hears every NACK) and whether a word
+/// follows the one on the link.
+fn worm_end(
+    m: &mut Module,
+    params: &RouterParams,
+    s: &Sizes,
+    io: &Io,
+    sender: &Sender,
+) -> SignalId {
+    let Sizes { k, lw, pw, .. } = *s;
+    let Verdicts {
+        hop_count,
+        eod_pos,
+        at_eod,
+        ..
+    } = sender.verdicts;
+    let lx = extend(hop_count.into(), lw, pw);
+    let nx = extend(sender.buffer.count.into(), 8, pw);
+    let nack = nacked(io);
+    let intake = &sender.intake;
+    let sending = intake.is(intake.phases[3]);
+    let natural = lx.clone() + Expr::konst(pw, u64::from(k) + 3) + nx;
     let eod = match params.fault {
         Some(RouterFault::PaddingForgotten) => natural,
         _ => {
@@ -710,7 +1181,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
             );
             m.assign(
                 padded,
-                lx.clone() + lx.clone() + lx + konst(pw, 1),
+                lx.clone() + lx.clone() + lx + Expr::konst(pw, 1),
                 "len >= 3(L+1) - 1.",
             );
             let unpadded = m.internal("unpadded", pw, "L+k+n+3: the EOD's index without padding");
@@ -723,7 +1194,6 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         }
     };
     m.assign(eod_pos, eod, "len - 1 = max(L+k+n+4, 3(L+1)-1) - 1.");
-    let is_eod = Expr::from(next).eq(eod_pos.into());
     let more_words = m.internal(
         "more_words",
         1,
@@ -734,7 +1204,40 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         sending.clone().and(!nack.clone()).and(!Expr::from(at_eod)),
         "Sending, no NACK, not at the EOD.",
     );
-    let hop_word = Expr::from(more_words).and(is_hop.into());
+    more_words
+}
+
+/// Worm: the next word's data, and the link's valid and type bits.
+fn worm_word(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    sender: &Sender,
+    worm: &Worm,
+    more_words: SignalId,
+) -> SignalId {
+    let Sizes { w, kw, rw, .. } = *s;
+    let Io {
+        net_valid, net_ctl, ..
+    } = *io;
+    let Buffer {
+        count, read_data, ..
+    } = sender.buffer;
+    let Worm {
+        hops,
+        prev,
+        srcw,
+        next,
+        is_hop,
+        is_zero,
+        is_src,
+        is_len,
+        is_data,
+        ..
+    } = *worm;
+    let start_send = sender.schedule.start_send;
+    let is_eod = Expr::from(next).eq(sender.verdicts.eod_pos.into());
+    let port = |a: Expr, last: Expr| port(a, last, w);
     let word = m.internal("word", 8, "the data of the next word");
     m.assign(
         word,
@@ -769,6 +1272,41 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         Expr::from(start_send).or(Expr::from(more_words).and(is_eod)),
         "The head and the EOD are control words.",
     );
+    word
+}
+
+/// Worm: the head's data, then the position, the route's hops and L, one step per word.
+fn worm_shift(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    sender: &Sender,
+    worm: &Worm,
+    more_words: SignalId,
+    word: SignalId,
+) {
+    let Sizes { w, rw, pw, .. } = *s;
+    let Io { net_data, node, .. } = *io;
+    let Generator {
+        route: gen_route,
+        len: gen_len,
+        take_route,
+        ..
+    } = sender.generator;
+    let Verdicts { pos, hop_count, .. } = sender.verdicts;
+    let Worm {
+        hops,
+        prev,
+        route_in,
+        next,
+        is_hop,
+        ..
+    } = *worm;
+    let start_send = sender.schedule.start_send;
+    let node_last = slice(node, 0, w);
+    let first_hop = slice(route_in, rw - w, w);
+    let hop_word = Expr::from(more_words).and(is_hop.into());
+    let port = |a: Expr, last: Expr| port(a, last, w);
     m.register(
         net_data,
         0,
@@ -819,6 +1357,31 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         Expr::mux(take_route.into(), gen_len.into(), hop_count.into()),
         "L of the route taken.",
     );
+}
+
+/// Worm: the source word shifted out letter by letter, and the buffer's read address one
+/// data byte ahead of the link.
+fn worm_source_and_bytes(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    sender: &Sender,
+    worm: &Worm,
+    more_words: SignalId,
+) {
+    let Sizes { w, kw, aw, .. } = *s;
+    let node = io.node;
+    let read_addr = sender.buffer.read_addr;
+    let Worm {
+        srcw,
+        is_hop,
+        is_zero,
+        is_src,
+        is_len,
+        is_data,
+        ..
+    } = *worm;
+    let start_send = sender.schedule.start_send;
     let src_word = Expr::from(more_words)
         .and(!Expr::from(is_hop))
         .and(!Expr::from(is_zero))
@@ -857,7 +1420,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
             Expr::zero(aw),
             Expr::mux(
                 data_word.into(),
-                Expr::from(byte_index) + konst(aw, 1),
+                Expr::from(byte_index) + Expr::konst(aw, 1),
                 byte_index.into(),
             ),
         ),
@@ -868,8 +1431,17 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         Expr::from(byte_index) + extend(data_word.into(), 1, aw),
         "One ahead: the byte read in this cycle is the one sent in the next, so read_data holds data byte j in the cycle its word is chosen.",
     );
+}
 
-    // ---- Receiver ------------------------------------------------------------------
+/// Receiver: which part of an arriving worm each word is.
+fn receiver(m: &mut Module, s: &Sizes, io: &Io) -> Receiver {
+    let Sizes { kw, .. } = *s;
+    let Io {
+        arr_valid,
+        arr_ctl,
+        arr_data,
+        ..
+    } = *io;
     let rx_states = m.states(3, &RX_STATES);
     let [r_idle, r_src, r_len, r_data, r_skip] = rx_states[..] else {
         unreachable!("five receiver states")
@@ -914,7 +1486,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     let rx_next = m.internal("rx_next", 8, "rx_count + 1");
     m.assign(
         rx_next,
-        Expr::from(rx_count) + konst(8, 1),
+        Expr::from(rx_count) + Expr::konst(8, 1),
         "One more taken.",
     );
     let last_in = m.internal("last_in", 1, "byte n arrives");
@@ -923,8 +1495,44 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         Expr::from(data_in).and(Expr::from(rx_next).eq(rx_n.into())),
         "The last byte.",
     );
+    Receiver {
+        states: [r_idle, r_src, r_len, r_data, r_skip],
+        rx_state,
+        rx_count,
+        rx_acc,
+        rx_n,
+        head_in,
+        early,
+        src_in,
+        len_in,
+        zero_len,
+        data_in,
+        rx_next,
+        last_in,
+    }
+}
+
+/// Receiver: its state and its count of letters or bytes.
+fn receiver_state(m: &mut Module, s: &Sizes, io: &Io, r: &Receiver) {
+    let k = s.k;
+    let Receiver {
+        states: [r_idle, r_src, r_len, r_data, r_skip],
+        rx_state,
+        rx_count,
+        head_in,
+        early,
+        src_in,
+        len_in,
+        zero_len,
+        data_in,
+        rx_next,
+        last_in,
+        ..
+    } = *r;
+    let in_rx = |s: ConstId| r.is(s);
+    let control = control_in(io);
     let after_head = if k == 1 { r_len } else { r_src };
-    let src_done = Expr::from(src_in).and(Expr::from(rx_next).eq(konst(8, u64::from(k))));
+    let src_done = Expr::from(src_in).and(Expr::from(rx_next).eq(Expr::konst(8, u64::from(k))));
     m.register(
         rx_state,
         0,
@@ -960,7 +1568,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         0,
         Expr::mux(
             head_in.into(),
-            konst(8, 1),
+            Expr::konst(8, 1),
             Expr::mux(
                 len_in.into(),
                 Expr::zero(8),
@@ -973,6 +1581,35 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         ),
         "Letters from the head on, bytes from n on.",
     );
+}
+
+/// Receiver: the source word and byte count taken in, and the outputs to the processor.
+fn receiver_outputs(m: &mut Module, s: &Sizes, io: &Io, r: &Receiver) {
+    let Sizes { k, w, kw, .. } = *s;
+    let Io {
+        arr_data,
+        rx_valid,
+        rx_data,
+        rx_first,
+        rx_last,
+        rx_src,
+        rx_len,
+        rx_error,
+        ..
+    } = *io;
+    let Receiver {
+        rx_count,
+        rx_acc,
+        rx_n,
+        head_in,
+        early,
+        src_in,
+        len_in,
+        zero_len,
+        data_in,
+        last_in,
+        ..
+    } = *r;
     m.register(
         rx_acc,
         0,
@@ -1021,7 +1658,6 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
         Expr::from(early).or(zero_len.into()),
         "A worm that ended before its bytes, or had none.",
     );
-    m
 }
 
 #[cfg(test)]

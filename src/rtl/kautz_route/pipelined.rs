@@ -5,7 +5,7 @@
 //! In: the [`RouteGenParams`] of the route generator and an optional built-in [`Fault`].
 //! Out: a [`Design`] of these blocks:
 //! - **front**: the input registers, then the word check, the overlaps of the parallel
-//!   design ([`crate::rtl::kautz_route_par`]) and the initial used masks (`ak` out, `b1`
+//!   design ([`super::search`]) and the initial used masks (`ak` out, `b1`
 //!   in), registered: two stages.
 //! - **route step** i (two modules, d instances each), cut in two registered halves so
 //!   that a stage holds about half the logic of the parallel design's chooser:
@@ -23,15 +23,15 @@
 //!   `in_ready` is that same condition: high whenever `out_ready` is.
 //!
 //! The two halves are the parallel design's chooser with a register inside (the same
-//! helpers of [`crate::rtl::kautz_route_par`] build both), so the engine gives the golden
+//! helpers of [`super::search`] build both), so the engine gives the golden
 //! order ([`crate::routing::kautz::DisjointRoutes`]) by the same argument.
 
-use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
-use crate::rtl::kautz_route_gen::{Fault, RouteGenParams, decode, letter, name, word_check};
-use crate::rtl::kautz_route_par::{
+use super::search::{
     PhaseAIn, Phases, first_free, free_letters, mark, overlaps, phase_a_pick, phase_a_select,
     pick_phase,
 };
+use super::{Fault, RouteGenParams, decode, letter, name, word_check};
+use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
 use std::collections::BTreeMap;
 use std::ops::Not;
 
@@ -46,7 +46,7 @@ pub fn latency(d: usize) -> usize {
 }
 
 /// The pipelined engine, with `fault` built in if there is one.
-pub fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
+pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     let check = word_check(params);
     let overlaps = (params.k() > 1).then(|| overlaps(params, fault));
     let front = front(params, &check, overlaps.as_ref());

@@ -1,7 +1,6 @@
-//! The route generator of section 4 of Smit, Havinga, Jansen, de Boer and Molenkamp, "On
-//! hardware for generating routes in Kautz digraphs" (Euromicro, 1991; see docs/papers.md),
-//! for any K(d,k): it emits the d node-disjoint routes between two nodes, one per request,
-//! in exactly the order of [`crate::routing::kautz::DisjointRoutes`].
+//! The faithful route generator (`--arch faithful`): the microarchitecture of section 4 of
+//! the route-generator paper (Smit et al. 1991; see [`super`]), one overlap or letter
+//! tested per clock.
 //!
 //! In: (d, k) and a top name. Out: a [`Design`] of these blocks, each its own module:
 //! - **match unit** (k of them in the **match block**): the registers `src_part` and
@@ -24,93 +23,12 @@
 //! d+1 in phase B (plus one after a route found at the last letter), at most 2(d+1) in
 //! phase C: at most [`cycle_bound`] = k + 3(d+1) + 4 in all.
 //!
-//! This is the paper's microarchitecture, [`Arch::Faithful`]; [`Arch::Parallel`] builds
-//! the same ports one route per clock ([`crate::rtl::kautz_route_par`]).
+//! [`super::parallel`] builds the same ports one route per clock.
 
-use crate::rtl::const_arith::bits_for;
+use super::{Fault, RouteGenParams, decode, letter, name, word_check};
 use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
-use crate::topology::kautz::{Kautz, KautzError, Letter};
 use std::collections::BTreeMap;
 use std::ops::{Add, Not};
-
-/// The size of a route generator: the graph, the name of its top module and its
-/// microarchitecture.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RouteGenParams {
-    pub graph: Kautz,
-    pub top: String,
-    pub arch: Arch,
-}
-
-/// How the route generator is built: the first two have the same ports and handshake; the
-/// pipelined engine streams whole route sets through ports of its own.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Arch {
-    /// The route-generator paper's design (Smit et al. 1991): one overlap or letter tested
-    /// per clock.
-    #[default]
-    Faithful,
-    /// Every overlap and letter at once: a route per clock.
-    Parallel,
-    /// `kautz_route_pipe`: a pair accepted every clock, its whole set a fixed number of
-    /// clock edges later.
-    Pipelined,
-}
-
-impl Arch {
-    /// Its name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Arch::Faithful => "faithful",
-            Arch::Parallel => "parallel",
-            Arch::Pipelined => "pipelined",
-        }
-    }
-
-    /// The top module's name when none is given.
-    pub fn default_top(self) -> &'static str {
-        match self {
-            Arch::Faithful | Arch::Parallel => DEFAULT_TOP,
-            Arch::Pipelined => crate::rtl::kautz_route_pipe::DEFAULT_TOP,
-        }
-    }
-}
-
-/// Default top module name.
-pub const DEFAULT_TOP: &str = "kautz_route_gen";
-
-impl RouteGenParams {
-    pub fn new(d: u64, k: u64, top: &str) -> Result<Self, KautzError> {
-        Ok(RouteGenParams {
-            graph: Kautz::new(d, k)?,
-            top: top.to_string(),
-            arch: Arch::Faithful,
-        })
-    }
-
-    /// The same route generator built as `arch`.
-    pub fn with_arch(self, arch: Arch) -> Self {
-        RouteGenParams { arch, ..self }
-    }
-
-    pub fn d(&self) -> usize {
-        self.graph.d()
-    }
-
-    pub fn k(&self) -> usize {
-        self.graph.k()
-    }
-
-    /// W: bits per letter, enough for `0..=d`.
-    pub fn letter_bits(&self) -> u32 {
-        bits_for(self.d() as u64 + 1)
-    }
-
-    /// LW: bits of `route_len`, enough for `0..=k+2`.
-    pub fn length_bits(&self) -> u32 {
-        bits_for(self.k() as u64 + 3)
-    }
-}
 
 /// The most cycles the generator works from `init` to `done`, waiting not counted; also
 /// the most cycles from `init` or `next_route` to the next `route_valid` or `done`.
@@ -118,61 +36,8 @@ pub fn cycle_bound(d: usize, k: usize) -> usize {
     k + 3 * (d + 1) + 4
 }
 
-/// Letter `i` (0-based, a1 = 0) of a k-letter word in the most significant letters first.
-pub(crate) fn letter(word: SignalId, i: usize, k: usize, w: u32) -> Expr {
-    Expr::Slice {
-        signal: word,
-        lo: (k - 1 - i) as u32 * w,
-        width: w,
-    }
-}
-
-/// A word as the ports of every Kautz unit carry it: `w` bits a letter (the low `w` bits of
-/// each), a1 in the most significant; at most 64 bits in all.
-pub fn pack_word(letters: &[Letter], w: u32) -> u64 {
-    let mask = (1u64 << w) - 1;
-    letters
-        .iter()
-        .fold(0, |acc, &l| acc << w | (u64::from(l) & mask))
-}
-
-/// The `k` letters of a word packed as [`pack_word`] packs it.
-pub fn unpack_word(bits: u64, k: usize, w: u32) -> Vec<Letter> {
-    (0..k)
-        .rev()
-        .map(|i| (bits >> (i as u32 * w) & ((1 << w) - 1)) as Letter)
-        .collect()
-}
-
-/// A deliberate fault, built in to show that verification catches a broken design. Each
-/// applies to both architectures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Fault {
-    /// Every match unit (parallel: every overlap's letter comparison) compares with `!=`
-    /// instead of `==`.
-    FlippedComparator,
-    /// Letter 0 is never marked used when a route takes it.
-    UsedBitNeverSet,
-    /// Phase A is followed directly by phase C (parallel: no phase B route is ever chosen).
-    PhaseBSkipped,
-}
-
-/// The whole route generator.
-pub fn design(params: &RouteGenParams) -> Design {
-    design_with_fault(params, None)
-}
-
-/// The route generator of `params.arch`, with `fault` built in if there is one.
-pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Design {
-    match params.arch {
-        Arch::Faithful => faithful(params, fault),
-        Arch::Parallel => crate::rtl::kautz_route_par::design(params, fault),
-        Arch::Pipelined => crate::rtl::kautz_route_pipe::design(params, fault),
-    }
-}
-
 /// The route generator of the route-generator paper (Smit et al. 1991).
-fn faithful(params: &RouteGenParams, fault: Option<Fault>) -> Design {
+pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     let unit = match_unit(params, fault);
     let block = match_block(params, &unit);
     let shift = shift_block(params);
@@ -194,10 +59,6 @@ fn faithful(params: &RouteGenParams, fault: Option<Fault>) -> Design {
         ),
         timing: Timing::Synchronous,
     }
-}
-
-pub(crate) fn name(params: &RouteGenParams, block: &str) -> String {
-    format!("{}_{block}", params.top)
 }
 
 fn match_unit(params: &RouteGenParams, fault: Option<Fault>) -> Module {
@@ -571,16 +432,6 @@ fn shift_inc(params: &RouteGenParams) -> Module {
     m
 }
 
-/// One bit per letter, bit i set when `x == i`.
-pub(crate) fn decode(x: Expr, w: u32, d: usize) -> Expr {
-    Expr::concat(
-        (0..=d)
-            .rev()
-            .map(|i| x.clone().eq(Expr::konst(w, i as u64)))
-            .collect(),
-    )
-}
-
 fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> Module {
     let (w, d) = (params.letter_bits(), params.d());
     let letters = d as u32 + 1;
@@ -638,35 +489,6 @@ fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> Module {
         "Not used.",
     );
     m.assign(all_used, Expr::from(used).all(), "All letters used.");
-    m
-}
-
-pub(crate) fn word_check(params: &RouteGenParams) -> Module {
-    let (k, w, d) = (params.k(), params.letter_bits(), params.d() as u64);
-    let kw = k as u32 * w;
-    let mut m = Module::new(
-        name(params, "word_check"),
-        &[
-            "checks that src and dst are two different nodes of K(d,k): letters 0..d, no two equal neighbours.",
-        ],
-    );
-    let src = m.input("src", kw, "source word");
-    let dst = m.input("dst", kw, "destination word");
-    let valid = m.output("valid", 1, "both are nodes and they differ");
-    let mut good = Vec::new();
-    for word in [src, dst] {
-        // When d+1 is a power of two every W-bit value is a letter: nothing to compare.
-        if d + 1 < 1 << w {
-            good.extend((0..k).map(|i| letter(word, i, k, w).lt(Expr::konst(w, d + 1))));
-        }
-        good.extend((1..k).map(|i| letter(word, i - 1, k, w).ne(letter(word, i, k, w))));
-    }
-    good.push(Expr::from(src).ne(dst.into()));
-    m.assign(
-        valid,
-        Expr::and_all(good),
-        "Every letter in range, neighbours differ, src differs from dst.",
-    );
     m
 }
 

@@ -1,0 +1,194 @@
+//! The route generators of the route-generator paper (Smit, Havinga, Jansen, de Boer and
+//! Molenkamp, "On hardware for generating routes in Kautz digraphs", Euromicro 1991; see
+//! docs/papers.md): the d node-disjoint routes between two nodes of any K(d,k), one per
+//! request, in exactly the order of [`crate::routing::kautz::DisjointRoutes`].
+//!
+//! Three microarchitectures ([`Arch`]), one file each: [`faithful`] (the paper's, one
+//! overlap or letter per clock), [`parallel`] (a route per clock, same ports) and
+//! [`pipelined`] (whole route sets streamed); [`search`] holds the combinational blocks the
+//! last two share. This file holds what all three share: the parameters, the faults, the
+//! word check, letter helpers and the dispatch [`design_with_fault`].
+
+pub mod faithful;
+pub mod parallel;
+pub mod pipelined;
+pub mod search;
+
+use crate::bits::bits_for;
+use crate::rtl::ir::{Design, Expr, Module, SignalId};
+use crate::topology::kautz::{Kautz, KautzError, Letter};
+
+/// The size of a route generator: the graph, the name of its top module and its
+/// microarchitecture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteGenParams {
+    pub graph: Kautz,
+    pub top: String,
+    pub arch: Arch,
+}
+
+/// How the route generator is built: the first two have the same ports and handshake; the
+/// pipelined engine streams whole route sets through ports of its own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Arch {
+    /// The route-generator paper's design (Smit et al. 1991): one overlap or letter tested
+    /// per clock.
+    #[default]
+    Faithful,
+    /// Every overlap and letter at once: a route per clock.
+    Parallel,
+    /// `kautz_route_pipe`: a pair accepted every clock, its whole set a fixed number of
+    /// clock edges later.
+    Pipelined,
+}
+
+impl Arch {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Faithful => "faithful",
+            Arch::Parallel => "parallel",
+            Arch::Pipelined => "pipelined",
+        }
+    }
+
+    /// The top module's name when none is given.
+    pub fn default_top(self) -> &'static str {
+        match self {
+            Arch::Faithful | Arch::Parallel => DEFAULT_TOP,
+            Arch::Pipelined => pipelined::DEFAULT_TOP,
+        }
+    }
+}
+
+/// Default top module name.
+pub const DEFAULT_TOP: &str = "kautz_route_gen";
+
+impl RouteGenParams {
+    pub fn new(d: u64, k: u64, top: &str) -> Result<Self, KautzError> {
+        Ok(RouteGenParams {
+            graph: Kautz::new(d, k)?,
+            top: top.to_string(),
+            arch: Arch::Faithful,
+        })
+    }
+
+    /// The same route generator built as `arch`.
+    pub fn with_arch(self, arch: Arch) -> Self {
+        RouteGenParams { arch, ..self }
+    }
+
+    pub fn d(&self) -> usize {
+        self.graph.d()
+    }
+
+    pub fn k(&self) -> usize {
+        self.graph.k()
+    }
+
+    /// W: bits per letter, enough for `0..=d`.
+    pub fn letter_bits(&self) -> u32 {
+        bits_for(self.d() as u64 + 1)
+    }
+
+    /// LW: bits of `route_len`, enough for `0..=k+2`.
+    pub fn length_bits(&self) -> u32 {
+        bits_for(self.k() as u64 + 3)
+    }
+}
+
+/// Letter `i` (0-based, a1 = 0) of a k-letter word in the most significant letters first.
+fn letter(word: SignalId, i: usize, k: usize, w: u32) -> Expr {
+    Expr::Slice {
+        signal: word,
+        lo: (k - 1 - i) as u32 * w,
+        width: w,
+    }
+}
+
+/// A word as the ports of every Kautz unit carry it: `w` bits a letter (the low `w` bits of
+/// each), a1 in the most significant; at most 64 bits in all.
+pub fn pack_word(letters: &[Letter], w: u32) -> u64 {
+    let mask = (1u64 << w) - 1;
+    letters
+        .iter()
+        .fold(0, |acc, &l| acc << w | (u64::from(l) & mask))
+}
+
+/// The `k` letters of a word packed as [`pack_word`] packs it.
+pub fn unpack_word(bits: u64, k: usize, w: u32) -> Vec<Letter> {
+    (0..k)
+        .rev()
+        .map(|i| (bits >> (i as u32 * w) & ((1 << w) - 1)) as Letter)
+        .collect()
+}
+
+/// A deliberate fault, built in to show that verification catches a broken design. Each
+/// applies to both architectures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fault {
+    /// Every match unit (parallel: every overlap's letter comparison) compares with `!=`
+    /// instead of `==`.
+    FlippedComparator,
+    /// Letter 0 is never marked used when a route takes it.
+    UsedBitNeverSet,
+    /// Phase A is followed directly by phase C (parallel: no phase B route is ever chosen).
+    PhaseBSkipped,
+}
+
+/// The whole route generator.
+pub fn design(params: &RouteGenParams) -> Design {
+    design_with_fault(params, None)
+}
+
+/// The route generator of `params.arch`, with `fault` built in if there is one.
+pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Design {
+    match params.arch {
+        Arch::Faithful => faithful::design(params, fault),
+        Arch::Parallel => parallel::design(params, fault),
+        Arch::Pipelined => pipelined::design(params, fault),
+    }
+}
+
+fn name(params: &RouteGenParams, block: &str) -> String {
+    format!("{}_{block}", params.top)
+}
+
+/// One bit per letter, bit i set when `x == i`.
+fn decode(x: Expr, w: u32, d: usize) -> Expr {
+    Expr::concat(
+        (0..=d)
+            .rev()
+            .map(|i| x.clone().eq(Expr::konst(w, i as u64)))
+            .collect(),
+    )
+}
+
+fn word_check(params: &RouteGenParams) -> Module {
+    let (k, w, d) = (params.k(), params.letter_bits(), params.d() as u64);
+    let kw = k as u32 * w;
+    let mut m = Module::new(
+        name(params, "word_check"),
+        &[
+            "checks that src and dst are two different nodes of K(d,k): letters 0..d, no two equal neighbours.",
+        ],
+    );
+    let src = m.input("src", kw, "source word");
+    let dst = m.input("dst", kw, "destination word");
+    let valid = m.output("valid", 1, "both are nodes and they differ");
+    let mut good = Vec::new();
+    for word in [src, dst] {
+        // When d+1 is a power of two every W-bit value is a letter: nothing to compare.
+        if d + 1 < 1 << w {
+            good.extend((0..k).map(|i| letter(word, i, k, w).lt(Expr::konst(w, d + 1))));
+        }
+        good.extend((1..k).map(|i| letter(word, i - 1, k, w).ne(letter(word, i, k, w))));
+    }
+    good.push(Expr::from(src).ne(dst.into()));
+    m.assign(
+        valid,
+        Expr::and_all(good),
+        "Every letter in range, neighbours differ, src differs from dst.",
+    );
+    m
+}

@@ -1,0 +1,7 @@
+//! The hardware of the network-switch paper (Smit, Havinga, Jansen 1991): the switch, the
+//! router beside each node's processor, and the whole network that wires one of each per
+//! node. Each is a unit of its own; the network builds on the other two.
+
+pub mod router;
+pub mod switch;
+pub mod whole;

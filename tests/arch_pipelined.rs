@@ -246,72 +246,85 @@ fn k23_set(routes: &[&str]) -> (String, String) {
     (format!("{bits:05x}"), format!("{lens:02x}"))
 }
 
-#[test]
-fn each_built_in_fault_is_caught_at_its_first_mismatch_in_both_simulators() {
-    // The golden sets: 010 -> 012 is [12] (overlap 1) and [2012]; 010 -> 101 is [1]
-    // (overlap 2) and [2101]. The faulty sets are those the parallel design gives with the
-    // same fault (tests/arch_parallel.rs): the engine's route steps are its chooser.
-    let first = |routes: &[&str], golden: &[&str]| {
-        let ((got, got_lens), (want, want_lens)) = (k23_set(routes), k23_set(golden));
-        format!("out_routes {got}, expected {want}; out_lens {got_lens}, expected {want_lens}")
-    };
-    for (fault, line) in [
-        (
-            "flipped-comparator",
-            format!(
-                "vector 0 (src 010 dst 012): {}",
-                first(&["1012", "2012"], &["12", "2012"])
-            ),
-        ),
-        (
-            "phase-b-skipped",
-            format!(
-                "vector 0 (src 010 dst 012): {}",
-                first(&["12", "22012"], &["12", "2012"])
-            ),
-        ),
-        // Route 0, [1], enters 101 straight from 010: in-letter 0, which the fault never
-        // marks. Both routes are right, but the last stage finds in-letter 0 unused, calls
-        // the set incomplete and raises out_error. Vectors 0 to 2 (dst 012, 020, 021) have
-        // b1 = 0, which marks in-letter 0 from the start.
-        (
-            "used-bit-never-set",
-            "vector 3 (src 010 dst 101): out_error 1, expected 0".to_string(),
-        ),
-    ] {
-        let (status, stdout, stderr) = verify(2, 3, "all", &["--fault", fault]);
-        assert_eq!(status, 1, "{fault}: {stdout}");
-        let cycles = offered_cycles(&stdout);
-        let mut failed = Vec::new();
-        for sim in ["verilator", "ghdl"] {
-            let first_failure = stdout
-                .lines()
-                .find(|l| l.starts_with(&format!("{sim}: after cycle ")))
-                .unwrap_or_else(|| panic!("{fault}, {sim}: {stdout}"));
-            assert!(
-                first_failure.ends_with(&format!(", {line}")),
-                "{fault}, {sim}: {first_failure}"
-            );
-            let summary = stdout
-                .lines()
-                .find(|l| l.starts_with(&format!("{sim}: ")) && l.ends_with(" failed"))
-                .unwrap();
-            let counts: Vec<u64> = summary
-                .split(' ')
-                .filter_map(|w| w.trim_end_matches(',').parse().ok())
-                .collect();
-            assert_eq!(counts[0] + counts[1], cycles, "{summary}");
-            failed.push(counts[1]);
-        }
-        assert_eq!(
-            stderr,
-            format!(
-                "error: verification failed (verilator: {} of {cycles} cycles; ghdl: {} of {cycles} cycles)\n",
-                failed[0], failed[1]
-            )
+/// K(2,3) built with `fault` fails in both simulators, the first failure in each ending
+/// with `line`, the two failing alike. Each fault is a test of its own, so that they run
+/// side by side.
+fn fault_is_caught_at_its_first_mismatch(fault: &str, line: &str) {
+    let (status, stdout, stderr) = verify(2, 3, "all", &["--fault", fault]);
+    assert_eq!(status, 1, "{fault}: {stdout}");
+    let cycles = offered_cycles(&stdout);
+    let mut failed = Vec::new();
+    for sim in ["verilator", "ghdl"] {
+        let first_failure = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{sim}: after cycle ")))
+            .unwrap_or_else(|| panic!("{fault}, {sim}: {stdout}"));
+        assert!(
+            first_failure.ends_with(&format!(", {line}")),
+            "{fault}, {sim}: {first_failure}"
         );
-        assert_eq!(failed[0], failed[1], "{fault}");
+        let summary = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{sim}: ")) && l.ends_with(" failed"))
+            .unwrap();
+        let counts: Vec<u64> = summary
+            .split(' ')
+            .filter_map(|w| w.trim_end_matches(',').parse().ok())
+            .collect();
+        assert_eq!(counts[0] + counts[1], cycles, "{summary}");
+        failed.push(counts[1]);
     }
+    assert_eq!(
+        stderr,
+        format!(
+            "error: verification failed (verilator: {} of {cycles} cycles; ghdl: {} of {cycles} cycles)\n",
+            failed[0], failed[1]
+        )
+    );
+    assert_eq!(failed[0], failed[1], "{fault}");
+}
+
+/// The first failure line of a faulty set, from its routes and the golden ones. The golden
+/// sets: 010 -> 012 is [12] (overlap 1) and [2012]; 010 -> 101 is [1] (overlap 2) and
+/// [2101]. The faulty sets are those the parallel design gives with the same fault
+/// (tests/arch_parallel.rs): the engine's route steps are its chooser.
+fn first(routes: &[&str], golden: &[&str]) -> String {
+    let ((got, got_lens), (want, want_lens)) = (k23_set(routes), k23_set(golden));
+    format!("out_routes {got}, expected {want}; out_lens {got_lens}, expected {want_lens}")
+}
+
+#[test]
+fn a_flipped_comparator_is_caught_at_its_first_mismatch_in_both_simulators() {
+    fault_is_caught_at_its_first_mismatch(
+        "flipped-comparator",
+        &format!(
+            "vector 0 (src 010 dst 012): {}",
+            first(&["1012", "2012"], &["12", "2012"])
+        ),
+    );
+}
+
+#[test]
+fn a_skipped_phase_b_is_caught_at_its_first_mismatch_in_both_simulators() {
+    fault_is_caught_at_its_first_mismatch(
+        "phase-b-skipped",
+        &format!(
+            "vector 0 (src 010 dst 012): {}",
+            first(&["12", "22012"], &["12", "2012"])
+        ),
+    );
+}
+
+#[test]
+fn a_used_bit_never_set_is_caught_at_its_first_mismatch_in_both_simulators() {
+    // Route 0, [1], enters 101 straight from 010: in-letter 0, which the fault never marks.
+    // Both routes are right, but the last stage finds in-letter 0 unused, calls the set
+    // incomplete and raises out_error. Vectors 0 to 2 (dst 012, 020, 021) have b1 = 0,
+    // which marks in-letter 0 from the start.
+    fault_is_caught_at_its_first_mismatch(
+        "used-bit-never-set",
+        "vector 3 (src 010 dst 101): out_error 1, expected 0",
+    );
 }
 
 #[test]

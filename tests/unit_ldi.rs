@@ -169,22 +169,27 @@ fn shortest_unit_matches_the_golden_model() {
     check_in_both_simulators(LdiUnitKind::Shortest, &sizes, Some(true));
 }
 
+/// Paper eq. (3) with and without a reduction mod S (18, 9), gcd classes with g = 1 (7,
+/// 10), g = 2 (16), g = 3 (27) and g = 4 (20, 12).
+const SWITCH_SIZES: [(u64, u64); 8] = [
+    (18, 3),
+    (9, 3),
+    (7, 2),
+    (10, 3),
+    (16, 2),
+    (27, 3),
+    (20, 4),
+    (12, 4),
+];
+
 #[test]
-fn switch_units_match_the_golden_model() {
-    // Paper eq. (3) with and without a reduction mod S (18, 9), gcd classes with g = 1 (7,
-    // 10), g = 2 (16), g = 3 (27) and g = 4 (20, 12).
-    let sizes = [
-        (18, 3),
-        (9, 3),
-        (7, 2),
-        (10, 3),
-        (16, 2),
-        (27, 3),
-        (20, 4),
-        (12, 4),
-    ];
-    check_in_both_simulators(LdiUnitKind::SwitchLogic, &sizes, Some(false));
-    check_in_both_simulators(LdiUnitKind::SwitchRom, &sizes, Some(true));
+fn switch_logic_units_match_the_golden_model() {
+    check_in_both_simulators(LdiUnitKind::SwitchLogic, &SWITCH_SIZES, Some(false));
+}
+
+#[test]
+fn switch_rom_units_match_the_golden_model() {
+    check_in_both_simulators(LdiUnitKind::SwitchRom, &SWITCH_SIZES, Some(true));
 }
 
 #[test]

@@ -5,13 +5,13 @@
 //!
 //! These tests need Verilator, GHDL and yosys (`make deps`); without them they fail.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+mod common;
+
+use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::routing::kautz::{Phase, route_set};
 use kautzgen::rtl::ir::Design;
 use kautzgen::rtl::kautz_route_gen::{Arch, RouteGenParams, design};
 use kautzgen::synth::equiv::{Setup, Verdict, prove};
-use kautzgen::synth::lint::lint;
 use kautzgen::topology::kautz::Kautz;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -33,16 +33,7 @@ fn parallel(d: u64, k: u64) -> Design {
 }
 
 fn write(design: &Design, dir: &Path) {
-    let provenance = Provenance {
-        command: "tests/arch_parallel.rs".into(),
-    };
-    write_design(
-        dir,
-        design,
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )
-    .unwrap();
+    write_both(dir, design, "tests/arch_parallel.rs");
 }
 
 /// `verify --pairs all` of K(d,k) with `arch`, in both simulators.
@@ -175,11 +166,7 @@ fn parallel_and_faithful_answer_alike_on_k33() {
 fn every_check_is_clean(d: u64, k: u64) {
     let dir = tempfile::tempdir().unwrap();
     write(&parallel(d, k), dir.path());
-    let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("K({d},{k}): {e}"));
-    assert_eq!(verdicts.len(), 4);
-    for v in verdicts {
-        assert!(v.clean, "K({d},{k}) {}:\n{}", v.check, v.log);
-    }
+    assert_lint_clean(dir.path(), &CLOCKED_LINT, &format!("K({d},{k})"));
 }
 
 #[test]

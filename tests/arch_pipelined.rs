@@ -5,16 +5,13 @@
 //!
 //! These tests need Verilator, GHDL and yosys (`make deps`); without them they fail.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::Design;
 use kautzgen::rtl::kautz_route_gen::{Arch, RouteGenParams, design};
-use kautzgen::synth::lint::lint;
 use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::kautzgen;
+use common::{CLOCKED_LINT, assert_lint_clean, kautzgen, write_both};
 
 fn pipelined(d: u64, k: u64) -> Design {
     let params = RouteGenParams::new(d, k, "kautz_route_pipe").unwrap();
@@ -22,16 +19,7 @@ fn pipelined(d: u64, k: u64) -> Design {
 }
 
 fn write(design: &Design, dir: &Path) {
-    let provenance = Provenance {
-        command: "tests/arch_pipelined.rs".into(),
-    };
-    write_design(
-        dir,
-        design,
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )
-    .unwrap();
+    write_both(dir, design, "tests/arch_pipelined.rs");
 }
 
 #[test]
@@ -96,11 +84,7 @@ fn lint_is_clean() {
     for (d, k) in [(1, 1), (1, 2), (2, 3), (3, 3), (2, 4), (4, 5), (8, 4)] {
         let dir = tempfile::tempdir().unwrap();
         write(&pipelined(d, k), dir.path());
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("K({d},{k}): {e}"));
-        assert_eq!(verdicts.len(), 4);
-        for v in verdicts {
-            assert!(v.clean, "K({d},{k}) {}:\n{}", v.check, v.log);
-        }
+        assert_lint_clean(dir.path(), &CLOCKED_LINT, &format!("K({d},{k})"));
     }
 }
 

@@ -10,8 +10,10 @@
 //! These tests need the tools `make deps` installs, and for ECP5 the project's .venv; a
 //! missing tool fails them with its install command, never skips them.
 
+mod common;
+
+use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
 use kautzgen::random::SplitMix64;
 use kautzgen::rtl::ir::{Design, Expr, Memory, Module, Timing};
 use kautzgen::sim::Simulator;
@@ -20,7 +22,7 @@ use kautzgen::sim::stream::{Cycle, StreamUnit, verify};
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::equiv::{Setup, Verdict, prove};
 use kautzgen::synth::flow::{Options, synthesise};
-use kautzgen::synth::lint::{lint, read_manifest};
+use kautzgen::synth::lint::read_manifest;
 use kautzgen::synth::target::Target;
 use kautzgen::synth::tool::IVERILOG;
 use std::collections::BTreeMap;
@@ -67,15 +69,7 @@ fn design(depth: u32, width: u32) -> Design {
 }
 
 fn write(dir: &Path, depth: u32, width: u32) {
-    write_design(
-        dir,
-        &design(depth, width),
-        &[Language::Verilog, Language::Vhdl],
-        &Provenance {
-            command: "tests/memory.rs".into(),
-        },
-    )
-    .unwrap();
+    write_both(dir, &design(depth, width), "tests/memory.rs");
 }
 
 /// Sizes at the edges: a power of two, a depth with addresses past its last word and 1-bit
@@ -89,20 +83,7 @@ fn every_size_is_lint_clean() {
     for (depth, width) in SIZES {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), depth, width);
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{depth}x{width}: {e}"));
-        let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
-        assert_eq!(
-            checks,
-            [
-                "verilator --lint-only -Wall",
-                "yosys check -assert, no latches",
-                "ghdl -a --std=08",
-                "ghdl -e --std=08",
-            ]
-        );
-        for v in verdicts {
-            assert!(v.clean, "{depth}x{width} {}:\n{}", v.check, v.log);
-        }
+        assert_lint_clean(dir.path(), &CLOCKED_LINT, &format!("{depth}x{width}"));
         // Icarus Verilog, which lints only self-timed designs in `lint`, reads it too.
         let manifest = read_manifest(dir.path()).unwrap();
         let mut args: Vec<String> = ["-g2005", "-Wall", "-o", "ram_test.vvp"]

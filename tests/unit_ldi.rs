@@ -3,8 +3,9 @@
 //! are checked against realise every link exactly once.
 //! A missing tool fails these tests with its install command.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+mod common;
+
+use common::write_both;
 use kautzgen::rtl::ldi_units::{LdiUnitKind, LdiUnitParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::function::FunctionUnit;
@@ -26,16 +27,7 @@ fn sizes(kind: LdiUnitKind) -> &'static [(u64, u64)] {
 }
 
 fn generate(params: &LdiUnitParams, dir: &Path) {
-    let provenance = Provenance {
-        command: format!("test {:?}", params.kind()),
-    };
-    write_design(
-        dir,
-        &design(params),
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )
-    .unwrap();
+    write_both(dir, &design(params), format!("test {:?}", params.kind()));
 }
 
 #[test]

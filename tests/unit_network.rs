@@ -5,12 +5,9 @@
 
 mod common;
 
-use common::kautzgen;
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+use common::{CLOCKED_LINT, assert_lint_clean, kautzgen, write_both};
 use kautzgen::network::switch::Arbiter;
 use kautzgen::rtl::kautz_network::{DEFAULT_TOP, NetworkParams, design};
-use kautzgen::synth::lint::lint;
 
 fn params(d: u64, k: u64) -> NetworkParams {
     NetworkParams::new(d, k, 16, Arbiter::RoundRobin, DEFAULT_TOP).unwrap()
@@ -20,21 +17,8 @@ fn params(d: u64, k: u64) -> NetworkParams {
 fn networks_are_lint_clean() {
     for p in [params(2, 3), params(3, 2)] {
         let dir = tempfile::tempdir().unwrap();
-        let provenance = Provenance {
-            command: "unit_network test".into(),
-        };
-        write_design(
-            dir.path(),
-            &design(&p),
-            &[Language::Verilog, Language::Vhdl],
-            &provenance,
-        )
-        .unwrap();
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{}: {e}", p.describe()));
-        assert_eq!(verdicts.len(), 4, "{}", p.describe());
-        for v in verdicts {
-            assert!(v.clean, "{} {}:\n{}", p.describe(), v.check, v.log);
-        }
+        write_both(dir.path(), &design(&p), "unit_network test");
+        assert_lint_clean(dir.path(), &CLOCKED_LINT, &p.describe());
     }
 }
 

@@ -1,8 +1,9 @@
 //! The router of the network-switch paper (Smit et al. 1991) (src/rtl/kautz_router.rs) in
 //! hardware: lint-clean; its ports as docs/network.md lists them.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+mod common;
+
+use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::rtl::ir::{Direction, SignalKind};
 use kautzgen::rtl::kautz_router::{DEFAULT_TOP, RouterFault, RouterParams, design};
 use kautzgen::sim::Simulator;
@@ -11,7 +12,6 @@ use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::stream::verify;
 use kautzgen::sim::units::router::RouterUnit;
 use kautzgen::sim::verilator::Verilator;
-use kautzgen::synth::lint::lint;
 use std::process::Command;
 
 fn params(d: u64, k: u64, max_bytes: u64) -> RouterParams {
@@ -22,32 +22,8 @@ fn params(d: u64, k: u64, max_bytes: u64) -> RouterParams {
 fn routers_are_lint_clean() {
     for p in [params(2, 3, 16), params(3, 2, 16), params(1, 1, 1)] {
         let dir = tempfile::tempdir().unwrap();
-        let provenance = Provenance {
-            command: "unit_router test".into(),
-        };
-        write_design(
-            dir.path(),
-            &design(&p),
-            &[Language::Verilog, Language::Vhdl],
-            &provenance,
-        )
-        .unwrap();
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{}: {e}", p.describe()));
-        let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
-        assert_eq!(
-            checks,
-            [
-                "verilator --lint-only -Wall",
-                "yosys check -assert, no latches",
-                "ghdl -a --std=08",
-                "ghdl -e --std=08",
-            ],
-            "{}",
-            p.describe()
-        );
-        for v in verdicts {
-            assert!(v.clean, "{} {}:\n{}", p.describe(), v.check, v.log);
-        }
+        write_both(dir.path(), &design(&p), "unit_router test");
+        assert_lint_clean(dir.path(), &CLOCKED_LINT, &p.describe());
     }
 }
 

@@ -10,9 +10,7 @@
 
 mod common;
 
-use common::kautzgen;
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+use common::{CLOCKED_LINT, SELF_TIMED_LINT, assert_lint_clean, kautzgen, write_both};
 use kautzgen::network::switch::{Arbiter, Switch, SwitchConfig, SwitchFault};
 use kautzgen::rtl::ir::{Direction, SignalKind};
 use kautzgen::rtl::kautz_switch::{SelfTimedFault, SwitchClocking, SwitchParams, design};
@@ -25,7 +23,6 @@ use kautzgen::sim::ring::Ring;
 use kautzgen::sim::stream::verify;
 use kautzgen::sim::units::switch::{DIRECTED_CYCLES, SwitchUnit, output_row};
 use kautzgen::sim::verilator::Verilator;
-use kautzgen::synth::lint::lint;
 
 fn params(d: u64, bits: u64, arbiter: Arbiter) -> SwitchParams {
     SwitchParams::new(SwitchConfig::new(d, bits, arbiter).unwrap())
@@ -49,37 +46,12 @@ fn every_size_is_lint_clean() {
     ];
     for p in sizes {
         let dir = tempfile::tempdir().unwrap();
-        let provenance = Provenance {
-            command: "unit_switch test".into(),
+        write_both(dir.path(), &design(&p), "unit_switch test");
+        let checks: &[&str] = match p.clocking {
+            SwitchClocking::Synchronous => &CLOCKED_LINT,
+            SwitchClocking::SelfTimed => &SELF_TIMED_LINT,
         };
-        write_design(
-            dir.path(),
-            &design(&p),
-            &[Language::Verilog, Language::Vhdl],
-            &provenance,
-        )
-        .unwrap();
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{}: {e}", p.describe()));
-        let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
-        let expected = match p.clocking {
-            SwitchClocking::Synchronous => vec![
-                "verilator --lint-only -Wall",
-                "yosys check -assert, no latches",
-                "ghdl -a --std=08",
-                "ghdl -e --std=08",
-            ],
-            SwitchClocking::SelfTimed => {
-                vec![
-                    "iverilog -g2005 -Wall",
-                    "ghdl -a --std=08",
-                    "ghdl -e --std=08",
-                ]
-            }
-        };
-        assert_eq!(checks, expected, "{}", p.describe());
-        for v in verdicts {
-            assert!(v.clean, "{} {}:\n{}", p.describe(), v.check, v.log);
-        }
+        assert_lint_clean(dir.path(), checks, &p.describe());
     }
 }
 

@@ -6,8 +6,11 @@
 //! registered variants (one in Verilator too). A missing tool fails these tests with its
 //! install command.
 
+mod common;
+
+use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, render, write_design};
+use kautzgen::emit::{Provenance, render};
 use kautzgen::routing::torus::{Action, Algorithm, HeaderLayout, Router};
 use kautzgen::rtl::ir::{Direction, SignalKind};
 use kautzgen::rtl::torus_router::{TorusRouterParams, design};
@@ -17,7 +20,6 @@ use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::units::torus::{Headers, TorusUnit, header_fields, single_faults};
 use kautzgen::sim::vectors::Shard;
 use kautzgen::sim::verilator::Verilator;
-use kautzgen::synth::lint::lint;
 use kautzgen::topology::torus::{Faults, Torus};
 use std::collections::BTreeSet;
 
@@ -56,27 +58,12 @@ fn every_variant_is_lint_clean() {
             for registered in [false, true] {
                 let p = params(k, n, algorithm, registered);
                 let dir = tempfile::tempdir().unwrap();
-                let provenance = Provenance {
-                    command: "unit_torus test".into(),
-                };
-                write_design(
-                    dir.path(),
-                    &design(&p),
-                    &[Language::Verilog, Language::Vhdl],
-                    &provenance,
-                )
-                .unwrap();
-                let verdicts = lint(dir.path()).unwrap();
-                assert_eq!(verdicts.len(), 4);
-                for v in verdicts {
-                    assert!(
-                        v.clean,
-                        "{} {k}-ary {n}-cube registered={registered} {}:\n{}",
-                        algorithm.name(),
-                        v.check,
-                        v.log
-                    );
-                }
+                write_both(dir.path(), &design(&p), "unit_torus test");
+                let what = format!(
+                    "{} {k}-ary {n}-cube registered={registered}",
+                    algorithm.name()
+                );
+                assert_lint_clean(dir.path(), &CLOCKED_LINT, &what);
             }
         }
     }

@@ -69,28 +69,35 @@ fn links_follow_the_kautz_arcs() {
     assert!(node("202").contains(".in2_valid(n120_out2_valid),"));
 }
 
-/// The messages the network model makes for this run, from `netsim` (not from the
-/// verifier): its `injected` count.
-fn injected(d: &str, k: &str, rate: &str, cycles: &str, faults: &str, seed: &str) -> u64 {
-    let (status, stdout, stderr) = kautzgen(&[
-        "netsim",
+/// The traffic of the runs `network_matches_model` compares: K(d,k) at rate 0.01 for 1500
+/// cycles, with `faults` faulty nodes drawn with `seed`.
+fn traffic<'a>(d: &'a str, k: &'a str, faults: &'a str, seed: &'a str) -> [&'a str; 12] {
+    [
         "--d",
         d,
         "--k",
         k,
         "--rate",
-        rate,
+        "0.01",
         "--cycles",
-        cycles,
+        "1500",
         "--random-faulty-nodes",
         faults,
         "--seed",
         seed,
-        "--message-bytes",
-        "1..16",
-        "--format",
-        "json",
-    ]);
+    ]
+}
+
+/// The messages the network model makes for `traffic`, from `netsim` (not from the
+/// verifier): its `injected` count.
+fn injected(traffic: &[&str]) -> u64 {
+    let args = [
+        &["netsim"],
+        traffic,
+        &["--message-bytes", "1..16", "--format", "json"],
+    ]
+    .concat();
+    let (status, stdout, stderr) = kautzgen(&args);
     assert_eq!(status, 0, "{stderr}");
     let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     summary["injected"].as_u64().unwrap()
@@ -99,27 +106,11 @@ fn injected(d: &str, k: &str, rate: &str, cycles: &str, faults: &str, seed: &str
 /// `verify network --sim <sim>` passes every message, as many as netsim injects. Each
 /// simulator is a test of its own, so that the two run side by side.
 fn network_matches_model(d: &str, k: &str, faults: &str, seed: &str, sim: &str) {
-    let (rate, cycles) = ("0.01", "1500");
-    let messages = injected(d, k, rate, cycles, faults, seed);
+    let traffic = traffic(d, k, faults, seed);
+    let messages = injected(&traffic);
     assert!(messages > 100, "too little traffic: {messages}");
-    let (status, stdout, stderr) = kautzgen(&[
-        "verify",
-        "network",
-        "--d",
-        d,
-        "--k",
-        k,
-        "--rate",
-        rate,
-        "--cycles",
-        cycles,
-        "--random-faulty-nodes",
-        faults,
-        "--seed",
-        seed,
-        "--sim",
-        sim,
-    ]);
+    let args = [&["verify", "network"], &traffic[..], &["--sim", sim]].concat();
+    let (status, stdout, stderr) = kautzgen(&args);
     assert_eq!(status, 0, "{stdout}{stderr}");
     let line = format!("{sim}: {messages} passed, 0 failed");
     assert!(stdout.contains(&line), "K({d},{k}) lacks {line}:\n{stdout}");

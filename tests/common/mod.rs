@@ -8,6 +8,7 @@ use kautzgen::emit::manifest::Manifest;
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::Design;
+use kautzgen::synth::equiv::{Setup, Verdict, prove};
 use kautzgen::synth::lint::lint;
 use std::path::Path;
 use std::process::Command;
@@ -64,5 +65,23 @@ pub fn assert_lint_clean(dir: &Path, checks: &[&str], what: &str) {
     assert_eq!(ran, checks, "{what}");
     for v in verdicts {
         assert!(v.clean, "{what} {}:\n{}", v.check, v.log);
+    }
+}
+
+/// `design`, written in both languages, is proved to have equal outputs in Verilog and in
+/// VHDL, every register bit matched; `label` names it in the verdict, `what` in a failure.
+pub fn assert_proved(design: &Design, label: &str, what: &str) {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("design");
+    write_both(&dir, design, "tests/common");
+    let work = scratch.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    match prove(&dir, &Setup::default(), &work).unwrap() {
+        Verdict::Proved {
+            matched_bits,
+            register_bits,
+            ..
+        } => assert_eq!(matched_bits, register_bits, "{what}"),
+        other => panic!("{what}: {}", other.render(label)),
     }
 }

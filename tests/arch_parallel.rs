@@ -5,13 +5,12 @@
 //!
 //! These tests need Verilator, GHDL and yosys (`make deps`); without them they fail.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+mod common;
+
+use common::{CLOCKED_LINT, assert_lint_clean, assert_proved, write_both};
 use kautzgen::routing::kautz::{Phase, route_set};
 use kautzgen::rtl::ir::Design;
 use kautzgen::rtl::kautz_route::{Arch, RouteGenParams, design};
-use kautzgen::synth::equiv::{Setup, Verdict, prove};
-use kautzgen::synth::lint::lint;
 use kautzgen::topology::kautz::Kautz;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -33,16 +32,7 @@ fn parallel(d: u64, k: u64) -> Design {
 }
 
 fn write(design: &Design, dir: &Path) {
-    let provenance = Provenance {
-        command: "tests/arch_parallel.rs".into(),
-    };
-    write_design(
-        dir,
-        design,
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )
-    .unwrap();
+    write_both(dir, design, "tests/arch_parallel.rs");
 }
 
 /// `verify --pairs all` of K(d,k) with `arch`, in both simulators.
@@ -94,102 +84,168 @@ fn the_ports_are_the_faithful_designs() {
     }
 }
 
-/// The graphs the faithful design is verified on for every pair (tests/verify_sim.rs),
-/// with their pairs and invalid vectors.
-const GRAPHS: [(u64, u64, u64, u64); 6] = [
-    (1, 2, 2, 4),
-    (2, 2, 30, 6),
-    (2, 3, 132, 6),
-    (3, 3, 1260, 4),
-    (4, 3, 6320, 6),
-    (2, 5, 2256, 6),
-];
+/// Every pair of K(d,k) (`pairs` of them, and `invalid` invalid vectors) passes in both
+/// simulators in exactly 2 cycles of work per route set. The graphs are those the faithful
+/// design is verified on for every pair (tests/verify_sim.rs), each a test of its own so
+/// that they run side by side.
+fn every_pair_passes_within_2_cycles(d: u64, k: u64, pairs: u64, invalid: u64) {
+    let out = verify_all(d, k, "parallel", &[]);
+    let heading = format!(
+        "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
+        pairs + invalid
+    );
+    assert_passes(&out, &heading, pairs + invalid, 2);
+    // A route set takes exactly 2 cycles of work: init, then the first route.
+    assert!(text(&out.stdout).contains("mean 2.0, max 2 (bound 2)"));
+}
 
 #[test]
-fn every_pair_of_the_small_graphs_passes_in_both_simulators_within_2_cycles() {
-    for (d, k, pairs, invalid) in GRAPHS {
-        let out = verify_all(d, k, "parallel", &[]);
-        let heading = format!(
-            "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
-            pairs + invalid
-        );
-        assert_passes(&out, &heading, pairs + invalid, 2);
-        // A route set takes exactly 2 cycles of work: init, then the first route.
-        assert!(text(&out.stdout).contains("mean 2.0, max 2 (bound 2)"));
-    }
+fn every_pair_of_k12_passes_in_both_simulators_within_2_cycles() {
+    every_pair_passes_within_2_cycles(1, 2, 2, 4);
+}
+
+#[test]
+fn every_pair_of_k22_passes_in_both_simulators_within_2_cycles() {
+    every_pair_passes_within_2_cycles(2, 2, 30, 6);
+}
+
+#[test]
+fn every_pair_of_k23_passes_in_both_simulators_within_2_cycles() {
+    every_pair_passes_within_2_cycles(2, 3, 132, 6);
+}
+
+#[test]
+fn every_pair_of_k33_passes_in_both_simulators_within_2_cycles() {
+    every_pair_passes_within_2_cycles(3, 3, 1260, 4);
+}
+
+#[test]
+fn every_pair_of_k43_passes_in_both_simulators_within_2_cycles() {
+    every_pair_passes_within_2_cycles(4, 3, 6320, 6);
+}
+
+#[test]
+fn every_pair_of_k25_passes_in_both_simulators_within_2_cycles() {
+    every_pair_passes_within_2_cycles(2, 5, 2256, 6);
 }
 
 /// Parallel against faithful: both are driven by the same vectors (every pair, the
 /// invalid words, and each vector's hold times, nudges, lead-ins and resets, which depend
 /// on the words alone), and each is compared with the golden model route by route; so for
 /// every pair and that stimulus the two give the same routes in the same order, the same
-/// `done` and `error`, and the same holding behaviour. Only the cycles differ.
-#[test]
-fn parallel_and_faithful_answer_alike_on_k23_and_k33() {
-    for (d, k, pairs, invalid) in [(2u64, 3u64, 132u64, 6u64), (3, 3, 1260, 4)] {
-        let heading = format!(
-            "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
-            pairs + invalid
-        );
-        let bound = k + 3 * (d + 1) + 4;
-        assert_passes(
-            &verify_all(d, k, "faithful", &[]),
-            &heading,
-            pairs + invalid,
-            bound,
-        );
-        assert_passes(
-            &verify_all(d, k, "parallel", &[]),
-            &heading,
-            pairs + invalid,
-            2,
-        );
-    }
+/// `done` and `error`, and the same holding behaviour. Only the cycles differ. The parallel
+/// half is `every_pair_of_k23_...` and `every_pair_of_k33_...` above, the same command
+/// with the same checks; here the faithful half, within its bound.
+fn faithful_passes_as_parallel_does(d: u64, k: u64, pairs: u64, invalid: u64) {
+    let heading = format!(
+        "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
+        pairs + invalid
+    );
+    let bound = k + 3 * (d + 1) + 4;
+    assert_passes(
+        &verify_all(d, k, "faithful", &[]),
+        &heading,
+        pairs + invalid,
+        bound,
+    );
 }
 
 #[test]
-fn every_check_is_clean_for_sizes_at_the_edges() {
-    for (d, k) in [
-        (1, 1),
-        (1, 2),
-        (2, 1),
-        (2, 3),
-        (3, 3),
-        (4, 5),
-        (7, 2),
-        (8, 4),
-        (15, 3),
-        (255, 2),
-        (2, 64),
-    ] {
-        let dir = tempfile::tempdir().unwrap();
-        write(&parallel(d, k), dir.path());
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("K({d},{k}): {e}"));
-        assert_eq!(verdicts.len(), 4);
-        for v in verdicts {
-            assert!(v.clean, "K({d},{k}) {}:\n{}", v.check, v.log);
-        }
-    }
+fn parallel_and_faithful_answer_alike_on_k23() {
+    faithful_passes_as_parallel_does(2, 3, 132, 6);
 }
 
 #[test]
-fn verilog_and_vhdl_are_proved_equal() {
-    for (d, k) in [(1, 1), (1, 2), (2, 3), (3, 3)] {
-        let scratch = tempfile::tempdir().unwrap();
-        let dir = scratch.path().join("design");
-        write(&parallel(d, k), &dir);
-        let work = scratch.path().join("work");
-        std::fs::create_dir_all(&work).unwrap();
-        let verdict = prove(&dir, &Setup::default(), &work).unwrap();
-        match verdict {
-            Verdict::Proved {
-                matched_bits,
-                register_bits,
-                ..
-            } => assert_eq!(matched_bits, register_bits, "K({d},{k})"),
-            other => panic!("K({d},{k}): {}", other.render("parallel")),
-        }
-    }
+fn parallel_and_faithful_answer_alike_on_k33() {
+    faithful_passes_as_parallel_does(3, 3, 1260, 4);
+}
+
+/// Every check of `lint` is clean for the parallel K(d,k). The sizes at the edges are each
+/// a test of their own, so that they run side by side.
+fn every_check_is_clean(d: u64, k: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    write(&parallel(d, k), dir.path());
+    assert_lint_clean(dir.path(), &CLOCKED_LINT, &format!("K({d},{k})"));
+}
+
+#[test]
+fn every_check_is_clean_for_k1_1() {
+    every_check_is_clean(1, 1);
+}
+
+#[test]
+fn every_check_is_clean_for_k1_2() {
+    every_check_is_clean(1, 2);
+}
+
+#[test]
+fn every_check_is_clean_for_k2_1() {
+    every_check_is_clean(2, 1);
+}
+
+#[test]
+fn every_check_is_clean_for_k2_3() {
+    every_check_is_clean(2, 3);
+}
+
+#[test]
+fn every_check_is_clean_for_k3_3() {
+    every_check_is_clean(3, 3);
+}
+
+#[test]
+fn every_check_is_clean_for_k4_5() {
+    every_check_is_clean(4, 5);
+}
+
+#[test]
+fn every_check_is_clean_for_k7_2() {
+    every_check_is_clean(7, 2);
+}
+
+#[test]
+fn every_check_is_clean_for_k8_4() {
+    every_check_is_clean(8, 4);
+}
+
+#[test]
+fn every_check_is_clean_for_k15_3() {
+    every_check_is_clean(15, 3);
+}
+
+#[test]
+fn every_check_is_clean_for_k255_2() {
+    every_check_is_clean(255, 2);
+}
+
+#[test]
+fn every_check_is_clean_for_k2_64() {
+    every_check_is_clean(2, 64);
+}
+
+// Each size is a test of its own, so that the proofs run side by side.
+#[test]
+fn verilog_and_vhdl_of_k11_are_proved_equal() {
+    assert_proved(&parallel(1, 1), "parallel", "K(1,1)");
+}
+
+#[test]
+fn verilog_and_vhdl_of_k12_are_proved_equal() {
+    assert_proved(&parallel(1, 2), "parallel", "K(1,2)");
+}
+
+#[test]
+fn verilog_and_vhdl_of_k23_are_proved_equal() {
+    assert_proved(&parallel(2, 3), "parallel", "K(2,3)");
+}
+
+#[test]
+fn verilog_and_vhdl_of_k33_are_proved_equal() {
+    assert_proved(&parallel(3, 3), "parallel", "K(3,3)");
+}
+
+#[test]
+fn kautzgen_prove_proves_the_parallel_k23() {
     let out = kautzgen(&["prove", "--d", "2", "--k", "3", "--arch", "parallel"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with(
@@ -212,48 +268,58 @@ fn pairs_with_a_phase_b_route(d: u64, k: u64) -> u64 {
     count
 }
 
-#[test]
-fn each_built_in_fault_is_caught_at_its_first_mismatch_in_both_simulators() {
-    for (fault, failed, first) in [
-        (
-            "flipped-comparator",
-            84,
-            "vector 0: src 010 dst 012\n  expected: [12] [2012] done\n  got:      [1012] [2012] done after 2 cycles\n  - route 1 is [1012], expected [12]\n",
-        ),
-        (
-            "used-bit-never-set",
-            62,
-            "vector 4: src 010 dst 102 (hold 3, next_route nudged)\n  expected: [2] [12102] done\n  got:      [2] [102] done after 2 cycles\n  - route 2 is [102], expected [12102]\n",
-        ),
-        (
-            "phase-b-skipped",
-            pairs_with_a_phase_b_route(2, 3),
-            "vector 0: src 010 dst 012\n  expected: [12] [2012] done\n  got:      [12] [22012] done after 2 cycles\n  - route 2 is [22012], expected [2012]\n",
-        ),
-    ] {
-        let out = verify_all(2, 3, "parallel", &["--fault", fault]);
-        let stdout = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{fault}: {stdout}");
-        for sim in ["verilator", "ghdl"] {
-            assert!(
-                stdout.contains(&format!("\n{sim}: {first}")),
-                "{fault}, {sim}: {stdout}"
-            );
-            assert!(
-                stdout.contains(&format!(
-                    "\n{sim}: {} passed, {failed} failed\n",
-                    138 - failed
-                )),
-                "{fault}, {sim}: {stdout}"
-            );
-        }
-        assert_eq!(
-            text(&out.stderr),
-            format!(
-                "error: verification failed (verilator: {failed} of 138 vectors; ghdl: {failed} of 138 vectors)\n"
-            )
+/// K(2,3) built with `fault` fails `failed` of its 138 vectors in both simulators, the
+/// first failure reading `first`.
+fn fault_is_caught_at_its_first_mismatch(fault: &str, failed: u64, first: &str) {
+    let out = verify_all(2, 3, "parallel", &["--fault", fault]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{fault}: {stdout}");
+    for sim in ["verilator", "ghdl"] {
+        assert!(
+            stdout.contains(&format!("\n{sim}: {first}")),
+            "{fault}, {sim}: {stdout}"
+        );
+        assert!(
+            stdout.contains(&format!(
+                "\n{sim}: {} passed, {failed} failed\n",
+                138 - failed
+            )),
+            "{fault}, {sim}: {stdout}"
         );
     }
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error: verification failed (verilator: {failed} of 138 vectors; ghdl: {failed} of 138 vectors)\n"
+        )
+    );
+}
+
+#[test]
+fn a_flipped_comparator_is_caught_at_its_first_mismatch_in_both_simulators() {
+    fault_is_caught_at_its_first_mismatch(
+        "flipped-comparator",
+        84,
+        "vector 0: src 010 dst 012\n  expected: [12] [2012] done\n  got:      [1012] [2012] done after 2 cycles\n  - route 1 is [1012], expected [12]\n",
+    );
+}
+
+#[test]
+fn a_used_bit_never_set_is_caught_at_its_first_mismatch_in_both_simulators() {
+    fault_is_caught_at_its_first_mismatch(
+        "used-bit-never-set",
+        62,
+        "vector 4: src 010 dst 102 (hold 3, next_route nudged)\n  expected: [2] [12102] done\n  got:      [2] [102] done after 2 cycles\n  - route 2 is [102], expected [12102]\n",
+    );
+}
+
+#[test]
+fn a_skipped_phase_b_is_caught_at_its_first_mismatch_in_both_simulators() {
+    fault_is_caught_at_its_first_mismatch(
+        "phase-b-skipped",
+        pairs_with_a_phase_b_route(2, 3),
+        "vector 0: src 010 dst 012\n  expected: [12] [2012] done\n  got:      [12] [22012] done after 2 cycles\n  - route 2 is [22012], expected [2012]\n",
+    );
 }
 
 #[test]

@@ -5,16 +5,13 @@
 //!
 //! These tests need Verilator, GHDL and yosys (`make deps`); without them they fail.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::Design;
 use kautzgen::rtl::kautz_route::{Arch, RouteGenParams, design};
-use kautzgen::synth::lint::lint;
 use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::kautzgen;
+use common::{CLOCKED_LINT, assert_lint_clean, assert_proved, kautzgen, write_both};
 
 fn pipelined(d: u64, k: u64) -> Design {
     let params = RouteGenParams::new(d, k, "kautz_route_pipe").unwrap();
@@ -22,16 +19,7 @@ fn pipelined(d: u64, k: u64) -> Design {
 }
 
 fn write(design: &Design, dir: &Path) {
-    let provenance = Provenance {
-        command: "tests/arch_pipelined.rs".into(),
-    };
-    write_design(
-        dir,
-        design,
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )
-    .unwrap();
+    write_both(dir, design, "tests/arch_pipelined.rs");
 }
 
 #[test]
@@ -96,32 +84,24 @@ fn lint_is_clean() {
     for (d, k) in [(1, 1), (1, 2), (2, 3), (3, 3), (2, 4), (4, 5), (8, 4)] {
         let dir = tempfile::tempdir().unwrap();
         write(&pipelined(d, k), dir.path());
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("K({d},{k}): {e}"));
-        assert_eq!(verdicts.len(), 4);
-        for v in verdicts {
-            assert!(v.clean, "K({d},{k}) {}:\n{}", v.check, v.log);
-        }
+        assert_lint_clean(dir.path(), &CLOCKED_LINT, &format!("K({d},{k})"));
     }
 }
 
+// Each size is a test of its own, so that the proofs run side by side.
 #[test]
-fn verilog_and_vhdl_are_proved_equal() {
-    use kautzgen::synth::equiv::{Setup, Verdict, prove};
-    for (d, k) in [(1, 2), (2, 3), (3, 3)] {
-        let scratch = tempfile::tempdir().unwrap();
-        let dir = scratch.path().join("design");
-        write(&pipelined(d, k), &dir);
-        let work = scratch.path().join("work");
-        std::fs::create_dir_all(&work).unwrap();
-        match prove(&dir, &Setup::default(), &work).unwrap() {
-            Verdict::Proved {
-                matched_bits,
-                register_bits,
-                ..
-            } => assert_eq!(matched_bits, register_bits, "K({d},{k})"),
-            other => panic!("K({d},{k}): {}", other.render("pipelined")),
-        }
-    }
+fn verilog_and_vhdl_of_k12_are_proved_equal() {
+    assert_proved(&pipelined(1, 2), "pipelined", "K(1,2)");
+}
+
+#[test]
+fn verilog_and_vhdl_of_k23_are_proved_equal() {
+    assert_proved(&pipelined(2, 3), "pipelined", "K(2,3)");
+}
+
+#[test]
+fn verilog_and_vhdl_of_k33_are_proved_equal() {
+    assert_proved(&pipelined(3, 3), "pipelined", "K(3,3)");
 }
 
 /// `verify --arch pipelined` of K(d,k) on `pairs` pairs in both simulators.
@@ -147,68 +127,86 @@ fn offered_cycles(stdout: &str) -> u64 {
     after.split(' ').next().unwrap().parse().unwrap()
 }
 
-#[test]
-fn every_pair_of_the_small_graphs_and_samples_of_the_large_ones_pass_in_both_simulators() {
-    // Vectors: every ordered pair of distinct nodes (K(2,3) has 12 nodes, K(3,3) 36, K(2,4)
-    // 24) or the sample, then the invalid words: equal words (2), equal neighbours (2),
-    // and a letter above d (2) where d+1 is not a power of two (not for d = 3).
-    for (d, k, pairs, heading) in [
-        (
-            2,
-            3,
-            "all",
-            "K(2,3): all 132 pairs and 6 invalid vectors: 138 vectors; ",
-        ),
-        (
-            3,
-            3,
-            "all",
-            "K(3,3): all 1260 pairs and 4 invalid vectors: 1264 vectors; ",
-        ),
-        (
-            2,
-            4,
-            "all",
-            "K(2,4): all 552 pairs and 6 invalid vectors: 558 vectors; ",
-        ),
-        (
-            4,
-            5,
-            "100",
-            "K(4,5): 100 sampled pairs (seed 1) and 6 invalid vectors: 106 vectors; ",
-        ),
-        (
-            8,
-            4,
-            "100",
-            "K(8,4): 100 sampled pairs (seed 1) and 6 invalid vectors: 106 vectors; ",
-        ),
-    ] {
-        let (status, stdout, stderr) = verify(d, k, pairs, &[]);
-        assert_eq!(status, 0, "K({d},{k}): {stdout}{stderr}");
-        assert!(stdout.starts_with(heading), "{stdout}");
-        // A set every cycle at best; gaps and stalls one cycle in 4 each.
-        let cycles = offered_cycles(&stdout);
-        let vectors: u64 = heading
-            .split(" vectors; ")
-            .next()
-            .unwrap()
-            .rsplit(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+/// K(d,k) on `pairs` pairs passes in both simulators, its run headed `heading`. Vectors:
+/// every ordered pair of distinct nodes (K(2,3) has 12 nodes, K(3,3) 36, K(2,4) 24) or the
+/// sample, then the invalid words: equal words (2), equal neighbours (2), and a letter above
+/// d (2) where d+1 is not a power of two (not for d = 3). Each graph is a test of its own,
+/// so that they run side by side.
+fn passes_in_both_simulators(d: u64, k: u64, pairs: &str, heading: &str) {
+    let (status, stdout, stderr) = verify(d, k, pairs, &[]);
+    assert_eq!(status, 0, "K({d},{k}): {stdout}{stderr}");
+    assert!(stdout.starts_with(heading), "{stdout}");
+    // A set every cycle at best; gaps and stalls one cycle in 4 each.
+    let cycles = offered_cycles(&stdout);
+    let vectors: u64 = heading
+        .split(" vectors; ")
+        .next()
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        cycles > vectors + 5 && cycles < 3 * vectors,
+        "K({d},{k}): {cycles} cycles"
+    );
+    for sim in ["verilator", "ghdl"] {
         assert!(
-            cycles > vectors + 5 && cycles < 3 * vectors,
-            "K({d},{k}): {cycles} cycles"
+            stdout.contains(&format!("\n{sim}: {cycles} passed, 0 failed\n")),
+            "K({d},{k}) {sim}: {stdout}"
         );
-        for sim in ["verilator", "ghdl"] {
-            assert!(
-                stdout.contains(&format!("\n{sim}: {cycles} passed, 0 failed\n")),
-                "K({d},{k}) {sim}: {stdout}"
-            );
-        }
     }
+}
+
+#[test]
+fn every_pair_of_k23_passes_in_both_simulators() {
+    passes_in_both_simulators(
+        2,
+        3,
+        "all",
+        "K(2,3): all 132 pairs and 6 invalid vectors: 138 vectors; ",
+    );
+}
+
+#[test]
+fn every_pair_of_k33_passes_in_both_simulators() {
+    passes_in_both_simulators(
+        3,
+        3,
+        "all",
+        "K(3,3): all 1260 pairs and 4 invalid vectors: 1264 vectors; ",
+    );
+}
+
+#[test]
+fn every_pair_of_k24_passes_in_both_simulators() {
+    passes_in_both_simulators(
+        2,
+        4,
+        "all",
+        "K(2,4): all 552 pairs and 6 invalid vectors: 558 vectors; ",
+    );
+}
+
+#[test]
+fn a_sample_of_k45_passes_in_both_simulators() {
+    passes_in_both_simulators(
+        4,
+        5,
+        "100",
+        "K(4,5): 100 sampled pairs (seed 1) and 6 invalid vectors: 106 vectors; ",
+    );
+}
+
+#[test]
+fn a_sample_of_k84_passes_in_both_simulators() {
+    passes_in_both_simulators(
+        8,
+        4,
+        "100",
+        "K(8,4): 100 sampled pairs (seed 1) and 6 invalid vectors: 106 vectors; ",
+    );
 }
 
 /// `out_routes` and `out_lens` of K(2,3) (W = 2, LW = 3) for a set written as its routes'
@@ -228,72 +226,85 @@ fn k23_set(routes: &[&str]) -> (String, String) {
     (format!("{bits:05x}"), format!("{lens:02x}"))
 }
 
-#[test]
-fn each_built_in_fault_is_caught_at_its_first_mismatch_in_both_simulators() {
-    // The golden sets: 010 -> 012 is [12] (overlap 1) and [2012]; 010 -> 101 is [1]
-    // (overlap 2) and [2101]. The faulty sets are those the parallel design gives with the
-    // same fault (tests/arch_parallel.rs): the engine's route steps are its chooser.
-    let first = |routes: &[&str], golden: &[&str]| {
-        let ((got, got_lens), (want, want_lens)) = (k23_set(routes), k23_set(golden));
-        format!("out_routes {got}, expected {want}; out_lens {got_lens}, expected {want_lens}")
-    };
-    for (fault, line) in [
-        (
-            "flipped-comparator",
-            format!(
-                "vector 0 (src 010 dst 012): {}",
-                first(&["1012", "2012"], &["12", "2012"])
-            ),
-        ),
-        (
-            "phase-b-skipped",
-            format!(
-                "vector 0 (src 010 dst 012): {}",
-                first(&["12", "22012"], &["12", "2012"])
-            ),
-        ),
-        // Route 0, [1], enters 101 straight from 010: in-letter 0, which the fault never
-        // marks. Both routes are right, but the last stage finds in-letter 0 unused, calls
-        // the set incomplete and raises out_error. Vectors 0 to 2 (dst 012, 020, 021) have
-        // b1 = 0, which marks in-letter 0 from the start.
-        (
-            "used-bit-never-set",
-            "vector 3 (src 010 dst 101): out_error 1, expected 0".to_string(),
-        ),
-    ] {
-        let (status, stdout, stderr) = verify(2, 3, "all", &["--fault", fault]);
-        assert_eq!(status, 1, "{fault}: {stdout}");
-        let cycles = offered_cycles(&stdout);
-        let mut failed = Vec::new();
-        for sim in ["verilator", "ghdl"] {
-            let first_failure = stdout
-                .lines()
-                .find(|l| l.starts_with(&format!("{sim}: after cycle ")))
-                .unwrap_or_else(|| panic!("{fault}, {sim}: {stdout}"));
-            assert!(
-                first_failure.ends_with(&format!(", {line}")),
-                "{fault}, {sim}: {first_failure}"
-            );
-            let summary = stdout
-                .lines()
-                .find(|l| l.starts_with(&format!("{sim}: ")) && l.ends_with(" failed"))
-                .unwrap();
-            let counts: Vec<u64> = summary
-                .split(' ')
-                .filter_map(|w| w.trim_end_matches(',').parse().ok())
-                .collect();
-            assert_eq!(counts[0] + counts[1], cycles, "{summary}");
-            failed.push(counts[1]);
-        }
-        assert_eq!(
-            stderr,
-            format!(
-                "error: verification failed (verilator: {} of {cycles} cycles; ghdl: {} of {cycles} cycles)\n",
-                failed[0], failed[1]
-            )
+/// K(2,3) built with `fault` fails in both simulators, the first failure in each ending
+/// with `line`, the two failing alike. Each fault is a test of its own, so that they run
+/// side by side.
+fn fault_is_caught_at_its_first_mismatch(fault: &str, line: &str) {
+    let (status, stdout, stderr) = verify(2, 3, "all", &["--fault", fault]);
+    assert_eq!(status, 1, "{fault}: {stdout}");
+    let cycles = offered_cycles(&stdout);
+    let mut failed = Vec::new();
+    for sim in ["verilator", "ghdl"] {
+        let first_failure = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{sim}: after cycle ")))
+            .unwrap_or_else(|| panic!("{fault}, {sim}: {stdout}"));
+        assert!(
+            first_failure.ends_with(&format!(", {line}")),
+            "{fault}, {sim}: {first_failure}"
         );
-        assert_eq!(failed[0], failed[1], "{fault}");
+        let summary = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{sim}: ")) && l.ends_with(" failed"))
+            .unwrap();
+        let counts: Vec<u64> = summary
+            .split(' ')
+            .filter_map(|w| w.trim_end_matches(',').parse().ok())
+            .collect();
+        assert_eq!(counts[0] + counts[1], cycles, "{summary}");
+        failed.push(counts[1]);
     }
+    assert_eq!(
+        stderr,
+        format!(
+            "error: verification failed (verilator: {} of {cycles} cycles; ghdl: {} of {cycles} cycles)\n",
+            failed[0], failed[1]
+        )
+    );
+    assert_eq!(failed[0], failed[1], "{fault}");
+}
+
+/// The first failure line of a faulty set, from its routes and the golden ones. The golden
+/// sets: 010 -> 012 is [12] (overlap 1) and [2012]; 010 -> 101 is [1] (overlap 2) and
+/// [2101]. The faulty sets are those the parallel design gives with the same fault
+/// (tests/arch_parallel.rs): the engine's route steps are its chooser.
+fn first(routes: &[&str], golden: &[&str]) -> String {
+    let ((got, got_lens), (want, want_lens)) = (k23_set(routes), k23_set(golden));
+    format!("out_routes {got}, expected {want}; out_lens {got_lens}, expected {want_lens}")
+}
+
+#[test]
+fn a_flipped_comparator_is_caught_at_its_first_mismatch_in_both_simulators() {
+    fault_is_caught_at_its_first_mismatch(
+        "flipped-comparator",
+        &format!(
+            "vector 0 (src 010 dst 012): {}",
+            first(&["1012", "2012"], &["12", "2012"])
+        ),
+    );
+}
+
+#[test]
+fn a_skipped_phase_b_is_caught_at_its_first_mismatch_in_both_simulators() {
+    fault_is_caught_at_its_first_mismatch(
+        "phase-b-skipped",
+        &format!(
+            "vector 0 (src 010 dst 012): {}",
+            first(&["12", "22012"], &["12", "2012"])
+        ),
+    );
+}
+
+#[test]
+fn a_used_bit_never_set_is_caught_at_its_first_mismatch_in_both_simulators() {
+    // Route 0, [1], enters 101 straight from 010: in-letter 0, which the fault never marks.
+    // Both routes are right, but the last stage finds in-letter 0 unused, calls the set
+    // incomplete and raises out_error. Vectors 0 to 2 (dst 012, 020, 021) have b1 = 0,
+    // which marks in-letter 0 from the start.
+    fault_is_caught_at_its_first_mismatch(
+        "used-bit-never-set",
+        "vector 3 (src 010 dst 101): out_error 1, expected 0",
+    );
 }
 
 #[test]

@@ -8,12 +8,13 @@
 //! These tests need GHDL and Icarus Verilog (`make deps` installs them); without them they
 //! fail with the install command, never skip.
 
+mod common;
+
+use common::{SELF_TIMED_LINT, assert_lint_clean, write_both};
 use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::{Design, Module, Timing};
 use kautzgen::synth::equiv::{Setup, prove};
 use kautzgen::synth::flow::{Options, synthesise};
-use kautzgen::synth::lint::lint;
 use kautzgen::synth::target::Target;
 use kautzgen::synth::tool::{GHDL, IVERILOG, Install, Tool};
 use kautzgen::topology::kautz::Kautz;
@@ -69,15 +70,7 @@ const STEPS: [(Option<&str>, &str); 11] = [
 ];
 
 fn write(dir: &Path) {
-    write_design(
-        dir,
-        &rendezvous(),
-        &[Language::Verilog, Language::Vhdl],
-        &Provenance {
-            command: "tests/c_element.rs".into(),
-        },
-    )
-    .unwrap();
+    write_both(dir, &rendezvous(), "tests/c_element.rs");
 }
 
 /// Absolute paths of the design's files in `language`, in compile order.
@@ -225,19 +218,7 @@ fn a_self_timed_design_lints_with_icarus_and_ghdl() {
         manifest.starts_with("{\"top\":\"rendezvous\",\"timing\":\"self-timed\","),
         "{manifest}"
     );
-    let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
-    assert_eq!(
-        checks,
-        [
-            "iverilog -g2005 -Wall",
-            "ghdl -a --std=08",
-            "ghdl -e --std=08"
-        ]
-    );
-    for verdict in &verdicts {
-        assert!(verdict.clean, "{}: {}", verdict.check, verdict.log);
-    }
+    assert_lint_clean(dir.path(), &SELF_TIMED_LINT, "rendezvous");
 }
 
 #[test]

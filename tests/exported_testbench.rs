@@ -99,24 +99,74 @@ fn all_passed(count: u64) -> String {
     format!("{count} passed, 0 failed")
 }
 
-/// The design passes in every simulator by hand and in FuseSoC with Icarus and GHDL, each
-/// printing `<count> passed, 0 failed`.
-fn passes_everywhere(dir: &Path, count: u64) {
-    assert_eq!(checks(dir), count, "the manifest's count");
-    for (sim, _) in SIMULATORS {
-        let (status, text) = run(dir, sim);
-        assert_eq!(status, 0, "{sim}:\n{text}");
-        assert!(
-            text.lines().any(|l| l == all_passed(count)),
-            "{sim} does not print '{}':\n{text}",
-            all_passed(count)
-        );
-    }
-    for tool in ["icarus", "ghdl"] {
-        let (success, log) = fusesoc(dir, tool);
-        assert!(success, "fusesoc {tool}:\n{log}");
-        assert!(log.contains(&all_passed(count)), "fusesoc {tool}:\n{log}");
-    }
+/// `kautzgen generate <args> --testbench` in a scratch directory of its own, whose manifest
+/// counts `count` checks (or any, when `None`): the scratch directory, the design and its
+/// count. Each check of a design generates its own, so that the checks run side by side.
+fn design(args: &[&str], count: Option<u64>) -> (tempfile::TempDir, PathBuf, u64) {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = generate(scratch.path(), "design", args);
+    let count = count.unwrap_or_else(|| checks(&dir));
+    assert_eq!(checks(&dir), count, "the manifest's count");
+    (scratch, dir, count)
+}
+
+/// The design passes in `sim` by the manifest's command, printing `<count> passed, 0 failed`.
+fn passes_by_hand(args: &[&str], count: Option<u64>, sim: &str) {
+    let (_scratch, dir, count) = design(args, count);
+    let (status, text) = run(&dir, sim);
+    assert_eq!(status, 0, "{sim}:\n{text}");
+    assert!(
+        text.lines().any(|l| l == all_passed(count)),
+        "{sim} does not print '{}':\n{text}",
+        all_passed(count)
+    );
+}
+
+/// The design passes in FuseSoC's `sim` target with `tool`, printing
+/// `<count> passed, 0 failed`.
+fn passes_in_fusesoc(args: &[&str], count: Option<u64>, tool: &str) {
+    let (_scratch, dir, count) = design(args, count);
+    let (success, log) = fusesoc(&dir, tool);
+    assert!(success, "fusesoc {tool}:\n{log}");
+    assert!(log.contains(&all_passed(count)), "fusesoc {tool}:\n{log}");
+}
+
+/// A module of tests for the unit that `generate <args>` writes, with `count` checks (or the
+/// manifest's, when `None`): the design passes in every simulator by hand and in FuseSoC
+/// with Icarus and GHDL, one test each.
+macro_rules! passes_everywhere {
+    ($unit:ident, $args:expr, $count:expr) => {
+        mod $unit {
+            use super::*;
+
+            const ARGS: &[&str] = $args;
+
+            #[test]
+            fn passes_in_icarus() {
+                passes_by_hand(ARGS, $count, "icarus");
+            }
+
+            #[test]
+            fn passes_in_verilator() {
+                passes_by_hand(ARGS, $count, "verilator");
+            }
+
+            #[test]
+            fn passes_in_ghdl() {
+                passes_by_hand(ARGS, $count, "ghdl");
+            }
+
+            #[test]
+            fn passes_in_fusesoc_with_icarus() {
+                passes_in_fusesoc(ARGS, $count, "icarus");
+            }
+
+            #[test]
+            fn passes_in_fusesoc_with_ghdl() {
+                passes_in_fusesoc(ARGS, $count, "ghdl");
+            }
+        }
+    };
 }
 
 /// The failure lines of a report: every line before its `N passed, M failed`, without
@@ -137,19 +187,18 @@ fn failures(text: &str, prefix: &str) -> (Vec<String>, String) {
     (lines[start..end].to_vec(), lines[end].clone())
 }
 
-#[test]
-fn the_route_generator_checks_every_pair_and_catches_a_fault_as_verify_does() {
-    let scratch = tempfile::tempdir().unwrap();
-    // K(2,3) has 3 * 2^2 = 12 nodes: 12 * 11 = 132 ordered pairs, then the 6 invalid words
-    // of docs/verification.md (a letter above d and equal neighbours in src and in dst,
-    // and src = dst twice).
-    let dir = generate(
-        scratch.path(),
-        "k23",
-        &["--d", "2", "--k", "3", "--pairs", "all"],
-    );
-    passes_everywhere(&dir, 138);
+// K(2,3) has 3 * 2^2 = 12 nodes: 12 * 11 = 132 ordered pairs, then the 6 invalid words of
+// docs/verification.md (a letter above d and equal neighbours in src and in dst, and
+// src = dst twice).
+passes_everywhere!(
+    route_generator,
+    &["--d", "2", "--k", "3", "--pairs", "all"],
+    Some(138)
+);
 
+#[test]
+fn the_route_generator_catches_a_fault_as_verify_does() {
+    let scratch = tempfile::tempdir().unwrap();
     // Phase B skipped: the exported testbench fails the vectors verify fails, in both
     // languages, with the same failure in each.
     let bad = generate(
@@ -209,65 +258,60 @@ fn the_route_generator_checks_every_pair_and_catches_a_fault_as_verify_does() {
     assert_eq!(icarus_failures[3], "  - item 2 is [22012], expected [2012]");
 }
 
+const PIPELINED: &[&str] = &[
+    "--d",
+    "2",
+    "--k",
+    "3",
+    "--arch",
+    "pipelined",
+    "--pairs",
+    "all",
+];
+passes_everywhere!(pipelined_engine, PIPELINED, None);
+
 #[test]
 fn the_pipelined_engine_fails_as_verify_does_cycle_for_cycle() {
-    fails_as_verify_does(
-        "pipe",
-        &[
-            "--d",
-            "2",
-            "--k",
-            "3",
-            "--arch",
-            "pipelined",
-            "--pairs",
-            "all",
-        ],
-        None,
-        "used-bit-never-set",
-    );
+    fails_as_verify_does("pipe", PIPELINED, "used-bit-never-set");
 }
+
+// Z2xZ2xZ2: 8 nodes, 8 * 8 = 64 pairs (A = B among them); 1-bit digits of radix 2 leave no
+// digit out of range.
+const MRNS: &[&str] = &["mrns", "--radices", "2,2,2", "--pairs", "all"];
+passes_everywhere!(mrns_path_generator, MRNS, Some(64));
 
 #[test]
 fn the_mrns_path_generator_prints_the_failures_verify_prints() {
-    // Z2xZ2xZ2: 8 nodes, 8 * 8 = 64 pairs (A = B among them); 1-bit digits of radix 2
-    // leave no digit out of range. The failures read word for word as verify's: the inputs
-    // as addresses, the paths as moves.
-    fails_as_verify_does(
-        "mrns",
-        &["mrns", "--radices", "2,2,2", "--pairs", "all"],
-        Some(64),
-        "rows-frozen-while-shortest",
-    );
+    // The failures read word for word as verify's: the inputs as addresses, the paths as
+    // moves.
+    fails_as_verify_does("mrns", MRNS, "rows-frozen-while-shortest");
 }
 
-#[test]
-fn the_switch_and_the_router_fail_with_verify_s_lines() {
-    fails_as_verify_does(
-        "switch",
-        &["switch", "--d", "2", "--cycles", "300"],
-        None,
-        "nack-not-returned",
-    );
-    fails_as_verify_does(
-        "router",
-        &["router", "--d", "2", "--k", "3", "--cycles", "300"],
-        None,
-        "padding-forgotten",
-    );
-}
+const SWITCH: &[&str] = &["switch", "--d", "2", "--cycles", "300"];
+passes_everywhere!(switch, SWITCH, None);
 
 #[test]
-fn the_network_is_checked_in_every_cycle_and_a_swapped_link_fails() {
+fn the_switch_fails_with_verify_s_lines() {
+    fails_as_verify_does("switch", SWITCH, "nack-not-returned");
+}
+
+const ROUTER: &[&str] = &["router", "--d", "2", "--k", "3", "--cycles", "300"];
+passes_everywhere!(router, ROUTER, None);
+
+#[test]
+fn the_router_fails_with_verify_s_lines() {
+    fails_as_verify_does("router", ROUTER, "padding-forgotten");
+}
+
+const NETWORK: &[&str] = &[
+    "network", "--d", "2", "--k", "3", "--cycles", "300", "--rate", "0.02",
+];
+passes_everywhere!(network, NETWORK, None);
+
+#[test]
+fn the_network_fails_with_a_swapped_link() {
     let scratch = tempfile::tempdir().unwrap();
-    let args = [
-        "network", "--d", "2", "--k", "3", "--cycles", "300", "--rate", "0.02",
-    ];
-    let dir = generate(scratch.path(), "net", &args);
-    let count = checks(&dir);
-    passes_everywhere(&dir, count);
-    let mut with_fault = args.to_vec();
-    with_fault.extend(["--fault", "links-swapped"]);
+    let with_fault = [NETWORK, &["--fault", "links-swapped"]].concat();
     let bad = generate(scratch.path(), "net-bad", &with_fault);
     let (status, text) = run(&bad, "icarus");
     assert_ne!(status, 0, "{text}");
@@ -298,13 +342,10 @@ fn without_note(line: &str) -> String {
     }
 }
 
-/// Generates `args` and `args --fault <fault>`: the correct design passes everywhere
-/// (`count` vectors, or the manifest's when `None`); the faulty one fails in Icarus and
-/// GHDL with a non-zero exit status and exactly the failure lines `kautzgen verify` prints.
-fn fails_as_verify_does(name: &str, args: &[&str], count: Option<u64>, fault: &str) {
+/// Generates `args --fault <fault>`: the design fails in Icarus and GHDL with a non-zero
+/// exit status and exactly the failure lines `kautzgen verify` prints.
+fn fails_as_verify_does(name: &str, args: &[&str], fault: &str) {
     let scratch = tempfile::tempdir().unwrap();
-    let good = generate(scratch.path(), name, args);
-    passes_everywhere(&good, count.unwrap_or_else(|| checks(&good)));
     let mut with_fault = args.to_vec();
     with_fault.extend(["--fault", fault]);
     let bad = generate(scratch.path(), &format!("{name}-bad"), &with_fault);
@@ -324,36 +365,32 @@ fn fails_as_verify_does(name: &str, args: &[&str], count: Option<u64>, fault: &s
     }
 }
 
+// LDI(18,3), Theorem 3: every node, destination and header of the diameter
+// h = ceil(log3 18) = 3: 18 * 18 * 3 = 972 vectors.
+const LDI: &[&str] = &["ldi", "--m", "18", "--s", "3"];
+passes_everywhere!(ldi_unit, LDI, Some(972));
+
 #[test]
-fn the_ldi_unit_checks_every_vector_and_fails_with_reversed_digits_as_verify_does() {
-    // LDI(18,3), Theorem 3: every node, destination and header of the diameter
-    // h = ceil(log3 18) = 3: 18 * 18 * 3 = 972 vectors.
-    fails_as_verify_does(
-        "ldi",
-        &["ldi", "--m", "18", "--s", "3"],
-        Some(972),
-        "digits-reversed",
-    );
+fn the_ldi_unit_fails_with_reversed_digits_as_verify_does() {
+    fails_as_verify_does("ldi", LDI, "digits-reversed");
 }
+
+const TORUS: &[&str] = &[
+    "torus",
+    "--k",
+    "3",
+    "--n",
+    "2",
+    "--algo",
+    "e-cube",
+    "--vectors",
+    "walks",
+];
+passes_everywhere!(torus_unit, TORUS, None);
 
 #[test]
 fn the_torus_unit_fails_with_a_swapped_mask_as_verify_does() {
-    fails_as_verify_does(
-        "torus",
-        &[
-            "torus",
-            "--k",
-            "3",
-            "--n",
-            "2",
-            "--algo",
-            "e-cube",
-            "--vectors",
-            "walks",
-        ],
-        None,
-        "mask-directions-swapped",
-    );
+    fails_as_verify_does("torus", TORUS, "mask-directions-swapped");
 }
 
 #[test]

@@ -2,8 +2,9 @@
 //! yosys for sizes at the edges, byte-identical output, and whole-directory replacement.
 //! A missing tool fails these tests with its install command.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+mod common;
+
+use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::rtl::ir::{Direction, SignalKind};
 use kautzgen::rtl::kautz_route::{RouteGenParams, design};
 use kautzgen::synth::lint::lint;
@@ -12,16 +13,7 @@ use std::process::Command;
 
 fn generate(d: u64, k: u64, dir: &Path) {
     let params = RouteGenParams::new(d, k, "kautz_route_gen").unwrap();
-    let provenance = Provenance {
-        command: format!("test d={d} k={k}"),
-    };
-    write_design(
-        dir,
-        &design(&params),
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )
-    .unwrap();
+    write_both(dir, &design(&params), format!("test d={d} k={k}"));
 }
 
 /// Bits to hold `values` different values, at least one: the smallest w with 2^w >= values.
@@ -49,20 +41,7 @@ fn every_check_is_clean_for_sizes_at_the_edges() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         generate(d, k, dir.path());
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("K({d},{k}): {e}"));
-        let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
-        assert_eq!(
-            checks,
-            [
-                "verilator --lint-only -Wall",
-                "yosys check -assert, no latches",
-                "ghdl -a --std=08",
-                "ghdl -e --std=08"
-            ]
-        );
-        for v in verdicts {
-            assert!(v.clean, "K({d},{k}) {}:\n{}", v.check, v.log);
-        }
+        assert_lint_clean(dir.path(), &CLOCKED_LINT, &format!("K({d},{k})"));
     }
 }
 

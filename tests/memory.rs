@@ -10,8 +10,10 @@
 //! These tests need the tools `make deps` installs, and for ECP5 the project's .venv; a
 //! missing tool fails them with its install command, never skips them.
 
+mod common;
+
+use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
 use kautzgen::random::SplitMix64;
 use kautzgen::rtl::ir::{Design, Expr, Memory, Module, Timing};
 use kautzgen::sim::Simulator;
@@ -20,7 +22,7 @@ use kautzgen::sim::stream::{Cycle, StreamUnit, verify};
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::synth::equiv::{Setup, Verdict, prove};
 use kautzgen::synth::flow::{Options, synthesise};
-use kautzgen::synth::lint::{lint, read_manifest};
+use kautzgen::synth::lint::read_manifest;
 use kautzgen::synth::target::Target;
 use kautzgen::synth::tool::IVERILOG;
 use std::collections::BTreeMap;
@@ -67,15 +69,7 @@ fn design(depth: u32, width: u32) -> Design {
 }
 
 fn write(dir: &Path, depth: u32, width: u32) {
-    write_design(
-        dir,
-        &design(depth, width),
-        &[Language::Verilog, Language::Vhdl],
-        &Provenance {
-            command: "tests/memory.rs".into(),
-        },
-    )
-    .unwrap();
+    write_both(dir, &design(depth, width), "tests/memory.rs");
 }
 
 /// Sizes at the edges: a power of two, a depth with addresses past its last word and 1-bit
@@ -89,20 +83,7 @@ fn every_size_is_lint_clean() {
     for (depth, width) in SIZES {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), depth, width);
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{depth}x{width}: {e}"));
-        let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
-        assert_eq!(
-            checks,
-            [
-                "verilator --lint-only -Wall",
-                "yosys check -assert, no latches",
-                "ghdl -a --std=08",
-                "ghdl -e --std=08",
-            ]
-        );
-        for v in verdicts {
-            assert!(v.clean, "{depth}x{width} {}:\n{}", v.check, v.log);
-        }
+        assert_lint_clean(dir.path(), &CLOCKED_LINT, &format!("{depth}x{width}"));
         // Icarus Verilog, which lints only self-timed designs in `lint`, reads it too.
         let manifest = read_manifest(dir.path()).unwrap();
         let mut args: Vec<String> = ["-g2005", "-Wall", "-o", "ram_test.vvp"]
@@ -235,23 +216,50 @@ impl StreamUnit for RamUnit {
     }
 }
 
+/// Every output of the RAM of `depth` words of `width` bits in every cycle equals the
+/// reference's in `simulator`. Each size and simulator is a test of its own, so that they
+/// run side by side.
+fn every_output_equals_the_reference(depth: u32, width: u32, simulator: &dyn Simulator) {
+    let unit = RamUnit::new(depth, width);
+    let cycles = unit.cycles().len();
+    let report =
+        verify(simulator, &unit, 2, None).unwrap_or_else(|e| panic!("{}: {e}", simulator.name()));
+    assert_eq!(
+        report.render(),
+        format!("{}: {cycles} passed, 0 failed\n", simulator.name()),
+        "{}",
+        unit.describe()
+    );
+}
+
 #[test]
-fn every_output_in_every_cycle_equals_the_reference() {
-    let both: [&dyn Simulator; 2] = [&Verilator::default(), &Ghdl::default()];
-    for (depth, width) in [(16, 8), (10, 1), (2, 64)] {
-        let unit = RamUnit::new(depth, width);
-        let cycles = unit.cycles().len();
-        for simulator in both {
-            let report = verify(simulator, &unit, 2, None)
-                .unwrap_or_else(|e| panic!("{}: {e}", simulator.name()));
-            assert_eq!(
-                report.render(),
-                format!("{}: {cycles} passed, 0 failed\n", simulator.name()),
-                "{}",
-                unit.describe()
-            );
-        }
-    }
+fn every_output_of_16x8_equals_the_reference_in_verilator() {
+    every_output_equals_the_reference(16, 8, &Verilator::default());
+}
+
+#[test]
+fn every_output_of_16x8_equals_the_reference_in_ghdl() {
+    every_output_equals_the_reference(16, 8, &Ghdl::default());
+}
+
+#[test]
+fn every_output_of_10x1_equals_the_reference_in_verilator() {
+    every_output_equals_the_reference(10, 1, &Verilator::default());
+}
+
+#[test]
+fn every_output_of_10x1_equals_the_reference_in_ghdl() {
+    every_output_equals_the_reference(10, 1, &Ghdl::default());
+}
+
+#[test]
+fn every_output_of_2x64_equals_the_reference_in_verilator() {
+    every_output_equals_the_reference(2, 64, &Verilator::default());
+}
+
+#[test]
+fn every_output_of_2x64_equals_the_reference_in_ghdl() {
+    every_output_equals_the_reference(2, 64, &Ghdl::default());
 }
 
 #[test]

@@ -11,9 +11,7 @@
 
 mod common;
 
-use common::kautzgen;
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+use common::{SELF_TIMED_LINT, assert_lint_clean, kautzgen, write_both};
 use kautzgen::fabric::switch::Arbiter;
 use kautzgen::rtl::ir::{Direction, SignalKind, Timing};
 use kautzgen::rtl::network::switch::SwitchClocking;
@@ -25,7 +23,7 @@ use kautzgen::sim::Simulator;
 use kautzgen::sim::delays::DelaySource;
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::icarus::Icarus;
-use kautzgen::synth::lint::{lint, read_manifest};
+use kautzgen::synth::lint::read_manifest;
 use kautzgen::synth::tool::IVERILOG;
 use kautzgen::topology::kautz::Letter;
 use kautzgen::units::network::traffic::NetworkUnit;
@@ -41,16 +39,7 @@ fn params(fault: Option<NetworkFault>) -> NetworkParams {
 }
 
 fn write(p: &NetworkParams, dir: &Path) {
-    let provenance = Provenance {
-        command: "network_self_timed test".into(),
-    };
-    write_design(
-        dir,
-        &design(p),
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )
-    .unwrap();
+    write_both(dir, &design(p), "network_self_timed test");
 }
 
 #[test]
@@ -59,19 +48,7 @@ fn the_self_timed_network_compiles_without_warnings() {
     assert_eq!(design(&p).timing, Timing::SelfTimed);
     let dir = tempfile::tempdir().unwrap();
     write(&p, dir.path());
-    let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
-    assert_eq!(
-        checks,
-        [
-            "iverilog -g2005 -Wall",
-            "ghdl -a --std=08",
-            "ghdl -e --std=08"
-        ]
-    );
-    for v in &verdicts {
-        assert!(v.clean, "{}:\n{}", v.check, v.log);
-    }
+    assert_lint_clean(dir.path(), &SELF_TIMED_LINT, "self-timed network");
     // And as SystemVerilog, as a testbench of that dialect would compile it.
     let manifest = read_manifest(dir.path()).unwrap();
     let mut args: Vec<String> = ["-g2012", "-Wall", "-s", DEFAULT_TOP, "-o", "net.vvp"]

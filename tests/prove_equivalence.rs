@@ -3,8 +3,9 @@
 //! counterexample that names the output that differs. A missing tool fails these tests
 //! with its install command.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+mod common;
+
+use common::write_both;
 use kautzgen::routing::torus::Algorithm;
 use kautzgen::rtl::ir::Design;
 use kautzgen::rtl::kautz_route::{Fault, RouteGenParams, design, design_with_fault};
@@ -20,16 +21,7 @@ fn route_generator(d: u64, k: u64) -> Design {
 }
 
 fn write(design: &Design, dir: &Path) {
-    let provenance = Provenance {
-        command: "tests/prove_equivalence.rs".into(),
-    };
-    write_design(
-        dir,
-        design,
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )
-    .unwrap();
+    write_both(dir, design, "tests/prove_equivalence.rs");
 }
 
 /// Every unit the proof runs on in `make test`: the route generator at three sizes, and

@@ -3,8 +3,9 @@
 //! are checked against realise every link exactly once.
 //! A missing tool fails these tests with its install command.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+mod common;
+
+use common::write_both;
 use kautzgen::rtl::ldi_units::{LdiUnitKind, LdiUnitParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::function::FunctionUnit;
@@ -26,16 +27,7 @@ fn sizes(kind: LdiUnitKind) -> &'static [(u64, u64)] {
 }
 
 fn generate(params: &LdiUnitParams, dir: &Path) {
-    let provenance = Provenance {
-        command: format!("test {:?}", params.kind()),
-    };
-    write_design(
-        dir,
-        &design(params),
-        &[Language::Verilog, Language::Vhdl],
-        &provenance,
-    )
-    .unwrap();
+    write_both(dir, &design(params), format!("test {:?}", params.kind()));
 }
 
 #[test]
@@ -169,22 +161,27 @@ fn shortest_unit_matches_the_golden_model() {
     check_in_both_simulators(LdiUnitKind::Shortest, &sizes, Some(true));
 }
 
+/// Paper eq. (3) with and without a reduction mod S (18, 9), gcd classes with g = 1 (7,
+/// 10), g = 2 (16), g = 3 (27) and g = 4 (20, 12).
+const SWITCH_SIZES: [(u64, u64); 8] = [
+    (18, 3),
+    (9, 3),
+    (7, 2),
+    (10, 3),
+    (16, 2),
+    (27, 3),
+    (20, 4),
+    (12, 4),
+];
+
 #[test]
-fn switch_units_match_the_golden_model() {
-    // Paper eq. (3) with and without a reduction mod S (18, 9), gcd classes with g = 1 (7,
-    // 10), g = 2 (16), g = 3 (27) and g = 4 (20, 12).
-    let sizes = [
-        (18, 3),
-        (9, 3),
-        (7, 2),
-        (10, 3),
-        (16, 2),
-        (27, 3),
-        (20, 4),
-        (12, 4),
-    ];
-    check_in_both_simulators(LdiUnitKind::SwitchLogic, &sizes, Some(false));
-    check_in_both_simulators(LdiUnitKind::SwitchRom, &sizes, Some(true));
+fn switch_logic_units_match_the_golden_model() {
+    check_in_both_simulators(LdiUnitKind::SwitchLogic, &SWITCH_SIZES, Some(false));
+}
+
+#[test]
+fn switch_rom_units_match_the_golden_model() {
+    check_in_both_simulators(LdiUnitKind::SwitchRom, &SWITCH_SIZES, Some(true));
 }
 
 #[test]

@@ -6,8 +6,11 @@
 //! byte-identical output; parameter errors. A missing tool fails these tests with its
 //! install command.
 
+mod common;
+
+use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, render, write_design};
+use kautzgen::emit::{Provenance, render};
 use kautzgen::routing::mrns::Move;
 use kautzgen::rtl::ir::{Direction, SignalKind};
 use kautzgen::rtl::mrns_path_gen::{Fault, MrnsPathGenParams, design};
@@ -17,7 +20,6 @@ use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::sequence::{Mode, Options, SequenceReport, SequenceUnit, testbench, verify};
 use kautzgen::sim::vectors::Shard;
 use kautzgen::sim::verilator::Verilator;
-use kautzgen::synth::lint::lint;
 use kautzgen::topology::mrns::Address;
 use kautzgen::units::mrns::paths::MrnsPathUnit;
 use std::process::Command;
@@ -79,21 +81,8 @@ fn every_shape_is_lint_clean() {
     ];
     for radices in shapes {
         let dir = tempfile::tempdir().unwrap();
-        let provenance = Provenance {
-            command: "unit_mrns test".into(),
-        };
-        write_design(
-            dir.path(),
-            &design(&params(radices)),
-            &[Language::Verilog, Language::Vhdl],
-            &provenance,
-        )
-        .unwrap();
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{radices:?}: {e}"));
-        assert_eq!(verdicts.len(), 4);
-        for v in verdicts {
-            assert!(v.clean, "{radices:?} {}:\n{}", v.check, v.log);
-        }
+        write_both(dir.path(), &design(&params(radices)), "unit_mrns test");
+        assert_lint_clean(dir.path(), &CLOCKED_LINT, &format!("{radices:?}"));
     }
 }
 
@@ -106,16 +95,7 @@ fn the_generic_testbenches_are_lint_clean() {
         let scratch = tempfile::tempdir().unwrap();
         let dir = scratch.path();
         let d = unit.design();
-        let provenance = Provenance {
-            command: "unit_mrns test".into(),
-        };
-        let manifest = write_design(
-            &dir.join("design"),
-            &d,
-            &[Language::Verilog, Language::Vhdl],
-            &provenance,
-        )
-        .unwrap();
+        let manifest = write_both(&dir.join("design"), &d, "unit_mrns test");
         let files = |list: &[String]| {
             list.iter()
                 .map(|f| dir.join("design").join(f))

@@ -1,8 +1,9 @@
 //! The router of the network-switch paper (Smit et al. 1991) (src/rtl/network/router.rs) in
 //! hardware: lint-clean; its ports as docs/network.md lists them.
 
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+mod common;
+
+use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::rtl::ir::{Direction, SignalKind};
 use kautzgen::rtl::network::router::{DEFAULT_TOP, RouterFault, RouterParams, design};
 use kautzgen::sim::Simulator;
@@ -10,7 +11,6 @@ use kautzgen::sim::function::FunctionReport;
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::stream::verify;
 use kautzgen::sim::verilator::Verilator;
-use kautzgen::synth::lint::lint;
 use kautzgen::units::router::traffic::RouterUnit;
 use std::process::Command;
 
@@ -22,32 +22,8 @@ fn params(d: u64, k: u64, max_bytes: u64) -> RouterParams {
 fn routers_are_lint_clean() {
     for p in [params(2, 3, 16), params(3, 2, 16), params(1, 1, 1)] {
         let dir = tempfile::tempdir().unwrap();
-        let provenance = Provenance {
-            command: "unit_router test".into(),
-        };
-        write_design(
-            dir.path(),
-            &design(&p),
-            &[Language::Verilog, Language::Vhdl],
-            &provenance,
-        )
-        .unwrap();
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{}: {e}", p.describe()));
-        let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
-        assert_eq!(
-            checks,
-            [
-                "verilator --lint-only -Wall",
-                "yosys check -assert, no latches",
-                "ghdl -a --std=08",
-                "ghdl -e --std=08",
-            ],
-            "{}",
-            p.describe()
-        );
-        for v in verdicts {
-            assert!(v.clean, "{} {}:\n{}", p.describe(), v.check, v.log);
-        }
+        write_both(dir.path(), &design(&p), "unit_router test");
+        assert_lint_clean(dir.path(), &CLOCKED_LINT, &p.describe());
     }
 }
 
@@ -100,47 +76,62 @@ fn run(simulator: &dyn Simulator, unit: &RouterUnit) -> FunctionReport {
     verify(simulator, unit, 2, None).unwrap_or_else(|e| panic!("{}: {e}", simulator.name()))
 }
 
-#[test]
-fn every_output_in_every_cycle_equals_the_model() {
+/// Every output of the router of K(d,k) in every cycle of 4000 (seed `seed`) equals the
+/// model's in both simulators. Each graph is a test of its own, so that they run side by
+/// side.
+fn every_output_equals_the_model(d: u64, k: u64, seed: u64) {
     let cycles = 4000;
+    let unit = RouterUnit::new(params(d, k, 16), cycles, seed);
     let both: [&dyn Simulator; 2] = [&Verilator::default(), &Ghdl::default()];
-    for (d, k, seed) in [(2, 3, 1), (3, 2, 2)] {
-        let unit = RouterUnit::new(params(d, k, 16), cycles, seed);
-        for simulator in both {
-            assert_eq!(
-                run(simulator, &unit).render(),
-                format!("{}: {cycles} passed, 0 failed\n", simulator.name()),
-                "K({d},{k})"
-            );
-        }
+    for simulator in both {
+        assert_eq!(
+            run(simulator, &unit).render(),
+            format!("{}: {cycles} passed, 0 failed\n", simulator.name()),
+            "K({d},{k})"
+        );
     }
 }
 
 #[test]
-fn every_built_in_fault_is_caught() {
-    // The first cycle each fault shows, in both simulators alike.
-    for (fault, first) in [
-        (
-            RouterFault::RouteTakenLate,
-            "after cycle 92: net_valid 0, expected 1; net_ctl 0, expected 1; net_data 00, expected 02",
-        ),
-        (
-            RouterFault::PaddingForgotten,
-            "after cycle 104: net_ctl 1, expected 0",
-        ),
-    ] {
-        let unit = RouterUnit::new(params(2, 3, 16).with_fault(Some(fault)), 4000, 1);
-        for simulator in [&Verilator::default() as &dyn Simulator, &Ghdl::default()] {
-            let report = verify(simulator, &unit, 1, None).unwrap();
-            assert!(report.failed > 0, "{fault:?}");
-            assert_eq!(
-                report.failures[0],
-                first,
-                "{fault:?} in {}",
-                simulator.name()
-            );
-        }
+fn every_output_of_k23_in_every_cycle_equals_the_model() {
+    every_output_equals_the_model(2, 3, 1);
+}
+
+#[test]
+fn every_output_of_k32_in_every_cycle_equals_the_model() {
+    every_output_equals_the_model(3, 2, 2);
+}
+
+/// The router of K(2,3) built with `fault` fails first with `first`, in both simulators
+/// alike. Each fault is a test of its own, so that they run side by side.
+fn fault_is_caught(fault: RouterFault, first: &str) {
+    let unit = RouterUnit::new(params(2, 3, 16).with_fault(Some(fault)), 4000, 1);
+    for simulator in [&Verilator::default() as &dyn Simulator, &Ghdl::default()] {
+        let report = verify(simulator, &unit, 1, None).unwrap();
+        assert!(report.failed > 0, "{fault:?}");
+        assert_eq!(
+            report.failures[0],
+            first,
+            "{fault:?} in {}",
+            simulator.name()
+        );
     }
+}
+
+#[test]
+fn a_route_taken_late_is_caught() {
+    fault_is_caught(
+        RouterFault::RouteTakenLate,
+        "after cycle 92: net_valid 0, expected 1; net_ctl 0, expected 1; net_data 00, expected 02",
+    );
+}
+
+#[test]
+fn forgotten_padding_is_caught() {
+    fault_is_caught(
+        RouterFault::PaddingForgotten,
+        "after cycle 104: net_ctl 1, expected 0",
+    );
 }
 
 #[test]

@@ -10,9 +10,7 @@
 
 mod common;
 
-use common::kautzgen;
-use kautzgen::emit::names::Language;
-use kautzgen::emit::{Provenance, write_design};
+use common::{CLOCKED_LINT, SELF_TIMED_LINT, assert_lint_clean, kautzgen, write_both};
 use kautzgen::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};
 use kautzgen::network::switch::Switch;
 use kautzgen::rtl::ir::{Direction, SignalKind};
@@ -24,7 +22,6 @@ use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::icarus::Icarus;
 use kautzgen::sim::stream::verify;
 use kautzgen::sim::verilator::Verilator;
-use kautzgen::synth::lint::lint;
 use kautzgen::units::switch::ring::Ring;
 use kautzgen::units::switch::traffic::{DIRECTED_CYCLES, SwitchUnit, output_row};
 
@@ -50,37 +47,12 @@ fn every_size_is_lint_clean() {
     ];
     for p in sizes {
         let dir = tempfile::tempdir().unwrap();
-        let provenance = Provenance {
-            command: "unit_switch test".into(),
+        write_both(dir.path(), &design(&p), "unit_switch test");
+        let checks: &[&str] = match p.clocking {
+            SwitchClocking::Synchronous => &CLOCKED_LINT,
+            SwitchClocking::SelfTimed => &SELF_TIMED_LINT,
         };
-        write_design(
-            dir.path(),
-            &design(&p),
-            &[Language::Verilog, Language::Vhdl],
-            &provenance,
-        )
-        .unwrap();
-        let verdicts = lint(dir.path()).unwrap_or_else(|e| panic!("{}: {e}", p.describe()));
-        let checks: Vec<&str> = verdicts.iter().map(|v| v.check).collect();
-        let expected = match p.clocking {
-            SwitchClocking::Synchronous => vec![
-                "verilator --lint-only -Wall",
-                "yosys check -assert, no latches",
-                "ghdl -a --std=08",
-                "ghdl -e --std=08",
-            ],
-            SwitchClocking::SelfTimed => {
-                vec![
-                    "iverilog -g2005 -Wall",
-                    "ghdl -a --std=08",
-                    "ghdl -e --std=08",
-                ]
-            }
-        };
-        assert_eq!(checks, expected, "{}", p.describe());
-        for v in verdicts {
-            assert!(v.clean, "{} {}:\n{}", p.describe(), v.check, v.log);
-        }
+        assert_lint_clean(dir.path(), checks, &p.describe());
     }
 }
 
@@ -138,41 +110,77 @@ fn ports_as_the_document_lists_them() {
     assert_eq!(ports(&sync.with_clocking(SwitchClocking::SelfTimed)), st);
 }
 
-#[test]
-fn every_output_in_every_cycle_equals_the_model() {
+/// Every output of the switch `p` in every cycle of the directed cases and 2000 random ones
+/// (seed `seed`) equals the model's in `simulator`. Each switch and simulator is a test of
+/// its own, so that they run side by side.
+fn every_output_equals_the_model(p: SwitchParams, seed: u64, simulator: &dyn Simulator) {
     let cycles = 2000;
-    let both: [&dyn Simulator; 2] = [&Verilator::default(), &Ghdl::default()];
-    for d in 1..=4 {
-        let unit = SwitchUnit::new(params(d, 8, Arbiter::RoundRobin), cycles, d);
-        for simulator in both {
-            assert_eq!(
-                run(simulator, &unit).render(),
-                format!(
-                    "{}: {} passed, 0 failed\n",
-                    simulator.name(),
-                    DIRECTED_CYCLES + cycles
-                ),
-                "d = {d}"
-            );
-        }
-    }
-    for (p, simulator) in [
-        (params(2, 8, Arbiter::Fixed), both[0]),
-        (params(3, 2, Arbiter::RoundRobin), both[1]),
-        (params(2, 64, Arbiter::RoundRobin), both[1]),
-    ] {
-        let unit = SwitchUnit::new(p.clone(), cycles, 9);
-        assert_eq!(
-            run(simulator, &unit).render(),
-            format!(
-                "{}: {} passed, 0 failed\n",
-                simulator.name(),
-                DIRECTED_CYCLES + cycles
-            ),
-            "{}",
-            p.describe()
-        );
-    }
+    let unit = SwitchUnit::new(p.clone(), cycles, seed);
+    assert_eq!(
+        run(simulator, &unit).render(),
+        format!(
+            "{}: {} passed, 0 failed\n",
+            simulator.name(),
+            DIRECTED_CYCLES + cycles
+        ),
+        "{}",
+        p.describe()
+    );
+}
+
+#[test]
+fn every_output_of_d1_equals_the_model_in_verilator() {
+    every_output_equals_the_model(params(1, 8, Arbiter::RoundRobin), 1, &Verilator::default());
+}
+
+#[test]
+fn every_output_of_d1_equals_the_model_in_ghdl() {
+    every_output_equals_the_model(params(1, 8, Arbiter::RoundRobin), 1, &Ghdl::default());
+}
+
+#[test]
+fn every_output_of_d2_equals_the_model_in_verilator() {
+    every_output_equals_the_model(params(2, 8, Arbiter::RoundRobin), 2, &Verilator::default());
+}
+
+#[test]
+fn every_output_of_d2_equals_the_model_in_ghdl() {
+    every_output_equals_the_model(params(2, 8, Arbiter::RoundRobin), 2, &Ghdl::default());
+}
+
+#[test]
+fn every_output_of_d3_equals_the_model_in_verilator() {
+    every_output_equals_the_model(params(3, 8, Arbiter::RoundRobin), 3, &Verilator::default());
+}
+
+#[test]
+fn every_output_of_d3_equals_the_model_in_ghdl() {
+    every_output_equals_the_model(params(3, 8, Arbiter::RoundRobin), 3, &Ghdl::default());
+}
+
+#[test]
+fn every_output_of_d4_equals_the_model_in_verilator() {
+    every_output_equals_the_model(params(4, 8, Arbiter::RoundRobin), 4, &Verilator::default());
+}
+
+#[test]
+fn every_output_of_d4_equals_the_model_in_ghdl() {
+    every_output_equals_the_model(params(4, 8, Arbiter::RoundRobin), 4, &Ghdl::default());
+}
+
+#[test]
+fn every_output_of_the_fixed_arbiter_d2_equals_the_model_in_verilator() {
+    every_output_equals_the_model(params(2, 8, Arbiter::Fixed), 9, &Verilator::default());
+}
+
+#[test]
+fn every_output_of_2_bit_words_d3_equals_the_model_in_ghdl() {
+    every_output_equals_the_model(params(3, 2, Arbiter::RoundRobin), 9, &Ghdl::default());
+}
+
+#[test]
+fn every_output_of_64_bit_words_d2_equals_the_model_in_ghdl() {
+    every_output_equals_the_model(params(2, 64, Arbiter::RoundRobin), 9, &Ghdl::default());
 }
 
 /// The cycles in which the model with `fault` shows other outputs than the fault-free one,
@@ -211,31 +219,40 @@ fn differing_cycles(unit: &SwitchUnit, p: &SwitchParams, fault: SwitchFault) -> 
     (count, first)
 }
 
-#[test]
-fn built_in_faults_fail_exactly_where_the_faulty_model_differs() {
-    let cases = [
-        (2, SwitchFault::OutputKeptAfterEod),
-        (2, SwitchFault::NackNotReturned),
-        (3, SwitchFault::NackNotReturned),
-    ];
-    for (d, fault) in cases {
-        let p = params(d, 8, Arbiter::RoundRobin);
-        let unit = SwitchUnit::new(p.clone().with_fault(Some(fault)), 2000, 5);
-        let (count, first) = differing_cycles(&unit, &p, fault);
-        assert!(count > 0, "{fault:?} changes nothing");
-        let both: [&dyn Simulator; 2] = [&Verilator::default(), &Ghdl::default()];
-        for simulator in both {
-            let report = run(simulator, &unit);
-            assert_eq!(
-                report.failed,
-                count,
-                "{fault:?} d = {d} in {}",
-                simulator.name()
-            );
-            assert_eq!(report.passed + report.failed, DIRECTED_CYCLES + 2000);
-            assert_eq!(report.failures[0], first, "{fault:?} d = {d}");
-        }
+/// The switch of degree `d` built with `fault` fails in both simulators in exactly the
+/// cycles where the faulty model differs from the fault-free one, the first worded alike.
+fn fails_exactly_where_the_faulty_model_differs(d: u64, fault: SwitchFault) {
+    let p = params(d, 8, Arbiter::RoundRobin);
+    let unit = SwitchUnit::new(p.clone().with_fault(Some(fault)), 2000, 5);
+    let (count, first) = differing_cycles(&unit, &p, fault);
+    assert!(count > 0, "{fault:?} changes nothing");
+    let both: [&dyn Simulator; 2] = [&Verilator::default(), &Ghdl::default()];
+    for simulator in both {
+        let report = run(simulator, &unit);
+        assert_eq!(
+            report.failed,
+            count,
+            "{fault:?} d = {d} in {}",
+            simulator.name()
+        );
+        assert_eq!(report.passed + report.failed, DIRECTED_CYCLES + 2000);
+        assert_eq!(report.failures[0], first, "{fault:?} d = {d}");
     }
+}
+
+#[test]
+fn an_output_kept_after_eod_fails_where_the_faulty_model_differs() {
+    fails_exactly_where_the_faulty_model_differs(2, SwitchFault::OutputKeptAfterEod);
+}
+
+#[test]
+fn a_nack_not_returned_fails_where_the_faulty_model_differs_d2() {
+    fails_exactly_where_the_faulty_model_differs(2, SwitchFault::NackNotReturned);
+}
+
+#[test]
+fn a_nack_not_returned_fails_where_the_faulty_model_differs_d3() {
+    fails_exactly_where_the_faulty_model_differs(3, SwitchFault::NackNotReturned);
 }
 
 #[test]

@@ -91,7 +91,7 @@ fn the_ports_are_the_faithful_designs() {
 fn every_pair_passes_within_2_cycles(d: u64, k: u64, pairs: u64, invalid: u64) {
     let out = verify_all(d, k, "parallel", &[]);
     let heading = format!(
-        "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
+        "parallel route generator of K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
         pairs + invalid
     );
     assert_passes(&out, &heading, pairs + invalid, 2);
@@ -138,7 +138,7 @@ fn every_pair_of_k25_passes_in_both_simulators_within_2_cycles() {
 /// with the same checks; here the faithful half, within its bound.
 fn faithful_passes_as_parallel_does(d: u64, k: u64, pairs: u64, invalid: u64) {
     let heading = format!(
-        "K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
+        "route generator of K({d},{k}): all {pairs} pairs and {invalid} invalid vectors: {} vectors",
         pairs + invalid
     );
     let bound = k + 3 * (d + 1) + 4;
@@ -300,7 +300,7 @@ fn a_flipped_comparator_is_caught_at_its_first_mismatch_in_both_simulators() {
     fault_is_caught_at_its_first_mismatch(
         "flipped-comparator",
         84,
-        "vector 0: src 010 dst 012\n  expected: [12] [2012] done\n  got:      [1012] [2012] done after 2 cycles\n  - route 1 is [1012], expected [12]\n",
+        "vector 0: src=010 dst=012 (hold 1, lead-in 4)\n  expected: [12] [2012] done\n  got:      [1012] [2012] done after 2 cycles\n  - item 1 is [1012], expected [12]\n",
     );
 }
 
@@ -309,7 +309,7 @@ fn a_used_bit_never_set_is_caught_at_its_first_mismatch_in_both_simulators() {
     fault_is_caught_at_its_first_mismatch(
         "used-bit-never-set",
         62,
-        "vector 4: src 010 dst 102 (hold 3, next_route nudged)\n  expected: [2] [12102] done\n  got:      [2] [102] done after 2 cycles\n  - route 2 is [102], expected [12102]\n",
+        "vector 4: src=010 dst=102 (next nudged)\n  expected: [2] [12102] done\n  got:      [2] [102] done after 2 cycles\n  - item 2 is [102], expected [12102]\n",
     );
 }
 
@@ -318,7 +318,7 @@ fn a_skipped_phase_b_is_caught_at_its_first_mismatch_in_both_simulators() {
     fault_is_caught_at_its_first_mismatch(
         "phase-b-skipped",
         pairs_with_a_phase_b_route(2, 3),
-        "vector 0: src 010 dst 012\n  expected: [12] [2012] done\n  got:      [12] [22012] done after 2 cycles\n  - route 2 is [22012], expected [2012]\n",
+        "vector 0: src=010 dst=012 (hold 1, lead-in 4)\n  expected: [12] [2012] done\n  got:      [12] [22012] done after 2 cycles\n  - item 2 is [22012], expected [2012]\n",
     );
 }
 

@@ -73,6 +73,9 @@ pub trait SequenceUnit {
     fn cycle_bound(&self) -> u64;
     /// How many vectors an exhaustive check runs.
     fn vector_count(&self) -> u64;
+    /// The most items any answer holds: a recorded sequence is cut after one more, so that
+    /// a design that never stops giving items cannot hang the simulation.
+    fn most_items(&self) -> usize;
     /// Vector `index` (`0..vector_count()`): the data input values, in port order.
     fn vector(&self, index: u64) -> Vec<Bits>;
     /// The items the golden model gives for `inputs`, in order, or its refusal.
@@ -414,7 +417,7 @@ pub fn testbench(
     let bound = unit.cycle_bound();
     let words = unit.words().filter(|_| items.len() == 2);
     let (wave, check, max_items) = match mode {
-        Mode::Record { wave } => (wave, false, 0),
+        Mode::Record { wave } => (wave, false, unit.most_items() + 1),
         Mode::Check { max_items } => (false, true, max_items),
     };
     let context = TbContext {
@@ -931,5 +934,143 @@ mod tests {
         assert!(all.iter().any(|s| s.lead == 0));
         assert!(all.iter().all(|s| s.lead <= 34));
         assert!(all.iter().any(|s| s.lead > 17));
+    }
+
+    /// A unit whose answer to any input is the items 0a, 0b, with a bound of 20 cycles.
+    struct TwoItems;
+
+    impl SequenceUnit for TwoItems {
+        fn describe(&self) -> String {
+            "two items".to_string()
+        }
+        fn design(&self) -> Design {
+            unreachable!("judging needs no design")
+        }
+        fn handshake(&self) -> Handshake {
+            unreachable!("judging needs no handshake")
+        }
+        fn cycle_bound(&self) -> u64 {
+            20
+        }
+        fn vector_count(&self) -> u64 {
+            1
+        }
+        fn most_items(&self) -> usize {
+            2
+        }
+        fn vector(&self, _: u64) -> Vec<Bits> {
+            vec![Bits::from_u64(8, 1)]
+        }
+        fn expected(&self, _: &[Bits]) -> Result<Vec<Item>, Refused> {
+            Ok(vec![
+                vec![Bits::from_u64(8, 0x0a)],
+                vec![Bits::from_u64(8, 0x0b)],
+            ])
+        }
+    }
+
+    /// The problems `judge` finds in the record `text` (a results file of one vector) of
+    /// [`TwoItems`], expecting its answer or, with `refused`, an error; `reset` when the
+    /// vector pulses `rst`.
+    fn problems(text: &str, refused: bool, reset: bool) -> Vec<String> {
+        let record = &parse(text, 1).unwrap()[0];
+        let ports = [TbPort {
+            name: "item".to_string(),
+            width: 8,
+            text_bits: 8,
+        }];
+        let stimulus = Stimulus {
+            delay: 0,
+            nudge: false,
+            lead: 0,
+            reset,
+        };
+        let expected = match refused {
+            true => Err(Refused),
+            false => TwoItems.expected(&[]),
+        };
+        judge(&TwoItems, record, &expected, &stimulus, &ports).0
+    }
+
+    #[test]
+    fn a_correct_record_passes() {
+        let ok = "vector 0\nitem 0a 1 1\nitem 0b 1 1\ndone 0 7 1\n";
+        assert_eq!(problems(ok, false, false), Vec::<String>::new());
+        let refused = "vector 0\ndone 1 3 1\n";
+        assert_eq!(problems(refused, true, false), Vec::<String>::new());
+    }
+
+    #[test]
+    fn every_kind_of_mismatch_is_named() {
+        for (text, refused, reset, expected) in [
+            (
+                "vector 0\nitem 0b 1 1\nitem 0a 1 1\ndone 0 7 1\n",
+                false,
+                false,
+                vec!["item 1 is [item=0b], expected [item=0a]"],
+            ),
+            (
+                "vector 0\nitem 0a 1 1\ndone 0 7 1\n",
+                false,
+                false,
+                vec!["1 items, expected 2"],
+            ),
+            (
+                "vector 0\nitem 0a 1 1\nitem 0b 1 1\nitem 0c 1 1\ndone 0 7 1\n",
+                false,
+                false,
+                vec!["3 items, expected 2"],
+            ),
+            (
+                "vector 0\nitem 0a 0 1\nitem 0b 1 0\ndone 0 7 1\n",
+                false,
+                false,
+                vec![
+                    "item 1 changed while held",
+                    "done or error high while item 2 was valid",
+                ],
+            ),
+            (
+                "vector 0\nreset 0\nitem 0a 1 1\nitem 0b 1 1\ndone 0 7 1\n",
+                false,
+                true,
+                vec!["outputs not all low after rst"],
+            ),
+            (
+                "vector 0\nitem 0a 1 1\nitem 0b 1 1\ndone 1 7 0\n",
+                false,
+                false,
+                vec![
+                    "error 1 at done, expected 0",
+                    "done, error or valid changed after done",
+                ],
+            ),
+            (
+                "vector 0\nitem 0a 1 1\nitem 0b 1 1\ndone 0 21 1\n",
+                false,
+                false,
+                vec!["21 cycles of work, over the bound of 20"],
+            ),
+            (
+                "vector 0\nitem 0a 1 1\ntimeout 160\n",
+                false,
+                false,
+                vec!["1 items, expected 2", "no done after 160 cycles of work"],
+            ),
+            (
+                "vector 0\nitem 0a 1 1\n",
+                false,
+                false,
+                vec!["1 items, expected 2", "the record ends before done"],
+            ),
+            (
+                "vector 0\nitem 0a 1 1\ndone 0 4 1\n",
+                true,
+                false,
+                vec!["1 items, expected 0", "error 0 at done, expected 1"],
+            ),
+        ] {
+            assert_eq!(problems(text, refused, reset), expected, "{text}");
+        }
     }
 }

@@ -118,6 +118,11 @@ impl SequenceUnit for RouteGenUnit {
         }
     }
 
+    /// A route set holds d routes.
+    fn most_items(&self) -> usize {
+        self.params.d()
+    }
+
     fn vector_count(&self) -> u64 {
         self.vectors.len()
     }

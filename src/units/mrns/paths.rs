@@ -208,6 +208,11 @@ impl SequenceUnit for MrnsPathUnit {
         self.params.cycle_bound()
     }
 
+    /// A path set holds the sum over dimensions of (m_i - 1) paths: the degree.
+    fn most_items(&self) -> usize {
+        self.params.network().degree()
+    }
+
     fn vector_count(&self) -> u64 {
         self.pair_count() + self.out_of_range_count()
     }

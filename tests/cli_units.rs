@@ -523,19 +523,19 @@ fn each_units_help_lists_only_its_own_options() {
     for (args, expected) in [
         (
             &["generate", "switch", "--help"][..],
-            "--d --quiet --data-bits --arbiter --clocking --top --out --force --lang --testbench --seed --fault --cycles",
+            "--d --quiet --data-bits --arbiter --clocking --seed --cycles --fault --top --out --force --lang --testbench",
         ),
         (
             &["generate", "network", "--help"],
-            "--d --quiet --k --max-bytes --arbiter --clocking --top --out --force --lang --testbench --seed --fault --cycles --rate --random-faulty-nodes",
+            "--d --quiet --k --max-bytes --arbiter --clocking --seed --cycles --top --rate --random-faulty-nodes --fault --out --force --lang --testbench",
         ),
         (
             &["verify", "torus", "--help"],
-            "--k --quiet --n --algo --registered --top --sim --shard --keep --force --fault --vectors",
+            "--k --quiet --n --algo --registered --fault --vectors --shard --top --sim --keep --force",
         ),
         (
             &["generate", "--help"],
-            "--quiet --d --k --top --arch --out --force --lang --testbench --pairs --seed --fault",
+            "--d --quiet --k --arch --pairs --seed --fault --top --out --force --lang --testbench",
         ),
     ] {
         let (status, stdout, _) = kautzgen(args);

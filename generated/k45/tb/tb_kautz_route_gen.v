@@ -60,9 +60,9 @@ module tb_kautz_route_gen;
   initial forever #5 clk = ~clk;
 
   integer vectors_file;
+  integer got_count;
   integer want_error;
   integer want_count;
-  integer got_count;
   reg got_held [0:MAX_ITEMS-1];
   reg got_alone [0:MAX_ITEMS-1];
   reg reset_low;
@@ -237,9 +237,9 @@ module tb_kautz_route_gen;
         want_0[i] = read_0;
         want_1[i] = read_1;
       end
-      got_count = 0;
       reset_low = 1'b1;
       timed_out = 1'b0;
+      got_count = 0;
       if (lead > 0) begin
         // Another search, taking each item at once, cut short by this vector's rst or
         // init.

@@ -21,11 +21,11 @@ architecture sim of tb_kautz_route_gen is
   constant TIMEOUT : positive := 192;
   -- Cycles after done rises in which done, error and route_valid must keep their values.
   constant AFTER_DONE : positive := 2;
-  constant BOUND : positive := 24;
-  constant SHOWN : natural := 10;
   -- Items after which a vector counts as never done: one more than any answer holds, so
   -- that a design that never stops giving items cannot hang the simulation.
   constant MAX_ITEMS : positive := 5;
+  constant BOUND : positive := 24;
+  constant SHOWN : natural := 10;
   type flags is array (0 to MAX_ITEMS - 1) of boolean;
   type list_0 is array (0 to MAX_ITEMS - 1) of std_logic_vector(20 downto 0);
   type list_1 is array (0 to MAX_ITEMS - 1) of std_logic_vector(2 downto 0);
@@ -90,6 +90,7 @@ begin
 
   drive : process
     file vectors_file : text open read_mode is "vectors.txt";
+    variable got_count : natural;
     variable want_0 : list_0;
     variable got_0 : list_0;
     variable want_1 : list_1;
@@ -98,7 +99,6 @@ begin
     variable got_alone : flags;
     variable want_error : natural;
     variable want_count : natural;
-    variable got_count : natural;
     variable reset_low : boolean;
     variable timed_out : boolean;
     variable passed : natural := 0;
@@ -347,9 +347,9 @@ begin
           hread(li, shown_1);
           want_1(j) := shown_1(2 downto 0);
         end loop;
-        got_count := 0;
         reset_low := true;
         timed_out := false;
+        got_count := 0;
         if lead > 0 then
           -- Another search, taking each item at once, cut short by this vector's rst or
           -- init.

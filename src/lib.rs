@@ -8,12 +8,14 @@
 //! topology's arcs to switch ports); [`random`] the deterministic random numbers that every
 //! model and flow draws from. Beneath them all, [`output`] writes the user's files and
 //! directories without destroying what kautzgen did not write, and [`interrupt`] undoes
-//! temporaries and stops started tools on Ctrl-C, and [`bits`] says how many bits a
-//! number needs.
+//! temporaries and stops started tools on Ctrl-C, [`bits`] says how many bits a number
+//! needs, and [`choice`] names the variants of an option or a fault in plain Rust (the
+//! argument parser appears only in `cli` and `units`).
 //! The binary in `main.rs` only wires these together.
 
 pub mod bench;
 pub mod bits;
+pub mod choice;
 pub mod cli;
 pub mod clocking;
 pub mod draw;

@@ -6,6 +6,7 @@
 mod common;
 
 use common::write_both;
+use kautzgen::choice::Choice;
 use kautzgen::routing::torus::Algorithm;
 use kautzgen::rtl::ir::Design;
 use kautzgen::rtl::kautz_route::{Fault, RouteGenParams, design, design_with_fault};
@@ -32,7 +33,7 @@ fn instances() -> Vec<(String, Design)> {
         .into_iter()
         .map(|(d, k)| (format!("route generator K({d},{k})"), route_generator(d, k)))
         .collect();
-    for kind in LdiUnitKind::ALL {
+    for &kind in LdiUnitKind::ALL {
         let params = LdiUnitParams::new(kind, 9, 3).unwrap().registered(true);
         units.push((
             format!("LDI(9,3) {}", kind.name()),

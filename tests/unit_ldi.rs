@@ -6,6 +6,7 @@
 mod common;
 
 use common::write_both;
+use kautzgen::choice::Choice;
 use kautzgen::rtl::ldi_units::{LdiUnitKind, LdiUnitParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::function::FunctionUnit;
@@ -32,7 +33,7 @@ fn generate(params: &LdiUnitParams, dir: &Path) {
 
 #[test]
 fn every_unit_is_lint_clean() {
-    for kind in LdiUnitKind::ALL {
+    for &kind in LdiUnitKind::ALL {
         for &(m, s) in sizes(kind) {
             for registered in [false, true] {
                 let params = LdiUnitParams::new(kind, m, s)

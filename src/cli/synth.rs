@@ -1,6 +1,7 @@
 //! `kautzgen synth`: synthesis and place-and-route figures of a unit, and
 //! `docs/synthesis.md` gathered from many runs.
 
+use crate::choice::Choice;
 use crate::cli::generate::Lang;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
@@ -12,6 +13,7 @@ use crate::synth::flow::{Options, SynthError, synthesise};
 use crate::synth::report::{Cycles, read_cycles, read_reports, render_doc};
 use crate::synth::target::Target;
 use crate::synth::tool::ToolError;
+use crate::units::choice_arg::choice;
 use clap::ValueEnum;
 use std::path::PathBuf;
 
@@ -46,7 +48,12 @@ pub struct Args {
     #[command(flatten)]
     unit: UnitSelection<Build>,
     /// FPGA to place and route on; repeat for several.
-    #[arg(global = true, long = "target", value_enum, default_values = ["ice40-hx8k"])]
+    #[arg(
+        global = true,
+        long = "target",
+        value_parser = choice::<Target>(),
+        default_values = [Target::Ice40Hx8k.name()]
+    )]
     targets: Vec<Target>,
     /// Languages to synthesise.
     #[arg(global = true, long, value_enum, default_value_t = Lang::Both)]

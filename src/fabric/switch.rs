@@ -3,6 +3,7 @@
 //! width of a link word, the arbiter, and the faults a switch can have built in on purpose.
 //! docs/switch.md specifies the switch.
 
+use crate::choice::choice;
 use thiserror::Error;
 
 /// Largest degree: 16 ports, one bit each in the masks.
@@ -12,23 +13,26 @@ pub const MAX_DATA_BITS: u64 = 64;
 /// Data bits of a link word unless asked otherwise: a byte, as in the paper.
 pub const DEFAULT_DATA_BITS: u32 = 8;
 
-/// Which head wins an output that several ask for in one cycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Arbiter {
-    /// The first requester at or after a pointer that moves past each winner.
-    #[default]
-    RoundRobin,
-    /// Network inputs 1, 2, ..., d before the local router's input 0, always.
-    Fixed,
+choice! {
+    /// Which head wins an output that several ask for in one cycle.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum Arbiter {
+        #[default]
+        RoundRobin = "round-robin":
+            "The first requester at or after a pointer that moves past each winner",
+        Fixed = "fixed": "Network inputs 1, 2, ..., d before the local router's input 0, always",
+    }
 }
 
-/// Faults built into the switch on purpose, to see verification catch them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SwitchFault {
-    /// An EOD does not release its output; only a NACK does.
-    OutputKeptAfterEod,
-    /// A refused head gets no NACK (its input still drops the word behind it).
-    NackNotReturned,
+choice! {
+    /// Faults built into the switch on purpose, to see verification catch them.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum SwitchFault {
+        OutputKeptAfterEod = "output-kept-after-eod":
+            "An EOD does not release its output; only a NACK does",
+        NackNotReturned = "nack-not-returned":
+            "A refused head gets no NACK (its input still drops the word behind it)",
+    }
 }
 
 /// Why a switch cannot be built.

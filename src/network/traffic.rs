@@ -3,22 +3,24 @@
 //! how long. Everything is drawn from one seeded generator in a fixed order, so a seed
 //! names a run.
 
+use crate::choice::choice;
 use crate::random::SplitMix64;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::RangeInclusive;
 
-/// Whom a message goes to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Pattern {
-    /// Any other healthy node, uniformly.
-    #[default]
-    Uniform,
-    /// A fixed random cyclic permutation of the healthy nodes (Sattolo's algorithm: no
-    /// node sends to itself); every message of a node goes to the same destination.
-    Permutation,
-    /// A hot node drawn by the seed gets a fraction of all messages, the rest uniform.
-    Hotspot,
+choice! {
+    /// Whom a message goes to.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum Pattern {
+        #[default]
+        Uniform = "uniform": "Any other healthy node, uniformly",
+        Permutation = "permutation":
+            "A fixed random cyclic permutation of the healthy nodes (Sattolo's algorithm: no \
+            node sends to itself); every message of a node goes to the same destination",
+        Hotspot = "hotspot":
+            "A hot node drawn by the seed gets a fraction of all messages, the rest uniform",
+    }
 }
 
 /// The traffic of a run.

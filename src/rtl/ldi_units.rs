@@ -14,6 +14,7 @@
 //! of each unit are described in docs/ldi-units.md.
 
 use crate::bits::bits_for;
+use crate::choice::{Choice, choice};
 use crate::routing::ldi::{RouteError, Theorem3};
 use crate::rtl::const_arith::{add_mod, bits_msb_first, divmod, extend, mul_mod, sub_mod};
 use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
@@ -30,51 +31,31 @@ pub const MAX_DATA_BITS: u32 = 64;
 /// Data width of a crossbar unless asked otherwise.
 pub const DEFAULT_DATA_BITS: u32 = 4;
 
-/// Which LDI unit to generate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
-pub enum LdiUnitKind {
-    /// Next-hop unit of Theorem 3: the link at hop `hop` of the h-hop route, M = S^(h-1) G.
-    Theorem3,
-    /// The same unit for the two-hop case (Theorems 1 and 2), M = S G.
-    TwoHop,
-    /// Next-hop unit of shortest routing for any M; takes a one-hop link where there is one.
-    Shortest,
-    /// Switch settings computed by logic: node n's link and target in switch y.
-    SwitchLogic,
-    /// Switch settings read from a ROM (a case table) of all (switch, node) pairs.
-    SwitchRom,
-    /// A crossbar that applies switch setting y: output `perm[y][n]` carries input n.
-    Crossbar,
+choice! {
+    /// Which LDI unit to generate; its name is also the default top module's after `ldi_`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum LdiUnitKind {
+        Theorem3 = "theorem3":
+            "Next-hop unit of Theorem 3: the link at hop `hop` of the h-hop route, M = S^(h-1) G",
+        TwoHop = "two-hop": "The same unit for the two-hop case (Theorems 1 and 2), M = S G",
+        Shortest = "shortest":
+            "Next-hop unit of shortest routing for any M; takes a one-hop link where there is \
+            one",
+        SwitchLogic = "switch-logic":
+            "Switch settings computed by logic: node n's link and target in switch y",
+        SwitchRom = "switch-rom":
+            "Switch settings read from a ROM (a case table) of all (switch, node) pairs",
+        Crossbar = "crossbar":
+            "A crossbar that applies switch setting y: output `perm[y][n]` carries input n",
+    }
 }
 
 impl LdiUnitKind {
-    /// The name on the command line and the default top module name after `ldi_`.
-    pub fn name(self) -> &'static str {
-        match self {
-            LdiUnitKind::Theorem3 => "theorem3",
-            LdiUnitKind::TwoHop => "two-hop",
-            LdiUnitKind::Shortest => "shortest",
-            LdiUnitKind::SwitchLogic => "switch-logic",
-            LdiUnitKind::SwitchRom => "switch-rom",
-            LdiUnitKind::Crossbar => "crossbar",
-        }
-    }
-
     /// The top module's name unless asked otherwise: `ldi_` and the name, dashes as
     /// underscores.
     pub fn default_top(self) -> String {
         format!("ldi_{}", self.name().replace('-', "_"))
     }
-
-    /// Every kind, in declaration order.
-    pub const ALL: [LdiUnitKind; 6] = [
-        LdiUnitKind::Theorem3,
-        LdiUnitKind::TwoHop,
-        LdiUnitKind::Shortest,
-        LdiUnitKind::SwitchLogic,
-        LdiUnitKind::SwitchRom,
-        LdiUnitKind::Crossbar,
-    ];
 }
 
 /// Why a unit cannot be generated for the parameters given; each message fits on one line.
@@ -102,12 +83,14 @@ pub enum LdiUnitError {
     FaultWithoutEffect { kind: &'static str, ldi: Ldi },
 }
 
-/// A deliberate fault of an LDI unit, built in to show that verification catches it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LdiFault {
-    /// The Theorem 3 unit takes the base-S digits of dst in the wrong order at hops 1 to
-    /// h-1 (digit i-1 instead of h-1-i).
-    DigitsReversed,
+choice! {
+    /// A deliberate fault of an LDI unit, built in to show that verification catches it.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum LdiFault {
+        DigitsReversed = "digits-reversed":
+            "The Theorem 3 unit takes the base-S digits of dst in the wrong order at hops 1 to \
+            h-1 (digit i-1 instead of h-1-i)",
+    }
 }
 
 /// The size and form of one LDI unit, validated.
@@ -952,7 +935,7 @@ mod tests {
             ),
             ("switch_index", "in_0", "out_0", "permutation")
         );
-        for kind in LdiUnitKind::ALL {
+        for &kind in LdiUnitKind::ALL {
             let size = match kind {
                 LdiUnitKind::Theorem3 | LdiUnitKind::TwoHop => (12, 4),
                 _ => (20, 4),

@@ -32,6 +32,7 @@
 //! of work (waiting for `next_path` not counted). Ports and encodings: docs/mrns-path-gen.md.
 
 use crate::bits::bits_for;
+use crate::choice::choice;
 use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{ConstId, Design, Expr, Module, SignalId, Timing};
 use crate::topology::mrns::{Mrns, MrnsError};
@@ -165,14 +166,16 @@ pub fn cycle_bound(network: &Mrns) -> u64 {
     1 + n as u64 + (0..n).map(|i| network.radix(i) as u64).sum::<u64>()
 }
 
-/// A deliberate fault, built in to show that verification catches a broken design.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Fault {
-    /// The rows turn only during the side exits: every shortest path is row 0.
-    RowsFrozenWhileShortest,
-    /// A side exit in a differing dimension may take b_m: one extra path per such
-    /// dimension, ending with the same move it started with.
-    DestinationDigitNotSkipped,
+choice! {
+    /// A deliberate fault, built in to show that verification catches a broken design.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Fault {
+        RowsFrozenWhileShortest = "rows-frozen-while-shortest":
+            "The rows turn only during the side exits: every shortest path is row 0",
+        DestinationDigitNotSkipped = "destination-digit-not-skipped":
+            "A side exit in a differing dimension may take b_m: one extra path per such \
+            dimension, ending with the same move it started with",
+    }
 }
 
 /// The whole path generator.

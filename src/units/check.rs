@@ -9,6 +9,7 @@
 //! (the network message by message, the self-timed ring with wire delays) implements
 //! [`Check`] itself.
 
+use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
 use crate::input::InputError;
@@ -216,15 +217,9 @@ impl Check for FamilyCheck {
 
 /// " with fault <name>" for a unit built with `fault`, by the fault's command-line name;
 /// empty without one.
-pub(crate) fn with_fault<F: clap::ValueEnum>(fault: Option<F>) -> String {
+pub(crate) fn with_fault<F: Choice>(fault: Option<F>) -> String {
     match fault {
-        Some(fault) => format!(
-            " with fault {}",
-            fault
-                .to_possible_value()
-                .expect("every fault has a name")
-                .get_name()
-        ),
+        Some(fault) => format!(" with fault {}", fault.name()),
         None => String::new(),
     }
 }

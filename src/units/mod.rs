@@ -13,6 +13,7 @@
 //! declares.
 
 pub mod check;
+pub mod choice_arg;
 pub mod kautz;
 pub mod ldi;
 pub mod mrns;

@@ -3,11 +3,11 @@
 //! the wire delays. Options whose meaning differs from unit to unit (the seed, the cycles)
 //! each unit declares itself, with its own help and default.
 
+use crate::choice::Choice;
 use crate::input::{InputError, input_error};
 use crate::sim::delays::DelaySource;
 use crate::sim::vectors::{MAX_SAMPLE, Pairs, Shard};
 use crate::units::Purpose;
-use clap::ValueEnum;
 use std::path::PathBuf;
 
 /// `--fault`: a deliberate fault built into the design, to see verification fail.
@@ -22,19 +22,14 @@ pub struct FaultArg {
 
 impl FaultArg {
     /// The fault named, as a fault of `owner` ("switch"); an unknown name lists them.
-    pub fn parse<F: ValueEnum>(&self, owner: &str) -> Result<Option<F>, InputError> {
+    pub fn parse<F: Choice>(&self, owner: &str) -> Result<Option<F>, InputError> {
         let Some(name) = self.fault.as_deref() else {
             return Ok(None);
         };
-        F::from_str(name, false).map(Some).map_err(|_| {
-            let names: Vec<String> = F::value_variants()
-                .iter()
-                .filter_map(|f| f.to_possible_value())
-                .map(|v| v.get_name().to_string())
-                .collect();
+        F::parse(name).map(Some).ok_or_else(|| {
             input_error(format!(
                 "--fault '{name}': the {owner}'s faults are {}",
-                names.join(", ")
+                F::names().join(", ")
             ))
         })
     }

@@ -9,6 +9,7 @@
 //! Its subcommands are files of this folder: `netsim sweep` ([`sweep`]), `netsim torus`
 //! ([`torus`]) and its `fig4` ([`fig4`]), which share the shards of a sweep ([`shards`]).
 
+use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::cli::progress;
@@ -20,6 +21,7 @@ use crate::network::traffic::{Pattern, Traffic};
 use crate::output;
 use crate::rtl::kautz_route::faithful::cycle_bound;
 use crate::topology::kautz::Kautz;
+use crate::units::choice_arg::choice;
 use anyhow::Context;
 use std::path::PathBuf;
 
@@ -65,7 +67,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Destinations: uniform, a fixed permutation, or a hot spot
-    #[arg(long, value_enum, default_value_t = Pattern::Uniform)]
+    #[arg(long, value_parser = choice::<Pattern>(), default_value = Pattern::Uniform.name())]
     traffic: Pattern,
     /// Hot spot: the fraction of messages sent to the hot node
     #[arg(long, default_value_t = 0.2, value_name = "F")]
@@ -90,7 +92,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_name = "R")]
     retry_rounds: u32,
     /// Output arbitration of the switches
-    #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
+    #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     arbiter: Arbiter,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -15,6 +15,7 @@ pub mod pipelined;
 pub mod search;
 
 use crate::bits::bits_for;
+use crate::choice::choice;
 use crate::rtl::ir::{Design, Expr, Module, SignalId};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 
@@ -27,31 +28,23 @@ pub struct RouteGenParams {
     pub arch: Arch,
 }
 
-/// How the route generator is built: the first two have the same ports and handshake; the
-/// pipelined engine streams whole route sets through ports of its own.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Arch {
-    /// The route-generator paper's design (Smit et al. 1991): one overlap or letter tested
-    /// per clock.
-    #[default]
-    Faithful,
-    /// Every overlap and letter at once: a route per clock.
-    Parallel,
-    /// `kautz_route_pipe`: a pair accepted every clock, its whole set a fixed number of
-    /// clock edges later.
-    Pipelined,
+choice! {
+    /// How the route generator is built: the first two have the same ports and handshake;
+    /// the pipelined engine streams whole route sets through ports of its own.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub enum Arch {
+        #[default]
+        Faithful = "faithful":
+            "The route-generator paper's design (Smit et al. 1991): one overlap or letter \
+            tested per clock",
+        Parallel = "parallel": "Every overlap and letter at once: a route per clock",
+        Pipelined = "pipelined":
+            "`kautz_route_pipe`: a pair accepted every clock, its whole set a fixed number of \
+            clock edges later",
+    }
 }
 
 impl Arch {
-    /// Its name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Arch::Faithful => "faithful",
-            Arch::Parallel => "parallel",
-            Arch::Pipelined => "pipelined",
-        }
-    }
-
     /// The top module's name when none is given.
     pub fn default_top(self) -> &'static str {
         match self {
@@ -123,17 +116,20 @@ pub fn unpack_word(bits: u64, k: usize, w: u32) -> Vec<Letter> {
         .collect()
 }
 
-/// A deliberate fault, built in to show that verification catches a broken design. Each
-/// applies to both architectures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Fault {
-    /// Every match unit (parallel: every overlap's letter comparison) compares with `!=`
-    /// instead of `==`.
-    FlippedComparator,
-    /// Letter 0 is never marked used when a route takes it.
-    UsedBitNeverSet,
-    /// Phase A is followed directly by phase C (parallel: no phase B route is ever chosen).
-    PhaseBSkipped,
+choice! {
+    /// A deliberate fault, built in to show that verification catches a broken design.
+    /// Each applies to both architectures.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Fault {
+        FlippedComparator = "flipped-comparator":
+            "Every match unit (parallel: every overlap's letter comparison) compares with `!=` \
+            instead of `==`",
+        UsedBitNeverSet = "used-bit-never-set":
+            "Letter 0 is never marked used when a route takes it",
+        PhaseBSkipped = "phase-b-skipped":
+            "Phase A is followed directly by phase C (parallel: no phase B route is ever \
+            chosen)",
+    }
 }
 
 /// The whole route generator.

@@ -23,6 +23,7 @@
 //! Every output is a register.
 
 use crate::bits::bits_for;
+use crate::choice::choice;
 use crate::fabric::switch::MAX_D as MAX_SWITCH_D;
 use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{Clocking, ConstId, Design, Expr, Memory, Module, SignalId, Timing};
@@ -37,15 +38,17 @@ pub const DEFAULT_TOP: &str = "kautz_router";
 /// Default size of the message buffer, in bytes.
 pub const DEFAULT_MAX_BYTES: u8 = 16;
 
-/// A deliberate fault, built in to show that verification catches a broken router.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum RouterFault {
-    /// Routes after the first are taken one cycle late: their B cycles are counted from
-    /// T_i + 1 instead of T_i (T_(i+1) = max(T_i + B + 1, x_i)).
-    RouteTakenLate,
-    /// The worm is never padded to 3(L+1) - 1 words, so a NACK from a far switch can come
-    /// after its EOD.
-    PaddingForgotten,
+choice! {
+    /// A deliberate fault, built in to show that verification catches a broken router.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum RouterFault {
+        RouteTakenLate = "route-taken-late":
+            "Routes after the first are taken one cycle late: their B cycles are counted from \
+            T_i + 1 instead of T_i (T_(i+1) = max(T_i + B + 1, x_i))",
+        PaddingForgotten = "padding-forgotten":
+            "The worm is never padded to 3(L+1) - 1 words, so a NACK from a far switch can \
+            come after its EOD",
+    }
 }
 
 /// Why router parameters are refused.

@@ -17,6 +17,7 @@
 //! and the NACK logic are never on the datapath, which is the owner-selected AND-OR
 //! multiplexer into the output registers.
 
+use crate::choice::choice;
 use crate::clocking::Rendezvous;
 use crate::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};
 use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
@@ -25,28 +26,32 @@ use std::collections::BTreeMap;
 /// Default top module name.
 pub const DEFAULT_TOP: &str = "kautz_switch";
 
-/// How the switch is clocked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum SwitchClocking {
-    /// One clock for every switch (the default: timing analysis, no loops).
-    #[default]
-    Synchronous,
-    /// Fig. 3 of the network-switch paper (Smit et al. 1991): each switch makes its own
-    /// clock from a Muller-C rendezvous of its neighbours' clocks (cl/cla on every network
-    /// link).
-    SelfTimed,
+choice! {
+    /// How the switch is clocked.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum SwitchClocking {
+        #[default]
+        Synchronous = "synchronous":
+            "One clock for every switch (the default: timing analysis, no loops)",
+        SelfTimed = "self-timed":
+            "Fig. 3 of the network-switch paper (Smit et al. 1991): each switch makes its own \
+            clock from a Muller-C rendezvous of its neighbours' clocks (cl/cla on every \
+            network link)",
+    }
 }
 
-/// A fault of the self-timed switch's clocking, built in to see the ring's check fail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SelfTimedFault {
-    /// The network-switch paper's own scheme: the core samples its links at the rising
-    /// edge of the node clock directly, without the falling-edge capture, and races its
-    /// neighbours.
-    RisingEdgeSampling,
-    /// The rendezvous as the network-switch paper draws it: one C element over the levels
-    /// of the neighbours' clocks, which stops for some wire delays.
-    LevelRendezvous,
+choice! {
+    /// A fault of the self-timed switch's clocking, built in to see the ring's check fail.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum SelfTimedFault {
+        RisingEdgeSampling = "rising-edge-sampling":
+            "The network-switch paper's own scheme: the core samples its links at the rising \
+            edge of the node clock directly, without the falling-edge capture, and races its \
+            neighbours",
+        LevelRendezvous = "level-rendezvous":
+            "The rendezvous as the network-switch paper draws it: one C element over the \
+            levels of the neighbours' clocks, which stops for some wire delays",
+    }
 }
 
 /// What to build: the switch of `config`, clocked by `clocking`, with `fault` (or, for the

@@ -24,6 +24,7 @@
 
 use super::router::{self, RouterError, RouterParams};
 use super::switch::{self, SwitchClocking, SwitchParams};
+use crate::choice::choice;
 use crate::fabric::switch::{Arbiter, SwitchConfig};
 use crate::fabric::wiring::Wiring;
 use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
@@ -41,16 +42,19 @@ pub const MAX_NODES: u64 = 1024;
 /// Data bits of every link word: a byte, as the router sends.
 const DATA_BITS: u64 = 8;
 
-/// A deliberate wiring fault, built in to show that verification catches a broken network.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum NetworkFault {
-    /// The first node's out-links on ports 1 and 2 are swapped, NACK wires with them: worms
-    /// leave it for the wrong neighbour (needs d >= 2).
-    LinksSwapped,
-    /// The NACK wires of the first node's out-links on ports 1 and 2 are swapped: a refusal
-    /// beyond one link stops the worm on the other, and the refused worm's sender never
-    /// learns of it (needs d >= 2).
-    NacksSwapped,
+choice! {
+    /// A deliberate wiring fault, built in to show that verification catches a broken
+    /// network.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum NetworkFault {
+        LinksSwapped = "links-swapped":
+            "The first node's out-links on ports 1 and 2 are swapped, NACK wires with them: \
+            worms leave it for the wrong neighbour (needs d >= 2)",
+        NacksSwapped = "nacks-swapped":
+            "The NACK wires of the first node's out-links on ports 1 and 2 are swapped: a \
+            refusal beyond one link stops the worm on the other, and the refused worm's \
+            sender never learns of it (needs d >= 2)",
+    }
 }
 
 /// Why network parameters are refused.

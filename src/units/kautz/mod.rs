@@ -7,6 +7,7 @@
 pub mod pipelined;
 pub mod sequence;
 
+use crate::choice::Choice;
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
 use crate::rtl::kautz_route::parallel as rtl_parallel;
@@ -16,6 +17,7 @@ use crate::sim::sequence::SequenceUnit;
 use crate::sim::stream::StreamUnit;
 use crate::sim::vectors::VectorSet;
 use crate::units::check::{Check, Family, FamilyCheck};
+use crate::units::choice_arg::choice;
 use crate::units::options::{FaultArg, PairsArg, ShardArg, WaveArg, read};
 use crate::units::{HardwareUnit, Purpose, UnitKind};
 use clap::{ArgMatches, Args as _, Command};
@@ -38,7 +40,7 @@ pub struct Args {
     /// The route-generator paper's design (Smit et al. 1991), one overlap or letter per
     /// clock; one route per clock with the same ports; or the pipelined engine
     /// kautz_route_pipe, a route set per clock [default: faithful].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Arch>())]
     pub arch: Option<Arch>,
 }
 

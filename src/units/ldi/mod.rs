@@ -4,10 +4,12 @@
 
 pub mod vectors;
 
+use crate::choice::Choice;
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
 use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiFault, LdiUnitKind, LdiUnitParams};
 use crate::units::check::{Check, FamilyCheck};
+use crate::units::choice_arg::choice;
 use crate::units::options::{FaultArg, ShardArg, read};
 use crate::units::{HardwareUnit, Purpose, UnitKind, latency_text};
 use clap::{ArgMatches, Args as _, Command};
@@ -20,7 +22,11 @@ pub struct Kind;
 #[group(skip)]
 pub struct Args {
     /// Which unit of the network.
-    #[arg(long, value_enum, default_value_t = LdiUnitKind::Theorem3)]
+    #[arg(
+        long,
+        value_parser = choice::<LdiUnitKind>(),
+        default_value = LdiUnitKind::Theorem3.name()
+    )]
     pub kind: LdiUnitKind,
     /// Number of nodes M (more than S).
     #[arg(long)]

@@ -7,6 +7,7 @@
 
 pub mod traffic;
 
+use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
 use crate::fabric::switch::Arbiter;
@@ -19,6 +20,7 @@ use crate::sim::bits::Bits;
 use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::{SimError, Simulator, export};
 use crate::units::check::{Check, ExportError, Run, Simulation, Verdict};
+use crate::units::choice_arg::choice;
 use crate::units::options::{DelaysArg, FaultArg, WaveArg, read};
 use crate::units::{HardwareUnit, Purpose, UnitKind};
 use clap::{ArgMatches, Args as _, Command};
@@ -40,12 +42,16 @@ pub struct Args {
     #[arg(long, default_value_t = DEFAULT_MAX_BYTES as u64)]
     pub max_bytes: u64,
     /// Which head wins a switch output that several ask for in one cycle.
-    #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
+    #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     pub arbiter: Arbiter,
     /// One clock for the whole network, or at every node the self-timed switch of the
     /// network-switch paper (Smit et al. 1991), which makes the node's clock from its
     /// neighbours' (simulation only: it has combinational loops).
-    #[arg(long, value_enum, default_value_t = SwitchClocking::Synchronous)]
+    #[arg(
+        long,
+        value_parser = choice::<SwitchClocking>(),
+        default_value = SwitchClocking::Synchronous.name()
+    )]
     pub clocking: SwitchClocking,
 }
 

@@ -7,6 +7,7 @@
 pub mod ring;
 pub mod traffic;
 
+use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
 use crate::fabric::switch::{Arbiter, DEFAULT_DATA_BITS, SwitchConfig, SwitchFault};
@@ -19,6 +20,7 @@ use crate::sim::delays::Delays;
 use crate::sim::stream::StreamUnit;
 use crate::sim::{SimError, Simulator};
 use crate::units::check::{Check, ExportError, FamilyCheck, Run, Simulation, Verdict};
+use crate::units::choice_arg::choice;
 use crate::units::options::{DelaysArg, FaultArg, WaveArg, read};
 use crate::units::{HardwareUnit, Purpose, UnitKind};
 use clap::{ArgMatches, Args as _, Command};
@@ -39,12 +41,16 @@ pub struct Args {
     #[arg(long, default_value_t = DEFAULT_DATA_BITS as u64)]
     pub data_bits: u64,
     /// Which head wins an output that several ask for in one cycle.
-    #[arg(long, value_enum, default_value_t = Arbiter::RoundRobin)]
+    #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     pub arbiter: Arbiter,
     /// One clock for all switches, or the self-timed switch of the network-switch paper
     /// (Smit et al. 1991) that makes its own clock from its neighbours' (simulation only:
     /// it has a combinational loop).
-    #[arg(long, value_enum, default_value_t = SwitchClocking::Synchronous)]
+    #[arg(
+        long,
+        value_parser = choice::<SwitchClocking>(),
+        default_value = SwitchClocking::Synchronous.name()
+    )]
     pub clocking: SwitchClocking,
 }
 

@@ -222,6 +222,11 @@ impl VectorSet {
 
     /// One line for reports: what was selected and which shard of it runs.
     pub fn describe(&self) -> String {
+        self.describe_as(self.shard)
+    }
+
+    /// What [`Self::describe`] says of these vectors restricted to `shard`.
+    pub fn describe_as(&self, shard: Shard) -> String {
         let selection = match (&self.pairs, &self.source) {
             (Pairs::Sample { seed, .. }, Source::Listed(_)) => {
                 format!(
@@ -231,16 +236,19 @@ impl VectorSet {
             }
             _ => format!("all {} pairs", self.pair_count()),
         };
-        let shard = if self.shard == Shard::WHOLE {
+        let shown = if shard == Shard::WHOLE {
             String::new()
         } else {
-            format!(", shard {}", self.shard)
+            format!(", shard {shard}")
         };
         format!(
-            "{}: {selection} and {} invalid vectors{shard}: {}",
+            "{}: {selection} and {} invalid vectors{shown}: {}",
             self.graph,
             self.invalid_count(),
-            counted(self.len(), "vector")
+            counted(
+                shard.len_of(self.pair_count() + self.invalid_count()),
+                "vector"
+            )
         )
     }
 }

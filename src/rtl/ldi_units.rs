@@ -787,7 +787,7 @@ fn crossbar(params: &LdiUnitParams, setting: &Module) -> Module {
                 n,
                 &format!("node that input {i} is switched to"),
             );
-            m.instance(
+            m.instance_by_name(
                 setting,
                 &format!("setting_{i}"),
                 &[

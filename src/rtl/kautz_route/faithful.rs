@@ -196,7 +196,7 @@ fn match_block(params: &RouteGenParams, unit: &Module) -> Module {
         let dst_load = letter(dst, (i + k - 1) % k, k, w);
         let left =
             |signals: &[SignalId], first: Expr| if i == 0 { first } else { signals[i - 1].into() };
-        m.instance(
+        m.instance_by_name(
             unit,
             &format!("u_unit_{i}"),
             &[
@@ -794,7 +794,7 @@ fn top(
     let clear_b = signal(&mut m, "clear_b", 1, "control: restart part 1");
     let inc_c = signal(&mut m, "inc_c", 1, "control: advance part 2");
     let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
-    m.instance(
+    m.instance_by_name(
         check,
         "u_word_check",
         &[
@@ -804,7 +804,7 @@ fn top(
         ],
         "Input check.",
     );
-    m.instance(
+    m.instance_by_name(
         block,
         "u_match_block",
         &[
@@ -821,7 +821,7 @@ fn top(
         ],
         "Match block: the overlaps of phase A.",
     );
-    m.instance(
+    m.instance_by_name(
         shift,
         "u_shift_block",
         &[
@@ -860,7 +860,7 @@ fn top(
             "Shift/increment part 2: phase C out-letter.",
         ),
     ] {
-        m.instance(
+        m.instance_by_name(
             counter,
             label,
             &[
@@ -910,7 +910,7 @@ fn top(
             "Used in-nodes; b1 names no in-neighbour.",
         ),
     ] {
-        m.instance(
+        m.instance_by_name(
             used,
             label,
             &[
@@ -926,7 +926,7 @@ fn top(
             doc,
         );
     }
-    m.instance(
+    m.instance_by_name(
         control,
         "u_control",
         &[

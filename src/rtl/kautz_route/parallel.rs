@@ -323,7 +323,7 @@ fn top(
     let in_letter = signal(&mut m, "in_letter", w, "chooser: its in-letter");
     let take = signal(&mut m, "take", 1, "handshake: the route is taken this edge");
     let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
-    m.instance(
+    m.instance_by_name(
         check,
         "u_word_check",
         &[
@@ -335,7 +335,7 @@ fn top(
     );
     if let (Some(overlaps), Some(overlap_in)) = (overlaps, overlap_in) {
         let tail_bits = (k as u32 - 1) * w;
-        m.instance(
+        m.instance_by_name(
             overlaps,
             "u_overlaps",
             &[
@@ -377,7 +377,7 @@ fn top(
     ]);
     state_ports.extend(overlap.map(|o| ("overlap", Expr::from(o))));
     state_ports.extend([("used_out", used_out.into()), ("used_in", used_in.into())]);
-    m.instance(state, "u_search_state", &state_ports, "Search state.");
+    m.instance_by_name(state, "u_search_state", &state_ports, "Search state.");
     let mut chooser_ports: Vec<(&str, Expr)> = overlap
         .map(|o| ("overlap", Expr::from(o)))
         .into_iter()
@@ -393,13 +393,13 @@ fn top(
         ("out_letter", out_letter.into()),
         ("in_letter", in_letter.into()),
     ]);
-    m.instance(
+    m.instance_by_name(
         chooser,
         "u_chooser",
         &chooser_ports,
         "The next route, in one cycle.",
     );
-    m.instance(
+    m.instance_by_name(
         handshake,
         "u_handshake",
         &[

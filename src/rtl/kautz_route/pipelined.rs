@@ -160,7 +160,7 @@ fn front(params: &RouteGenParams, check: &Module, overlaps: Option<&Module>) -> 
     );
     hold(&mut m, advance, src0, src.into(), "");
     hold(&mut m, advance, dst0, dst.into(), "");
-    m.instance(
+    m.instance_by_name(
         check,
         "u_word_check",
         &[
@@ -173,7 +173,7 @@ fn front(params: &RouteGenParams, check: &Module, overlaps: Option<&Module>) -> 
     if let (Some(overlaps), Some(q)) = (overlaps, out.overlap) {
         let tail_bits = (k as u32 - 1) * w;
         let overlap = m.internal("overlap", k as u32 - 1, "stage 0: the overlaps");
-        m.instance(
+        m.instance_by_name(
             overlaps,
             "u_overlaps",
             &[
@@ -692,5 +692,5 @@ fn top(params: &RouteGenParams, front: &Module, choose: &Module, take: &Module) 
 /// An instance whose port names are built at run time.
 fn instance(m: &mut Module, of: &Module, label: &str, ports: &[(String, Expr)], doc: &str) {
     let ports: Vec<(&str, Expr)> = ports.iter().map(|(n, e)| (n.as_str(), e.clone())).collect();
-    m.instance(of, label, &ports, doc);
+    m.instance_by_name(of, label, &ports, doc);
 }

@@ -340,7 +340,7 @@ pub(super) fn chooser(
         ("out_letter", out_a.into()),
         ("in_letter", in_a.into()),
     ]);
-    m.instance(
+    m.instance_by_name(
         phase_a,
         "u_phase_a",
         &a_ports,
@@ -411,7 +411,7 @@ pub(super) fn free_letters(
             "Phase C: the smallest free in-letter.",
         ),
     ] {
-        m.instance(
+        m.instance_by_name(
             first_free,
             label,
             &[

@@ -710,7 +710,7 @@ fn route_generator(
         1,
         "route i is taken this cycle (T_i): copied, next_route asserted",
     );
-    m.instance(
+    m.instance_by_name(
         route_gen,
         "u_route_gen",
         &[

@@ -533,7 +533,7 @@ fn switch_module(params: &SwitchParams, name: &str, output: &Module) -> Module {
             &format!("bit i: input i holds output {o}"),
         );
         let (valid, ctl, data, nack) = outs[o as usize];
-        m.instance(
+        m.instance_by_name(
             output,
             &format!("output{o}"),
             &[
@@ -804,7 +804,7 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
             .iter()
             .map(|(n, e)| (n.as_str(), e.clone()))
             .collect();
-        m.instance(
+        m.instance_by_name(
             capture,
             "capture",
             &connections,
@@ -817,7 +817,7 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
         .iter()
         .map(|(n, e)| (n.as_str(), e.clone()))
         .collect();
-    m.instance(
+    m.instance_by_name(
         core,
         "core",
         &connections,

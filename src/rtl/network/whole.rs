@@ -448,7 +448,7 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
         ("out0_data".to_string(), arr_data.into()),
         ("out0_nack".to_string(), Expr::zero(1)),
     ]);
-    m.instance(
+    m.instance_by_name(
         router,
         "u_router",
         &router_connections,
@@ -458,7 +458,7 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
         .iter()
         .map(|(name, value)| (name.as_str(), value.clone()))
         .collect();
-    m.instance(
+    m.instance_by_name(
         switch,
         "u_switch",
         &switch_connections,
@@ -663,7 +663,7 @@ fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Mod
             .iter()
             .map(|(name, value)| (name.as_str(), value.clone()))
             .collect();
-        m.instance(
+        m.instance_by_name(
             node,
             &format!("u_{}", prefixes[v]),
             &connections,

@@ -489,6 +489,23 @@ impl<'a> Connections<'a> {
         self.bindings.push((port.clone(), value.into()));
     }
 
+    /// Binds an optional port to an optional value: both present or both absent.
+    pub fn bind_opt<E: Into<Expr>>(mut self, port: &Option<Port>, value: Option<E>) -> Self {
+        match (port, value) {
+            (Some(port), Some(value)) => self.add(port, value),
+            (None, None) => {}
+            (Some(port), None) => panic!(
+                "module {}: no value for its port {}",
+                self.callee.name, port.name
+            ),
+            (None, Some(_)) => panic!(
+                "module {}: a value for an optional port it does not have",
+                self.callee.name
+            ),
+        }
+        self
+    }
+
     /// Binds each of `ports` to the value beside it.
     pub fn bind_all<'p, E: Into<Expr>>(
         mut self,
@@ -501,8 +518,9 @@ impl<'a> Connections<'a> {
     }
 }
 
-/// Declares a struct of a module's ports, one [`Port`] field each, or a `Vec<Port>` for
-/// a field written `name: []`; its builder fills it with [`ports!`].
+/// Declares a struct of a module's ports, one [`Port`] field each, a `Vec<Port>` for a
+/// field written `name: []` and an `Option<Port>` for `name: ?`; its builder fills it with
+/// [`ports!`].
 macro_rules! port_struct {
     ($(#[$attr:meta])* $vis:vis struct $name:ident { $($field:ident $(: $many:tt)?),* $(,)? }) => {
         $(#[$attr])*
@@ -512,19 +530,24 @@ macro_rules! port_struct {
     };
     (@type) => { $crate::rtl::ir::Port };
     (@type []) => { Vec<$crate::rtl::ir::Port> };
+    (@type ?) => { Option<$crate::rtl::ir::Port> };
 }
 pub(crate) use port_struct;
 
-/// Fills a struct declared with [`port_struct!`] from the local signals of the same names
-/// in `module`: `ports!(m, Name { a, b, many: [] })`.
+/// Fills a struct declared with [`port_struct!`] from the ports of `module`: each field
+/// from the local signal of its name, `many: []` from a slice of them, `name = id` from the
+/// signal `id`, `maybe: ?` from an optional one:
+/// `ports!(m, Name { clk = clocking.clock, a, many: [], maybe: ? })`.
 macro_rules! ports {
-    ($module:expr, $name:ident { $($field:ident $(: $many:tt)?),* $(,)? }) => {
+    ($module:expr, $name:ident { $($field:ident $(: $many:tt)? $(= $id:expr)?),* $(,)? }) => {
         $name {
-            $($field: $crate::rtl::ir::ports!(@value $module, $field $($many)?),)*
+            $($field: $crate::rtl::ir::ports!(@value $module, $field $(: $many)? $(= $id)?),)*
         }
     };
     (@value $module:expr, $field:ident) => { $module.port_of($field) };
-    (@value $module:expr, $field:ident []) => { $module.ports_of(&$field) };
+    (@value $module:expr, $field:ident : []) => { $module.ports_of(&$field) };
+    (@value $module:expr, $field:ident : ?) => { $field.map(|id| $module.port_of(id)) };
+    (@value $module:expr, $field:ident = $id:expr) => { $module.port_of($id) };
 }
 pub(crate) use ports;
 

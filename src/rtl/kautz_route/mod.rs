@@ -15,7 +15,7 @@ pub mod pipelined;
 pub mod search;
 
 use crate::bits::bits_for;
-use crate::rtl::ir::{Design, Expr, Module, SignalId};
+use crate::rtl::ir::{Design, Expr, Module, SignalId, port_struct, ports};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 
 /// The size of a route generator: the graph, the name of its top module and its
@@ -164,7 +164,12 @@ fn decode(x: Expr, w: u32, d: usize) -> Expr {
     )
 }
 
-fn word_check(params: &RouteGenParams) -> Module {
+port_struct!(
+    /// The ports of [`word_check`].
+    struct WordCheckPorts { src, dst, valid }
+);
+
+fn word_check(params: &RouteGenParams) -> (Module, WordCheckPorts) {
     let (k, w, d) = (params.k(), params.letter_bits(), params.d() as u64);
     let kw = k as u32 * w;
     let mut m = Module::new(
@@ -190,5 +195,6 @@ fn word_check(params: &RouteGenParams) -> Module {
         Expr::and_all(good),
         "Every letter in range, neighbours differ, src differs from dst.",
     );
-    m
+    let ports = ports!(m, WordCheckPorts { src, dst, valid });
+    (m, ports)
 }

@@ -811,6 +811,16 @@ impl Module {
         ids.iter().map(|&id| self.port_of(id)).collect()
     }
 
+    /// The port called `name`, for a caller that has only this module, not its builder's
+    /// port handles (a top taken from another [`Design`]); panics when there is none.
+    pub fn port_named(&self, name: &str) -> Port {
+        let (id, _) = self
+            .ports()
+            .find(|(_, port)| port.name == name)
+            .unwrap_or_else(|| panic!("module {} has no port {name}", self.name));
+        self.port_of(id)
+    }
+
     pub fn sig(&self, id: SignalId) -> &Signal {
         &self.signals[id.0 as usize]
     }

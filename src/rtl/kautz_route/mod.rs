@@ -150,6 +150,35 @@ pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Desig
     }
 }
 
+port_struct!(
+    /// The ports of a faithful or parallel top, which share them: what a user of the route
+    /// generator binds.
+    pub struct RouteGenPorts {
+        clk, rst, init, next_route, src, dst, route_valid, route, route_len, done, error,
+    }
+);
+
+impl RouteGenPorts {
+    /// The ports of `top`, the top of a faithful or parallel [`design`]; panics on a port
+    /// it lacks, which only a pipelined top does.
+    pub fn of(top: &Module) -> Self {
+        let port = |name| top.port_named(name);
+        RouteGenPorts {
+            clk: port("clk"),
+            rst: port("rst"),
+            init: port("init"),
+            next_route: port("next_route"),
+            src: port("src"),
+            dst: port("dst"),
+            route_valid: port("route_valid"),
+            route: port("route"),
+            route_len: port("route_len"),
+            done: port("done"),
+            error: port("error"),
+        }
+    }
+}
+
 fn name(params: &RouteGenParams, block: &str) -> String {
     format!("{}_{block}", params.top)
 }

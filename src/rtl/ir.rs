@@ -454,6 +454,103 @@ impl Design {
     }
 }
 
+/// A port of one module, as the module's builder hands it to the builders of instances of
+/// it: the module's name, which a design holds once, and the port's signal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Port {
+    module: String,
+    name: String,
+    signal: SignalId,
+}
+
+/// The values an instance binds to the ports of its module, checked by [`Module::instance`].
+pub struct Connections<'a> {
+    callee: &'a Module,
+    bindings: Vec<(Port, Expr)>,
+}
+
+impl<'a> Connections<'a> {
+    /// No port of `callee` bound yet.
+    pub fn of(callee: &'a Module) -> Self {
+        Connections {
+            callee,
+            bindings: Vec::new(),
+        }
+    }
+
+    /// Binds `port` to `value`: a value for an input, a whole signal for an output.
+    pub fn bind(mut self, port: &Port, value: impl Into<Expr>) -> Self {
+        self.add(port, value);
+        self
+    }
+
+    /// Binds `port` to `value`, in place; see [`Connections::bind`].
+    pub fn add(&mut self, port: &Port, value: impl Into<Expr>) {
+        self.bindings.push((port.clone(), value.into()));
+    }
+
+    /// Binds an optional port to an optional value: both present or both absent.
+    pub fn bind_opt<E: Into<Expr>>(mut self, port: &Option<Port>, value: Option<E>) -> Self {
+        match (port, value) {
+            (Some(port), Some(value)) => self.add(port, value),
+            (None, None) => {}
+            (Some(port), None) => panic!(
+                "module {}: no value for its port {}",
+                self.callee.name, port.name
+            ),
+            (None, Some(_)) => panic!(
+                "module {}: a value for an optional port it does not have",
+                self.callee.name
+            ),
+        }
+        self
+    }
+
+    /// Binds each of `ports` to the value beside it.
+    pub fn bind_all<'p, E: Into<Expr>>(
+        mut self,
+        pairs: impl IntoIterator<Item = (&'p Port, E)>,
+    ) -> Self {
+        for (port, value) in pairs {
+            self.add(port, value);
+        }
+        self
+    }
+}
+
+/// Declares a struct of a module's ports, one [`Port`] field each, a `Vec<Port>` for a
+/// field written `name: []` and an `Option<Port>` for `name: ?`; its builder fills it with
+/// [`ports!`].
+macro_rules! port_struct {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident { $($field:ident $(: $many:tt)?),* $(,)? }) => {
+        $(#[$attr])*
+        $vis struct $name {
+            $(pub $field: $crate::rtl::ir::port_struct!(@type $($many)?),)*
+        }
+    };
+    (@type) => { $crate::rtl::ir::Port };
+    (@type []) => { Vec<$crate::rtl::ir::Port> };
+    (@type ?) => { Option<$crate::rtl::ir::Port> };
+}
+pub(crate) use port_struct;
+
+/// Fills a struct declared with [`port_struct!`] from the ports of `module`: each field
+/// from the local signal of its name, `many: []` from a slice of them, `name = id` from the
+/// signal `id`, `maybe: ?` from an optional one:
+/// `ports!(m, Name { clk = clocking.clock, a, many: [], maybe: ? })`.
+macro_rules! ports {
+    ($module:expr, $name:ident { $($field:ident $(: $many:tt)? $(= $id:expr)?),* $(,)? }) => {
+        $name {
+            $($field: $crate::rtl::ir::ports!(@value $module, $field $(: $many)? $(= $id)?),)*
+        }
+    };
+    (@value $module:expr, $field:ident) => { $module.port_of($field) };
+    (@value $module:expr, $field:ident : []) => { $module.ports_of(&$field) };
+    (@value $module:expr, $field:ident : ?) => { $field.map(|id| $module.port_of(id)) };
+    (@value $module:expr, $field:ident = $id:expr) => { $module.port_of($id) };
+}
+pub(crate) use ports;
+
 /// Why a module cannot be printed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("internal error: module {module} {message}")]
@@ -603,8 +700,9 @@ impl Module {
         self.push(doc, Statement::Memory(memory));
     }
 
-    /// Instantiates `callee`, connecting its ports by name from `connections`.
-    pub fn instance(
+    /// Instantiates `callee`, connecting its ports by name from `connections`; being
+    /// replaced by [`Module::instance`].
+    pub fn instance_by_name(
         &mut self,
         callee: &Module,
         name: &str,
@@ -641,6 +739,86 @@ impl Module {
                 connections: ordered,
             },
         );
+    }
+
+    /// Instantiates `callee` as `name` with the ports `connections` binds.
+    ///
+    /// Panics, naming this module, the instance and the port, when a port is left unbound
+    /// or bound twice, when a value's width differs from its port's, or when a port belongs
+    /// to another module: each is a bug of the generator, not of its input. The instance
+    /// lists its connections in the callee's port order.
+    pub fn instance(&mut self, name: &str, connections: Connections, doc: &str) {
+        let callee = connections.callee;
+        let fail = |problem: String| -> ! {
+            panic!(
+                "module {} instance {name} of {}: {problem}",
+                self.name, callee.name
+            )
+        };
+        let mut bound: Vec<Option<Expr>> = vec![None; callee.signals.len()];
+        for (port, value) in connections.bindings {
+            if port.module != callee.name {
+                fail(format!("binds port {} of {}", port.name, port.module));
+            }
+            let signal = callee.sig(port.signal);
+            if let Ok(got) = self.width_of(&value)
+                && got != signal.width
+            {
+                fail(format!(
+                    "binds port {} ({} bits) to {got} bits",
+                    signal.name, signal.width
+                ));
+            }
+            if bound[port.signal.0 as usize].replace(value).is_some() {
+                fail(format!("binds port {} twice", signal.name));
+            }
+        }
+        let ordered = callee
+            .ports()
+            .map(|(id, port)| match bound[id.0 as usize].take() {
+                Some(value) => (port.name.clone(), value),
+                None => fail(format!("leaves port {} unbound", port.name)),
+            })
+            .collect();
+        self.push(
+            doc,
+            Statement::Instance {
+                module: callee.name.clone(),
+                name: name.to_string(),
+                connections: ordered,
+            },
+        );
+    }
+
+    /// The port `id` of this module, for an instance of it to bind.
+    pub fn port_of(&self, id: SignalId) -> Port {
+        let signal = self.sig(id);
+        assert!(
+            matches!(signal.kind, SignalKind::Port(_)),
+            "module {}: {} is not a port",
+            self.name,
+            signal.name
+        );
+        Port {
+            module: self.name.clone(),
+            name: signal.name.clone(),
+            signal: id,
+        }
+    }
+
+    /// The ports `ids` of this module, in order; see [`Module::port_of`].
+    pub fn ports_of(&self, ids: &[SignalId]) -> Vec<Port> {
+        ids.iter().map(|&id| self.port_of(id)).collect()
+    }
+
+    /// The port called `name`, for a caller that has only this module, not its builder's
+    /// port handles (a top taken from another [`Design`]); panics when there is none.
+    pub fn port_named(&self, name: &str) -> Port {
+        let (id, _) = self
+            .ports()
+            .find(|(_, port)| port.name == name)
+            .unwrap_or_else(|| panic!("module {} has no port {name}", self.name));
+        self.port_of(id)
     }
 
     pub fn sig(&self, id: SignalId) -> &Signal {
@@ -1194,6 +1372,96 @@ mod tests {
             caller.validate(&[]).unwrap_err().to_string(),
             "internal error: module top instantiates m, which is not defined before it"
         );
+    }
+
+    /// The module of [`module`] as a callee, its ports, and a caller with a 4-bit input
+    /// `x` and output `z` to bind them to.
+    fn caller() -> (Module, [Port; 3], Module, SignalId, SignalId) {
+        let mut callee = Module::new("m", &["test"]);
+        let a = callee.input("a", 4, "");
+        let b = callee.input("b", 4, "");
+        let y = callee.output("y", 4, "");
+        callee.assign(y, Expr::from(a).and(b.into()), "");
+        let ports = [a, b, y].map(|id| callee.port_of(id));
+        let mut top = Module::new("top", &["test"]);
+        let x = top.input("x", 4, "");
+        let z = top.output("z", 4, "");
+        (callee, ports, top, x, z)
+    }
+
+    #[test]
+    fn instances_list_their_connections_in_the_callee_port_order() {
+        let (callee, [a, b, y], mut top, x, z) = caller();
+        let connections = Connections::of(&callee)
+            .bind(&y, z)
+            .bind(&b, Expr::from(x) + Expr::konst(4, 1))
+            .bind(&a, x);
+        top.instance("u", connections, "");
+        assert_eq!(
+            top.items[0].statement,
+            Statement::Instance {
+                module: "m".into(),
+                name: "u".into(),
+                connections: vec![
+                    ("a".into(), x.into()),
+                    ("b".into(), Expr::from(x) + Expr::konst(4, 1)),
+                    ("y".into(), z.into()),
+                ],
+            }
+        );
+        assert_eq!(top.validate(std::slice::from_ref(&callee)), Ok(()));
+    }
+
+    #[test]
+    #[should_panic(expected = "module top instance u of m: leaves port b unbound")]
+    fn an_instance_binds_every_port() {
+        let (callee, [a, _, y], mut top, x, z) = caller();
+        top.instance("u", Connections::of(&callee).bind(&a, x).bind(&y, z), "");
+    }
+
+    #[test]
+    #[should_panic(expected = "module top instance u of m: binds port a twice")]
+    fn an_instance_binds_each_port_once() {
+        let (callee, [a, b, y], mut top, x, z) = caller();
+        let connections = Connections::of(&callee)
+            .bind(&a, x)
+            .bind(&b, x)
+            .bind(&a, x)
+            .bind(&y, z);
+        top.instance("u", connections, "");
+    }
+
+    #[test]
+    #[should_panic(expected = "module top instance u of m: binds port b (4 bits) to 1 bits")]
+    fn an_instance_binds_values_of_the_port_width() {
+        let (callee, [a, b, y], mut top, x, z) = caller();
+        let connections = Connections::of(&callee)
+            .bind(&a, x)
+            .bind(&b, Expr::from(x).eq(x.into()))
+            .bind(&y, z);
+        top.instance("u", connections, "");
+    }
+
+    #[test]
+    #[should_panic(expected = "module top instance u of m: binds port q of other")]
+    fn an_instance_binds_only_ports_of_its_module() {
+        let (callee, [a, b, y], mut top, x, z) = caller();
+        let mut other = Module::new("other", &["test"]);
+        let q = other.input("q", 4, "");
+        let connections = Connections::of(&callee)
+            .bind(&a, x)
+            .bind(&b, x)
+            .bind(&other.port_of(q), x)
+            .bind(&y, z);
+        top.instance("u", connections, "");
+    }
+
+    #[test]
+    #[should_panic(expected = "module m: t is not a port")]
+    fn only_ports_are_handed_out() {
+        let mut m = Module::new("m", &["test"]);
+        let t = m.internal("t", 1, "");
+        m.port_of(t);
     }
 
     /// `y = s`, where `s` is driven by `c_element` from the 4-bit inputs.

@@ -17,7 +17,7 @@ use crate::bits::bits_for;
 use crate::choice::{Choice, choice};
 use crate::routing::ldi::{RouteError, Theorem3};
 use crate::rtl::const_arith::{add_mod, bits_msb_first, divmod, extend, mul_mod, sub_mod};
-use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
+use crate::rtl::ir::{Connections, Design, Expr, Module, SignalId, Timing, port_struct, ports};
 use crate::topology::ldi::{Ldi, LdiError, SwitchMethod, Switches};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -258,7 +258,7 @@ pub fn design(params: &LdiUnitParams) -> Design {
             format!("shortest-route next-hop unit of {ldi}"),
         ),
         LdiUnitKind::SwitchLogic => (
-            switch_logic(params, &params.top, true, params.registered),
+            switch_logic(params, &params.top, true, params.registered).0,
             format!("switch settings of {ldi}, computed by logic"),
         ),
         LdiUnitKind::SwitchRom => (
@@ -268,7 +268,7 @@ pub fn design(params: &LdiUnitParams) -> Design {
         LdiUnitKind::Crossbar => {
             let setting = switch_logic(params, &format!("{}_setting", params.top), false, false);
             let top = crossbar(params, &setting);
-            modules.push(setting);
+            modules.push(setting.0);
             (
                 top,
                 format!("crossbar applying the switch settings of {ldi}"),
@@ -547,11 +547,22 @@ fn shortest_unit(params: &LdiUnitParams) -> Module {
     m
 }
 
+port_struct!(
+    /// The ports of [`switch_logic`] that the crossbar binds: all of those without the
+    /// link port and unregistered.
+    struct SwitchLogicPorts { node, switch_index, target }
+);
+
 /// Switch y gives node n its link `(y - class(n)) mod S`; the class of n is `n div S mod S`
 /// (the paper's eq. (3)) or `n div (M/gcd(M,S))` (the gcd classes), as `Ldi::switches`
 /// chose. The node reached is `(S n + link) mod M`. With `link_port` the link is an output
 /// too; the crossbar's settings module leaves it out, as it only routes to targets.
-fn switch_logic(params: &LdiUnitParams, name: &str, link_port: bool, registered: bool) -> Module {
+fn switch_logic(
+    params: &LdiUnitParams,
+    name: &str,
+    link_port: bool,
+    registered: bool,
+) -> (Module, SwitchLogicPorts) {
     let switches = params
         .switches
         .as_ref()
@@ -658,7 +669,13 @@ fn switch_logic(params: &LdiUnitParams, name: &str, link_port: bool, registered:
             "The link switch y carries.",
         );
     }
-    m
+    let ports = ports!(
+        m,
+        SwitchLogicPorts {
+            node, switch_index = switch, target,
+        }
+    );
+    (m, ports)
 }
 
 fn switch_rom(params: &LdiUnitParams) -> Module {
@@ -738,7 +755,7 @@ fn switch_rom(params: &LdiUnitParams) -> Module {
 /// crosspoint (n, t) when input n's target is t. Output t is the OR of the inputs whose
 /// crosspoint in column t is closed, and `permutation` checks in hardware that every column
 /// has exactly one closed crosspoint.
-fn crossbar(params: &LdiUnitParams, setting: &Module) -> Module {
+fn crossbar(params: &LdiUnitParams, (setting, p): &(Module, SwitchLogicPorts)) -> Module {
     let ldi = params.ldi;
     let m_nodes = ldi.m();
     let (n, b, w) = (params.node_bits(), params.link_bits(), params.data_bits);
@@ -770,14 +787,13 @@ fn crossbar(params: &LdiUnitParams, setting: &Module) -> Module {
                 n,
                 &format!("node that input {i} is switched to"),
             );
+            let connections = Connections::of(setting)
+                .bind(&p.node, Expr::konst(n, i as u64))
+                .bind(&p.switch_index, switch)
+                .bind(&p.target, target);
             m.instance(
-                setting,
                 &format!("setting_{i}"),
-                &[
-                    ("node", Expr::konst(n, i as u64)),
-                    ("switch_index", switch.into()),
-                    ("target", target.into()),
-                ],
+                connections,
                 &format!("The settings logic for node {i}."),
             );
             target

@@ -554,7 +554,7 @@ fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
                 ),
                 "",
             );
-            m.instance(
+            m.instance_by_name(
                 append,
                 "u_rotate",
                 &[
@@ -579,7 +579,7 @@ fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
                 ],
                 "Rotation: the first move goes after the last; the row keeps k moves.",
             );
-            m.instance(
+            m.instance_by_name(
                 append,
                 "u_excursion",
                 &[
@@ -1016,7 +1016,7 @@ fn top(
     let k = signal(&mut m, "k", lw, "rows: k");
     let candidate = signal(&mut m, "candidate", 1, "assemble: the candidate is a path");
     let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
-    m.instance(
+    m.instance_by_name(
         check,
         "u_check",
         &[
@@ -1034,8 +1034,8 @@ fn top(
     ];
     compact_ports.extend(c_mask.map(|s| ("mask", s.into())));
     compact_ports.push(("count", c_count.into()));
-    m.instance(compact, "u_compact", &compact_ports, "C from the inputs.");
-    m.instance(
+    m.instance_by_name(compact, "u_compact", &compact_ports, "C from the inputs.");
+    m.instance_by_name(
         cursor,
         "u_cursor",
         &[
@@ -1052,7 +1052,7 @@ fn top(
         ],
         "The cursor.",
     );
-    m.instance(
+    m.instance_by_name(
         select,
         "u_select",
         &[
@@ -1092,7 +1092,7 @@ fn top(
     rows_ports.extend([("row", row.into()), ("row_next", row_next.into())]);
     rows_ports.extend(excursion.map(|s| ("excursion", s.into())));
     rows_ports.push(("k", k.into()));
-    m.instance(rows, "u_rows", &rows_ports, "The Latin-square rows.");
+    m.instance_by_name(rows, "u_rows", &rows_ports, "The Latin-square rows.");
     let mut assemble_ports = vec![
         ("clk", clk.clone()),
         ("rst", rst.clone()),
@@ -1113,8 +1113,8 @@ fn top(
         ("path", path.into()),
         ("path_len", path_len.into()),
     ]);
-    m.instance(assemble, "u_assemble", &assemble_ports, "Path assembly.");
-    m.instance(
+    m.instance_by_name(assemble, "u_assemble", &assemble_ports, "Path assembly.");
+    m.instance_by_name(
         control,
         "u_control",
         &[

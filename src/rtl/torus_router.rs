@@ -601,7 +601,7 @@ fn core(
         for (&(output, _), signals) in ring_outputs.iter().zip(&per_dim_signals) {
             connections.push((output, signals[dim].into()));
         }
-        m.instance(
+        m.instance_by_name(
             ring,
             &format!("u_ring_{dim}"),
             &connections,
@@ -673,7 +673,7 @@ fn core(
         connections.push((name, candidate.into()));
     }
     connections.push(("grant", grant.into()));
-    m.instance(
+    m.instance_by_name(
         arbiter,
         "u_arbiter",
         &connections,
@@ -718,7 +718,7 @@ fn ecube_core(
         connections.push(("y", y.into()));
         connections.push(("second", second.into()));
     }
-    m.instance(
+    m.instance_by_name(
         dims,
         "u_dims",
         &connections,
@@ -803,7 +803,7 @@ fn torus_core(
     let x_hot = m.internal("x_hot", nn, "the torus's X dimension, one-hot");
     let y_hot = m.internal("y_hot", nn, "the torus's Y dimension, one-hot");
     match dims {
-        Some(dims) => m.instance(
+        Some(dims) => m.instance_by_name(
             dims,
             "u_dims",
             &[
@@ -1028,6 +1028,6 @@ fn registered_top(params: &TorusRouterParams, core: &Module) -> Module {
         .iter()
         .map(|(name, value)| (name.as_str(), value.clone()))
         .collect();
-    m.instance(core, "u_core", &connections, "The combinational decision.");
+    m.instance_by_name(core, "u_core", &connections, "The combinational decision.");
     m
 }

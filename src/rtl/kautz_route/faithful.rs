@@ -25,8 +25,8 @@
 //!
 //! [`super::parallel`] builds the same ports one route per clock.
 
-use super::{Fault, RouteGenParams, decode, letter, name, word_check};
-use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
+use super::{Fault, RouteGenParams, WordCheckPorts, decode, letter, name, word_check};
+use crate::rtl::ir::{Connections, Design, Expr, Module, SignalId, Timing, port_struct, ports};
 use std::collections::BTreeMap;
 use std::ops::{Add, Not};
 
@@ -45,9 +45,21 @@ pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     let used = used_letters(params, fault);
     let check = word_check(params);
     let control = control(params, fault);
-    let top = top(params, &block, &shift, &counter, &used, &check, &control);
+    let top = top(
+        params,
+        Blocks {
+            block: &block,
+            shift: &shift,
+            counter: &counter,
+            used: &used,
+            check: &check,
+            control: &control,
+        },
+    );
     Design {
-        modules: vec![unit, block, shift, counter, used, check, control, top],
+        modules: vec![
+            unit.0, block.0, shift.0, counter.0, used.0, check.0, control.0, top,
+        ],
         params: BTreeMap::from([
             ("d".into(), params.d() as u64),
             ("k".into(), params.k() as u64),
@@ -61,7 +73,14 @@ pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     }
 }
 
-fn match_unit(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+port_struct!(
+    struct MatchUnitPorts {
+        clk, rst, load, shift, src_load, dst_load, off_load, dst_in, off_in, match_in,
+        src_part, dst_part, off, match_out,
+    }
+);
+
+fn match_unit(params: &RouteGenParams, fault: Option<Fault>) -> (Module, MatchUnitPorts) {
     let w = params.letter_bits();
     let mut m = Module::new(
         name(params, "match_unit"),
@@ -72,7 +91,7 @@ fn match_unit(params: &RouteGenParams, fault: Option<Fault>) -> Module {
             "a unit that is off always reports a match, so the chain tests ever shorter overlaps.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let load = m.input("load", 1, "load src_load, dst_load and off_load (init)");
     let shift = m.input(
         "shift",
@@ -132,10 +151,24 @@ fn match_unit(params: &RouteGenParams, fault: Option<Fault>) -> Module {
         Expr::from(match_in).and(Expr::from(off).or(equal)),
         "Comparator, bypassed when off.",
     );
-    m
+    let ports = ports!(
+        m,
+        MatchUnitPorts {
+            clk = clocking.clock, rst = clocking.reset, load, shift, src_load, dst_load,
+            off_load, dst_in, off_in, match_in, src_part, dst_part, off, match_out,
+        }
+    );
+    (m, ports)
 }
 
-fn match_block(params: &RouteGenParams, unit: &Module) -> Module {
+port_struct!(
+    struct MatchBlockPorts { clk, rst, load, shift, src, dst, matched, in_letter, shifted_out, full }
+);
+
+fn match_block(
+    params: &RouteGenParams,
+    (unit, p): &(Module, MatchUnitPorts),
+) -> (Module, MatchBlockPorts) {
     let (k, w) = (params.k(), params.letter_bits());
     let kw = k as u32 * w;
     let mut m = Module::new(
@@ -196,25 +229,24 @@ fn match_block(params: &RouteGenParams, unit: &Module) -> Module {
         let dst_load = letter(dst, (i + k - 1) % k, k, w);
         let left =
             |signals: &[SignalId], first: Expr| if i == 0 { first } else { signals[i - 1].into() };
+        let connections = Connections::of(unit)
+            .bind(&p.clk, clk.clock)
+            .bind(&p.rst, clk.reset)
+            .bind(&p.load, load)
+            .bind(&p.shift, shift)
+            .bind(&p.src_load, letter(src, i, k, w))
+            .bind(&p.dst_load, dst_load)
+            .bind(&p.off_load, Expr::bit(i == 0))
+            .bind(&p.dst_in, left(&dst_parts, Expr::zero(w)))
+            .bind(&p.off_in, left(&offs, Expr::bit(true)))
+            .bind(&p.match_in, left(&matches, Expr::bit(true)))
+            .bind(&p.src_part, src_parts[i])
+            .bind(&p.dst_part, dst_parts[i])
+            .bind(&p.off, offs[i])
+            .bind(&p.match_out, matches[i]);
         m.instance(
-            unit,
             &format!("u_unit_{i}"),
-            &[
-                ("clk", clk.clock.into()),
-                ("rst", clk.reset.into()),
-                ("load", load.into()),
-                ("shift", shift.into()),
-                ("src_load", letter(src, i, k, w)),
-                ("dst_load", dst_load),
-                ("off_load", Expr::bit(i == 0)),
-                ("dst_in", left(&dst_parts, Expr::zero(w))),
-                ("off_in", left(&offs, Expr::bit(true))),
-                ("match_in", left(&matches, Expr::bit(true))),
-                ("src_part", src_parts[i].into()),
-                ("dst_part", dst_parts[i].into()),
-                ("off", offs[i].into()),
-                ("match_out", matches[i].into()),
-            ],
+            connections,
             &format!("Match unit {i}: compares source letter a{}.", i + 1),
         );
     }
@@ -242,10 +274,24 @@ fn match_block(params: &RouteGenParams, unit: &Module) -> Module {
         pick,
         "Source letter of the last unit that is off.",
     );
-    m
+    let ports = ports!(
+        m,
+        MatchBlockPorts {
+            clk = clk.clock, rst = clk.reset, load, shift, src, dst, matched, in_letter,
+            shifted_out, full,
+        }
+    );
+    (m, ports)
 }
 
-fn shift_block(params: &RouteGenParams) -> Module {
+port_struct!(
+    struct ShiftBlockPorts {
+        clk, rst, load, shift, first, shifted_in, capture, phase_b, phase_c, letter_b,
+        letter_c, head, route, route_len,
+    }
+);
+
+fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
     let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
     let kw = k as u32 * w;
     let mut m = Module::new(
@@ -256,7 +302,7 @@ fn shift_block(params: &RouteGenParams) -> Module {
             "of the shift/increment parts, and holds the route found on the outputs.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let load = m.input("load", 1, "start a new search (init)");
     let shift = m.input("shift", 1, "the match block shifts: prepend shifted_in");
     let first = m.input("first", w, "bk, the first letter to leave the match block");
@@ -393,10 +439,21 @@ fn shift_block(params: &RouteGenParams) -> Module {
         ),
         "Its length.",
     );
-    m
+    let ports = ports!(
+        m,
+        ShiftBlockPorts {
+            clk = clocking.clock, rst = clocking.reset, load, shift, first, shifted_in,
+            capture, phase_b, phase_c, letter_b, letter_c, head, route, route_len,
+        }
+    );
+    (m, ports)
 }
 
-fn shift_inc(params: &RouteGenParams) -> Module {
+port_struct!(
+    struct ShiftIncPorts { clk, rst, clear, inc, letter, last }
+);
+
+fn shift_inc(params: &RouteGenParams) -> (Module, ShiftIncPorts) {
     let w = params.letter_bits();
     let d = params.d() as u64;
     let mut m = Module::new(
@@ -405,7 +462,7 @@ fn shift_inc(params: &RouteGenParams) -> Module {
             "a shift/increment part: counts letters 0..d for the inserted letters of phases B and C.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let clear = m.input("clear", 1, "restart at letter 0");
     let inc = m.input("inc", 1, "go to the next letter");
     let letter_q = m.output("letter", w, "the current letter");
@@ -429,10 +486,20 @@ fn shift_inc(params: &RouteGenParams) -> Module {
         Expr::from(letter_q).eq(Expr::konst(w, d)),
         "Letter d reached.",
     );
-    m
+    let ports = ports!(
+        m,
+        ShiftIncPorts {
+            clk = clocking.clock, rst = clocking.reset, clear, inc, letter = letter_q, last,
+        }
+    );
+    (m, ports)
 }
 
-fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+port_struct!(
+    struct UsedLettersPorts { clk, rst, load, first, mark, query, free, all_used }
+);
+
+fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> (Module, UsedLettersPorts) {
     let (w, d) = (params.letter_bits(), params.d());
     let letters = d as u32 + 1;
     let mut m = Module::new(
@@ -442,7 +509,7 @@ fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> Module {
             "the neighbour that letter names, or when the letter names no neighbour.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let load = m.input("load", 1, "start a new search: only `first` is used");
     let first = m.input("first", w, "the letter that names no neighbour");
     let mark = m.input("mark", 1, "a route takes the queried letter");
@@ -489,7 +556,13 @@ fn used_letters(params: &RouteGenParams, fault: Option<Fault>) -> Module {
         "Not used.",
     );
     m.assign(all_used, Expr::from(used).all(), "All letters used.");
-    m
+    let ports = ports!(
+        m,
+        UsedLettersPorts {
+            clk = clocking.clock, rst = clocking.reset, load, first, mark, query, free, all_used,
+        }
+    );
+    (m, ports)
 }
 
 /// States of the control unit, in encoding order.
@@ -504,14 +577,22 @@ const STATES: [(&str, &str); 8] = [
     ("S_DONE", "no further route, or the words were invalid"),
 ];
 
-fn control(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+port_struct!(
+    struct ControlPorts {
+        clk, rst, init, next_route, valid, matched, full, out_free, in_free, b_last, c_last,
+        all_out_used, load, shift, found, phase_b, phase_c, inc_b, clear_b, inc_c,
+        route_valid, done, error,
+    }
+);
+
+fn control(params: &RouteGenParams, fault: Option<Fault>) -> (Module, ControlPorts) {
     let mut m = Module::new(
         name(params, "control"),
         &[
             "the control unit: a state machine that walks phases A, B and C and answers init and next_route.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let init = m.input("init", 1, "start a new search");
     let next_route = m.input("next_route", 1, "the route on the outputs has been taken");
     let valid = m.input("valid", 1, "src and dst are different nodes");
@@ -690,19 +771,28 @@ fn control(params: &RouteGenParams, fault: Option<Fault>) -> Module {
         Expr::mux(init.into(), Expr::from(valid).not(), error.into()),
         "Whether the last init had invalid words.",
     );
-    m
+    let ports = ports!(
+        m,
+        ControlPorts {
+            clk = clocking.clock, rst = clocking.reset, init, next_route, valid, matched, full,
+            out_free, in_free, b_last, c_last, all_out_used, load, shift, found, phase_b,
+            phase_c, inc_b, clear_b, inc_c, route_valid, done, error,
+        }
+    );
+    (m, ports)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn top(
-    params: &RouteGenParams,
-    block: &Module,
-    shift: &Module,
-    counter: &Module,
-    used: &Module,
-    check: &Module,
-    control: &Module,
-) -> Module {
+/// The blocks the top module instantiates, with their ports.
+struct Blocks<'a> {
+    block: &'a (Module, MatchBlockPorts),
+    shift: &'a (Module, ShiftBlockPorts),
+    counter: &'a (Module, ShiftIncPorts),
+    used: &'a (Module, UsedLettersPorts),
+    check: &'a (Module, WordCheckPorts),
+    control: &'a (Module, ControlPorts),
+}
+
+fn top(params: &RouteGenParams, blocks: Blocks) -> Module {
     let (k, d, w, lw) = (
         params.k(),
         params.d(),
@@ -794,52 +884,48 @@ fn top(
     let clear_b = signal(&mut m, "clear_b", 1, "control: restart part 1");
     let inc_c = signal(&mut m, "inc_c", 1, "control: advance part 2");
     let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
+    let (check, p) = blocks.check;
+    let connections = Connections::of(check)
+        .bind(&p.src, src)
+        .bind(&p.dst, dst)
+        .bind(&p.valid, valid);
+    m.instance("u_word_check", connections, "Input check.");
+    let (block, p) = blocks.block;
+    let connections = Connections::of(block)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.load, load)
+        .bind(&p.shift, shift_en)
+        .bind(&p.src, src)
+        .bind(&p.dst, dst)
+        .bind(&p.matched, matched)
+        .bind(&p.in_letter, in_letter)
+        .bind(&p.shifted_out, shifted_out)
+        .bind(&p.full, full);
     m.instance(
-        check,
-        "u_word_check",
-        &[
-            ("src", src.into()),
-            ("dst", dst.into()),
-            ("valid", valid.into()),
-        ],
-        "Input check.",
-    );
-    m.instance(
-        block,
         "u_match_block",
-        &[
-            ("clk", clk.clone()),
-            ("rst", rst.clone()),
-            ("load", load.into()),
-            ("shift", shift_en.into()),
-            ("src", src.into()),
-            ("dst", dst.into()),
-            ("matched", matched.into()),
-            ("in_letter", in_letter.into()),
-            ("shifted_out", shifted_out.into()),
-            ("full", full.into()),
-        ],
+        connections,
         "Match block: the overlaps of phase A.",
     );
+    let (shift, p) = blocks.shift;
+    let connections = Connections::of(shift)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.load, load)
+        .bind(&p.shift, shift_en)
+        .bind(&p.first, letter(dst, k - 1, k, w))
+        .bind(&p.shifted_in, shifted_out)
+        .bind(&p.capture, found)
+        .bind(&p.phase_b, phase_b)
+        .bind(&p.phase_c, phase_c)
+        .bind(&p.letter_b, letter_b)
+        .bind(&p.letter_c, letter_c)
+        .bind(&p.head, head)
+        .bind(&p.route, route)
+        .bind(&p.route_len, route_len);
     m.instance(
-        shift,
         "u_shift_block",
-        &[
-            ("clk", clk.clone()),
-            ("rst", rst.clone()),
-            ("load", load.into()),
-            ("shift", shift_en.into()),
-            ("first", letter(dst, k - 1, k, w)),
-            ("shifted_in", shifted_out.into()),
-            ("capture", found.into()),
-            ("phase_b", phase_b.into()),
-            ("phase_c", phase_c.into()),
-            ("letter_b", letter_b.into()),
-            ("letter_c", letter_c.into()),
-            ("head", head.into()),
-            ("route", route.into()),
-            ("route_len", route_len.into()),
-        ],
+        connections,
         "Shift block: builds and holds the route.",
     );
     for (label, clear, inc, letter_q, last, doc) in [
@@ -860,19 +946,15 @@ fn top(
             "Shift/increment part 2: phase C out-letter.",
         ),
     ] {
-        m.instance(
-            counter,
-            label,
-            &[
-                ("clk", clk.clone()),
-                ("rst", rst.clone()),
-                ("clear", clear),
-                ("inc", inc.into()),
-                ("letter", letter_q.into()),
-                ("last", last.into()),
-            ],
-            doc,
-        );
+        let (counter, p) = blocks.counter;
+        let connections = Connections::of(counter)
+            .bind(&p.clk, clk.clone())
+            .bind(&p.rst, rst.clone())
+            .bind(&p.clear, clear)
+            .bind(&p.inc, inc)
+            .bind(&p.letter, letter_q)
+            .bind(&p.last, last);
+        m.instance(label, connections, doc);
     }
     m.assign(
         out_query,
@@ -910,54 +992,46 @@ fn top(
             "Used in-nodes; b1 names no in-neighbour.",
         ),
     ] {
-        m.instance(
-            used,
-            label,
-            &[
-                ("clk", clk.clone()),
-                ("rst", rst.clone()),
-                ("load", load.into()),
-                ("first", first),
-                ("mark", found.into()),
-                ("query", query.into()),
-                ("free", free.into()),
-                ("all_used", all.into()),
-            ],
-            doc,
-        );
+        let (used, p) = blocks.used;
+        let connections = Connections::of(used)
+            .bind(&p.clk, clk.clone())
+            .bind(&p.rst, rst.clone())
+            .bind(&p.load, load)
+            .bind(&p.first, first)
+            .bind(&p.mark, found)
+            .bind(&p.query, query)
+            .bind(&p.free, free)
+            .bind(&p.all_used, all);
+        m.instance(label, connections, doc);
     }
-    m.instance(
-        control,
-        "u_control",
-        &[
-            ("clk", clk),
-            ("rst", rst),
-            ("init", init.into()),
-            ("next_route", next_route.into()),
-            ("valid", valid.into()),
-            ("matched", matched.into()),
-            ("full", full.into()),
-            ("out_free", out_free.into()),
-            ("in_free", in_free.into()),
-            ("b_last", b_last.into()),
-            ("c_last", c_last.into()),
-            (
-                "all_out_used",
-                Expr::from(all_out_used).and(all_in_used.into()),
-            ),
-            ("load", load.into()),
-            ("shift", shift_en.into()),
-            ("found", found.into()),
-            ("phase_b", phase_b.into()),
-            ("phase_c", phase_c.into()),
-            ("inc_b", inc_b.into()),
-            ("clear_b", clear_b.into()),
-            ("inc_c", inc_c.into()),
-            ("route_valid", route_valid.into()),
-            ("done", done.into()),
-            ("error", error.into()),
-        ],
-        "Control unit.",
-    );
+    let (control, p) = blocks.control;
+    let connections = Connections::of(control)
+        .bind(&p.clk, clk)
+        .bind(&p.rst, rst)
+        .bind(&p.init, init)
+        .bind(&p.next_route, next_route)
+        .bind(&p.valid, valid)
+        .bind(&p.matched, matched)
+        .bind(&p.full, full)
+        .bind(&p.out_free, out_free)
+        .bind(&p.in_free, in_free)
+        .bind(&p.b_last, b_last)
+        .bind(&p.c_last, c_last)
+        .bind(
+            &p.all_out_used,
+            Expr::from(all_out_used).and(all_in_used.into()),
+        )
+        .bind(&p.load, load)
+        .bind(&p.shift, shift_en)
+        .bind(&p.found, found)
+        .bind(&p.phase_b, phase_b)
+        .bind(&p.phase_c, phase_c)
+        .bind(&p.inc_b, inc_b)
+        .bind(&p.clear_b, clear_b)
+        .bind(&p.inc_c, inc_c)
+        .bind(&p.route_valid, route_valid)
+        .bind(&p.done, done)
+        .bind(&p.error, error);
+    m.instance("u_control", connections, "Control unit.");
     m
 }

@@ -16,7 +16,7 @@ pub mod search;
 
 use crate::bits::bits_for;
 use crate::choice::choice;
-use crate::rtl::ir::{Design, Expr, Module, SignalId};
+use crate::rtl::ir::{Design, Expr, Module, SignalId, port_struct, ports};
 use crate::topology::kautz::{Kautz, KautzError, Letter};
 
 /// The size of a route generator: the graph, the name of its top module and its
@@ -146,6 +146,35 @@ pub fn design_with_fault(params: &RouteGenParams, fault: Option<Fault>) -> Desig
     }
 }
 
+port_struct!(
+    /// The ports of a faithful or parallel top, which share them: what a user of the route
+    /// generator binds.
+    pub struct RouteGenPorts {
+        clk, rst, init, next_route, src, dst, route_valid, route, route_len, done, error,
+    }
+);
+
+impl RouteGenPorts {
+    /// The ports of `top`, the top of a faithful or parallel [`design`]; panics on a port
+    /// it lacks, which only a pipelined top does.
+    pub fn of(top: &Module) -> Self {
+        let port = |name| top.port_named(name);
+        RouteGenPorts {
+            clk: port("clk"),
+            rst: port("rst"),
+            init: port("init"),
+            next_route: port("next_route"),
+            src: port("src"),
+            dst: port("dst"),
+            route_valid: port("route_valid"),
+            route: port("route"),
+            route_len: port("route_len"),
+            done: port("done"),
+            error: port("error"),
+        }
+    }
+}
+
 fn name(params: &RouteGenParams, block: &str) -> String {
     format!("{}_{block}", params.top)
 }
@@ -160,7 +189,12 @@ fn decode(x: Expr, w: u32, d: usize) -> Expr {
     )
 }
 
-fn word_check(params: &RouteGenParams) -> Module {
+port_struct!(
+    /// The ports of [`word_check`].
+    struct WordCheckPorts { src, dst, valid }
+);
+
+fn word_check(params: &RouteGenParams) -> (Module, WordCheckPorts) {
     let (k, w, d) = (params.k(), params.letter_bits(), params.d() as u64);
     let kw = k as u32 * w;
     let mut m = Module::new(
@@ -186,5 +220,6 @@ fn word_check(params: &RouteGenParams) -> Module {
         Expr::and_all(good),
         "Every letter in range, neighbours differ, src differs from dst.",
     );
-    m
+    let ports = ports!(m, WordCheckPorts { src, dst, valid });
+    (m, ports)
 }

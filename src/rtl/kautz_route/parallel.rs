@@ -24,9 +24,10 @@
 //! edge shows the first route, and each edge with `next_route` the next one (or `done`):
 //! [`CYCLE_BOUND`] cycles of work per route set.
 
+use super::search::{ChooserPorts, OverlapsPorts};
 use super::search::{chooser, first_free, mark, overlaps, phase_a};
-use super::{Fault, RouteGenParams, decode, letter, name, word_check};
-use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
+use super::{Fault, RouteGenParams, WordCheckPorts, decode, letter, name, word_check};
+use crate::rtl::ir::{Connections, Design, Expr, Module, SignalId, Timing, port_struct, ports};
 use std::collections::BTreeMap;
 use std::ops::Not;
 
@@ -45,15 +46,24 @@ pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     let handshake = handshake(params);
     let top = top(
         params,
-        &check,
-        overlaps.as_ref(),
-        &state,
-        &chooser,
-        &handshake,
+        Blocks {
+            check: &check,
+            overlaps: overlaps.as_ref(),
+            state: &state,
+            chooser: &chooser,
+            handshake: &handshake,
+        },
     );
-    let mut modules = vec![check];
-    modules.extend(overlaps);
-    modules.extend([phase_a, first_free, chooser, state, handshake, top]);
+    let mut modules = vec![check.0];
+    modules.extend(overlaps.map(|(module, _)| module));
+    modules.extend([
+        phase_a.0,
+        first_free.0,
+        chooser.0,
+        state.0,
+        handshake.0,
+        top,
+    ]);
     Design {
         modules,
         params: BTreeMap::from([
@@ -70,7 +80,14 @@ pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     }
 }
 
-fn search_state(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+port_struct!(
+    struct SearchStatePorts {
+        clk, rst, load, src, dst, overlap_in: ?, take, out_letter, in_letter, src_word,
+        dst_word, overlap: ?, used_out, used_in,
+    }
+);
+
+fn search_state(params: &RouteGenParams, fault: Option<Fault>) -> (Module, SearchStatePorts) {
     let (k, d, w) = (params.k(), params.d(), params.letter_bits());
     let kw = k as u32 * w;
     let letters = d as u32 + 1;
@@ -81,7 +98,7 @@ fn search_state(params: &RouteGenParams, fault: Option<Fault>) -> Module {
             "out- and in-letter masks, each marked by every route taken.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let load = m.input("load", 1, "start a new search (init)");
     let src = m.input("src", kw, "source word to load");
     let dst = m.input("dst", kw, "destination word to load");
@@ -136,10 +153,24 @@ fn search_state(params: &RouteGenParams, fault: Option<Fault>) -> Module {
             doc,
         );
     }
-    m
+    let ports = ports!(
+        m,
+        SearchStatePorts {
+            clk = clocking.clock, rst = clocking.reset, load, src, dst, overlap_in: ?, take,
+            out_letter, in_letter, src_word, dst_word, overlap: ?, used_out, used_in,
+        }
+    );
+    (m, ports)
 }
 
-fn handshake(params: &RouteGenParams) -> Module {
+port_struct!(
+    struct HandshakePorts {
+        clk, rst, init, next_route, valid, found, next, next_len, take, route_valid, route,
+        route_len, done, error,
+    }
+);
+
+fn handshake(params: &RouteGenParams) -> (Module, HandshakePorts) {
     let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
     let route_bits = (k as u32 + 2) * w;
     let mut m = Module::new(
@@ -149,7 +180,7 @@ fn handshake(params: &RouteGenParams) -> Module {
             "the next one, or done when there is none; every output registered.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let init = m.input("init", 1, "start a new search");
     let next_route = m.input("next_route", 1, "the route on the outputs has been taken");
     let valid = m.input("valid", 1, "src and dst are different nodes");
@@ -236,17 +267,26 @@ fn handshake(params: &RouteGenParams) -> Module {
             doc,
         );
     }
-    m
+    let ports = ports!(
+        m,
+        HandshakePorts {
+            clk = clocking.clock, rst = clocking.reset, init, next_route, valid, found, next,
+            next_len, take, route_valid, route, route_len, done, error,
+        }
+    );
+    (m, ports)
 }
 
-fn top(
-    params: &RouteGenParams,
-    check: &Module,
-    overlaps: Option<&Module>,
-    state: &Module,
-    chooser: &Module,
-    handshake: &Module,
-) -> Module {
+/// The blocks the top module instantiates, with their ports.
+struct Blocks<'a> {
+    check: &'a (Module, WordCheckPorts),
+    overlaps: Option<&'a (Module, OverlapsPorts)>,
+    state: &'a (Module, SearchStatePorts),
+    chooser: &'a (Module, ChooserPorts),
+    handshake: &'a (Module, HandshakePorts),
+}
+
+fn top(params: &RouteGenParams, blocks: Blocks) -> Module {
     let (k, d, w, lw) = (
         params.k(),
         params.d(),
@@ -323,101 +363,83 @@ fn top(
     let in_letter = signal(&mut m, "in_letter", w, "chooser: its in-letter");
     let take = signal(&mut m, "take", 1, "handshake: the route is taken this edge");
     let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
-    m.instance(
-        check,
-        "u_word_check",
-        &[
-            ("src", src.into()),
-            ("dst", dst.into()),
-            ("valid", valid.into()),
-        ],
-        "Input check.",
-    );
-    if let (Some(overlaps), Some(overlap_in)) = (overlaps, overlap_in) {
+    let (check, p) = blocks.check;
+    let connections = Connections::of(check)
+        .bind(&p.src, src)
+        .bind(&p.dst, dst)
+        .bind(&p.valid, valid);
+    m.instance("u_word_check", connections, "Input check.");
+    if let (Some((overlaps, p)), Some(overlap_in)) = (blocks.overlaps, overlap_in) {
         let tail_bits = (k as u32 - 1) * w;
+        let tail = Expr::Slice {
+            signal: src,
+            lo: 0,
+            width: tail_bits,
+        };
+        let head = Expr::Slice {
+            signal: dst,
+            lo: w,
+            width: tail_bits,
+        };
+        let connections = Connections::of(overlaps)
+            .bind(&p.tail, tail)
+            .bind(&p.head, head)
+            .bind(&p.overlap, overlap_in);
         m.instance(
-            overlaps,
             "u_overlaps",
-            &[
-                (
-                    "tail",
-                    Expr::Slice {
-                        signal: src,
-                        lo: 0,
-                        width: tail_bits,
-                    },
-                ),
-                (
-                    "head",
-                    Expr::Slice {
-                        signal: dst,
-                        lo: w,
-                        width: tail_bits,
-                    },
-                ),
-                ("overlap", overlap_in.into()),
-            ],
+            connections,
             "The overlaps, compared while init loads the words.",
         );
     }
-    let mut state_ports = vec![
-        ("clk", clk.clone()),
-        ("rst", rst.clone()),
-        ("load", Expr::from(init)),
-        ("src", src.into()),
-        ("dst", dst.into()),
-    ];
-    state_ports.extend(overlap_in.map(|o| ("overlap_in", Expr::from(o))));
-    state_ports.extend([
-        ("take", take.into()),
-        ("out_letter", out_letter.into()),
-        ("in_letter", in_letter.into()),
-        ("src_word", src_word.into()),
-        ("dst_word", dst_word.into()),
-    ]);
-    state_ports.extend(overlap.map(|o| ("overlap", Expr::from(o))));
-    state_ports.extend([("used_out", used_out.into()), ("used_in", used_in.into())]);
-    m.instance(state, "u_search_state", &state_ports, "Search state.");
-    let mut chooser_ports: Vec<(&str, Expr)> = overlap
-        .map(|o| ("overlap", Expr::from(o)))
-        .into_iter()
-        .collect();
-    chooser_ports.extend([
-        ("src", src_word.into()),
-        ("dst", dst_word.into()),
-        ("used_out", used_out.into()),
-        ("used_in", used_in.into()),
-        ("found", found.into()),
-        ("route", next.into()),
-        ("route_len", next_len.into()),
-        ("out_letter", out_letter.into()),
-        ("in_letter", in_letter.into()),
-    ]);
+    let (state, p) = blocks.state;
+    let connections = Connections::of(state)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.load, init)
+        .bind(&p.src, src)
+        .bind(&p.dst, dst)
+        .bind_opt(&p.overlap_in, overlap_in)
+        .bind(&p.take, take)
+        .bind(&p.out_letter, out_letter)
+        .bind(&p.in_letter, in_letter)
+        .bind(&p.src_word, src_word)
+        .bind(&p.dst_word, dst_word)
+        .bind_opt(&p.overlap, overlap)
+        .bind(&p.used_out, used_out)
+        .bind(&p.used_in, used_in);
+    m.instance("u_search_state", connections, "Search state.");
+    let (chooser, p) = blocks.chooser;
+    let connections = Connections::of(chooser)
+        .bind_opt(&p.overlap, overlap)
+        .bind(&p.src, src_word)
+        .bind(&p.dst, dst_word)
+        .bind(&p.used_out, used_out)
+        .bind(&p.used_in, used_in)
+        .bind(&p.found, found)
+        .bind(&p.route, next)
+        .bind(&p.route_len, next_len)
+        .bind(&p.out_letter, out_letter)
+        .bind(&p.in_letter, in_letter);
+    m.instance("u_chooser", connections, "The next route, in one cycle.");
+    let (handshake, p) = blocks.handshake;
+    let connections = Connections::of(handshake)
+        .bind(&p.clk, clk)
+        .bind(&p.rst, rst)
+        .bind(&p.init, init)
+        .bind(&p.next_route, next_route)
+        .bind(&p.valid, valid)
+        .bind(&p.found, found)
+        .bind(&p.next, next)
+        .bind(&p.next_len, next_len)
+        .bind(&p.take, take)
+        .bind(&p.route_valid, route_valid)
+        .bind(&p.route, route)
+        .bind(&p.route_len, route_len)
+        .bind(&p.done, done)
+        .bind(&p.error, error);
     m.instance(
-        chooser,
-        "u_chooser",
-        &chooser_ports,
-        "The next route, in one cycle.",
-    );
-    m.instance(
-        handshake,
         "u_handshake",
-        &[
-            ("clk", clk),
-            ("rst", rst),
-            ("init", init.into()),
-            ("next_route", next_route.into()),
-            ("valid", valid.into()),
-            ("found", found.into()),
-            ("next", next.into()),
-            ("next_len", next_len.into()),
-            ("take", take.into()),
-            ("route_valid", route_valid.into()),
-            ("route", route.into()),
-            ("route_len", route_len.into()),
-            ("done", done.into()),
-            ("error", error.into()),
-        ],
+        connections,
         "Handshake and output registers.",
     );
     m

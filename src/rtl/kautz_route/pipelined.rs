@@ -27,11 +27,11 @@
 //! order ([`crate::routing::kautz::DisjointRoutes`]) by the same argument.
 
 use super::search::{
-    PhaseAIn, Phases, first_free, free_letters, mark, overlaps, phase_a_pick, phase_a_select,
-    pick_phase,
+    FirstFreePorts, OverlapsPorts, PhaseAIn, Phases, first_free, free_letters, mark, overlaps,
+    phase_a_pick, phase_a_select, pick_phase,
 };
-use super::{Fault, RouteGenParams, decode, letter, name, word_check};
-use crate::rtl::ir::{Design, Expr, Module, SignalId, Timing};
+use super::{Fault, RouteGenParams, WordCheckPorts, decode, letter, name, word_check};
+use crate::rtl::ir::{Connections, Design, Expr, Module, Port, SignalId, Timing};
 use std::collections::BTreeMap;
 use std::ops::Not;
 
@@ -54,9 +54,9 @@ pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     let choose = step_choose(params, &first_free, fault);
     let take = step_take(params, fault);
     let top = top(params, &front, &choose, &take);
-    let mut modules = vec![check];
-    modules.extend(overlaps);
-    modules.extend([front, first_free, choose, take, top]);
+    let mut modules = vec![check.0];
+    modules.extend(overlaps.map(|(module, _)| module));
+    modules.extend([front.0, first_free.0, choose.0, take.0, top]);
     Design {
         modules,
         params: BTreeMap::from([
@@ -73,15 +73,17 @@ pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     }
 }
 
-/// The search state that travels down the pipeline with each pair.
-struct StatePorts {
-    valid: SignalId,
-    ok: SignalId,
-    src: SignalId,
-    dst: SignalId,
-    overlap: Option<SignalId>,
-    used_out: SignalId,
-    used_in: SignalId,
+/// The search state that travels down the pipeline with each pair: its signals, or the
+/// ports of a block that takes or gives it.
+#[derive(Clone, Copy)]
+struct StatePorts<T = SignalId> {
+    valid: T,
+    ok: T,
+    src: T,
+    dst: T,
+    overlap: Option<T>,
+    used_out: T,
+    used_in: T,
 }
 
 impl StatePorts {
@@ -109,20 +111,31 @@ impl StatePorts {
         }
     }
 
-    /// Port connections `(name<suffix>, signal)` for an instance.
-    fn connect(&self, suffix: &str, to: &StatePorts) -> Vec<(String, Expr)> {
-        let mut ports = vec![
-            (format!("valid{suffix}"), Expr::from(to.valid)),
-            (format!("ok{suffix}"), to.ok.into()),
-            (format!("src{suffix}"), to.src.into()),
-            (format!("dst{suffix}"), to.dst.into()),
-        ];
-        if let Some(o) = to.overlap {
-            ports.push((format!("overlap{suffix}"), o.into()));
+    /// The ports of `m` these signals are.
+    fn ports(&self, m: &Module) -> StatePorts<Port> {
+        StatePorts {
+            valid: m.port_of(self.valid),
+            ok: m.port_of(self.ok),
+            src: m.port_of(self.src),
+            dst: m.port_of(self.dst),
+            overlap: self.overlap.map(|id| m.port_of(id)),
+            used_out: m.port_of(self.used_out),
+            used_in: m.port_of(self.used_in),
         }
-        ports.push((format!("used_out{suffix}"), to.used_out.into()));
-        ports.push((format!("used_in{suffix}"), to.used_in.into()));
-        ports
+    }
+}
+
+impl StatePorts<Port> {
+    /// Binds each port to the signal of the same field of `to`.
+    fn bind<'a>(&self, connections: Connections<'a>, to: &StatePorts) -> Connections<'a> {
+        connections
+            .bind(&self.valid, to.valid)
+            .bind(&self.ok, to.ok)
+            .bind(&self.src, to.src)
+            .bind(&self.dst, to.dst)
+            .bind_opt(&self.overlap, to.overlap)
+            .bind(&self.used_out, to.used_out)
+            .bind(&self.used_in, to.used_in)
     }
 }
 
@@ -131,7 +144,22 @@ fn hold(m: &mut Module, advance: SignalId, q: SignalId, next: Expr, doc: &str) {
     m.register(q, 0, Expr::mux(advance.into(), next, q.into()), doc);
 }
 
-fn front(params: &RouteGenParams, check: &Module, overlaps: Option<&Module>) -> Module {
+/// The ports of [`front`].
+struct FrontPorts {
+    clk: Port,
+    rst: Port,
+    advance: Port,
+    in_valid: Port,
+    src: Port,
+    dst: Port,
+    out: StatePorts<Port>,
+}
+
+fn front(
+    params: &RouteGenParams,
+    (check, check_ports): &(Module, WordCheckPorts),
+    overlaps: Option<&(Module, OverlapsPorts)>,
+) -> (Module, FrontPorts) {
     let (k, d, w) = (params.k(), params.d(), params.letter_bits());
     let kw = k as u32 * w;
     let mut m = Module::new(
@@ -141,7 +169,7 @@ fn front(params: &RouteGenParams, check: &Module, overlaps: Option<&Module>) -> 
             "overlaps and initial used masks registered: two stages.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let advance = m.input("advance", 1, "the pipeline moves this edge");
     let in_valid = m.input("in_valid", 1, "a pair is offered");
     let src = m.input("src", kw, "its source word");
@@ -160,43 +188,29 @@ fn front(params: &RouteGenParams, check: &Module, overlaps: Option<&Module>) -> 
     );
     hold(&mut m, advance, src0, src.into(), "");
     hold(&mut m, advance, dst0, dst.into(), "");
-    m.instance(
-        check,
-        "u_word_check",
-        &[
-            ("src", src0.into()),
-            ("dst", dst0.into()),
-            ("valid", ok.into()),
-        ],
-        "Input check.",
-    );
-    if let (Some(overlaps), Some(q)) = (overlaps, out.overlap) {
+    let connections = Connections::of(check)
+        .bind(&check_ports.src, src0)
+        .bind(&check_ports.dst, dst0)
+        .bind(&check_ports.valid, ok);
+    m.instance("u_word_check", connections, "Input check.");
+    if let (Some((overlaps, p)), Some(q)) = (overlaps, out.overlap) {
         let tail_bits = (k as u32 - 1) * w;
         let overlap = m.internal("overlap", k as u32 - 1, "stage 0: the overlaps");
-        m.instance(
-            overlaps,
-            "u_overlaps",
-            &[
-                (
-                    "tail",
-                    Expr::Slice {
-                        signal: src0,
-                        lo: 0,
-                        width: tail_bits,
-                    },
-                ),
-                (
-                    "head",
-                    Expr::Slice {
-                        signal: dst0,
-                        lo: w,
-                        width: tail_bits,
-                    },
-                ),
-                ("overlap", overlap.into()),
-            ],
-            "Every overlap at once.",
-        );
+        let tail = Expr::Slice {
+            signal: src0,
+            lo: 0,
+            width: tail_bits,
+        };
+        let head = Expr::Slice {
+            signal: dst0,
+            lo: w,
+            width: tail_bits,
+        };
+        let connections = Connections::of(overlaps)
+            .bind(&p.tail, tail)
+            .bind(&p.head, head)
+            .bind(&p.overlap, overlap);
+        m.instance("u_overlaps", connections, "Every overlap at once.");
         hold(&mut m, advance, q, overlap.into(), "Stage 1: the overlaps.");
     }
     hold(
@@ -223,20 +237,30 @@ fn front(params: &RouteGenParams, check: &Module, overlaps: Option<&Module>) -> 
         decode(letter(dst0, 0, k, w), w, d),
         "Used in-letters: b1 names no in-neighbour.",
     );
-    m
+    let ports = FrontPorts {
+        clk: m.port_of(clocking.clock),
+        rst: m.port_of(clocking.reset),
+        advance: m.port_of(advance),
+        in_valid: m.port_of(in_valid),
+        src: m.port_of(src),
+        dst: m.port_of(dst),
+        out: out.ports(&m),
+    };
+    (m, ports)
 }
 
 /// A route step's choice, registered between its two halves: what every phase found over
-/// the masks, in the fewest bits the second half needs.
-struct ChoicePorts {
-    pick_a: SignalId,
-    found_a: SignalId,
-    found_b: SignalId,
-    letter_b: SignalId,
-    found_out: SignalId,
-    letter_out: SignalId,
-    found_in: SignalId,
-    letter_in: SignalId,
+/// the masks, in the fewest bits the second half needs; its signals, or the ports of a
+/// half.
+struct ChoicePorts<T = SignalId> {
+    pick_a: T,
+    found_a: T,
+    found_b: T,
+    letter_b: T,
+    found_out: T,
+    letter_out: T,
+    found_in: T,
+    letter_in: T,
 }
 
 impl ChoicePorts {
@@ -265,33 +289,72 @@ impl ChoicePorts {
         }
     }
 
-    fn fields(&self) -> [(&'static str, SignalId); 8] {
+    /// The ports of `m` these signals are.
+    fn ports(&self, m: &Module) -> ChoicePorts<Port> {
+        let [
+            pick_a,
+            found_a,
+            found_b,
+            letter_b,
+            found_out,
+            letter_out,
+            found_in,
+            letter_in,
+        ] = self.fields().map(|&id| m.port_of(id));
+        ChoicePorts {
+            pick_a,
+            found_a,
+            found_b,
+            letter_b,
+            found_out,
+            letter_out,
+            found_in,
+            letter_in,
+        }
+    }
+}
+
+impl<T> ChoicePorts<T> {
+    fn fields(&self) -> [&T; 8] {
         [
-            ("pick_a", self.pick_a),
-            ("found_a", self.found_a),
-            ("found_b", self.found_b),
-            ("letter_b", self.letter_b),
-            ("found_out", self.found_out),
-            ("letter_out", self.letter_out),
-            ("found_in", self.found_in),
-            ("letter_in", self.letter_in),
+            &self.pick_a,
+            &self.found_a,
+            &self.found_b,
+            &self.letter_b,
+            &self.found_out,
+            &self.letter_out,
+            &self.found_in,
+            &self.letter_in,
         ]
     }
+}
 
-    /// Port connections `(name<suffix>, signal)` for an instance.
-    fn connect(&self, suffix: &str, to: &ChoicePorts) -> Vec<(String, Expr)> {
-        self.fields()
-            .iter()
-            .zip(to.fields())
-            .map(|((n, _), (_, s))| (format!("{n}{suffix}"), Expr::from(s)))
-            .collect()
+impl ChoicePorts<Port> {
+    /// Binds each port to the signal of the same field of `to`.
+    fn bind<'a>(&self, connections: Connections<'a>, to: &ChoicePorts) -> Connections<'a> {
+        let values = to.fields().map(|&id| id);
+        connections.bind_all(self.fields().into_iter().zip(values))
     }
 }
 
 /// The first half of a route step: the parallel design's chooser up to its priority
 /// encoders (phase A's candidates and one-hot pick, phases B and C's smallest free
 /// letters), over the masks the earlier steps left.
-fn step_choose(params: &RouteGenParams, first_free: &Module, fault: Option<Fault>) -> Module {
+/// The ports of [`step_choose`].
+struct ChoosePorts {
+    overlap: Option<Port>,
+    src: Port,
+    dst: Port,
+    used_out: Port,
+    used_in: Port,
+    out: ChoicePorts<Port>,
+}
+
+fn step_choose(
+    params: &RouteGenParams,
+    first_free: &(Module, FirstFreePorts),
+    fault: Option<Fault>,
+) -> (Module, ChoosePorts) {
     let (k, d, w) = (params.k(), params.d(), params.letter_bits());
     let kw = k as u32 * w;
     let letters = d as u32 + 1;
@@ -333,13 +396,31 @@ fn step_choose(params: &RouteGenParams, first_free: &Module, fault: Option<Fault
             (out.found_in, out.letter_in),
         ],
     );
-    m
+    let ports = ChoosePorts {
+        overlap: overlap.map(|id| m.port_of(id)),
+        src: m.port_of(src),
+        dst: m.port_of(dst),
+        used_out: m.port_of(used_out),
+        used_in: m.port_of(used_in),
+        out: out.ports(&m),
+    };
+    (m, ports)
 }
 
 /// The second half of a route step: from the registered choice, the parallel design's
 /// phase A multiplexer and phase multiplexer give the route (zero for invalid words), and
 /// its letters are marked for the steps after.
-fn step_take(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+/// The ports of [`step_take`].
+struct TakePorts {
+    state: StatePorts<Port>,
+    choice: ChoicePorts<Port>,
+    route: Port,
+    route_len: Port,
+    used_out_next: Port,
+    used_in_next: Port,
+}
+
+fn step_take(params: &RouteGenParams, fault: Option<Fault>) -> (Module, TakePorts) {
     let (k, d, w, lw) = (
         params.k(),
         params.d(),
@@ -417,7 +498,15 @@ fn step_take(params: &RouteGenParams, fault: Option<Fault>) -> Module {
         Expr::from(state.used_in).or(mark(in_letter, w, d, fault)),
         "",
     );
-    m
+    let ports = TakePorts {
+        state: state.ports(&m),
+        choice: choice.ports(&m),
+        route: m.port_of(route_q),
+        route_len: m.port_of(len_q),
+        used_out_next: m.port_of(used_out_q),
+        used_in_next: m.port_of(used_in_q),
+    };
+    (m, ports)
 }
 
 /// `value` when `cond`, else zero.
@@ -425,7 +514,12 @@ fn gate(cond: SignalId, value: SignalId, width: u32) -> Expr {
     Expr::mux(cond.into(), value.into(), Expr::zero(width))
 }
 
-fn top(params: &RouteGenParams, front: &Module, choose: &Module, take: &Module) -> Module {
+fn top(
+    params: &RouteGenParams,
+    (front, front_ports): &(Module, FrontPorts),
+    (choose, choose_ports): &(Module, ChoosePorts),
+    (take, take_ports): &(Module, TakePorts),
+) -> Module {
     let (k, d, w, lw) = (
         params.k(),
         params.d(),
@@ -490,22 +584,16 @@ fn top(params: &RouteGenParams, front: &Module, choose: &Module, take: &Module) 
         "A pair enters whenever all moves.",
     );
     let mut state = StatePorts::declare(&mut m, params, "_0", true, Module::internal);
-    let mut ports = vec![
-        ("clk".to_string(), Expr::from(clocking.clock)),
-        ("rst".to_string(), clocking.reset.into()),
-        ("advance".to_string(), Expr::from(advance)),
-        ("in_valid".to_string(), in_valid.into()),
-        ("src".to_string(), src.into()),
-        ("dst".to_string(), dst.into()),
-    ];
-    ports.extend(state.connect("_q", &state));
-    instance(
-        &mut m,
-        front,
-        "u_front",
-        &ports,
-        "Input registers and checks.",
-    );
+    let p = front_ports;
+    let connections = Connections::of(front)
+        .bind(&p.clk, clocking.clock)
+        .bind(&p.rst, clocking.reset)
+        .bind(&p.advance, advance)
+        .bind(&p.in_valid, in_valid)
+        .bind(&p.src, src)
+        .bind(&p.dst, dst);
+    let connections = p.out.bind(connections, &state);
+    m.instance("u_front", connections, "Input registers and checks.");
     // routes[i]: route i (and its length) as registered after the latest stage so far.
     let mut routes: Vec<(SignalId, SignalId)> = Vec::new();
     // The routes found so far move down with their pair, into registers named
@@ -531,23 +619,16 @@ fn top(params: &RouteGenParams, front: &Module, choose: &Module, take: &Module) 
     for s in 0..d {
         // First half: the choice over the masks, registered with the pair in stage `<s>h`.
         let choice = ChoicePorts::declare(&mut m, params, &format!("_{s}"), Module::internal);
-        let mut ports: Vec<(String, Expr)> = state
-            .overlap
-            .map(|o| ("overlap".to_string(), Expr::from(o)))
-            .into_iter()
-            .collect();
-        ports.extend([
-            ("src".to_string(), Expr::from(state.src)),
-            ("dst".to_string(), state.dst.into()),
-            ("used_out".to_string(), state.used_out.into()),
-            ("used_in".to_string(), state.used_in.into()),
-        ]);
-        ports.extend(choice.connect("", &choice));
-        instance(
-            &mut m,
-            choose,
+        let p = choose_ports;
+        let connections = Connections::of(choose)
+            .bind_opt(&p.overlap, state.overlap)
+            .bind(&p.src, state.src)
+            .bind(&p.dst, state.dst)
+            .bind(&p.used_out, state.used_out)
+            .bind(&p.used_in, state.used_in);
+        m.instance(
             &format!("u_choose_{s}"),
-            &ports,
+            p.out.bind(connections, &choice),
             &format!("Route {s} of the set, first half: its choice."),
         );
         let half = format!("{s}h");
@@ -575,7 +656,7 @@ fn top(params: &RouteGenParams, front: &Module, choose: &Module, take: &Module) 
         }
         hold(&mut m, advance, mid.used_out, state.used_out.into(), "");
         hold(&mut m, advance, mid.used_in, state.used_in.into(), "");
-        for ((_, q), (_, value)) in choice_q.fields().into_iter().zip(choice.fields()) {
+        for (&q, &value) in choice_q.fields().into_iter().zip(choice.fields()) {
             hold(&mut m, advance, q, value.into(), "");
         }
         carry(&mut m, &mut routes, &half);
@@ -597,24 +678,23 @@ fn top(params: &RouteGenParams, front: &Module, choose: &Module, take: &Module) 
             letters,
             "route step: used in-letters",
         );
+        let p = take_ports;
         // The second half reads no overlaps.
-        let mut ports: Vec<(String, Expr)> = mid
-            .connect("", &mid)
-            .into_iter()
-            .filter(|(n, _)| n != "overlap")
-            .collect();
-        ports.extend(choice_q.connect("", &choice_q));
-        ports.extend([
-            ("route".to_string(), Expr::from(route)),
-            ("route_len".to_string(), len.into()),
-            ("used_out_next".to_string(), used_out.into()),
-            ("used_in_next".to_string(), used_in.into()),
-        ]);
-        instance(
-            &mut m,
-            take,
+        let without_overlap = StatePorts {
+            overlap: None,
+            ..mid
+        };
+        let connections = p.state.bind(Connections::of(take), &without_overlap);
+        let connections = p
+            .choice
+            .bind(connections, &choice_q)
+            .bind(&p.route, route)
+            .bind(&p.route_len, len)
+            .bind(&p.used_out_next, used_out)
+            .bind(&p.used_in_next, used_in);
+        m.instance(
             &format!("u_take_{s}"),
-            &ports,
+            connections,
             &format!("Route {s} of the set, second half: the route and its marks."),
         );
         let stage = s + 1;
@@ -687,10 +767,4 @@ fn top(params: &RouteGenParams, front: &Module, choose: &Module, take: &Module) 
     );
     m.assign(out_error, error_q.into(), "Low whenever out_valid is low.");
     m
-}
-
-/// An instance whose port names are built at run time.
-fn instance(m: &mut Module, of: &Module, label: &str, ports: &[(String, Expr)], doc: &str) {
-    let ports: Vec<(&str, Expr)> = ports.iter().map(|(n, e)| (n.as_str(), e.clone())).collect();
-    m.instance(of, label, &ports, doc);
 }

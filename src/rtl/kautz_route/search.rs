@@ -7,7 +7,7 @@
 
 use super::{Fault, RouteGenParams, decode, letter, name};
 use crate::rtl::const_arith::bit;
-use crate::rtl::ir::{Expr, Module, SignalId};
+use crate::rtl::ir::{Connections, Expr, Module, SignalId, port_struct, ports};
 use std::ops::Not;
 
 /// `then` when `cond`, else zero: one term of an AND-OR multiplexer.
@@ -20,7 +20,12 @@ fn is_used(used: SignalId, x: Expr, w: u32, d: usize) -> Expr {
     Expr::from(used).and(decode(x, w, d)).any()
 }
 
-pub(super) fn overlaps(params: &RouteGenParams, fault: Option<Fault>) -> Module {
+port_struct!(
+    /// The ports of [`overlaps`].
+    pub(super) struct OverlapsPorts { tail, head, overlap }
+);
+
+pub(super) fn overlaps(params: &RouteGenParams, fault: Option<Fault>) -> (Module, OverlapsPorts) {
     let (k, w) = (params.k(), params.letter_bits());
     let tail_bits = (k as u32 - 1) * w;
     let mut m = Module::new(
@@ -67,10 +72,26 @@ pub(super) fn overlaps(params: &RouteGenParams, fault: Option<Fault>) -> Module 
         bits.push(Expr::from(bit));
     }
     m.assign(overlap, Expr::concat(bits), "All overlaps at once.");
-    m
+    let ports = ports!(
+        m,
+        OverlapsPorts {
+            tail,
+            head,
+            overlap
+        }
+    );
+    (m, ports)
 }
 
-pub(super) fn phase_a(params: &RouteGenParams) -> Module {
+port_struct!(
+    /// The ports of [`phase_a`] and of the parallel design's chooser: the next route over
+    /// the used masks.
+    pub(super) struct ChooserPorts {
+        overlap: ?, src, dst, used_out, used_in, found, route, route_len, out_letter, in_letter,
+    }
+);
+
+pub(super) fn phase_a(params: &RouteGenParams) -> (Module, ChooserPorts) {
     let (k, d, w, lw) = (
         params.k(),
         params.d(),
@@ -123,7 +144,14 @@ pub(super) fn phase_a(params: &RouteGenParams) -> Module {
         (src, dst),
         [route, route_len, out_letter, in_letter],
     );
-    m
+    let ports = ports!(
+        m,
+        ChooserPorts {
+            overlap: ?, src, dst, used_out, used_in, found, route, route_len, out_letter,
+            in_letter,
+        }
+    );
+    (m, ports)
 }
 
 /// Phase A's inputs: the overlaps, the words and the used masks.
@@ -249,7 +277,12 @@ pub(super) fn phase_a_select(
     m.assign(in_letter, select(&|v| letter(src, k - 1 - v, k, w), w), "");
 }
 
-pub(super) fn first_free(params: &RouteGenParams) -> Module {
+port_struct!(
+    /// The ports of [`first_free`].
+    pub(super) struct FirstFreePorts { free, found, letter }
+);
+
+pub(super) fn first_free(params: &RouteGenParams) -> (Module, FirstFreePorts) {
     let (d, w) = (params.d(), params.letter_bits());
     let mut m = Module::new(
         name(params, "first_free"),
@@ -277,15 +310,21 @@ pub(super) fn first_free(params: &RouteGenParams) -> Module {
         Expr::or_all(terms),
         "Letter i when it is free and no smaller letter is.",
     );
-    m
+    let ports = ports!(
+        m,
+        FirstFreePorts {
+            free, found, letter = letter_q,
+        }
+    );
+    (m, ports)
 }
 
 pub(super) fn chooser(
     params: &RouteGenParams,
-    phase_a: &Module,
-    first_free: &Module,
+    (phase_a, p): &(Module, ChooserPorts),
+    first_free: &(Module, FirstFreePorts),
     fault: Option<Fault>,
-) -> Module {
+) -> (Module, ChooserPorts) {
     let (k, d, w, lw) = (
         params.k(),
         params.d(),
@@ -325,27 +364,18 @@ pub(super) fn chooser(
     let letter_out = signal(&mut m, "letter_out", w, "phase C: the smallest");
     let found_in = signal(&mut m, "found_in", 1, "phase C: a free in-letter");
     let letter_in = signal(&mut m, "letter_in", w, "phase C: the smallest");
-    let mut a_ports = Vec::new();
-    if let Some(overlap) = overlap {
-        a_ports.push(("overlap", Expr::from(overlap)));
-    }
-    a_ports.extend([
-        ("src", src.into()),
-        ("dst", dst.into()),
-        ("used_out", used_out.into()),
-        ("used_in", used_in.into()),
-        ("found", found_a.into()),
-        ("route", route_a.into()),
-        ("route_len", len_a.into()),
-        ("out_letter", out_a.into()),
-        ("in_letter", in_a.into()),
-    ]);
-    m.instance(
-        phase_a,
-        "u_phase_a",
-        &a_ports,
-        "Phase A: every overlap at once.",
-    );
+    let connections = Connections::of(phase_a)
+        .bind_opt(&p.overlap, overlap)
+        .bind(&p.src, src)
+        .bind(&p.dst, dst)
+        .bind(&p.used_out, used_out)
+        .bind(&p.used_in, used_in)
+        .bind(&p.found, found_a)
+        .bind(&p.route, route_a)
+        .bind(&p.route_len, len_a)
+        .bind(&p.out_letter, out_a)
+        .bind(&p.in_letter, in_a);
+    m.instance("u_phase_a", connections, "Phase A: every overlap at once.");
     free_letters(
         &mut m,
         first_free,
@@ -377,7 +407,14 @@ pub(super) fn chooser(
         },
         [found, route, route_len, out_letter, in_letter],
     );
-    m
+    let ports = ports!(
+        m,
+        ChooserPorts {
+            overlap: ?, src, dst, used_out, used_in, found, route, route_len, out_letter,
+            in_letter,
+        }
+    );
+    (m, ports)
 }
 
 /// Adds to `m` the smallest-free-letter encoders of phases B and C over the masks `used`
@@ -385,7 +422,7 @@ pub(super) fn chooser(
 /// out- and as in-letter), phase C's out-letter, phase C's in-letter.
 pub(super) fn free_letters(
     m: &mut Module,
-    first_free: &Module,
+    (first_free, p): &(Module, FirstFreePorts),
     [used_out, used_in]: [SignalId; 2],
     letters: u32,
     fault: Option<Fault>,
@@ -411,16 +448,11 @@ pub(super) fn free_letters(
             "Phase C: the smallest free in-letter.",
         ),
     ] {
-        m.instance(
-            first_free,
-            label,
-            &[
-                ("free", free),
-                ("found", found.into()),
-                ("letter", letter.into()),
-            ],
-            doc,
-        );
+        let connections = Connections::of(first_free)
+            .bind(&p.free, free)
+            .bind(&p.found, found)
+            .bind(&p.letter, letter);
+        m.instance(label, connections, doc);
     }
 }
 

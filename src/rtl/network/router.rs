@@ -26,8 +26,10 @@ use crate::bits::bits_for;
 use crate::choice::choice;
 use crate::fabric::switch::MAX_D as MAX_SWITCH_D;
 use crate::rtl::const_arith::extend;
-use crate::rtl::ir::{Clocking, ConstId, Design, Expr, Memory, Module, SignalId, Timing};
-use crate::rtl::kautz_route::{self, RouteGenParams, faithful::cycle_bound};
+use crate::rtl::ir::{
+    Clocking, Connections, ConstId, Design, Expr, Memory, Module, SignalId, Timing,
+};
+use crate::rtl::kautz_route::{self, RouteGenParams, RouteGenPorts, faithful::cycle_bound};
 use crate::topology::kautz::{Kautz, KautzError};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -713,22 +715,22 @@ fn route_generator(
         1,
         "route i is taken this cycle (T_i): copied, next_route asserted",
     );
+    let p = RouteGenPorts::of(route_gen);
+    let connections = Connections::of(route_gen)
+        .bind(&p.clk, clocking.clock)
+        .bind(&p.rst, clocking.reset)
+        .bind(&p.init, first)
+        .bind(&p.next_route, take_route)
+        .bind(&p.src, node)
+        .bind(&p.dst, tx_dst)
+        .bind(&p.route_valid, gen_valid)
+        .bind(&p.route, gen_route)
+        .bind(&p.route_len, gen_len)
+        .bind(&p.done, gen_done)
+        .bind(&p.error, gen_error);
     m.instance(
-        route_gen,
         "u_route_gen",
-        &[
-            ("clk", clocking.clock.into()),
-            ("rst", clocking.reset.into()),
-            ("init", first.into()),
-            ("next_route", take_route.into()),
-            ("src", node.into()),
-            ("dst", tx_dst.into()),
-            ("route_valid", gen_valid.into()),
-            ("route", gen_route.into()),
-            ("route_len", gen_len.into()),
-            ("done", gen_done.into()),
-            ("error", gen_error.into()),
-        ],
+        connections,
         "Route generator of the route-generator paper (Smit et al. 1991): init with the first byte, next_route when a route is taken.",
     );
     Generator {

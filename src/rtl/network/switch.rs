@@ -20,7 +20,9 @@
 use crate::choice::choice;
 use crate::clocking::Rendezvous;
 use crate::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};
-use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
+use crate::rtl::ir::{
+    Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing, port_struct, ports,
+};
 use std::collections::BTreeMap;
 
 /// Default top module name.
@@ -136,19 +138,19 @@ pub fn design(params: &SwitchParams) -> Design {
     let (modules, timing) = match params.clocking {
         SwitchClocking::Synchronous => {
             let top = switch_module(params, &params.top, &output);
-            (vec![output, top], Timing::Synchronous)
+            (vec![output.0, top], Timing::Synchronous)
         }
         SwitchClocking::SelfTimed => {
             let core = switch_module(params, &format!("{}_core", params.top), &output);
             match params.self_timed_fault {
                 Some(SelfTimedFault::RisingEdgeSampling) => {
                     let top = self_timed_top(params, &core, None);
-                    (vec![output, core, top], Timing::SelfTimed)
+                    (vec![output.0, core, top], Timing::SelfTimed)
                 }
                 None | Some(SelfTimedFault::LevelRendezvous) => {
                     let capture = capture_module(params, &core);
                     let top = self_timed_top(params, &core, Some(&capture));
-                    (vec![output, core, capture, top], Timing::SelfTimed)
+                    (vec![output.0, core, capture.0, top], Timing::SelfTimed)
                 }
             }
         }
@@ -187,8 +189,15 @@ fn bit(signal: SignalId, i: u32) -> Expr {
     }
 }
 
+port_struct!(
+    struct OutputPorts {
+        clk, rst, req, fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl,
+        out_data,
+    }
+);
+
 /// One output port: arbiter, owner, first flag and the link's registers.
-fn output_module(params: &SwitchParams) -> Module {
+fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
     let c = &params.config;
     let (p, w) = (c.ports() as u32, c.data_bits());
     let mut m = Module::new(
@@ -199,7 +208,7 @@ fn output_module(params: &SwitchParams) -> Module {
             "word goes through, so the datapath is the AND-OR multiplexer it selects.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let req = m.input(
         "req",
         p,
@@ -387,7 +396,14 @@ fn output_module(params: &SwitchParams) -> Module {
         "The first word forwarded becomes the next head; an EOD stays a control word.",
     );
     m.register(out_data, 0, sel_data.into(), "Data goes through unchanged.");
-    m
+    let ports = ports!(
+        m,
+        OutputPorts {
+            clk = clocking.clock, rst = clocking.reset, req, fault, nack, in_valid, in_ctl,
+            in_data, grant, owner, out_valid, out_ctl, out_data,
+        }
+    );
+    (m, ports)
 }
 
 /// The round-robin mask at reset, and the fixed priority: every input but the local
@@ -403,7 +419,11 @@ fn reset_mask(ports: u32) -> u64 {
 
 /// The synchronous switch: input links, NACKs towards the senders, and the outputs. The
 /// top of the synchronous design, the core of the self-timed one.
-fn switch_module(params: &SwitchParams, name: &str, output: &Module) -> Module {
+fn switch_module(
+    params: &SwitchParams,
+    name: &str,
+    (output, op): &(Module, OutputPorts),
+) -> Module {
     let c = &params.config;
     let (p, w) = (c.ports() as u32, c.data_bits());
     let mut m = Module::new(
@@ -538,26 +558,21 @@ fn switch_module(params: &SwitchParams, name: &str, output: &Module) -> Module {
             &format!("bit i: input i holds output {o}"),
         );
         let (valid, ctl, data, nack) = outs[o as usize];
-        m.instance(
-            output,
-            &format!("output{o}"),
-            &[
-                ("clk", clocking.clock.into()),
-                ("rst", clocking.reset.into()),
-                ("req", req.into()),
-                ("fault", bit(fault, o)),
-                ("nack", nack.into()),
-                ("in_valid", all_valid.into()),
-                ("in_ctl", all_ctl.into()),
-                ("in_data", all_data.into()),
-                ("grant", grant.into()),
-                ("owner", owner.into()),
-                ("out_valid", valid.into()),
-                ("out_ctl", ctl.into()),
-                ("out_data", data.into()),
-            ],
-            &format!("Output {o}."),
-        );
+        let connections = Connections::of(output)
+            .bind(&op.clk, clocking.clock)
+            .bind(&op.rst, clocking.reset)
+            .bind(&op.req, req)
+            .bind(&op.fault, bit(fault, o))
+            .bind(&op.nack, nack)
+            .bind(&op.in_valid, all_valid)
+            .bind(&op.in_ctl, all_ctl)
+            .bind(&op.in_data, all_data)
+            .bind(&op.grant, grant)
+            .bind(&op.owner, owner)
+            .bind(&op.out_valid, valid)
+            .bind(&op.out_ctl, ctl)
+            .bind(&op.out_data, data);
+        m.instance(&format!("output{o}"), connections, &format!("Output {o}."));
         grants.push(grant);
         owners.push((owner, nack));
     }
@@ -636,12 +651,17 @@ fn data_inputs(core: &Module) -> Vec<(String, u32)> {
         .collect()
 }
 
+port_struct!(
+    /// The capture's ports: `inputs` and `captured` in the order of the core's data inputs.
+    struct CapturePorts { clk, rst, inputs: [], captured: [] }
+);
+
 /// Self-timed only: registers that take every input of the core at the falling edge of the
 /// node's clock (their `clk` is its inverse). A neighbour changes its outputs at its rising
 /// edges, and the rendezvous lets it rise again only after this switch's clock has fallen:
 /// so the falling edge sees exactly the values of the neighbour's last cycle, as a common
 /// clock would (docs/switch.md, "Self-timed clocking").
-fn capture_module(params: &SwitchParams, core: &Module) -> Module {
+fn capture_module(params: &SwitchParams, core: &Module) -> (Module, CapturePorts) {
     let mut m = Module::new(
         format!("{}_capture", params.top),
         &[
@@ -649,7 +669,8 @@ fn capture_module(params: &SwitchParams, core: &Module) -> Module {
             "registered at the falling edge of the node clock (clk is its inverse).",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
+    let (mut inputs, mut captured) = (Vec::new(), Vec::new());
     for (name, width) in data_inputs(core) {
         let d = m.input(&name, width, &format!("{name} as it arrives"));
         let q = m.output(
@@ -658,8 +679,14 @@ fn capture_module(params: &SwitchParams, core: &Module) -> Module {
             &format!("{name} as the last falling edge saw it"),
         );
         m.register(q, 0, d.into(), &format!("Capture {name}."));
+        inputs.push(d);
+        captured.push(q);
     }
-    m
+    let ports = ports!(
+        m,
+        CapturePorts { clk = clocking.clock, rst = clocking.reset, inputs: [], captured: [] }
+    );
+    (m, ports)
 }
 
 /// Self-timed only: the rendezvous that makes the node clock (per clock wire, or the level
@@ -667,7 +694,11 @@ fn capture_module(params: &SwitchParams, core: &Module) -> Module {
 /// input capture (none with the fault that samples as the paper does) and the core. Every
 /// network link gets the node clock as `cl` (forward) and `cla` (backward) and brings the
 /// neighbour's.
-fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>) -> Module {
+fn self_timed_top(
+    params: &SwitchParams,
+    core: &Module,
+    capture: Option<&(Module, CapturePorts)>,
+) -> Module {
     let d = params.config.d() as u32;
     let mut m = Module::new(
         params.top.clone(),
@@ -694,17 +725,17 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
         1,
         "the node's clock, made here: the core's, and the local router's",
     );
-    let mut core_connections: Vec<(String, Expr)> = Vec::new();
-    let mut capture_connections: Vec<(String, Expr)> = Vec::new();
+    let clocking = core.clocking.expect("the core is clocked");
+    let mut core_connections = Connections::of(core);
+    let (mut outer_inputs, mut captured_inputs) = (Vec::new(), Vec::new());
     for (id, port) in core.ports() {
-        let clocking = core.clocking.expect("the core is clocked");
         if id == clocking.clock || id == clocking.reset {
             continue;
         }
         if port.kind == SignalKind::Port(Direction::Input) {
             let outer = m.input(&port.name, port.width, &port.doc);
             if capture.is_none() {
-                core_connections.push((port.name.clone(), outer.into()));
+                core_connections.add(&core.port_of(id), outer);
                 continue;
             }
             let captured = m.internal(
@@ -712,12 +743,12 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
                 port.width,
                 &format!("{} captured at the falling edge", port.name),
             );
-            capture_connections.push((port.name.clone(), outer.into()));
-            capture_connections.push((format!("{}_q", port.name), captured.into()));
-            core_connections.push((port.name.clone(), captured.into()));
+            outer_inputs.push(outer);
+            captured_inputs.push(captured);
+            core_connections.add(&core.port_of(id), captured);
         } else {
             let outer = m.output(&port.name, port.width, &port.doc);
-            core_connections.push((port.name.clone(), outer.into()));
+            core_connections.add(&core.port_of(id), outer);
         }
     }
     let mut neighbours = Vec::new();
@@ -802,30 +833,24 @@ fn self_timed_top(params: &SwitchParams, core: &Module, capture: Option<&Module>
             "Every neighbour waits for this clock: cl forward, cla back.",
         );
     }
-    if let Some(capture) = capture {
-        capture_connections.insert(0, ("rst".to_string(), rst.into()));
-        capture_connections.insert(0, ("clk".to_string(), rendezvous.into()));
-        let connections: Vec<(&str, Expr)> = capture_connections
-            .iter()
-            .map(|(n, e)| (n.as_str(), e.clone()))
-            .collect();
+    if let Some((capture, ports)) = capture {
+        let connections = Connections::of(capture)
+            .bind(&ports.clk, rendezvous)
+            .bind(&ports.rst, rst)
+            .bind_all(ports.inputs.iter().zip(outer_inputs))
+            .bind_all(ports.captured.iter().zip(captured_inputs));
         m.instance(
-            capture,
             "capture",
-            &connections,
+            connections,
             "Inputs taken at the falling edge of the node clock (the rising edge of the rendezvous).",
         );
     }
-    core_connections.insert(0, ("rst".to_string(), rst.into()));
-    core_connections.insert(0, ("clk".to_string(), node_clk.into()));
-    let connections: Vec<(&str, Expr)> = core_connections
-        .iter()
-        .map(|(n, e)| (n.as_str(), e.clone()))
-        .collect();
+    let connections = core_connections
+        .bind(&core.port_of(clocking.clock), node_clk)
+        .bind(&core.port_of(clocking.reset), rst);
     m.instance(
-        core,
         "core",
-        &connections,
+        connections,
         "The synchronous switch on the node clock.",
     );
     m

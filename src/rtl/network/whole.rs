@@ -27,7 +27,7 @@ use super::switch::{self, SwitchClocking, SwitchParams};
 use crate::choice::choice;
 use crate::fabric::switch::{Arbiter, SwitchConfig};
 use crate::fabric::wiring::Wiring;
-use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
+use crate::rtl::ir::{Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use crate::rtl::kautz_route::pack_word;
 use crate::topology::kautz::{Kautz, Letter};
 use std::collections::BTreeMap;
@@ -352,27 +352,25 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
         d as u32,
         "bit p-1: out-link p is faulty or leads to a faulty node; it takes no new worm",
     );
-    let mut router_connections: Vec<(&str, Expr)> = vec![
-        ("clk", clock.into()),
-        ("rst", reset.into()),
-        ("node", node.into()),
-    ];
+    let mut router_connections = Connections::of(router)
+        .bind(&router.port_named("clk"), clock)
+        .bind(&router.port_named("rst"), reset)
+        .bind(&router.port_named("node"), node);
     for (name, width, direction, doc) in processor_ports(router) {
         let port = m.port(name, width, direction, doc);
-        router_connections.push((name, port.into()));
+        router_connections.add(&router.port_named(name), port);
     }
     let switch_clock = match params.clocking {
         SwitchClocking::Synchronous => "clk",
         SwitchClocking::SelfTimed => "node_clk",
     };
-    let mut switch_connections: Vec<(String, Expr)> = vec![
-        (switch_clock.to_string(), clock.into()),
-        ("rst".to_string(), reset.into()),
-        (
-            "fault".to_string(),
+    let mut switch_connections = Connections::of(switch)
+        .bind(&switch.port_named(switch_clock), clock)
+        .bind(&switch.port_named("rst"), reset)
+        .bind(
+            &switch.port_named("fault"),
             Expr::concat(vec![out_fault.into(), Expr::zero(1)]),
-        ),
-    ];
+        );
     // The network links, each side the switch's: words come in on in-links and go out on
     // out-links, NACKs the other way; self-timed, each link's sender's clock goes with its
     // words (cl) and its receiver's clock with its NACK (cla).
@@ -411,7 +409,7 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
                     false => Direction::Output,
                 };
                 let port = m.port(&name, width, direction, &doc);
-                switch_connections.push((name, port.into()));
+                switch_connections.add(&switch.port_named(&name), port);
             }
         }
     }
@@ -433,39 +431,28 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
         "switch output 0 to the router: type bit",
     );
     let arr_data = local(&mut m, "arr_data", 8, "switch output 0 to the router: data");
-    router_connections.extend([
-        ("net_valid", net_valid.into()),
-        ("net_ctl", net_ctl.into()),
-        ("net_data", net_data.into()),
-        ("net_nack", net_nack.into()),
-        ("arr_valid", arr_valid.into()),
-        ("arr_ctl", arr_ctl.into()),
-        ("arr_data", arr_data.into()),
-    ]);
-    switch_connections.extend([
-        ("in0_valid".to_string(), net_valid.into()),
-        ("in0_ctl".to_string(), net_ctl.into()),
-        ("in0_data".to_string(), net_data.into()),
-        ("in0_nack".to_string(), net_nack.into()),
-        ("out0_valid".to_string(), arr_valid.into()),
-        ("out0_ctl".to_string(), arr_ctl.into()),
-        ("out0_data".to_string(), arr_data.into()),
-        ("out0_nack".to_string(), Expr::zero(1)),
-    ]);
+    let port0 = [
+        ("net_valid", "in0_valid", net_valid),
+        ("net_ctl", "in0_ctl", net_ctl),
+        ("net_data", "in0_data", net_data),
+        ("net_nack", "in0_nack", net_nack),
+        ("arr_valid", "out0_valid", arr_valid),
+        ("arr_ctl", "out0_ctl", arr_ctl),
+        ("arr_data", "out0_data", arr_data),
+    ];
+    for (at_router, at_switch, wire) in port0 {
+        router_connections.add(&router.port_named(at_router), wire);
+        switch_connections.add(&switch.port_named(at_switch), wire);
+    }
+    switch_connections.add(&switch.port_named("out0_nack"), Expr::zero(1));
     m.instance(
-        router,
         "u_router",
-        &router_connections,
+        router_connections,
         "The router and its route generator, on port 0.",
     );
-    let switch_connections: Vec<(&str, Expr)> = switch_connections
-        .iter()
-        .map(|(name, value)| (name.as_str(), value.clone()))
-        .collect();
     m.instance(
-        switch,
         "u_switch",
-        &switch_connections,
+        switch_connections,
         "The switch; the router never refuses a worm (out0_nack = 0), and port 0 is never faulty.",
     );
     m
@@ -613,64 +600,51 @@ fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Mod
                 })
                 .collect(),
         );
-        let mut connections: Vec<(String, Expr)> = vec![
-            ("rst".to_string(), reset.into()),
-            (
-                "node".to_string(),
-                Expr::konst(
-                    graph.k() as u32 * params.router.letter_bits(),
-                    node_word(params, v),
-                ),
+        let mut connections = Connections::of(node);
+        let mut bind = |name: &str, value: Expr| connections.add(&node.port_named(name), value);
+        bind("rst", reset.into());
+        bind(
+            "node",
+            Expr::konst(
+                graph.k() as u32 * params.router.letter_bits(),
+                node_word(params, v),
             ),
-            ("out_fault".to_string(), out_fault),
-        ];
+        );
+        bind("out_fault", out_fault);
         match clock {
-            Some(clock) => connections.push(("clk".to_string(), clock.into())),
-            None => connections.push(("node_clk".to_string(), node_clocks[v].into())),
+            Some(clock) => bind("clk", clock.into()),
+            None => bind("node_clk", node_clocks[v].into()),
         }
         for &(name, signal) in &processor[v] {
-            connections.push((name.to_string(), signal.into()));
+            bind(name, signal.into());
         }
         for link in &incoming[v * d..(v + 1) * d] {
             let q = link.in_port;
             let up = &wires[link.from][link.out_port - 1];
-            connections.extend([
-                (format!("in{q}_valid"), up.valid.into()),
-                (format!("in{q}_ctl"), up.ctl.into()),
-                (format!("in{q}_data"), up.data.into()),
-                (format!("in{q}_nack"), up.nack.into()),
-            ]);
+            bind(&format!("in{q}_valid"), up.valid.into());
+            bind(&format!("in{q}_ctl"), up.ctl.into());
+            bind(&format!("in{q}_data"), up.data.into());
+            bind(&format!("in{q}_nack"), up.nack.into());
             if let Some((cl, cla)) = up.clocks {
-                connections.extend([
-                    (format!("in{q}_cl"), cl.into()),
-                    (format!("in{q}_cla"), cla.into()),
-                ]);
+                bind(&format!("in{q}_cl"), cl.into());
+                bind(&format!("in{q}_cla"), cla.into());
             }
         }
         for link in outgoing {
             let p = link.out_port;
             let out = &wires[v][p - 1];
-            connections.extend([
-                (format!("out{p}_valid"), out.valid.into()),
-                (format!("out{p}_ctl"), out.ctl.into()),
-                (format!("out{p}_data"), out.data.into()),
-                (format!("out{}_nack", link.nack_port), out.nack.into()),
-            ]);
+            bind(&format!("out{p}_valid"), out.valid.into());
+            bind(&format!("out{p}_ctl"), out.ctl.into());
+            bind(&format!("out{p}_data"), out.data.into());
+            bind(&format!("out{}_nack", link.nack_port), out.nack.into());
             if let Some((cl, cla)) = out.clocks {
-                connections.extend([
-                    (format!("out{p}_cl"), cl.into()),
-                    (format!("out{p}_cla"), cla.into()),
-                ]);
+                bind(&format!("out{p}_cl"), cl.into());
+                bind(&format!("out{p}_cla"), cla.into());
             }
         }
-        let connections: Vec<(&str, Expr)> = connections
-            .iter()
-            .map(|(name, value)| (name.as_str(), value.clone()))
-            .collect();
         m.instance(
-            node,
             &format!("u_{}", prefixes[v]),
-            &connections,
+            connections,
             &format!("Node {}.", graph.format_letters(word)),
         );
     }

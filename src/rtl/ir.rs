@@ -811,6 +811,12 @@ impl Module {
         ids.iter().map(|&id| self.port_of(id)).collect()
     }
 
+    /// Every port of this module with its handle, in port order: for a wrapper that binds
+    /// them all.
+    pub fn port_handles(&self) -> impl Iterator<Item = (Port, &Signal)> {
+        self.ports().map(|(id, signal)| (self.port_of(id), signal))
+    }
+
     /// The port called `name`, for a caller that has only this module, not its builder's
     /// port handles (a top taken from another [`Design`]); panics when there is none.
     pub fn port_named(&self, name: &str) -> Port {

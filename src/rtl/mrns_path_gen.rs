@@ -33,7 +33,9 @@
 
 use crate::bits::bits_for;
 use crate::rtl::const_arith::extend;
-use crate::rtl::ir::{ConstId, Design, Expr, Module, SignalId, Timing};
+use crate::rtl::ir::{
+    Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
+};
 use crate::topology::mrns::{Mrns, MrnsError};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -193,9 +195,9 @@ pub fn design_with_fault(params: &MrnsPathGenParams, fault: Option<Fault>) -> De
     let top = top(
         params, &check, &compact, &rows, &select, &cursor, &assemble, &control, fault,
     );
-    let mut modules = vec![check, compact];
-    modules.extend(append);
-    modules.extend([rows, select, cursor, assemble, control, top]);
+    let mut modules = vec![check.0, compact];
+    modules.extend(append.map(|(append, _)| append));
+    modules.extend([rows, select.0, cursor.0, assemble, control.0, top]);
     let mut values = BTreeMap::from([("n".to_string(), params.n() as u64)]);
     for i in 0..params.n() {
         values.insert(format!("m{i}"), params.network.radix(i) as u64);
@@ -277,7 +279,11 @@ fn by_dimension(
     }))
 }
 
-fn check(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct CheckPorts { src, dst, valid, differ }
+);
+
+fn check(params: &MrnsPathGenParams) -> (Module, CheckPorts) {
     let n = params.n();
     let aw = params.address_bits();
     let mut m = Module::new(
@@ -320,7 +326,16 @@ fn check(params: &MrnsPathGenParams) -> Module {
         Expr::and_all(in_range).and(Expr::from(differ).any()),
         "Digits in range, and at least one differs.",
     );
-    m
+    let ports = ports!(
+        m,
+        CheckPorts {
+            src,
+            dst,
+            valid,
+            differ
+        }
+    );
+    (m, ports)
 }
 
 fn compact(params: &MrnsPathGenParams) -> Module {
@@ -416,7 +431,11 @@ fn compact(params: &MrnsPathGenParams) -> Module {
     m
 }
 
-fn append(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct AppendPorts { list, valid, tail, out }
+);
+
+fn append(params: &MrnsPathGenParams) -> (Module, AppendPorts) {
     let n = params.n();
     let mw = params.move_bits();
     let slots = n - 1;
@@ -464,10 +483,19 @@ fn append(params: &MrnsPathGenParams) -> Module {
         })
         .collect();
     m.assign(out, Expr::concat(parts), "One multiplexer per slot.");
-    m
+    let ports = ports!(
+        m,
+        AppendPorts {
+            list,
+            valid,
+            tail,
+            out
+        }
+    );
+    (m, ports)
 }
 
-fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
+fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> Module {
     let n = params.n();
     let (mw, lw) = (params.move_bits(), params.len_bits());
     let list_bits = n as u32 * mw;
@@ -523,7 +551,7 @@ fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
         "k stays from init to init.",
     );
     match (append, mask_in, back, excursion) {
-        (Some(append), Some(mask_in), Some(back), Some(excursion)) => {
+        (Some((append, p)), Some(mask_in), Some(back), Some(excursion)) => {
             let rest = (n - 1) as u32;
             let mask = m.internal("mask", n as u32, "slot j of C holds a move");
             let c = m.internal(
@@ -551,47 +579,45 @@ fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
                 ),
                 "",
             );
-            m.instance_by_name(
-                append,
+            let rotate = Connections::of(append)
+                .bind(
+                    &p.list,
+                    Expr::Slice {
+                        signal: row,
+                        lo: 0,
+                        width: rest * mw,
+                    },
+                )
+                .bind(
+                    &p.valid,
+                    Expr::Slice {
+                        signal: mask,
+                        lo: 0,
+                        width: rest,
+                    },
+                )
+                .bind(&p.tail, slot(row, 0, n, mw))
+                .bind(&p.out, row_next);
+            m.instance(
                 "u_rotate",
-                &[
-                    (
-                        "list",
-                        Expr::Slice {
-                            signal: row,
-                            lo: 0,
-                            width: rest * mw,
-                        },
-                    ),
-                    (
-                        "valid",
-                        Expr::Slice {
-                            signal: mask,
-                            lo: 0,
-                            width: rest,
-                        },
-                    ),
-                    ("tail", slot(row, 0, n, mw)),
-                    ("out", row_next.into()),
-                ],
+                rotate,
                 "Rotation: the first move goes after the last; the row keeps k moves.",
             );
-            m.instance_by_name(
-                append,
+            let excursion = Connections::of(append)
+                .bind(&p.list, c)
+                .bind(
+                    &p.valid,
+                    Expr::Slice {
+                        signal: mask,
+                        lo: 1,
+                        width: rest,
+                    },
+                )
+                .bind(&p.tail, back)
+                .bind(&p.out, excursion);
+            m.instance(
                 "u_excursion",
-                &[
-                    ("list", c.into()),
-                    (
-                        "valid",
-                        Expr::Slice {
-                            signal: mask,
-                            lo: 1,
-                            width: rest,
-                        },
-                    ),
-                    ("tail", back.into()),
-                    ("out", excursion.into()),
-                ],
+                excursion,
                 "Excursion: C, then back to the source's digit.",
             );
         }
@@ -604,7 +630,11 @@ fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
     m
 }
 
-fn select(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct SelectPorts { clk, rst, load, src, dst, m, a, b, differ }
+);
+
+fn select(params: &MrnsPathGenParams) -> (Module, SelectPorts) {
     let (aw, dw, vw) = (
         params.address_bits(),
         params.dimension_bits(),
@@ -617,7 +647,7 @@ fn select(params: &MrnsPathGenParams) -> Module {
             "dimension m.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let load = m.input("load", 1, "capture src and dst (init)");
     let src = m.input("src", aw, "source address");
     let dst = m.input("dst", aw, "destination address");
@@ -642,10 +672,15 @@ fn select(params: &MrnsPathGenParams) -> Module {
         m.assign(out, picked, "Digit m, widened to a move's value field.");
     }
     m.assign(differ, Expr::from(a).ne(b.into()), "");
-    m
+    let ports = ports!(m, SelectPorts { clk = clocking.clock, rst = clocking.reset, load, src, dst, m = dim, a, b, differ });
+    (m, ports)
 }
 
-fn cursor(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct CursorPorts { clk, rst, start, advance, m, v, side, last, leave, exhausted }
+);
+
+fn cursor(params: &MrnsPathGenParams) -> (Module, CursorPorts) {
     let n = params.n();
     let (dw, vw) = (params.dimension_bits(), params.value_bits());
     let mut m = Module::new(
@@ -656,7 +691,7 @@ fn cursor(params: &MrnsPathGenParams) -> Module {
             "candidate per advance.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let start = m.input("start", 1, "go to the first candidate (init)");
     let advance = m.input("advance", 1, "go to the next candidate");
     let dim = m.output("m", dw, "dimension of the candidate");
@@ -738,7 +773,8 @@ fn cursor(params: &MrnsPathGenParams) -> Module {
         ),
         "",
     );
-    m
+    let ports = ports!(m, CursorPorts { clk = clocking.clock, rst = clocking.reset, start, advance, m = dim, v, side, last, leave, exhausted });
+    (m, ports)
 }
 
 fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> Module {
@@ -833,7 +869,11 @@ const STATES: [(&str, &str); 4] = [
     ("S_DONE", "no further path (or invalid input)"),
 ];
 
-fn control(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct ControlPorts { clk, rst, init, next_path, valid, candidate, last, exhausted, load, advance, found, path_valid, done, error }
+);
+
+fn control(params: &MrnsPathGenParams) -> (Module, ControlPorts) {
     let mut m = Module::new(
         name(params, "control"),
         &[
@@ -841,7 +881,7 @@ fn control(params: &MrnsPathGenParams) -> Module {
             "for next_path; done after the last candidate, with error if the input was invalid.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let init = m.input("init", 1, "capture src and dst and start");
     let next_path = m.input("next_path", 1, "take the path shown and go on");
     let valid = m.input("valid", 1, "src and dst are distinct nodes");
@@ -923,19 +963,20 @@ fn control(params: &MrnsPathGenParams) -> Module {
         Expr::mux(init.into(), !Expr::from(valid), error.into()),
         "Whether the last init had invalid input.",
     );
-    m
+    let ports = ports!(m, ControlPorts { clk = clocking.clock, rst = clocking.reset, init, next_path, valid, candidate, last, exhausted, load, advance, found, path_valid, done, error });
+    (m, ports)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn top(
     params: &MrnsPathGenParams,
-    check: &Module,
+    (check, check_ports): &(Module, CheckPorts),
     compact: &Module,
     rows: &Module,
-    select: &Module,
-    cursor: &Module,
+    (select, select_ports): &(Module, SelectPorts),
+    (cursor, cursor_ports): &(Module, CursorPorts),
     assemble: &Module,
-    control: &Module,
+    (control, control_ports): &(Module, ControlPorts),
     fault: Option<Fault>,
 ) -> Module {
     let n = params.n();
@@ -1013,15 +1054,14 @@ fn top(
     let k = signal(&mut m, "k", lw, "rows: k");
     let candidate = signal(&mut m, "candidate", 1, "assemble: the candidate is a path");
     let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
-    m.instance_by_name(
-        check,
+    let p = check_ports;
+    m.instance(
         "u_check",
-        &[
-            ("src", src.into()),
-            ("dst", dst.into()),
-            ("valid", valid.into()),
-            ("differ", differ.into()),
-        ],
+        Connections::of(check)
+            .bind(&p.src, src)
+            .bind(&p.dst, dst)
+            .bind(&p.valid, valid)
+            .bind(&p.differ, differ),
         "Input check.",
     );
     let mut compact_ports = vec![
@@ -1032,39 +1072,31 @@ fn top(
     compact_ports.extend(c_mask.map(|s| ("mask", s.into())));
     compact_ports.push(("count", c_count.into()));
     m.instance_by_name(compact, "u_compact", &compact_ports, "C from the inputs.");
-    m.instance_by_name(
-        cursor,
-        "u_cursor",
-        &[
-            ("clk", clk.clone()),
-            ("rst", rst.clone()),
-            ("start", load.into()),
-            ("advance", advance.into()),
-            ("m", dim.into()),
-            ("v", v.into()),
-            ("side", side.into()),
-            ("last", last.into()),
-            ("leave", leave.into()),
-            ("exhausted", exhausted.into()),
-        ],
-        "The cursor.",
-    );
-    m.instance_by_name(
-        select,
-        "u_select",
-        &[
-            ("clk", clk.clone()),
-            ("rst", rst.clone()),
-            ("load", load.into()),
-            ("src", src.into()),
-            ("dst", dst.into()),
-            ("m", dim.into()),
-            ("a", a.into()),
-            ("b", b.into()),
-            ("differ", differ_m.into()),
-        ],
-        "Digits of the cursor's dimension.",
-    );
+    let p = cursor_ports;
+    let connections = Connections::of(cursor)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.start, load)
+        .bind(&p.advance, advance)
+        .bind(&p.m, dim)
+        .bind(&p.v, v)
+        .bind(&p.side, side)
+        .bind(&p.last, last)
+        .bind(&p.leave, leave)
+        .bind(&p.exhausted, exhausted);
+    m.instance("u_cursor", connections, "The cursor.");
+    let p = select_ports;
+    let connections = Connections::of(select)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.load, load)
+        .bind(&p.src, src)
+        .bind(&p.dst, dst)
+        .bind(&p.m, dim)
+        .bind(&p.a, a)
+        .bind(&p.b, b)
+        .bind(&p.differ, differ_m);
+    m.instance("u_select", connections, "Digits of the cursor's dimension.");
     let turn = Expr::from(leave).and(differ_m.into());
     m.assign(
         rotate,
@@ -1111,26 +1143,22 @@ fn top(
         ("path_len", path_len.into()),
     ]);
     m.instance_by_name(assemble, "u_assemble", &assemble_ports, "Path assembly.");
-    m.instance_by_name(
-        control,
-        "u_control",
-        &[
-            ("clk", clk),
-            ("rst", rst),
-            ("init", init.into()),
-            ("next_path", next_path.into()),
-            ("valid", valid.into()),
-            ("candidate", candidate.into()),
-            ("last", last.into()),
-            ("exhausted", exhausted.into()),
-            ("load", load.into()),
-            ("advance", advance.into()),
-            ("found", found.into()),
-            ("path_valid", path_valid.into()),
-            ("done", done.into()),
-            ("error", error.into()),
-        ],
-        "Control unit.",
-    );
+    let p = control_ports;
+    let connections = Connections::of(control)
+        .bind(&p.clk, clk)
+        .bind(&p.rst, rst)
+        .bind(&p.init, init)
+        .bind(&p.next_path, next_path)
+        .bind(&p.valid, valid)
+        .bind(&p.candidate, candidate)
+        .bind(&p.last, last)
+        .bind(&p.exhausted, exhausted)
+        .bind(&p.load, load)
+        .bind(&p.advance, advance)
+        .bind(&p.found, found)
+        .bind(&p.path_valid, path_valid)
+        .bind(&p.done, done)
+        .bind(&p.error, error);
+    m.instance("u_control", connections, "Control unit.");
     m
 }

@@ -195,9 +195,9 @@ pub fn design_with_fault(params: &MrnsPathGenParams, fault: Option<Fault>) -> De
     let top = top(
         params, &check, &compact, &rows, &select, &cursor, &assemble, &control, fault,
     );
-    let mut modules = vec![check.0, compact];
+    let mut modules = vec![check.0, compact.0];
     modules.extend(append.map(|(append, _)| append));
-    modules.extend([rows, select.0, cursor.0, assemble, control.0, top]);
+    modules.extend([rows.0, select.0, cursor.0, assemble.0, control.0, top]);
     let mut values = BTreeMap::from([("n".to_string(), params.n() as u64)]);
     for i in 0..params.n() {
         values.insert(format!("m{i}"), params.network.radix(i) as u64);
@@ -338,7 +338,11 @@ fn check(params: &MrnsPathGenParams) -> (Module, CheckPorts) {
     (m, ports)
 }
 
-fn compact(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct CompactPorts { dst, differ, row, mask: ?, count }
+);
+
+fn compact(params: &MrnsPathGenParams) -> (Module, CompactPorts) {
     let n = params.n();
     let (dw, vw, mw, lw) = (
         params.dimension_bits(),
@@ -428,7 +432,8 @@ fn compact(params: &MrnsPathGenParams) -> Module {
         )
     });
     m.assign(count, k, "k: one per differing digit.");
-    m
+    let ports = ports!(m, CompactPorts { dst, differ, row, mask: ?, count });
+    (m, ports)
 }
 
 port_struct!(
@@ -495,7 +500,11 @@ fn append(params: &MrnsPathGenParams) -> (Module, AppendPorts) {
     (m, ports)
 }
 
-fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> Module {
+port_struct!(
+    struct RowsPorts { clk, rst, load, rotate, row_in, mask_in: ?, count_in, back: ?, row, row_next, excursion: ?, k }
+);
+
+fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> (Module, RowsPorts) {
     let n = params.n();
     let (mw, lw) = (params.move_bits(), params.len_bits());
     let list_bits = n as u32 * mw;
@@ -507,7 +516,7 @@ fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> M
             "it the unrotated C for excursions, the mask of C and k.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let load = m.input("load", 1, "load a new C (init)");
     let rotate = m.input("rotate", 1, "turn the row left by one move");
     let row_in = m.input("row_in", list_bits, "C from the compaction");
@@ -627,7 +636,8 @@ fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> M
             "One dimension: a row of one move is its own rotation.",
         ),
     }
-    m
+    let ports = ports!(m, RowsPorts { clk = clocking.clock, rst = clocking.reset, load, rotate, row_in, mask_in: ?, count_in, back: ?, row, row_next, excursion: ?, k });
+    (m, ports)
 }
 
 port_struct!(
@@ -777,7 +787,11 @@ fn cursor(params: &MrnsPathGenParams) -> (Module, CursorPorts) {
     (m, ports)
 }
 
-fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> Module {
+port_struct!(
+    struct AssemblePorts { clk, rst, capture, side, m, v, a, b, differ, row, row_next, excursion: ?, k, candidate, path, path_len }
+);
+
+fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> (Module, AssemblePorts) {
     let n = params.n();
     let (dw, vw, mw, lw) = (
         params.dimension_bits(),
@@ -794,7 +808,7 @@ fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> Module {
             "more (the rest of the row starting with m, then (m, b_m)). Excursion: (m, v), C, (m, a_m).",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let capture = m.input("capture", 1, "a path is found: hold it");
     let side = m.input("side", 1, "the candidate is a side exit");
     let dim = m.input("m", dw, "the candidate's dimension");
@@ -858,7 +872,8 @@ fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> Module {
         Expr::mux(capture.into(), now_len.into(), path_len.into()),
         "",
     );
-    m
+    let ports = ports!(m, AssemblePorts { clk = clocking.clock, rst = clocking.reset, capture, side, m = dim, v, a, b, differ, row, row_next, excursion: ?, k, candidate, path, path_len });
+    (m, ports)
 }
 
 /// The control's states, in encoding order.
@@ -971,11 +986,11 @@ fn control(params: &MrnsPathGenParams) -> (Module, ControlPorts) {
 fn top(
     params: &MrnsPathGenParams,
     (check, check_ports): &(Module, CheckPorts),
-    compact: &Module,
-    rows: &Module,
+    (compact, compact_ports): &(Module, CompactPorts),
+    (rows, rows_ports): &(Module, RowsPorts),
     (select, select_ports): &(Module, SelectPorts),
     (cursor, cursor_ports): &(Module, CursorPorts),
-    assemble: &Module,
+    (assemble, assemble_ports): &(Module, AssemblePorts),
     (control, control_ports): &(Module, ControlPorts),
     fault: Option<Fault>,
 ) -> Module {
@@ -1064,14 +1079,14 @@ fn top(
             .bind(&p.differ, differ),
         "Input check.",
     );
-    let mut compact_ports = vec![
-        ("dst", Expr::from(dst)),
-        ("differ", differ.into()),
-        ("row", c_row.into()),
-    ];
-    compact_ports.extend(c_mask.map(|s| ("mask", s.into())));
-    compact_ports.push(("count", c_count.into()));
-    m.instance_by_name(compact, "u_compact", &compact_ports, "C from the inputs.");
+    let p = compact_ports;
+    let connections = Connections::of(compact)
+        .bind(&p.dst, dst)
+        .bind(&p.differ, differ)
+        .bind(&p.row, c_row)
+        .bind_opt(&p.mask, c_mask)
+        .bind(&p.count, c_count);
+    m.instance("u_compact", connections, "C from the inputs.");
     let p = cursor_ports;
     let connections = Connections::of(cursor)
         .bind(&p.clk, clk.clone())
@@ -1106,43 +1121,43 @@ fn top(
         },
         "The row turns as the cursor leaves a differing dimension: in the shortest walk to the next row, in the side exits to the row that starts with the next differing dimension.",
     );
-    let mut rows_ports = vec![
-        ("clk", clk.clone()),
-        ("rst", rst.clone()),
-        ("load", load.into()),
-        ("rotate", rotate.into()),
-        ("row_in", c_row.into()),
-    ];
-    rows_ports.extend(c_mask.map(|s| ("mask_in", s.into())));
-    rows_ports.push(("count_in", c_count.into()));
-    if n >= 2 {
-        rows_ports.push(("back", Expr::concat(vec![dim.into(), a.into()])));
-    }
-    rows_ports.extend([("row", row.into()), ("row_next", row_next.into())]);
-    rows_ports.extend(excursion.map(|s| ("excursion", s.into())));
-    rows_ports.push(("k", k.into()));
-    m.instance_by_name(rows, "u_rows", &rows_ports, "The Latin-square rows.");
-    let mut assemble_ports = vec![
-        ("clk", clk.clone()),
-        ("rst", rst.clone()),
-        ("capture", found.into()),
-        ("side", side.into()),
-        ("m", dim.into()),
-        ("v", v.into()),
-        ("a", a.into()),
-        ("b", b.into()),
-        ("differ", differ_m.into()),
-        ("row", row.into()),
-        ("row_next", row_next.into()),
-    ];
-    assemble_ports.extend(excursion.map(|s| ("excursion", s.into())));
-    assemble_ports.extend([
-        ("k", k.into()),
-        ("candidate", candidate.into()),
-        ("path", path.into()),
-        ("path_len", path_len.into()),
-    ]);
-    m.instance_by_name(assemble, "u_assemble", &assemble_ports, "Path assembly.");
+    let p = rows_ports;
+    let connections = Connections::of(rows)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.load, load)
+        .bind(&p.rotate, rotate)
+        .bind(&p.row_in, c_row)
+        .bind_opt(&p.mask_in, c_mask)
+        .bind(&p.count_in, c_count)
+        .bind_opt(
+            &p.back,
+            (n >= 2).then(|| Expr::concat(vec![dim.into(), a.into()])),
+        )
+        .bind(&p.row, row)
+        .bind(&p.row_next, row_next)
+        .bind_opt(&p.excursion, excursion)
+        .bind(&p.k, k);
+    m.instance("u_rows", connections, "The Latin-square rows.");
+    let p = assemble_ports;
+    let connections = Connections::of(assemble)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.capture, found)
+        .bind(&p.side, side)
+        .bind(&p.m, dim)
+        .bind(&p.v, v)
+        .bind(&p.a, a)
+        .bind(&p.b, b)
+        .bind(&p.differ, differ_m)
+        .bind(&p.row, row)
+        .bind(&p.row_next, row_next)
+        .bind_opt(&p.excursion, excursion)
+        .bind(&p.k, k)
+        .bind(&p.candidate, candidate)
+        .bind(&p.path, path)
+        .bind(&p.path_len, path_len);
+    m.instance("u_assemble", connections, "Path assembly.");
     let p = control_ports;
     let connections = Connections::of(control)
         .bind(&p.clk, clk)

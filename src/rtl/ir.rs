@@ -700,47 +700,6 @@ impl Module {
         self.push(doc, Statement::Memory(memory));
     }
 
-    /// Instantiates `callee`, connecting its ports by name from `connections`; being
-    /// replaced by [`Module::instance`].
-    pub fn instance_by_name(
-        &mut self,
-        callee: &Module,
-        name: &str,
-        connections: &[(&str, Expr)],
-        doc: &str,
-    ) {
-        let ordered = callee
-            .ports()
-            .map(|(_, port)| {
-                let value = connections
-                    .iter()
-                    .find(|(n, _)| *n == port.name)
-                    .map(|(_, e)| e.clone())
-                    .unwrap_or_else(|| {
-                        panic!(
-                            "instance {name} of {} leaves port {} open",
-                            callee.name, port.name
-                        )
-                    });
-                (port.name.clone(), value)
-            })
-            .collect();
-        assert_eq!(
-            connections.len(),
-            callee.ports().count(),
-            "instance {name} of {} connects a port it does not have",
-            callee.name
-        );
-        self.push(
-            doc,
-            Statement::Instance {
-                module: callee.name.clone(),
-                name: name.to_string(),
-                connections: ordered,
-            },
-        );
-    }
-
     /// Instantiates `callee` as `name` with the ports `connections` binds.
     ///
     /// Panics, naming this module, the instance and the port, when a port is left unbound
@@ -809,6 +768,12 @@ impl Module {
     /// The ports `ids` of this module, in order; see [`Module::port_of`].
     pub fn ports_of(&self, ids: &[SignalId]) -> Vec<Port> {
         ids.iter().map(|&id| self.port_of(id)).collect()
+    }
+
+    /// Every port of this module with its handle, in port order: for a wrapper that binds
+    /// them all.
+    pub fn port_handles(&self) -> impl Iterator<Item = (Port, &Signal)> {
+        self.ports().map(|(id, signal)| (self.port_of(id), signal))
     }
 
     /// The port called `name`, for a caller that has only this module, not its builder's

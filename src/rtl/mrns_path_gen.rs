@@ -34,7 +34,9 @@
 use crate::bits::bits_for;
 use crate::choice::choice;
 use crate::rtl::const_arith::extend;
-use crate::rtl::ir::{ConstId, Design, Expr, Module, SignalId, Timing};
+use crate::rtl::ir::{
+    Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
+};
 use crate::topology::mrns::{Mrns, MrnsError};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -196,9 +198,9 @@ pub fn design_with_fault(params: &MrnsPathGenParams, fault: Option<Fault>) -> De
     let top = top(
         params, &check, &compact, &rows, &select, &cursor, &assemble, &control, fault,
     );
-    let mut modules = vec![check, compact];
-    modules.extend(append);
-    modules.extend([rows, select, cursor, assemble, control, top]);
+    let mut modules = vec![check.0, compact.0];
+    modules.extend(append.map(|(append, _)| append));
+    modules.extend([rows.0, select.0, cursor.0, assemble.0, control.0, top]);
     let mut values = BTreeMap::from([("n".to_string(), params.n() as u64)]);
     for i in 0..params.n() {
         values.insert(format!("m{i}"), params.network.radix(i) as u64);
@@ -280,7 +282,11 @@ fn by_dimension(
     }))
 }
 
-fn check(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct CheckPorts { src, dst, valid, differ }
+);
+
+fn check(params: &MrnsPathGenParams) -> (Module, CheckPorts) {
     let n = params.n();
     let aw = params.address_bits();
     let mut m = Module::new(
@@ -323,10 +329,23 @@ fn check(params: &MrnsPathGenParams) -> Module {
         Expr::and_all(in_range).and(Expr::from(differ).any()),
         "Digits in range, and at least one differs.",
     );
-    m
+    let ports = ports!(
+        m,
+        CheckPorts {
+            src,
+            dst,
+            valid,
+            differ
+        }
+    );
+    (m, ports)
 }
 
-fn compact(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct CompactPorts { dst, differ, row, mask: ?, count }
+);
+
+fn compact(params: &MrnsPathGenParams) -> (Module, CompactPorts) {
     let n = params.n();
     let (dw, vw, mw, lw) = (
         params.dimension_bits(),
@@ -416,10 +435,15 @@ fn compact(params: &MrnsPathGenParams) -> Module {
         )
     });
     m.assign(count, k, "k: one per differing digit.");
-    m
+    let ports = ports!(m, CompactPorts { dst, differ, row, mask: ?, count });
+    (m, ports)
 }
 
-fn append(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct AppendPorts { list, valid, tail, out }
+);
+
+fn append(params: &MrnsPathGenParams) -> (Module, AppendPorts) {
     let n = params.n();
     let mw = params.move_bits();
     let slots = n - 1;
@@ -467,10 +491,23 @@ fn append(params: &MrnsPathGenParams) -> Module {
         })
         .collect();
     m.assign(out, Expr::concat(parts), "One multiplexer per slot.");
-    m
+    let ports = ports!(
+        m,
+        AppendPorts {
+            list,
+            valid,
+            tail,
+            out
+        }
+    );
+    (m, ports)
 }
 
-fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
+port_struct!(
+    struct RowsPorts { clk, rst, load, rotate, row_in, mask_in: ?, count_in, back: ?, row, row_next, excursion: ?, k }
+);
+
+fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> (Module, RowsPorts) {
     let n = params.n();
     let (mw, lw) = (params.move_bits(), params.len_bits());
     let list_bits = n as u32 * mw;
@@ -482,7 +519,7 @@ fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
             "it the unrotated C for excursions, the mask of C and k.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let load = m.input("load", 1, "load a new C (init)");
     let rotate = m.input("rotate", 1, "turn the row left by one move");
     let row_in = m.input("row_in", list_bits, "C from the compaction");
@@ -526,7 +563,7 @@ fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
         "k stays from init to init.",
     );
     match (append, mask_in, back, excursion) {
-        (Some(append), Some(mask_in), Some(back), Some(excursion)) => {
+        (Some((append, p)), Some(mask_in), Some(back), Some(excursion)) => {
             let rest = (n - 1) as u32;
             let mask = m.internal("mask", n as u32, "slot j of C holds a move");
             let c = m.internal(
@@ -554,47 +591,45 @@ fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
                 ),
                 "",
             );
-            m.instance_by_name(
-                append,
+            let rotate = Connections::of(append)
+                .bind(
+                    &p.list,
+                    Expr::Slice {
+                        signal: row,
+                        lo: 0,
+                        width: rest * mw,
+                    },
+                )
+                .bind(
+                    &p.valid,
+                    Expr::Slice {
+                        signal: mask,
+                        lo: 0,
+                        width: rest,
+                    },
+                )
+                .bind(&p.tail, slot(row, 0, n, mw))
+                .bind(&p.out, row_next);
+            m.instance(
                 "u_rotate",
-                &[
-                    (
-                        "list",
-                        Expr::Slice {
-                            signal: row,
-                            lo: 0,
-                            width: rest * mw,
-                        },
-                    ),
-                    (
-                        "valid",
-                        Expr::Slice {
-                            signal: mask,
-                            lo: 0,
-                            width: rest,
-                        },
-                    ),
-                    ("tail", slot(row, 0, n, mw)),
-                    ("out", row_next.into()),
-                ],
+                rotate,
                 "Rotation: the first move goes after the last; the row keeps k moves.",
             );
-            m.instance_by_name(
-                append,
+            let excursion = Connections::of(append)
+                .bind(&p.list, c)
+                .bind(
+                    &p.valid,
+                    Expr::Slice {
+                        signal: mask,
+                        lo: 1,
+                        width: rest,
+                    },
+                )
+                .bind(&p.tail, back)
+                .bind(&p.out, excursion);
+            m.instance(
                 "u_excursion",
-                &[
-                    ("list", c.into()),
-                    (
-                        "valid",
-                        Expr::Slice {
-                            signal: mask,
-                            lo: 1,
-                            width: rest,
-                        },
-                    ),
-                    ("tail", back.into()),
-                    ("out", excursion.into()),
-                ],
+                excursion,
                 "Excursion: C, then back to the source's digit.",
             );
         }
@@ -604,10 +639,15 @@ fn rows(params: &MrnsPathGenParams, append: Option<&Module>) -> Module {
             "One dimension: a row of one move is its own rotation.",
         ),
     }
-    m
+    let ports = ports!(m, RowsPorts { clk = clocking.clock, rst = clocking.reset, load, rotate, row_in, mask_in: ?, count_in, back: ?, row, row_next, excursion: ?, k });
+    (m, ports)
 }
 
-fn select(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct SelectPorts { clk, rst, load, src, dst, m, a, b, differ }
+);
+
+fn select(params: &MrnsPathGenParams) -> (Module, SelectPorts) {
     let (aw, dw, vw) = (
         params.address_bits(),
         params.dimension_bits(),
@@ -620,7 +660,7 @@ fn select(params: &MrnsPathGenParams) -> Module {
             "dimension m.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let load = m.input("load", 1, "capture src and dst (init)");
     let src = m.input("src", aw, "source address");
     let dst = m.input("dst", aw, "destination address");
@@ -645,10 +685,15 @@ fn select(params: &MrnsPathGenParams) -> Module {
         m.assign(out, picked, "Digit m, widened to a move's value field.");
     }
     m.assign(differ, Expr::from(a).ne(b.into()), "");
-    m
+    let ports = ports!(m, SelectPorts { clk = clocking.clock, rst = clocking.reset, load, src, dst, m = dim, a, b, differ });
+    (m, ports)
 }
 
-fn cursor(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct CursorPorts { clk, rst, start, advance, m, v, side, last, leave, exhausted }
+);
+
+fn cursor(params: &MrnsPathGenParams) -> (Module, CursorPorts) {
     let n = params.n();
     let (dw, vw) = (params.dimension_bits(), params.value_bits());
     let mut m = Module::new(
@@ -659,7 +704,7 @@ fn cursor(params: &MrnsPathGenParams) -> Module {
             "candidate per advance.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let start = m.input("start", 1, "go to the first candidate (init)");
     let advance = m.input("advance", 1, "go to the next candidate");
     let dim = m.output("m", dw, "dimension of the candidate");
@@ -741,10 +786,15 @@ fn cursor(params: &MrnsPathGenParams) -> Module {
         ),
         "",
     );
-    m
+    let ports = ports!(m, CursorPorts { clk = clocking.clock, rst = clocking.reset, start, advance, m = dim, v, side, last, leave, exhausted });
+    (m, ports)
 }
 
-fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> Module {
+port_struct!(
+    struct AssemblePorts { clk, rst, capture, side, m, v, a, b, differ, row, row_next, excursion: ?, k, candidate, path, path_len }
+);
+
+fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> (Module, AssemblePorts) {
     let n = params.n();
     let (dw, vw, mw, lw) = (
         params.dimension_bits(),
@@ -761,7 +811,7 @@ fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> Module {
             "more (the rest of the row starting with m, then (m, b_m)). Excursion: (m, v), C, (m, a_m).",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let capture = m.input("capture", 1, "a path is found: hold it");
     let side = m.input("side", 1, "the candidate is a side exit");
     let dim = m.input("m", dw, "the candidate's dimension");
@@ -825,7 +875,8 @@ fn assemble(params: &MrnsPathGenParams, fault: Option<Fault>) -> Module {
         Expr::mux(capture.into(), now_len.into(), path_len.into()),
         "",
     );
-    m
+    let ports = ports!(m, AssemblePorts { clk = clocking.clock, rst = clocking.reset, capture, side, m = dim, v, a, b, differ, row, row_next, excursion: ?, k, candidate, path, path_len });
+    (m, ports)
 }
 
 /// The control's states, in encoding order.
@@ -836,7 +887,11 @@ const STATES: [(&str, &str); 4] = [
     ("S_DONE", "no further path (or invalid input)"),
 ];
 
-fn control(params: &MrnsPathGenParams) -> Module {
+port_struct!(
+    struct ControlPorts { clk, rst, init, next_path, valid, candidate, last, exhausted, load, advance, found, path_valid, done, error }
+);
+
+fn control(params: &MrnsPathGenParams) -> (Module, ControlPorts) {
     let mut m = Module::new(
         name(params, "control"),
         &[
@@ -844,7 +899,7 @@ fn control(params: &MrnsPathGenParams) -> Module {
             "for next_path; done after the last candidate, with error if the input was invalid.",
         ],
     );
-    m.clocked();
+    let clocking = m.clocked();
     let init = m.input("init", 1, "capture src and dst and start");
     let next_path = m.input("next_path", 1, "take the path shown and go on");
     let valid = m.input("valid", 1, "src and dst are distinct nodes");
@@ -926,19 +981,20 @@ fn control(params: &MrnsPathGenParams) -> Module {
         Expr::mux(init.into(), !Expr::from(valid), error.into()),
         "Whether the last init had invalid input.",
     );
-    m
+    let ports = ports!(m, ControlPorts { clk = clocking.clock, rst = clocking.reset, init, next_path, valid, candidate, last, exhausted, load, advance, found, path_valid, done, error });
+    (m, ports)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn top(
     params: &MrnsPathGenParams,
-    check: &Module,
-    compact: &Module,
-    rows: &Module,
-    select: &Module,
-    cursor: &Module,
-    assemble: &Module,
-    control: &Module,
+    (check, check_ports): &(Module, CheckPorts),
+    (compact, compact_ports): &(Module, CompactPorts),
+    (rows, rows_ports): &(Module, RowsPorts),
+    (select, select_ports): &(Module, SelectPorts),
+    (cursor, cursor_ports): &(Module, CursorPorts),
+    (assemble, assemble_ports): &(Module, AssemblePorts),
+    (control, control_ports): &(Module, ControlPorts),
     fault: Option<Fault>,
 ) -> Module {
     let n = params.n();
@@ -1016,58 +1072,49 @@ fn top(
     let k = signal(&mut m, "k", lw, "rows: k");
     let candidate = signal(&mut m, "candidate", 1, "assemble: the candidate is a path");
     let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
-    m.instance_by_name(
-        check,
+    let p = check_ports;
+    m.instance(
         "u_check",
-        &[
-            ("src", src.into()),
-            ("dst", dst.into()),
-            ("valid", valid.into()),
-            ("differ", differ.into()),
-        ],
+        Connections::of(check)
+            .bind(&p.src, src)
+            .bind(&p.dst, dst)
+            .bind(&p.valid, valid)
+            .bind(&p.differ, differ),
         "Input check.",
     );
-    let mut compact_ports = vec![
-        ("dst", Expr::from(dst)),
-        ("differ", differ.into()),
-        ("row", c_row.into()),
-    ];
-    compact_ports.extend(c_mask.map(|s| ("mask", s.into())));
-    compact_ports.push(("count", c_count.into()));
-    m.instance_by_name(compact, "u_compact", &compact_ports, "C from the inputs.");
-    m.instance_by_name(
-        cursor,
-        "u_cursor",
-        &[
-            ("clk", clk.clone()),
-            ("rst", rst.clone()),
-            ("start", load.into()),
-            ("advance", advance.into()),
-            ("m", dim.into()),
-            ("v", v.into()),
-            ("side", side.into()),
-            ("last", last.into()),
-            ("leave", leave.into()),
-            ("exhausted", exhausted.into()),
-        ],
-        "The cursor.",
-    );
-    m.instance_by_name(
-        select,
-        "u_select",
-        &[
-            ("clk", clk.clone()),
-            ("rst", rst.clone()),
-            ("load", load.into()),
-            ("src", src.into()),
-            ("dst", dst.into()),
-            ("m", dim.into()),
-            ("a", a.into()),
-            ("b", b.into()),
-            ("differ", differ_m.into()),
-        ],
-        "Digits of the cursor's dimension.",
-    );
+    let p = compact_ports;
+    let connections = Connections::of(compact)
+        .bind(&p.dst, dst)
+        .bind(&p.differ, differ)
+        .bind(&p.row, c_row)
+        .bind_opt(&p.mask, c_mask)
+        .bind(&p.count, c_count);
+    m.instance("u_compact", connections, "C from the inputs.");
+    let p = cursor_ports;
+    let connections = Connections::of(cursor)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.start, load)
+        .bind(&p.advance, advance)
+        .bind(&p.m, dim)
+        .bind(&p.v, v)
+        .bind(&p.side, side)
+        .bind(&p.last, last)
+        .bind(&p.leave, leave)
+        .bind(&p.exhausted, exhausted);
+    m.instance("u_cursor", connections, "The cursor.");
+    let p = select_ports;
+    let connections = Connections::of(select)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.load, load)
+        .bind(&p.src, src)
+        .bind(&p.dst, dst)
+        .bind(&p.m, dim)
+        .bind(&p.a, a)
+        .bind(&p.b, b)
+        .bind(&p.differ, differ_m);
+    m.instance("u_select", connections, "Digits of the cursor's dimension.");
     let turn = Expr::from(leave).and(differ_m.into());
     m.assign(
         rotate,
@@ -1077,63 +1124,59 @@ fn top(
         },
         "The row turns as the cursor leaves a differing dimension: in the shortest walk to the next row, in the side exits to the row that starts with the next differing dimension.",
     );
-    let mut rows_ports = vec![
-        ("clk", clk.clone()),
-        ("rst", rst.clone()),
-        ("load", load.into()),
-        ("rotate", rotate.into()),
-        ("row_in", c_row.into()),
-    ];
-    rows_ports.extend(c_mask.map(|s| ("mask_in", s.into())));
-    rows_ports.push(("count_in", c_count.into()));
-    if n >= 2 {
-        rows_ports.push(("back", Expr::concat(vec![dim.into(), a.into()])));
-    }
-    rows_ports.extend([("row", row.into()), ("row_next", row_next.into())]);
-    rows_ports.extend(excursion.map(|s| ("excursion", s.into())));
-    rows_ports.push(("k", k.into()));
-    m.instance_by_name(rows, "u_rows", &rows_ports, "The Latin-square rows.");
-    let mut assemble_ports = vec![
-        ("clk", clk.clone()),
-        ("rst", rst.clone()),
-        ("capture", found.into()),
-        ("side", side.into()),
-        ("m", dim.into()),
-        ("v", v.into()),
-        ("a", a.into()),
-        ("b", b.into()),
-        ("differ", differ_m.into()),
-        ("row", row.into()),
-        ("row_next", row_next.into()),
-    ];
-    assemble_ports.extend(excursion.map(|s| ("excursion", s.into())));
-    assemble_ports.extend([
-        ("k", k.into()),
-        ("candidate", candidate.into()),
-        ("path", path.into()),
-        ("path_len", path_len.into()),
-    ]);
-    m.instance_by_name(assemble, "u_assemble", &assemble_ports, "Path assembly.");
-    m.instance_by_name(
-        control,
-        "u_control",
-        &[
-            ("clk", clk),
-            ("rst", rst),
-            ("init", init.into()),
-            ("next_path", next_path.into()),
-            ("valid", valid.into()),
-            ("candidate", candidate.into()),
-            ("last", last.into()),
-            ("exhausted", exhausted.into()),
-            ("load", load.into()),
-            ("advance", advance.into()),
-            ("found", found.into()),
-            ("path_valid", path_valid.into()),
-            ("done", done.into()),
-            ("error", error.into()),
-        ],
-        "Control unit.",
-    );
+    let p = rows_ports;
+    let connections = Connections::of(rows)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.load, load)
+        .bind(&p.rotate, rotate)
+        .bind(&p.row_in, c_row)
+        .bind_opt(&p.mask_in, c_mask)
+        .bind(&p.count_in, c_count)
+        .bind_opt(
+            &p.back,
+            (n >= 2).then(|| Expr::concat(vec![dim.into(), a.into()])),
+        )
+        .bind(&p.row, row)
+        .bind(&p.row_next, row_next)
+        .bind_opt(&p.excursion, excursion)
+        .bind(&p.k, k);
+    m.instance("u_rows", connections, "The Latin-square rows.");
+    let p = assemble_ports;
+    let connections = Connections::of(assemble)
+        .bind(&p.clk, clk.clone())
+        .bind(&p.rst, rst.clone())
+        .bind(&p.capture, found)
+        .bind(&p.side, side)
+        .bind(&p.m, dim)
+        .bind(&p.v, v)
+        .bind(&p.a, a)
+        .bind(&p.b, b)
+        .bind(&p.differ, differ_m)
+        .bind(&p.row, row)
+        .bind(&p.row_next, row_next)
+        .bind_opt(&p.excursion, excursion)
+        .bind(&p.k, k)
+        .bind(&p.candidate, candidate)
+        .bind(&p.path, path)
+        .bind(&p.path_len, path_len);
+    m.instance("u_assemble", connections, "Path assembly.");
+    let p = control_ports;
+    let connections = Connections::of(control)
+        .bind(&p.clk, clk)
+        .bind(&p.rst, rst)
+        .bind(&p.init, init)
+        .bind(&p.next_path, next_path)
+        .bind(&p.valid, valid)
+        .bind(&p.candidate, candidate)
+        .bind(&p.last, last)
+        .bind(&p.exhausted, exhausted)
+        .bind(&p.load, load)
+        .bind(&p.advance, advance)
+        .bind(&p.found, found)
+        .bind(&p.path_valid, path_valid)
+        .bind(&p.done, done)
+        .bind(&p.error, error);
+    m.instance("u_control", connections, "Control unit.");
     m
 }

@@ -24,7 +24,9 @@
 use crate::bits::ceil_log2;
 use crate::choice::choice;
 use crate::routing::torus::{Algorithm, Router, RoutingError};
-use crate::rtl::ir::{Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
+use crate::rtl::ir::{
+    Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing, port_struct, ports,
+};
 use crate::topology::torus::Torus;
 use std::collections::BTreeMap;
 
@@ -148,8 +150,8 @@ pub fn design(params: &TorusRouterParams) -> Design {
     let core = core(params, &ring, dims.as_ref(), &arbiter, core_name);
     let top = params.registered.then(|| registered_top(params, &core));
     let mut modules = vec![ring];
-    modules.extend(dims);
-    modules.push(arbiter);
+    modules.extend(dims.map(|(dims, _)| dims));
+    modules.push(arbiter.0);
     modules.push(core);
     modules.extend(top);
     Design {
@@ -320,7 +322,12 @@ fn ring(params: &TorusRouterParams) -> Module {
     m
 }
 
-fn dims(params: &TorusRouterParams) -> Module {
+port_struct!(
+    /// The dims block's ports; `y` and `second` only for the pair algorithms.
+    struct DimsPorts { wrong, first, y: ?, second: ? }
+);
+
+fn dims(params: &TorusRouterParams) -> (Module, DimsPorts) {
     let n = params.n();
     let mut m = Module::new(
         name(params, "dims"),
@@ -342,7 +349,9 @@ fn dims(params: &TorusRouterParams) -> Module {
         "x & -x keeps the lowest set bit.",
     );
     if !params.pairs() {
-        return m;
+        let (y, second) = (None, None);
+        let ports = ports!(m, DimsPorts { wrong, first, y: ?, second: ? });
+        return (m, ports);
     }
     let d = params.dim_bits();
     let y = m.input(
@@ -409,7 +418,9 @@ fn dims(params: &TorusRouterParams) -> Module {
         ),
         "Step 1: the next incorrect dimension, else y, else the dimension below the first.",
     );
-    m
+    let (y, second) = (Some(y), Some(second));
+    let ports = ports!(m, DimsPorts { wrong, first, y: ?, second: ? });
+    (m, ports)
 }
 
 /// Number of candidate ports the algorithm lists, in preference order.
@@ -420,7 +431,11 @@ fn candidate_count(params: &TorusRouterParams) -> usize {
     }
 }
 
-fn arbiter(params: &TorusRouterParams) -> Module {
+port_struct!(
+    struct ArbiterPorts { mask, candidates: [], grant }
+);
+
+fn arbiter(params: &TorusRouterParams) -> (Module, ArbiterPorts) {
     let ports = 2 * params.n() as u32;
     let count = candidate_count(params);
     let mut m = Module::new(
@@ -475,7 +490,15 @@ fn arbiter(params: &TorusRouterParams) -> Module {
             Expr::mux(Expr::from(candidate).any(), candidate.into(), later)
         });
     m.assign(grant, pick, "The most preferred surviving candidate.");
-    m
+    let ports = ports!(
+        m,
+        ArbiterPorts {
+            mask,
+            candidates: [],
+            grant
+        }
+    );
+    (m, ports)
 }
 
 /// The signals the core shares between its parts.
@@ -496,8 +519,8 @@ struct CoreIo {
 fn core(
     params: &TorusRouterParams,
     ring: &Module,
-    dims: Option<&Module>,
-    arbiter: &Module,
+    dims: Option<&(Module, DimsPorts)>,
+    (arbiter, arbiter_ports): &(Module, ArbiterPorts),
     module_name: String,
 ) -> Module {
     let (n, w, d) = (params.n(), params.digit_bits(), params.dim_bits());
@@ -597,14 +620,15 @@ fn core(
             lo: dim as u32 * w,
             width: w,
         };
-        let mut connections = vec![("here", digit(current)), ("there", digit(dst))];
+        let mut connections = Connections::of(ring)
+            .bind(&ring.port_named("here"), digit(current))
+            .bind(&ring.port_named("there"), digit(dst));
         for (&(output, _), signals) in ring_outputs.iter().zip(&per_dim_signals) {
-            connections.push((output, signals[dim].into()));
+            connections.add(&ring.port_named(output), signals[dim]);
         }
-        m.instance_by_name(
-            ring,
+        m.instance(
             &format!("u_ring_{dim}"),
-            &connections,
+            connections,
             &format!("Dimension {dim}: its digits compared."),
         );
     }
@@ -667,16 +691,13 @@ fn core(
             grant,
         ),
     };
-    let mut connections = vec![("mask", Expr::from(io.mask))];
-    let names: Vec<String> = (0..candidates.len()).map(|i| format!("cand_{i}")).collect();
-    for (name, &candidate) in names.iter().zip(&candidates) {
-        connections.push((name, candidate.into()));
-    }
-    connections.push(("grant", grant.into()));
-    m.instance_by_name(
-        arbiter,
+    let connections = Connections::of(arbiter)
+        .bind(&arbiter_ports.mask, io.mask)
+        .bind_all(arbiter_ports.candidates.iter().zip(candidates))
+        .bind(&arbiter_ports.grant, grant);
+    m.instance(
         "u_arbiter",
-        &connections,
+        connections,
         "The first candidate whose port is free.",
     );
     m
@@ -697,16 +718,15 @@ fn ecube_core(
     params: &TorusRouterParams,
     m: &mut Module,
     io: &CoreIo,
-    dims: Option<&Module>,
+    dims: Option<&(Module, DimsPorts)>,
     rings: &[Vec<SignalId>],
     wrong: SignalId,
     forward: SignalId,
 ) -> Vec<SignalId> {
     let (n, d) = (params.n(), params.dim_bits());
-    let dims = dims.expect("e-cube selects its dimension in the dims block");
+    let (dims, dims_ports) = dims.expect("e-cube selects its dimension in the dims block");
     let plus = &rings[1];
     let first = m.internal("first", n as u32, "the lowest incorrect dimension, one-hot");
-    let mut connections = vec![("wrong", Expr::from(wrong)), ("first", first.into())];
     let second = params.pairs().then(|| {
         m.internal(
             "second",
@@ -714,14 +734,14 @@ fn ecube_core(
             "the pair's second dimension (step 1), one-hot",
         )
     });
-    if let (Some(second), Some(y)) = (second, io.y) {
-        connections.push(("y", y.into()));
-        connections.push(("second", second.into()));
-    }
-    m.instance_by_name(
-        dims,
+    let connections = Connections::of(dims)
+        .bind(&dims_ports.wrong, wrong)
+        .bind(&dims_ports.first, first)
+        .bind_opt(&dims_ports.y, second.and(io.y))
+        .bind_opt(&dims_ports.second, second);
+    m.instance(
         "u_dims",
-        &connections,
+        connections,
         "Which dimension to correct (and, for double e-cube, the pair).",
     );
     let cand = m.internal(
@@ -772,7 +792,7 @@ fn torus_core(
     params: &TorusRouterParams,
     m: &mut Module,
     io: &CoreIo,
-    dims: Option<&Module>,
+    dims: Option<&(Module, DimsPorts)>,
     rings: &[Vec<SignalId>],
     wrong: SignalId,
     forward: SignalId,
@@ -803,15 +823,13 @@ fn torus_core(
     let x_hot = m.internal("x_hot", nn, "the torus's X dimension, one-hot");
     let y_hot = m.internal("y_hot", nn, "the torus's Y dimension, one-hot");
     match dims {
-        Some(dims) => m.instance_by_name(
-            dims,
+        Some((dims, dims_ports)) => m.instance(
             "u_dims",
-            &[
-                ("wrong", wrong.into()),
-                ("y", y.into()),
-                ("first", x_hot.into()),
-                ("second", y_hot.into()),
-            ],
+            Connections::of(dims)
+                .bind(&dims_ports.wrong, wrong)
+                .bind_opt(&dims_ports.y, Some(y))
+                .bind(&dims_ports.first, x_hot)
+                .bind_opt(&dims_ports.second, Some(y_hot)),
             "Step 1: the pair (i, j) of the two lowest incorrect dimensions is the torus.",
         ),
         None => {
@@ -997,25 +1015,25 @@ fn registered_top(params: &TorusRouterParams, core: &Module) -> Module {
         ],
     );
     m.clocked();
-    let mut connections: Vec<(String, Expr)> = Vec::new();
+    let mut connections = Connections::of(core);
     let mut outputs = Vec::new();
-    for (_, port) in core.ports() {
+    for (handle, port) in core.port_handles() {
         match port.kind {
             SignalKind::Port(Direction::Input) => {
                 let input = m.input(&port.name, port.width, &port.doc);
-                connections.push((port.name.clone(), input.into()));
+                connections.add(&handle, input);
             }
-            _ => outputs.push(port.clone()),
+            _ => outputs.push((handle, port)),
         }
     }
-    for port in &outputs {
+    for (handle, port) in outputs {
         let output = m.output(&port.name, port.width, &port.doc);
         let next = m.internal(
             &format!("{}_next", port.name),
             port.width,
             &format!("the core's {}, registered into {}", port.name, port.name),
         );
-        connections.push((port.name.clone(), next.into()));
+        connections.add(&handle, next);
         let reset = u64::from(port.name == "blocked");
         m.register(
             output,
@@ -1024,10 +1042,6 @@ fn registered_top(params: &TorusRouterParams, core: &Module) -> Module {
             &format!("Register {}.", port.name),
         );
     }
-    let connections: Vec<(&str, Expr)> = connections
-        .iter()
-        .map(|(name, value)| (name.as_str(), value.clone()))
-        .collect();
-    m.instance_by_name(core, "u_core", &connections, "The combinational decision.");
+    m.instance("u_core", connections, "The combinational decision.");
     m
 }

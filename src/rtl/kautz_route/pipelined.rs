@@ -514,22 +514,94 @@ fn gate(cond: SignalId, value: SignalId, width: u32) -> Expr {
     Expr::mux(cond.into(), value.into(), Expr::zero(width))
 }
 
+/// The engine's own ports, and `advance`, high when every register moves.
+struct Engine {
+    in_valid: SignalId,
+    src: SignalId,
+    dst: SignalId,
+    out_valid: SignalId,
+    out_routes: SignalId,
+    out_lens: SignalId,
+    out_error: SignalId,
+    advance: SignalId,
+}
+
+/// Widths the stages share: bits of a route, of its length, and letters per mark mask.
+#[derive(Clone, Copy)]
+struct Widths {
+    route: u32,
+    len: u32,
+    letters: u32,
+}
+
 fn top(
     params: &RouteGenParams,
     (front, front_ports): &(Module, FrontPorts),
     (choose, choose_ports): &(Module, ChoosePorts),
     (take, take_ports): &(Module, TakePorts),
 ) -> Module {
-    let (k, d, w, lw) = (
-        params.k(),
-        params.d(),
-        params.letter_bits(),
-        params.length_bits(),
+    let d = params.d();
+    let widths = Widths {
+        route: (params.k() as u32 + 2) * params.letter_bits(),
+        len: params.length_bits(),
+        letters: d as u32 + 1,
+    };
+    let mut m = engine_module(params);
+    let clocking = m.clocked();
+    let e = engine_ports(&mut m, params, widths);
+    let mut state = StatePorts::declare(&mut m, params, "_0", true, Module::internal);
+    let p = front_ports;
+    let connections = Connections::of(front)
+        .bind(&p.clk, clocking.clock)
+        .bind(&p.rst, clocking.reset)
+        .bind(&p.advance, e.advance)
+        .bind(&p.in_valid, e.in_valid)
+        .bind(&p.src, e.src)
+        .bind(&p.dst, e.dst);
+    let connections = p.out.bind(connections, &state);
+    m.instance("u_front", connections, "Input registers and checks.");
+    // routes[i]: route i (and its length) as registered after the latest stage so far.
+    let mut routes: Vec<(SignalId, SignalId)> = Vec::new();
+    let mut last = None;
+    for s in 0..d {
+        let (mid, choice_q) =
+            choose_step(&mut m, params, s, &state, (choose, choose_ports), e.advance);
+        carry(&mut m, e.advance, widths, &mut routes, &format!("{s}h"));
+        let step = take_step(&mut m, s, widths, &mid, &choice_q, (take, take_ports));
+        let stage = s + 1;
+        // Route s joins the routes that move down.
+        routes.push((step.route, step.len));
+        carry(&mut m, e.advance, widths, &mut routes, &stage.to_string());
+        if stage == d {
+            last = Some(last_stage(&mut m, stage, e.advance, &mid, &step));
+            break;
+        }
+        state = next_state(&mut m, params, stage, e.advance, &mid, &step);
+    }
+    let (valid_q, error_q) = last.expect("d is at least 1");
+    m.assign(e.out_valid, valid_q.into(), "The last stage's pair.");
+    m.assign(
+        e.out_routes,
+        Expr::concat(routes.iter().rev().map(|r| Expr::from(r.0)).collect()),
+        "Route 0 in the lowest slot.",
     );
-    let kw = k as u32 * w;
-    let letters = d as u32 + 1;
-    let route_bits = (k as u32 + 2) * w;
-    let mut m = Module::new(
+    m.assign(
+        e.out_lens,
+        Expr::concat(routes.iter().rev().map(|r| Expr::from(r.1)).collect()),
+        "",
+    );
+    m.assign(
+        e.out_error,
+        error_q.into(),
+        "Low whenever out_valid is low.",
+    );
+    m
+}
+
+/// The engine's top module, with its description.
+fn engine_module(params: &RouteGenParams) -> Module {
+    let (k, d) = (params.k(), params.d());
+    Module::new(
         params.top.clone(),
         &[
             &format!(
@@ -541,8 +613,13 @@ fn top(
             ),
             "edges later; out_ready low stalls it.",
         ],
-    );
-    let clocking = m.clocked();
+    )
+}
+
+/// The engine's ports, and the stall logic that drives `advance` and `in_ready`.
+fn engine_ports(m: &mut Module, params: &RouteGenParams, widths: Widths) -> Engine {
+    let d = params.d() as u32;
+    let kw = params.k() as u32 * params.letter_bits();
     let in_valid = m.input("in_valid", 1, "src and dst hold a pair");
     let in_ready = m.output(
         "in_ready",
@@ -559,12 +636,12 @@ fn top(
     let out_ready = m.input("out_ready", 1, "the set shown is taken this edge");
     let out_routes = m.output(
         "out_routes",
-        d as u32 * route_bits,
+        d * widths.route,
         "route i (golden order) in bits [(i+1)*(k+2)*W-1 : i*(k+2)*W], hops first most significant",
     );
     let out_lens = m.output(
         "out_lens",
-        d as u32 * lw,
+        d * widths.len,
         "route i's length in bits [(i+1)*LW-1 : i*LW]",
     );
     let out_error = m.output(
@@ -583,188 +660,209 @@ fn top(
         advance.into(),
         "A pair enters whenever all moves.",
     );
-    let mut state = StatePorts::declare(&mut m, params, "_0", true, Module::internal);
-    let p = front_ports;
-    let connections = Connections::of(front)
-        .bind(&p.clk, clocking.clock)
-        .bind(&p.rst, clocking.reset)
-        .bind(&p.advance, advance)
-        .bind(&p.in_valid, in_valid)
-        .bind(&p.src, src)
-        .bind(&p.dst, dst);
-    let connections = p.out.bind(connections, &state);
-    m.instance("u_front", connections, "Input registers and checks.");
-    // routes[i]: route i (and its length) as registered after the latest stage so far.
-    let mut routes: Vec<(SignalId, SignalId)> = Vec::new();
-    // The routes found so far move down with their pair, into registers named
-    // `route<i>_<stage>` and `len<i>_<stage>`.
-    let carry = |m: &mut Module, routes: &mut Vec<(SignalId, SignalId)>, stage: &str| {
-        for (i, (route, len)) in routes.iter_mut().enumerate() {
-            let route_q = m.internal(
-                &format!("route{i}_{stage}"),
-                route_bits,
-                &format!("route {i}"),
-            );
-            let len_q = m.internal(
-                &format!("len{i}_{stage}"),
-                lw,
-                &format!("route {i}'s length"),
-            );
-            hold(m, advance, route_q, Expr::from(*route), "");
-            hold(m, advance, len_q, Expr::from(*len), "");
-            (*route, *len) = (route_q, len_q);
-        }
-    };
-    let mut last = None;
-    for s in 0..d {
-        // First half: the choice over the masks, registered with the pair in stage `<s>h`.
-        let choice = ChoicePorts::declare(&mut m, params, &format!("_{s}"), Module::internal);
-        let p = choose_ports;
-        let connections = Connections::of(choose)
-            .bind_opt(&p.overlap, state.overlap)
-            .bind(&p.src, state.src)
-            .bind(&p.dst, state.dst)
-            .bind(&p.used_out, state.used_out)
-            .bind(&p.used_in, state.used_in);
-        m.instance(
-            &format!("u_choose_{s}"),
-            p.out.bind(connections, &choice),
-            &format!("Route {s} of the set, first half: its choice."),
-        );
-        let half = format!("{s}h");
-        // The overlaps only as far as a later step's first half reads them.
-        let mid = StatePorts::declare(
-            &mut m,
-            params,
-            &format!("_{half}"),
-            s + 1 < d,
-            Module::internal,
-        );
-        let choice_q = ChoicePorts::declare(&mut m, params, &format!("_{half}"), Module::internal);
-        hold(
-            &mut m,
-            advance,
-            mid.valid,
-            state.valid.into(),
-            "The pair and its choice move on.",
-        );
-        hold(&mut m, advance, mid.ok, state.ok.into(), "");
-        hold(&mut m, advance, mid.src, state.src.into(), "");
-        hold(&mut m, advance, mid.dst, state.dst.into(), "");
-        if let (Some(q), Some(value)) = (mid.overlap, state.overlap) {
-            hold(&mut m, advance, q, value.into(), "");
-        }
-        hold(&mut m, advance, mid.used_out, state.used_out.into(), "");
-        hold(&mut m, advance, mid.used_in, state.used_in.into(), "");
-        for (&q, &value) in choice_q.fields().into_iter().zip(choice.fields()) {
-            hold(&mut m, advance, q, value.into(), "");
-        }
-        carry(&mut m, &mut routes, &half);
-        // Second half: the route and the marks, registered in stage `<s+1>`.
-        let signal = |m: &mut Module, n: &str, width: u32, doc: &str| {
-            m.internal(&format!("{n}_{s}"), width, doc)
-        };
-        let route = signal(&mut m, "step_route", route_bits, "route step: its route");
-        let len = signal(&mut m, "step_len", lw, "route step: its length");
-        let used_out = signal(
-            &mut m,
-            "step_used_out",
-            letters,
-            "route step: used out-letters",
-        );
-        let used_in = signal(
-            &mut m,
-            "step_used_in",
-            letters,
-            "route step: used in-letters",
-        );
-        let p = take_ports;
-        // The second half reads no overlaps.
-        let without_overlap = StatePorts {
-            overlap: None,
-            ..mid
-        };
-        let connections = p.state.bind(Connections::of(take), &without_overlap);
-        let connections = p
-            .choice
-            .bind(connections, &choice_q)
-            .bind(&p.route, route)
-            .bind(&p.route_len, len)
-            .bind(&p.used_out_next, used_out)
-            .bind(&p.used_in_next, used_in);
-        m.instance(
-            &format!("u_take_{s}"),
-            connections,
-            &format!("Route {s} of the set, second half: the route and its marks."),
-        );
-        let stage = s + 1;
-        let reg = |m: &mut Module, n: &str, width: u32, doc: &str| {
-            m.internal(&format!("{n}_{stage}"), width, doc)
-        };
-        // Route s joins the routes that move down.
-        routes.push((route, len));
-        carry(&mut m, &mut routes, &stage.to_string());
-        if stage == d {
-            // Every letter is used once d routes are taken: the set is whole. The golden
-            // model says it always is; the check reads the last marks, which nothing else
-            // needs, and makes an incomplete set an error rather than a wrong answer.
-            let whole = Expr::from(used_out).and(used_in.into()).all();
-            let valid_q = reg(&mut m, "valid", 1, "the last stage: a pair is here");
-            let error_q = reg(
-                &mut m,
-                "error",
-                1,
-                "the last stage: a pair is here and its words are bad or its set not whole",
-            );
-            hold(
-                &mut m,
-                advance,
-                valid_q,
-                mid.valid.into(),
-                "The pair moves on.",
-            );
-            // Gated by valid like the routes, so that an empty stage shows all zeros.
-            hold(
-                &mut m,
-                advance,
-                error_q,
-                Expr::from(mid.valid).and(Expr::from(mid.ok).and(whole).not()),
-                "",
-            );
-            last = Some((valid_q, error_q));
-            break;
-        }
-        let next =
-            StatePorts::declare(&mut m, params, &format!("_{stage}"), true, Module::internal);
-        hold(
-            &mut m,
-            advance,
-            next.valid,
-            mid.valid.into(),
-            "The pair moves on.",
-        );
-        hold(&mut m, advance, next.ok, mid.ok.into(), "");
-        hold(&mut m, advance, next.src, mid.src.into(), "");
-        hold(&mut m, advance, next.dst, mid.dst.into(), "");
-        if let (Some(q), Some(value)) = (next.overlap, mid.overlap) {
-            hold(&mut m, advance, q, value.into(), "");
-        }
-        hold(&mut m, advance, next.used_out, used_out.into(), "");
-        hold(&mut m, advance, next.used_in, used_in.into(), "");
-        state = next;
-    }
-    let (valid_q, error_q) = last.expect("d is at least 1");
-    m.assign(out_valid, valid_q.into(), "The last stage's pair.");
-    m.assign(
+    Engine {
+        in_valid,
+        src,
+        dst,
+        out_valid,
         out_routes,
-        Expr::concat(routes.iter().rev().map(|r| Expr::from(r.0)).collect()),
-        "Route 0 in the lowest slot.",
-    );
-    m.assign(
         out_lens,
-        Expr::concat(routes.iter().rev().map(|r| Expr::from(r.1)).collect()),
+        out_error,
+        advance,
+    }
+}
+
+/// Moves the routes found so far down with their pair, into registers named
+/// `route<i>_<stage>` and `len<i>_<stage>`.
+fn carry(
+    m: &mut Module,
+    advance: SignalId,
+    widths: Widths,
+    routes: &mut [(SignalId, SignalId)],
+    stage: &str,
+) {
+    for (i, (route, len)) in routes.iter_mut().enumerate() {
+        let route_q = m.internal(
+            &format!("route{i}_{stage}"),
+            widths.route,
+            &format!("route {i}"),
+        );
+        let len_q = m.internal(
+            &format!("len{i}_{stage}"),
+            widths.len,
+            &format!("route {i}'s length"),
+        );
+        hold(m, advance, route_q, Expr::from(*route), "");
+        hold(m, advance, len_q, Expr::from(*len), "");
+        (*route, *len) = (route_q, len_q);
+    }
+}
+
+/// Route step `s`, first half: the choice over the masks of `state`, registered with the
+/// pair in stage `<s>h`; the registered pair and choice.
+fn choose_step(
+    m: &mut Module,
+    params: &RouteGenParams,
+    s: usize,
+    state: &StatePorts,
+    (choose, p): (&Module, &ChoosePorts),
+    advance: SignalId,
+) -> (StatePorts, ChoicePorts) {
+    let choice = ChoicePorts::declare(m, params, &format!("_{s}"), Module::internal);
+    let connections = Connections::of(choose)
+        .bind_opt(&p.overlap, state.overlap)
+        .bind(&p.src, state.src)
+        .bind(&p.dst, state.dst)
+        .bind(&p.used_out, state.used_out)
+        .bind(&p.used_in, state.used_in);
+    m.instance(
+        &format!("u_choose_{s}"),
+        p.out.bind(connections, &choice),
+        &format!("Route {s} of the set, first half: its choice."),
+    );
+    let half = format!("{s}h");
+    // The overlaps only as far as a later step's first half reads them.
+    let mid = StatePorts::declare(
+        m,
+        params,
+        &format!("_{half}"),
+        s + 1 < params.d(),
+        Module::internal,
+    );
+    let choice_q = ChoicePorts::declare(m, params, &format!("_{half}"), Module::internal);
+    hold(
+        m,
+        advance,
+        mid.valid,
+        state.valid.into(),
+        "The pair and its choice move on.",
+    );
+    hold(m, advance, mid.ok, state.ok.into(), "");
+    hold(m, advance, mid.src, state.src.into(), "");
+    hold(m, advance, mid.dst, state.dst.into(), "");
+    if let (Some(q), Some(value)) = (mid.overlap, state.overlap) {
+        hold(m, advance, q, value.into(), "");
+    }
+    hold(m, advance, mid.used_out, state.used_out.into(), "");
+    hold(m, advance, mid.used_in, state.used_in.into(), "");
+    for (&q, &value) in choice_q.fields().into_iter().zip(choice.fields()) {
+        hold(m, advance, q, value.into(), "");
+    }
+    (mid, choice_q)
+}
+
+/// What route step `s`'s second half computes: the route, its length and the marks.
+struct Step {
+    route: SignalId,
+    len: SignalId,
+    used_out: SignalId,
+    used_in: SignalId,
+}
+
+/// Route step `s`, second half: the route and the marks from the registered pair `mid`
+/// and its choice `choice_q`.
+fn take_step(
+    m: &mut Module,
+    s: usize,
+    widths: Widths,
+    mid: &StatePorts,
+    choice_q: &ChoicePorts,
+    (take, p): (&Module, &TakePorts),
+) -> Step {
+    let mut signal = |n: &str, width: u32, doc: &str| m.internal(&format!("{n}_{s}"), width, doc);
+    let step = Step {
+        route: signal("step_route", widths.route, "route step: its route"),
+        len: signal("step_len", widths.len, "route step: its length"),
+        used_out: signal(
+            "step_used_out",
+            widths.letters,
+            "route step: used out-letters",
+        ),
+        used_in: signal(
+            "step_used_in",
+            widths.letters,
+            "route step: used in-letters",
+        ),
+    };
+    // The second half reads no overlaps.
+    let without_overlap = StatePorts {
+        overlap: None,
+        ..*mid
+    };
+    let connections = p.state.bind(Connections::of(take), &without_overlap);
+    let connections = p
+        .choice
+        .bind(connections, choice_q)
+        .bind(&p.route, step.route)
+        .bind(&p.route_len, step.len)
+        .bind(&p.used_out_next, step.used_out)
+        .bind(&p.used_in_next, step.used_in);
+    m.instance(
+        &format!("u_take_{s}"),
+        connections,
+        &format!("Route {s} of the set, second half: the route and its marks."),
+    );
+    step
+}
+
+/// The last stage's `valid` and `error` registers. Every letter is used once d routes are
+/// taken: the set is whole. The golden model says it always is; the check reads the last
+/// marks, which nothing else needs, and makes an incomplete set an error rather than a
+/// wrong answer.
+fn last_stage(
+    m: &mut Module,
+    stage: usize,
+    advance: SignalId,
+    mid: &StatePorts,
+    step: &Step,
+) -> (SignalId, SignalId) {
+    let whole = Expr::from(step.used_out).and(step.used_in.into()).all();
+    let valid_q = m.internal(
+        &format!("valid_{stage}"),
+        1,
+        "the last stage: a pair is here",
+    );
+    let error_q = m.internal(
+        &format!("error_{stage}"),
+        1,
+        "the last stage: a pair is here and its words are bad or its set not whole",
+    );
+    hold(m, advance, valid_q, mid.valid.into(), "The pair moves on.");
+    // Gated by valid like the routes, so that an empty stage shows all zeros.
+    hold(
+        m,
+        advance,
+        error_q,
+        Expr::from(mid.valid).and(Expr::from(mid.ok).and(whole).not()),
         "",
     );
-    m.assign(out_error, error_q.into(), "Low whenever out_valid is low.");
-    m
+    (valid_q, error_q)
+}
+
+/// The pair registered in stage `stage` with the marks of the route just taken.
+fn next_state(
+    m: &mut Module,
+    params: &RouteGenParams,
+    stage: usize,
+    advance: SignalId,
+    mid: &StatePorts,
+    step: &Step,
+) -> StatePorts {
+    let next = StatePorts::declare(m, params, &format!("_{stage}"), true, Module::internal);
+    hold(
+        m,
+        advance,
+        next.valid,
+        mid.valid.into(),
+        "The pair moves on.",
+    );
+    hold(m, advance, next.ok, mid.ok.into(), "");
+    hold(m, advance, next.src, mid.src.into(), "");
+    hold(m, advance, next.dst, mid.dst.into(), "");
+    if let (Some(q), Some(value)) = (next.overlap, mid.overlap) {
+        hold(m, advance, q, value.into(), "");
+    }
+    hold(m, advance, next.used_out, step.used_out.into(), "");
+    hold(m, advance, next.used_in, step.used_in.into(), "");
+    next
 }

@@ -764,9 +764,16 @@ fn run_batch(
     }
     std::fs::write(work.join("vectors.txt"), vectors)
         .map_err(SimError::io("cannot write vectors.txt"))?;
-    let _ = std::fs::remove_file(work.join("results.txt"));
+    // A stale file from the previous batch must not pass for this one's results.
+    let results = work.join("results.txt");
+    match std::fs::remove_file(&results) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(SimError::io(format!("cannot remove {}", results.display()))(e));
+        }
+        _ => {}
+    }
     simulator.simulate(work, tb, wave)?;
-    let text = std::fs::read_to_string(work.join("results.txt")).unwrap_or_default();
+    let text = std::fs::read_to_string(&results).unwrap_or_default();
     parse(&text, ports.items.len()).map_err(|cause| SimError::Results {
         simulator: simulator.name(),
         cause,
@@ -805,26 +812,25 @@ fn judge_vector(
     }
     report.failed += 1;
     if report.failures.len() < shown {
-        let text = failure(
-            unit, i, &given, record, &expected, &stimulus, ports, problems,
-        );
-        report.failures.push(text);
+        report
+            .failures
+            .push(failure(unit, i, record, ports, problems));
     }
 }
 
-/// A failing vector in full: its inputs and stimulus, the answer expected and the one
-/// seen, and each problem.
-#[allow(clippy::too_many_arguments)]
+/// Vector `i`, failing with `problems`, in full: its inputs and stimulus, the answer
+/// expected and the one seen in `record`, and each problem. Its inputs, stimulus and
+/// answer are made again here: only the few failures shown need them.
 fn failure(
     unit: &dyn SequenceUnit,
     i: u64,
-    given: &[Bits],
     record: &Record,
-    expected: &Result<Vec<Item>, Refused>,
-    stimulus: &Stimulus,
     ports: &Ports,
     problems: Vec<String>,
 ) -> String {
+    let given = &unit.vector(i);
+    let expected = &unit.expected(given);
+    let stimulus = Stimulus::for_inputs(given, unit.cycle_bound());
     let items = &ports.items;
     let inputs_shown = unit.show_inputs(given).unwrap_or_else(|| {
         let fields: Vec<String> = ports

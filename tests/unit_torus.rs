@@ -9,6 +9,7 @@
 mod common;
 
 use common::{CLOCKED_LINT, assert_lint_clean, write_both};
+use kautzgen::choice::Choice;
 use kautzgen::emit::names::Language;
 use kautzgen::emit::{Provenance, render};
 use kautzgen::routing::torus::{Action, Algorithm, HeaderLayout, Router};
@@ -31,7 +32,8 @@ fn params(k: u64, n: u64, algorithm: Algorithm, registered: bool) -> TorusRouter
 fn algorithms(n: u64) -> Vec<Algorithm> {
     let torus = Torus::new(3, n).unwrap();
     Algorithm::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|&a| Router::new(torus, a).is_ok())
         .collect()
 }

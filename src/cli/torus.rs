@@ -6,10 +6,12 @@
 //! port, header out) or the header layout, as an aligned table or as JSON with fields in a
 //! fixed order. The channel dependency analysis (`deadlock`) is in [`deadlock`].
 
+use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::routing::torus::{Action, Algorithm, Header, HeaderLayout, Route, Router, RoutingError};
 use crate::topology::torus::{Faults, Node, PortMask, Torus};
+use crate::units::choice_arg::choice;
 use clap::{Subcommand, ValueEnum};
 use serde::Serialize;
 
@@ -83,8 +85,8 @@ struct RouteArgs {
     #[arg(long)]
     n: u64,
     /// Routing algorithm
-    #[arg(long, value_enum)]
-    algo: AlgorithmArg,
+    #[arg(long, value_parser = choice::<Algorithm>())]
+    algo: Algorithm,
     /// Source node, most significant digit first, e.g. 0,1,1
     #[arg(long)]
     src: String,
@@ -115,29 +117,6 @@ struct HeaderArgs {
     format: Format,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum AlgorithmArg {
-    #[value(name = "e-cube")]
-    ECube,
-    #[value(name = "double-e-cube")]
-    DoubleECube,
-    #[value(name = "west-first")]
-    WestFirst,
-    #[value(name = "direction-first")]
-    DirectionFirst,
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Algorithm {
-        match arg {
-            AlgorithmArg::ECube => Algorithm::ECube,
-            AlgorithmArg::DoubleECube => Algorithm::DoubleECube,
-            AlgorithmArg::WestFirst => Algorithm::WestFirst,
-            AlgorithmArg::DirectionFirst => Algorithm::DirectionFirst,
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
@@ -155,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 fn route(args: RouteArgs) -> anyhow::Result<()> {
     let torus = Torus::new(args.k, args.n).map_err(input_error)?;
-    let router = Router::new(torus, args.algo.into()).map_err(input_error)?;
+    let router = Router::new(torus, args.algo).map_err(input_error)?;
     let src = torus.parse_node(&args.src).map_err(input_error)?;
     let dst = torus.parse_node(&args.dst).map_err(input_error)?;
     let mut faults = Faults::new();

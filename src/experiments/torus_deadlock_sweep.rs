@@ -5,6 +5,7 @@
 //! on the cube (west-first only on n = 2) and per fault set of [`fault_sets`], in order
 //! (n, k, algorithm, fault set).
 
+use crate::choice::Choice;
 use crate::routing::torus::{Algorithm, Router};
 use crate::topology::torus::{Dir, Faults, Link, Port, Torus, TorusError};
 use thiserror::Error;
@@ -53,7 +54,7 @@ pub fn points(ks: &[u64], ns: &[u64]) -> Result<Vec<Point>, SweepError> {
                 return Err(SweepError::Radix(k));
             }
             let torus = Torus::new(k, n)?;
-            for algorithm in Algorithm::ALL {
+            for &algorithm in Algorithm::ALL {
                 let Ok(router) = Router::new(torus, algorithm) else {
                     continue;
                 };

@@ -20,23 +20,21 @@
 //! - West first: while the destination lies west in the mesh (dst digit < current digit
 //!   in X), only X moves are candidates, so no west hop ever follows a non-west hop.
 
+use crate::choice::{Choice, choice};
 use crate::bits::ceil_log2;
 use crate::topology::torus::{Dir, Faults, Node, Port, PortMask, Torus, TorusError};
 use std::cmp::Ordering;
 use thiserror::Error;
 
-/// The routing algorithms of Demaine and Srinivas's k-ary n-cube paper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    /// Dimension order, lowest dimension first, the shorter way round each ring.
-    ECube,
-    /// E-cube that records the two lowest incorrect dimensions in the header (section 4.2).
-    DoubleECube,
-    /// West-first in the 2-D torus of dimensions 0 (X) and 1 (Y); n = 2 only.
-    WestFirst,
-    /// Direction-first e-cube: west-first in the torus of the two lowest incorrect
-    /// dimensions (section 5).
-    DirectionFirst,
+choice! {
+    /// The routing algorithms of Demaine and Srinivas's k-ary n-cube paper.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Algorithm {
+        ECube = "e-cube": "Dimension order, lowest dimension first, the shorter way round each ring",
+        DoubleECube = "double-e-cube": "E-cube that records the two lowest incorrect dimensions in the header (section 4.2)",
+        WestFirst = "west-first": "West-first in the 2-D torus of dimensions 0 (X) and 1 (Y); n = 2 only",
+        DirectionFirst = "direction-first": "Direction-first e-cube: west-first in the torus of the two lowest incorrect dimensions (section 5)",
+    }
 }
 
 /// The routing header a message carries: the destination and the paper's f, x, y.
@@ -181,25 +179,6 @@ impl HeaderLayout {
         push("y".to_string(), dimension);
         push("f".to_string(), 1);
         fields
-    }
-}
-
-impl Algorithm {
-    pub const ALL: [Algorithm; 4] = [
-        Algorithm::ECube,
-        Algorithm::DoubleECube,
-        Algorithm::WestFirst,
-        Algorithm::DirectionFirst,
-    ];
-
-    /// The name the CLI and the docs use.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::ECube => "e-cube",
-            Algorithm::DoubleECube => "double-e-cube",
-            Algorithm::WestFirst => "west-first",
-            Algorithm::DirectionFirst => "direction-first",
-        }
     }
 }
 
@@ -528,8 +507,8 @@ mod tests {
 
     fn routers(torus: Torus) -> Vec<Router> {
         Algorithm::ALL
-            .into_iter()
-            .filter_map(|algorithm| Router::new(torus, algorithm).ok())
+            .iter()
+            .filter_map(|&algorithm| Router::new(torus, algorithm).ok())
             .collect()
     }
 

@@ -388,6 +388,7 @@ fn arc_count(masks: &[PortMask]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::Choice;
     use crate::routing::torus::Algorithm;
     use std::collections::{BTreeSet, HashSet};
 
@@ -467,7 +468,7 @@ mod tests {
                     .parse_link(&format!("{}:-1", torus.node_at(0)))
                     .unwrap(),
             );
-            for algorithm in Algorithm::ALL {
+            for &algorithm in Algorithm::ALL {
                 let Ok(router) = Router::new(torus, algorithm) else {
                     continue;
                 };

@@ -6,6 +6,8 @@
 //! In: the cube, the algorithm, the traffic, the faults, the run's length and seed. Out: a
 //! table or one JSON object on standard output.
 
+use crate::choice::Choice;
+use crate::units::choice_arg::choice;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::network::torus_net::{
@@ -45,7 +47,7 @@ pub struct Args {
     #[arg(long, required = true)]
     n: Option<u64>,
     /// Routing algorithm: e-cube, double-e-cube, west-first or direction-first
-    #[arg(long, required = true, value_parser = parse_algorithm)]
+    #[arg(long, required = true, value_parser = choice::<Algorithm>())]
     algo: Option<Algorithm>,
     /// Messages per node per cycle, 0 to 1
     #[arg(long, required = true)]
@@ -85,17 +87,6 @@ enum Format {
 #[derive(Debug, clap::Subcommand)]
 enum Command {
     Fig4(super::fig4::Args),
-}
-
-/// An algorithm by the name the docs use.
-fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
-    Algorithm::ALL
-        .into_iter()
-        .find(|a| a.name() == text)
-        .ok_or_else(|| {
-            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-            format!("'{text}' is none of {}", names.join(", "))
-        })
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -8,7 +8,8 @@
 //! `--simulate` (and always in the sweep) a cycle's messages are also placed in the
 //! wormhole simulator ([`crate::experiments::torus_witness`]) to see whether they deadlock.
 
-use super::{AlgorithmArg, Format, witness, written};
+use crate::choice::Choice;
+use super::{Format, witness, written};
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::experiments::torus_deadlock_sweep::points;
@@ -16,6 +17,7 @@ use crate::experiments::torus_witness::{self, Witness};
 use crate::routing::torus::{Algorithm, Router};
 use crate::routing::torus_cdg::ChannelGraph;
 use crate::sim::vectors::Shard;
+use crate::units::choice_arg::choice;
 use crate::topology::torus::{Faults, Link, Torus};
 use serde::Serialize;
 
@@ -28,8 +30,8 @@ pub(super) struct DeadlockArgs {
     #[arg(long)]
     n: u64,
     /// Routing algorithm
-    #[arg(long, value_enum)]
-    algo: AlgorithmArg,
+    #[arg(long, value_parser = choice::<Algorithm>())]
+    algo: Algorithm,
     /// A faulty output link NODE:PORT, e.g. 1,0:+0 (repeatable)
     #[arg(long = "faulty-link", value_name = "NODE:PORT")]
     faulty_links: Vec<String>,
@@ -120,7 +122,7 @@ pub(super) fn run(args: DeadlockArgs) -> anyhow::Result<()> {
     let (router, faults) = parse(
         args.k,
         args.n,
-        args.algo.into(),
+        args.algo,
         &args.faulty_links,
         &args.faulty_nodes,
     )?;

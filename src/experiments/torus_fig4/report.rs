@@ -3,6 +3,7 @@
 //! latency and messages dropped against the network size, one line per number of faulty
 //! links, one row of panels per algorithm).
 
+use crate::choice::Choice;
 use super::{Estimate, Fig4, Fig4Cell};
 use crate::experiments::plot::{Panel, panels_svg};
 

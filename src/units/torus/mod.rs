@@ -5,11 +5,13 @@
 
 pub mod vectors;
 
+use crate::choice::Choice;
 use crate::input::{InputError, input_error};
 use crate::routing::torus::Algorithm;
 use crate::rtl::ir::Design;
 use crate::rtl::torus_router::{self, TorusFault, TorusRouterParams};
 use crate::units::check::{Check, FamilyCheck};
+use crate::units::choice_arg::choice;
 use crate::units::options::{FaultArg, ShardArg, read};
 use crate::units::{HardwareUnit, Purpose, UnitKind, latency_text};
 use clap::{ArgMatches, Args as _, Command, ValueEnum};
@@ -28,8 +30,8 @@ pub struct Args {
     #[arg(long)]
     pub n: u64,
     /// Routing algorithm.
-    #[arg(long, value_enum, default_value_t = AlgorithmArg::ECube)]
-    pub algo: AlgorithmArg,
+    #[arg(long, value_parser = choice::<Algorithm>(), default_value = Algorithm::ECube.name())]
+    pub algo: Algorithm,
     /// Register the outputs: one clock edge from inputs to outputs.
     #[arg(long)]
     pub registered: bool,
@@ -42,30 +44,6 @@ struct Selection {
     /// Which vectors to run [default: both].
     #[arg(long, value_enum)]
     vectors: Option<TorusVectors>,
-}
-
-/// The torus routing algorithms by their command-line names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AlgorithmArg {
-    #[value(name = "e-cube")]
-    ECube,
-    #[value(name = "double-e-cube")]
-    DoubleECube,
-    #[value(name = "west-first")]
-    WestFirst,
-    #[value(name = "direction-first")]
-    DirectionFirst,
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Algorithm {
-        match arg {
-            AlgorithmArg::ECube => Algorithm::ECube,
-            AlgorithmArg::DoubleECube => Algorithm::DoubleECube,
-            AlgorithmArg::WestFirst => Algorithm::WestFirst,
-            AlgorithmArg::DirectionFirst => Algorithm::DirectionFirst,
-        }
-    }
 }
 
 /// The vectors of the torus unit.
@@ -112,7 +90,7 @@ impl UnitKind for Kind {
         TorusRouterParams::new(
             args.k,
             args.n,
-            args.algo.into(),
+            args.algo,
             args.registered,
             top.unwrap_or(torus_router::DEFAULT_TOP),
         )

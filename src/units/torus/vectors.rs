@@ -8,6 +8,7 @@
 //! [`TorusUnit::inputs`] and [`TorusUnit::decision`] translate between port values and the
 //! golden model's types, so routes can be chained through the unit's answers.
 
+use crate::choice::Choice;
 use crate::routing::torus::{Action, Algorithm, Decision, Header, Router};
 use crate::rtl::ir::Design;
 use crate::rtl::torus_router::{TorusRouterParams, design};

@@ -20,8 +20,8 @@
 //! - West first: while the destination lies west in the mesh (dst digit < current digit
 //!   in X), only X moves are candidates, so no west hop ever follows a non-west hop.
 
-use crate::choice::{Choice, choice};
 use crate::bits::ceil_log2;
+use crate::choice::{Choice, choice};
 use crate::topology::torus::{Dir, Faults, Node, Port, PortMask, Torus, TorusError};
 use std::cmp::Ordering;
 use thiserror::Error;

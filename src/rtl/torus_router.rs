@@ -21,8 +21,8 @@
 //! |t - s| with k/2, and a wraparound's saving depends on the destination digit alone,
 //! because it starts from digit 0 or k-1. docs/torus-router.md states ports and encodings.
 
-use crate::choice::Choice;
 use crate::bits::ceil_log2;
+use crate::choice::Choice;
 use crate::choice::choice;
 use crate::routing::torus::{Algorithm, Router, RoutingError};
 use crate::rtl::ir::{

@@ -26,18 +26,20 @@ pub mod torus;
 use crate::input::InputError;
 use crate::rtl::ir::Design;
 use check::Check;
-use clap::{ArgMatches, Command};
+use clap::{ArgMatches, Args, Command};
+use options::read;
+use std::marker::PhantomData;
 
 /// Every unit, in the order `--help` lists them; the first is the default unit of a
 /// command given no unit's name.
 pub static REGISTRY: &[&dyn UnitKind] = &[
-    &kautz::Kind,
-    &ldi::Kind,
-    &mrns::Kind,
-    &torus::Kind,
-    &switch::Kind,
-    &router::Kind,
-    &network::Kind,
+    &kautz::KIND,
+    &ldi::KIND,
+    &mrns::KIND,
+    &torus::KIND,
+    &switch::KIND,
+    &router::KIND,
+    &network::KIND,
 ];
 
 /// The default unit, built from options given to the command itself
@@ -79,14 +81,12 @@ impl Purpose {
     }
 }
 
-/// One kind of hardware unit, as the registry lists it.
+/// One kind of hardware unit, as the registry lists it. Every unit is a [`Declared`].
 pub trait UnitKind: Sync {
     /// Its subcommand name: `switch`.
     fn name(&self) -> &'static str;
     /// Other names the command line accepts: `kautz-switch`.
-    fn aliases(&self) -> &'static [&'static str] {
-        &[]
-    }
+    fn aliases(&self) -> &'static [&'static str];
     /// One line for the list of units in `--help`, naming the paper it comes from.
     fn about(&self) -> &'static str;
     /// Its page under docs/.
@@ -100,6 +100,59 @@ pub trait UnitKind: Sync {
         matches: &ArgMatches,
         top: Option<&str>,
     ) -> Result<Box<dyn HardwareUnit>, InputError>;
+}
+
+/// Turns a unit's design parameters and the top's name, when the user chose one, into the
+/// validated unit.
+pub type Build<P> = fn(P, Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError>;
+
+/// A unit declared by its names and its options, each a clap `Args` struct: `P` its design
+/// parameters (every command), `S` what a check selects (`generate` and `verify`), `R` how
+/// `verify` runs it.
+pub struct Declared<P, S, R> {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub about: &'static str,
+    pub docs: &'static str,
+    pub unit: Build<P>,
+    pub options: PhantomData<fn() -> (S, R)>,
+}
+
+impl<P: Args, S: Args, R: Args> UnitKind for Declared<P, S, R> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        self.aliases
+    }
+
+    fn about(&self) -> &'static str {
+        self.about
+    }
+
+    fn docs(&self) -> &'static str {
+        self.docs
+    }
+
+    fn args(&self, command: Command, purpose: Purpose) -> Command {
+        let mut command = P::augment_args(command);
+        if purpose.checks() {
+            command = S::augment_args(command);
+        }
+        if purpose.runs() {
+            command = R::augment_args(command);
+        }
+        command
+    }
+
+    fn unit(
+        &self,
+        matches: &ArgMatches,
+        top: Option<&str>,
+    ) -> Result<Box<dyn HardwareUnit>, InputError> {
+        (self.unit)(read(matches)?, top)
+    }
 }
 
 /// A unit with validated parameters, ready to be built, checked and synthesised.

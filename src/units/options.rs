@@ -148,3 +148,32 @@ impl DelaysArg {
 pub fn read<A: clap::FromArgMatches>(matches: &clap::ArgMatches) -> Result<A, InputError> {
     A::from_arg_matches(matches).map_err(|e| input_error(e.to_string()))
 }
+
+/// Two groups of options declared as one, `A`'s first: a unit's selection or running
+/// options made of the shared ones above.
+#[derive(Debug, Clone)]
+pub struct And<A, B>(pub A, pub B);
+
+impl<A: clap::FromArgMatches, B: clap::FromArgMatches> clap::FromArgMatches for And<A, B> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Ok(And(
+            A::from_arg_matches(matches)?,
+            B::from_arg_matches(matches)?,
+        ))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)?;
+        self.1.update_from_arg_matches(matches)
+    }
+}
+
+impl<A: clap::Args, B: clap::Args> clap::Args for And<A, B> {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        B::augment_args(A::augment_args(command))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        B::augment_args_for_update(A::augment_args_for_update(command))
+    }
+}

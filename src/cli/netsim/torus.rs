@@ -7,7 +7,6 @@
 //! table or one JSON object on standard output.
 
 use crate::choice::Choice;
-use crate::units::choice_arg::choice;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::network::torus_net::{
@@ -15,6 +14,7 @@ use crate::network::torus_net::{
 };
 use crate::routing::torus::Algorithm;
 use crate::topology::torus::Torus;
+use crate::units::choice_arg::choice;
 use anyhow::Context;
 
 /// Simulate a k-ary n-cube with wormhole flow control, flit by flit.

@@ -8,8 +8,8 @@
 //! `--simulate` (and always in the sweep) a cycle's messages are also placed in the
 //! wormhole simulator ([`crate::experiments::torus_witness`]) to see whether they deadlock.
 
-use crate::choice::Choice;
 use super::{Format, witness, written};
+use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::experiments::torus_deadlock_sweep::points;
@@ -17,8 +17,8 @@ use crate::experiments::torus_witness::{self, Witness};
 use crate::routing::torus::{Algorithm, Router};
 use crate::routing::torus_cdg::ChannelGraph;
 use crate::sim::vectors::Shard;
-use crate::units::choice_arg::choice;
 use crate::topology::torus::{Faults, Link, Torus};
+use crate::units::choice_arg::choice;
 use serde::Serialize;
 
 #[derive(Debug, clap::Args)]

@@ -9,8 +9,8 @@
 //! (algorithm, n, faults) the mean over seeds of extra hops and latency with the half-width
 //! of its 95 % confidence interval ([`aggregate`]), and their table and chart ([`report`]).
 
-use crate::choice::Choice;
 use super::driver::{CsvRow, Experiment};
+use crate::choice::Choice;
 use crate::network::torus_net::{TorusNet, TorusNetError, TorusParams};
 use crate::routing::torus::Algorithm;
 use crate::topology::torus::Torus;

@@ -3,8 +3,8 @@
 //! latency and messages dropped against the network size, one line per number of faulty
 //! links, one row of panels per algorithm).
 
-use crate::choice::Choice;
 use super::{Estimate, Fig4, Fig4Cell};
+use crate::choice::Choice;
 use crate::experiments::plot::{Panel, panels_svg};
 
 fn estimate_text(e: Option<Estimate>) -> String {

@@ -17,14 +17,12 @@ use crate::sim::stream::StreamUnit;
 use crate::sim::vectors::{Shard, VectorSet};
 use crate::units::check::{Check, Family, FamilyCheck};
 use crate::units::choice_arg::choice;
-use crate::units::options::{FaultArg, PairsArg, ShardArg, WaveArg, read};
-use crate::units::{HardwareUnit, Purpose, UnitKind};
-use clap::{ArgMatches, Args as _, Command};
+use crate::units::options::{And, FaultArg, PairsArg, ShardArg, WaveArg, read};
+use crate::units::{Declared, HardwareUnit, Purpose};
+use clap::ArgMatches;
 use pipelined::{GAP_ONE_IN, PipeUnit, STALL_ONE_IN};
 use sequence::{DesignDir, RouteGenUnit};
 use std::path::PathBuf;
-
-pub struct Kind;
 
 /// The Kautz digraph K(d,k) and the architecture.
 #[derive(Debug, Clone, clap::Args)]
@@ -46,7 +44,7 @@ pub struct Args {
 /// What `verify` runs beyond the selection of pairs.
 #[derive(Debug, Clone, clap::Args)]
 #[group(skip)]
-struct Running {
+pub struct Running {
     #[command(flatten)]
     shard: ShardArg,
     #[command(flatten)]
@@ -57,55 +55,15 @@ struct Running {
     design: Option<PathBuf>,
 }
 
-impl UnitKind for Kind {
-    fn name(&self) -> &'static str {
-        "kautz"
-    }
-
-    fn aliases(&self) -> &'static [&'static str] {
-        &["kautz-route-gen"]
-    }
-
-    fn about(&self) -> &'static str {
-        "The route generator for K(d,k) of the route-generator paper (Smit et al. 1991): the d node-disjoint routes, shortest first (the default unit)"
-    }
-
-    fn docs(&self) -> &'static str {
-        "docs/route-generator.md"
-    }
-
-    fn args(&self, command: Command, purpose: Purpose) -> Command {
-        let mut command = Args::augment_args(command);
-        if purpose.checks() {
-            command = FaultArg::augment_args(PairsArg::augment_args(command));
-        }
-        if purpose.runs() {
-            command = Running::augment_args(command);
-        }
-        command
-    }
-
-    fn unit(
-        &self,
-        matches: &ArgMatches,
-        top: Option<&str>,
-    ) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let args: Args = read(matches)?;
-        let (Some(d), Some(k)) = (args.d, args.k) else {
-            return Err(input_error(
-                "the route generator needs --d and --k (the Kautz digraph K(d,k))",
-            ));
-        };
-        let arch = args.arch.unwrap_or_default();
-        let top = top.unwrap_or(arch.default_top());
-        let params = RouteGenParams::new(d, k, top).map_err(input_error)?;
-        Ok(Box::new(KautzUnit {
-            params: params.with_arch(arch),
-            arch_given: args.arch.is_some(),
-            top_given: top_given(matches),
-        }))
-    }
-}
+/// The kautz unit, as the registry lists it.
+pub static KIND: Declared<Args, And<PairsArg, FaultArg>, Running> = Declared {
+    name: "kautz",
+    aliases: &["kautz-route-gen"],
+    about: "The route generator for K(d,k) of the route-generator paper (Smit et al. 1991): the d node-disjoint routes, shortest first (the default unit)",
+    docs: "docs/route-generator.md",
+    unit: KautzUnit::from_args,
+    options: PhantomData,
+};
 
 /// The route generator with validated parameters.
 pub struct KautzUnit {
@@ -116,6 +74,24 @@ pub struct KautzUnit {
 }
 
 impl KautzUnit {
+    /// The unit the options describe, validated.
+    fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
+        let (Some(d), Some(k)) = (args.d, args.k) else {
+            return Err(input_error(
+                "the route generator needs --d and --k (the Kautz digraph K(d,k))",
+            ));
+        };
+        let arch = args.arch.unwrap_or_default();
+        let top_given = top.is_some();
+        let top = top.unwrap_or(arch.default_top());
+        let params = RouteGenParams::new(d, k, top).map_err(input_error)?;
+        Ok(Box::new(KautzUnit {
+            params: params.with_arch(arch),
+            arch_given: args.arch.is_some(),
+            top_given,
+        }))
+    }
+
     pub fn new(params: RouteGenParams) -> Self {
         KautzUnit {
             params,
@@ -123,14 +99,6 @@ impl KautzUnit {
             top_given: false,
         }
     }
-}
-
-/// Whether the command line named the top (`--top`, a global option of every command
-/// that builds a unit).
-fn top_given(matches: &ArgMatches) -> bool {
-    matches
-        .try_get_one::<String>("top")
-        .is_ok_and(|top| top.is_some())
 }
 
 impl HardwareUnit for KautzUnit {
@@ -245,3 +213,4 @@ impl KautzUnit {
         Ok(design)
     }
 }
+use std::marker::PhantomData;

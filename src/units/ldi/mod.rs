@@ -11,11 +11,9 @@ use crate::rtl::ldi_units::{self, DEFAULT_DATA_BITS, LdiFault, LdiUnitKind, LdiU
 use crate::units::check::{Check, FamilyCheck};
 use crate::units::choice_arg::choice;
 use crate::units::options::{FaultArg, ShardArg, read};
-use crate::units::{HardwareUnit, Purpose, UnitKind, latency_text};
-use clap::{ArgMatches, Args as _, Command};
+use crate::units::{Declared, HardwareUnit, Purpose, latency_text};
+use clap::ArgMatches;
 use vectors::LdiUnit;
-
-pub struct Kind;
 
 /// The LDI network and which of its units.
 #[derive(Debug, Clone, clap::Args)]
@@ -42,36 +40,22 @@ pub struct Args {
     pub data_bits: u32,
 }
 
-impl UnitKind for Kind {
-    fn name(&self) -> &'static str {
-        "ldi"
-    }
+/// The ldi unit, as the registry lists it.
+pub static KIND: Declared<Args, FaultArg, ShardArg> = Declared {
+    name: "ldi",
+    aliases: &[],
+    about: "LDI(M,S) of Melhem's LDI paper: next-hop units (Theorem 3, two-hop, shortest), switch settings as logic or ROM, and a crossbar that applies them",
+    docs: "docs/ldi-units.md",
+    unit: Ldi::from_args,
+    options: PhantomData,
+};
 
-    fn about(&self) -> &'static str {
-        "LDI(M,S) of Melhem's LDI paper: next-hop units (Theorem 3, two-hop, shortest), switch settings as logic or ROM, and a crossbar that applies them"
-    }
+/// An LDI unit with validated parameters.
+pub struct Ldi(pub LdiUnitParams);
 
-    fn docs(&self) -> &'static str {
-        "docs/ldi-units.md"
-    }
-
-    fn args(&self, command: Command, purpose: Purpose) -> Command {
-        let mut command = Args::augment_args(command);
-        if purpose.checks() {
-            command = FaultArg::augment_args(command);
-        }
-        if purpose.runs() {
-            command = ShardArg::augment_args(command);
-        }
-        command
-    }
-
-    fn unit(
-        &self,
-        matches: &ArgMatches,
-        top: Option<&str>,
-    ) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let args: Args = read(matches)?;
+impl Ldi {
+    /// The unit the options describe, validated.
+    fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
         if args.kind != LdiUnitKind::Crossbar && args.data_bits != DEFAULT_DATA_BITS {
             return Err(input_error(format!(
                 "--data-bits sizes the crossbar's data ports; the {} unit has none",
@@ -88,9 +72,6 @@ impl UnitKind for Kind {
         Ok(Box::new(Ldi(params)))
     }
 }
-
-/// An LDI unit with validated parameters.
-pub struct Ldi(pub LdiUnitParams);
 
 impl HardwareUnit for Ldi {
     fn name(&self) -> String {
@@ -135,3 +116,4 @@ impl HardwareUnit for Ldi {
         )))
     }
 }
+use std::marker::PhantomData;

@@ -11,12 +11,10 @@ use crate::sim::sequence::SequenceUnit;
 use crate::sim::vectors::{Pairs, Shard};
 use crate::topology::mrns::Mrns;
 use crate::units::check::{Check, Family, FamilyCheck};
-use crate::units::options::{FaultArg, PairsArg, ShardArg, WaveArg, read};
-use crate::units::{HardwareUnit, Purpose, UnitKind};
-use clap::{ArgMatches, Args as _, Command};
+use crate::units::options::{And, FaultArg, PairsArg, ShardArg, WaveArg, read};
+use crate::units::{Declared, HardwareUnit, Purpose};
+use clap::ArgMatches;
 use paths::MrnsPathUnit;
-
-pub struct Kind;
 
 /// The MRNS network.
 #[derive(Debug, Clone, clap::Args)]
@@ -28,40 +26,22 @@ pub struct Args {
     pub radices: String,
 }
 
-impl UnitKind for Kind {
-    fn name(&self) -> &'static str {
-        "mrns"
-    }
+/// The mrns unit, as the registry lists it.
+pub static KIND: Declared<Args, And<PairsArg, FaultArg>, And<ShardArg, WaveArg>> = Declared {
+    name: "mrns",
+    aliases: &["mrns-path-gen"],
+    about: "MRNS (generalised hypercube) of Choi and Chung's MRNS paper: the generator of the sum (m_i - 1) node-disjoint paths between two nodes, one per request",
+    docs: "docs/mrns-path-gen.md",
+    unit: MrnsPaths::from_args,
+    options: PhantomData,
+};
 
-    fn aliases(&self) -> &'static [&'static str] {
-        &["mrns-path-gen"]
-    }
+/// The MRNS path generator with validated parameters.
+pub struct MrnsPaths(pub MrnsPathGenParams);
 
-    fn about(&self) -> &'static str {
-        "MRNS (generalised hypercube) of Choi and Chung's MRNS paper: the generator of the sum (m_i - 1) node-disjoint paths between two nodes, one per request"
-    }
-
-    fn docs(&self) -> &'static str {
-        "docs/mrns-path-gen.md"
-    }
-
-    fn args(&self, command: Command, purpose: Purpose) -> Command {
-        let mut command = Args::augment_args(command);
-        if purpose.checks() {
-            command = FaultArg::augment_args(PairsArg::augment_args(command));
-        }
-        if purpose.runs() {
-            command = WaveArg::augment_args(ShardArg::augment_args(command));
-        }
-        command
-    }
-
-    fn unit(
-        &self,
-        matches: &ArgMatches,
-        top: Option<&str>,
-    ) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let args: Args = read(matches)?;
+impl MrnsPaths {
+    /// The unit the options describe, validated.
+    fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
         let network = Mrns::parse(&args.radices).map_err(input_error)?;
         let params = MrnsPathGenParams::for_network(network).map_err(input_error)?;
         Ok(Box::new(MrnsPaths(
@@ -69,9 +49,6 @@ impl UnitKind for Kind {
         )))
     }
 }
-
-/// The MRNS path generator with validated parameters.
-pub struct MrnsPaths(pub MrnsPathGenParams);
 
 impl HardwareUnit for MrnsPaths {
     fn name(&self) -> String {
@@ -134,3 +111,4 @@ impl HardwareUnit for MrnsPaths {
         }))
     }
 }
+use std::marker::PhantomData;

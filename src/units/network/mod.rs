@@ -21,12 +21,10 @@ use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::{SimError, Simulator, export};
 use crate::units::check::{Check, ExportError, Run, Simulation, Verdict};
 use crate::units::choice_arg::choice;
-use crate::units::options::{DelaysArg, FaultArg, WaveArg, read};
-use crate::units::{HardwareUnit, Purpose, UnitKind};
-use clap::{ArgMatches, Args as _, Command};
+use crate::units::options::{And, DelaysArg, FaultArg, WaveArg, read};
+use crate::units::{Declared, HardwareUnit, Purpose};
+use clap::ArgMatches;
 use traffic::NetworkUnit;
-
-pub struct Kind;
 
 /// The network's graph, buffers, arbiters and clocking.
 #[derive(Debug, Clone, clap::Args)]
@@ -58,7 +56,7 @@ pub struct Args {
 /// The traffic a check runs.
 #[derive(Debug, Clone, clap::Args)]
 #[group(skip)]
-struct Selection {
+pub struct Selection {
     /// Seed of the traffic, of the faulty nodes and of the self-timed wires' delays
     /// [default: 1].
     #[arg(long)]
@@ -76,40 +74,22 @@ struct Selection {
     fault: FaultArg,
 }
 
-impl UnitKind for Kind {
-    fn name(&self) -> &'static str {
-        "network"
-    }
+/// The network unit, as the registry lists it.
+pub static KIND: Declared<Args, Selection, And<WaveArg, DelaysArg>> = Declared {
+    name: "network",
+    aliases: &["kautz-network"],
+    about: "A whole network on K(d,k) as the network-switch paper (Smit et al. 1991) builds it: at every node a switch and a router with its route generator, the links wired by the Kautz arcs, every node's processor side and faults as ports",
+    docs: "docs/network.md",
+    unit: Network::from_args,
+    options: PhantomData,
+};
 
-    fn aliases(&self) -> &'static [&'static str] {
-        &["kautz-network"]
-    }
+/// The network with validated parameters.
+pub struct Network(pub NetworkParams);
 
-    fn about(&self) -> &'static str {
-        "A whole network on K(d,k) as the network-switch paper (Smit et al. 1991) builds it: at every node a switch and a router with its route generator, the links wired by the Kautz arcs, every node's processor side and faults as ports"
-    }
-
-    fn docs(&self) -> &'static str {
-        "docs/network.md"
-    }
-
-    fn args(&self, command: Command, purpose: Purpose) -> Command {
-        let mut command = Args::augment_args(command);
-        if purpose.checks() {
-            command = Selection::augment_args(command);
-        }
-        if purpose.runs() {
-            command = DelaysArg::augment_args(WaveArg::augment_args(command));
-        }
-        command
-    }
-
-    fn unit(
-        &self,
-        matches: &ArgMatches,
-        top: Option<&str>,
-    ) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let args: Args = read(matches)?;
+impl Network {
+    /// The unit the options describe, validated.
+    fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
         NetworkParams::new(
             args.d,
             args.k,
@@ -123,9 +103,6 @@ impl UnitKind for Kind {
         .map_err(input_error)
     }
 }
-
-/// The network with validated parameters.
-pub struct Network(pub NetworkParams);
 
 impl HardwareUnit for Network {
     fn name(&self) -> String {
@@ -301,3 +278,4 @@ impl Check for SelfTimedCheck {
         .into())
     }
 }
+use std::marker::PhantomData;

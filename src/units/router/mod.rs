@@ -12,11 +12,9 @@ use crate::rtl::network::router::{
 };
 use crate::units::check::{Check, FamilyCheck};
 use crate::units::options::{FaultArg, WaveArg, read};
-use crate::units::{HardwareUnit, Purpose, UnitKind};
-use clap::{ArgMatches, Args as _, Command};
+use crate::units::{Declared, HardwareUnit, Purpose};
+use clap::ArgMatches;
 use traffic::RouterUnit;
-
-pub struct Kind;
 
 /// The node's network and its buffer.
 #[derive(Debug, Clone, clap::Args)]
@@ -36,7 +34,7 @@ pub struct Args {
 /// The traffic a check runs.
 #[derive(Debug, Clone, clap::Args)]
 #[group(skip)]
-struct Selection {
+pub struct Selection {
     /// Seed of the random traffic [default: 1].
     #[arg(long)]
     seed: Option<u64>,
@@ -47,40 +45,22 @@ struct Selection {
     fault: FaultArg,
 }
 
-impl UnitKind for Kind {
-    fn name(&self) -> &'static str {
-        "router"
-    }
+/// The router unit, as the registry lists it.
+pub static KIND: Declared<Args, Selection, WaveArg> = Declared {
+    name: "router",
+    aliases: &["kautz-router"],
+    about: "The router of the network-switch paper (Smit et al. 1991) for a node of K(d,k): the message buffer, the route generator beside it, one attempt per NACK over the d node-disjoint routes, and the receiver",
+    docs: "docs/network.md",
+    unit: Router::from_args,
+    options: PhantomData,
+};
 
-    fn aliases(&self) -> &'static [&'static str] {
-        &["kautz-router"]
-    }
+/// The router with validated parameters.
+pub struct Router(pub RouterParams);
 
-    fn about(&self) -> &'static str {
-        "The router of the network-switch paper (Smit et al. 1991) for a node of K(d,k): the message buffer, the route generator beside it, one attempt per NACK over the d node-disjoint routes, and the receiver"
-    }
-
-    fn docs(&self) -> &'static str {
-        "docs/network.md"
-    }
-
-    fn args(&self, command: Command, purpose: Purpose) -> Command {
-        let mut command = Args::augment_args(command);
-        if purpose.checks() {
-            command = Selection::augment_args(command);
-        }
-        if purpose.runs() {
-            command = WaveArg::augment_args(command);
-        }
-        command
-    }
-
-    fn unit(
-        &self,
-        matches: &ArgMatches,
-        top: Option<&str>,
-    ) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let args: Args = read(matches)?;
+impl Router {
+    /// The unit the options describe, validated.
+    fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
         RouterParams::new(
             args.d,
             args.k,
@@ -91,9 +71,6 @@ impl UnitKind for Kind {
         .map_err(input_error)
     }
 }
-
-/// The router with validated parameters.
-pub struct Router(pub RouterParams);
 
 impl HardwareUnit for Router {
     fn name(&self) -> String {
@@ -146,3 +123,4 @@ impl HardwareUnit for Router {
         Ok(Box::new(FamilyCheck::stream(Box::new(unit), heading)))
     }
 }
+use std::marker::PhantomData;

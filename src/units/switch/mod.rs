@@ -21,13 +21,11 @@ use crate::sim::stream::StreamUnit;
 use crate::sim::{SimError, Simulator};
 use crate::units::check::{Check, ExportError, FamilyCheck, Run, Simulation, Verdict};
 use crate::units::choice_arg::choice;
-use crate::units::options::{DelaysArg, FaultArg, WaveArg, read};
-use crate::units::{HardwareUnit, Purpose, UnitKind};
-use clap::{ArgMatches, Args as _, Command};
+use crate::units::options::{And, DelaysArg, FaultArg, WaveArg, read};
+use crate::units::{Declared, HardwareUnit, Purpose};
+use clap::ArgMatches;
 use ring::Ring;
 use traffic::{DIRECTED_CYCLES, SwitchUnit};
-
-pub struct Kind;
 
 /// The switch's size, arbiter and clocking.
 #[derive(Debug, Clone, clap::Args)]
@@ -57,7 +55,7 @@ pub struct Args {
 /// The traffic a check runs.
 #[derive(Debug, Clone, clap::Args)]
 #[group(skip)]
-struct Selection {
+pub struct Selection {
     /// Seed of the random traffic (and of the self-timed ring's wire delays) [default: 1].
     #[arg(long)]
     seed: Option<u64>,
@@ -69,40 +67,22 @@ struct Selection {
     fault: FaultArg,
 }
 
-impl UnitKind for Kind {
-    fn name(&self) -> &'static str {
-        "switch"
-    }
+/// The switch unit, as the registry lists it.
+pub static KIND: Declared<Args, Selection, And<WaveArg, DelaysArg>> = Declared {
+    name: "switch",
+    aliases: &["kautz-switch"],
+    about: "The switch of the network-switch paper (Smit et al. 1991): a (d+1)x(d+1) wormhole crossbar that consumes one route byte per hop and answers NACK when a worm's output is taken",
+    docs: "docs/switch.md",
+    unit: Switch::from_args,
+    options: PhantomData,
+};
 
-    fn aliases(&self) -> &'static [&'static str] {
-        &["kautz-switch"]
-    }
+/// The switch with validated parameters.
+pub struct Switch(pub SwitchParams);
 
-    fn about(&self) -> &'static str {
-        "The switch of the network-switch paper (Smit et al. 1991): a (d+1)x(d+1) wormhole crossbar that consumes one route byte per hop and answers NACK when a worm's output is taken"
-    }
-
-    fn docs(&self) -> &'static str {
-        "docs/switch.md"
-    }
-
-    fn args(&self, command: Command, purpose: Purpose) -> Command {
-        let mut command = Args::augment_args(command);
-        if purpose.checks() {
-            command = Selection::augment_args(command);
-        }
-        if purpose.runs() {
-            command = DelaysArg::augment_args(WaveArg::augment_args(command));
-        }
-        command
-    }
-
-    fn unit(
-        &self,
-        matches: &ArgMatches,
-        top: Option<&str>,
-    ) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let args: Args = read(matches)?;
+impl Switch {
+    /// The unit the options describe, validated.
+    fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
         let config =
             SwitchConfig::new(args.d, args.data_bits, args.arbiter).map_err(input_error)?;
         Ok(Box::new(Switch(
@@ -112,9 +92,6 @@ impl UnitKind for Kind {
         )))
     }
 }
-
-/// The switch with validated parameters.
-pub struct Switch(pub SwitchParams);
 
 impl HardwareUnit for Switch {
     fn name(&self) -> String {
@@ -240,3 +217,4 @@ impl Check for RingCheck {
         .into())
     }
 }
+use std::marker::PhantomData;

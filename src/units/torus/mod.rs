@@ -12,12 +12,10 @@ use crate::rtl::ir::Design;
 use crate::rtl::torus_router::{self, TorusFault, TorusRouterParams};
 use crate::units::check::{Check, FamilyCheck};
 use crate::units::choice_arg::choice;
-use crate::units::options::{FaultArg, ShardArg, read};
-use crate::units::{HardwareUnit, Purpose, UnitKind, latency_text};
-use clap::{ArgMatches, Args as _, Command, ValueEnum};
+use crate::units::options::{And, FaultArg, ShardArg, read};
+use crate::units::{Declared, HardwareUnit, Purpose, latency_text};
+use clap::{ArgMatches, ValueEnum};
 use vectors::{Headers, TorusUnit, single_faults};
-
-pub struct Kind;
 
 /// The cube and the algorithm.
 #[derive(Debug, Clone, clap::Args)]
@@ -40,7 +38,7 @@ pub struct Args {
 /// Which vectors a check runs.
 #[derive(Debug, Clone, clap::Args)]
 #[group(skip)]
-struct Selection {
+pub struct Selection {
     /// Which vectors to run [default: both].
     #[arg(long, value_enum)]
     vectors: Option<TorusVectors>,
@@ -57,36 +55,22 @@ pub enum TorusVectors {
     Walks,
 }
 
-impl UnitKind for Kind {
-    fn name(&self) -> &'static str {
-        "torus"
-    }
+/// The torus unit, as the registry lists it.
+pub static KIND: Declared<Args, And<FaultArg, Selection>, ShardArg> = Declared {
+    name: "torus",
+    aliases: &[],
+    about: "The routing function of one node of a k-ary n-cube, from Demaine and Srinivas's k-ary n-cube paper (e-cube, double e-cube, west-first, direction-first), with a mask of faulty or busy links",
+    docs: "docs/torus-router.md",
+    unit: TorusRouter::from_args,
+    options: PhantomData,
+};
 
-    fn about(&self) -> &'static str {
-        "The routing function of one node of a k-ary n-cube, from Demaine and Srinivas's k-ary n-cube paper (e-cube, double e-cube, west-first, direction-first), with a mask of faulty or busy links"
-    }
+/// The torus routing unit with validated parameters.
+pub struct TorusRouter(pub TorusRouterParams);
 
-    fn docs(&self) -> &'static str {
-        "docs/torus-router.md"
-    }
-
-    fn args(&self, command: Command, purpose: Purpose) -> Command {
-        let mut command = Args::augment_args(command);
-        if purpose.checks() {
-            command = Selection::augment_args(FaultArg::augment_args(command));
-        }
-        if purpose.runs() {
-            command = ShardArg::augment_args(command);
-        }
-        command
-    }
-
-    fn unit(
-        &self,
-        matches: &ArgMatches,
-        top: Option<&str>,
-    ) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let args: Args = read(matches)?;
+impl TorusRouter {
+    /// The unit the options describe, validated.
+    fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
         TorusRouterParams::new(
             args.k,
             args.n,
@@ -98,9 +82,6 @@ impl UnitKind for Kind {
         .map_err(input_error)
     }
 }
-
-/// The torus routing unit with validated parameters.
-pub struct TorusRouter(pub TorusRouterParams);
 
 impl HardwareUnit for TorusRouter {
     fn name(&self) -> String {
@@ -148,3 +129,4 @@ impl HardwareUnit for TorusRouter {
         Ok(Box::new(FamilyCheck::function(Box::new(unit), shard)))
     }
 }
+use std::marker::PhantomData;

@@ -2,7 +2,7 @@
 //! JSON summary has the contract's keys and agrees with the trace, line for line, and the
 //! same command prints the same bytes.
 
-mod common;
+use crate::common;
 
 use common::kautzgen;
 

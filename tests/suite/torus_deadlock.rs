@@ -3,7 +3,7 @@
 //! 3-cube with every dependency walked by a golden route, the messages of those cycles
 //! placed in the wormhole simulator (`--simulate`), and the refusals of bad input.
 
-mod common;
+use crate::common;
 
 use common::kautzgen;
 use kautzgen::routing::torus::{Algorithm, Router};

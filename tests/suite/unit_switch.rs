@@ -8,7 +8,7 @@
 //! d = 1 to 4; byte-identical output. A missing tool fails these tests with its install
 //! command.
 
-mod common;
+use crate::common;
 
 use common::{CLOCKED_LINT, SELF_TIMED_LINT, assert_lint_clean, kautzgen, write_both};
 use kautzgen::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};

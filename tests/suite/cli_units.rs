@@ -2,7 +2,7 @@
 //! own parameters, the Kautz route generator as the default, and exact messages and exit
 //! status 2 for a unit's parameters given to the wrong unit.
 
-mod common;
+use crate::common;
 
 use common::kautzgen;
 use std::path::Path;

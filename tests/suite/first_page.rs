@@ -2,7 +2,7 @@
 //! (never by the project's internal seed numbers, which a user does not have) in the docs
 //! and in every command's help, links that lead somewhere, a licence and a changelog.
 
-mod common;
+use crate::common;
 
 use common::kautzgen;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! ejected in cycle h + L - 1: latency h + L. Also: a deadlock of worms chasing each other
 //! round a ring, conservation of messages, determinism, bad input, and Fig. 4's shards.
 
-mod common;
+use crate::common;
 
 use common::kautzgen;
 use serde_json::Value;

@@ -1,8 +1,4 @@
 //! What the tests share: running the binary, and writing a design in both languages.
-//!
-//! Every test binary compiles this module and uses a part of it, so the rest is dead code
-//! to that binary alone.
-#![allow(dead_code)]
 
 use kautzgen::emit::manifest::Manifest;
 use kautzgen::emit::names::Language;

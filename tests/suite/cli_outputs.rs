@@ -3,7 +3,7 @@
 //! replaced atomically with their mode kept, links followed, FIFOs and devices written in
 //! place, and failures named in one line.
 
-mod common;
+use crate::common;
 
 use common::kautzgen;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};

@@ -2,7 +2,7 @@
 //! exit status 2; `verify switch` prints its heading and verdict exactly, and a built-in
 //! fault fails with the number of cycles the faulty model differs in.
 
-mod common;
+use crate::common;
 
 use common::kautzgen;
 use kautzgen::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};

@@ -8,7 +8,7 @@
 //! These tests need GHDL and Icarus Verilog (`make deps` installs them); without them they
 //! fail with the install command, never skip.
 
-mod common;
+use crate::common;
 
 use common::{SELF_TIMED_LINT, assert_lint_clean, write_both};
 use kautzgen::emit::names::Language;

@@ -5,7 +5,7 @@
 //!
 //! These tests need Verilator, GHDL and yosys (`make deps`); without them they fail.
 
-mod common;
+use crate::common;
 
 use common::{CLOCKED_LINT, assert_lint_clean, assert_proved, write_both};
 use kautzgen::routing::kautz::{Phase, route_set};

@@ -5,7 +5,7 @@
 //! mismatch `kautzgen verify` reports on a design built with a fault. One instance of every
 //! unit. A missing simulator fails the test with the command that installs it.
 
-mod common;
+use crate::common;
 
 use common::kautzgen;
 use kautzgen::synth::tool::{FUSESOC, GHDL, IVERILOG, Tool, VERILATOR};

@@ -2,7 +2,7 @@
 //! yosys for sizes at the edges, byte-identical output, and whole-directory replacement.
 //! A missing tool fails these tests with its install command.
 
-mod common;
+use crate::common;
 
 use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::rtl::ir::{Direction, SignalKind};

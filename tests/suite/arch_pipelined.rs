@@ -10,7 +10,7 @@ use kautzgen::rtl::kautz_route::{Arch, RouteGenParams, design};
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{CLOCKED_LINT, assert_lint_clean, assert_proved, kautzgen, write_both};
 
 fn pipelined(d: u64, k: u64) -> Design {

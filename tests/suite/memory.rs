@@ -10,7 +10,7 @@
 //! These tests need the tools `make deps` installs, and for ECP5 the project's .venv; a
 //! missing tool fails them with its install command, never skips them.
 
-mod common;
+use crate::common;
 
 use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::emit::names::Language;

@@ -6,7 +6,7 @@
 //! registered variants (one in Verilator too). A missing tool fails these tests with its
 //! install command.
 
-mod common;
+use crate::common;
 
 use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::choice::Choice;

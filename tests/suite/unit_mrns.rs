@@ -6,7 +6,7 @@
 //! byte-identical output; parameter errors. A missing tool fails these tests with its
 //! install command.
 
-mod common;
+use crate::common;
 
 use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::emit::names::Language;

@@ -3,7 +3,7 @@
 //! counterexample that names the output that differs. A missing tool fails these tests
 //! with its install command.
 
-mod common;
+use crate::common;
 
 use common::write_both;
 use kautzgen::choice::Choice;

@@ -2,7 +2,7 @@
 //! machine without Verilator can still check a design, and a deliberate fault fails there
 //! on exactly the vectors or cycles it fails on in GHDL.
 
-mod common;
+use crate::common;
 
 use common::kautzgen;
 

@@ -3,7 +3,7 @@
 //! are checked against realise every link exactly once.
 //! A missing tool fails these tests with its install command.
 
-mod common;
+use crate::common;
 
 use common::write_both;
 use kautzgen::choice::Choice;

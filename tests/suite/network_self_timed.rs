@@ -9,7 +9,7 @@
 //! counted on each node's own clock, in GHDL and Icarus Verilog, and fail on the built-in
 //! wiring faults exactly where the synchronous network does.
 
-mod common;
+use crate::common;
 
 use common::{SELF_TIMED_LINT, assert_lint_clean, kautzgen, write_both};
 use kautzgen::fabric::switch::Arbiter;

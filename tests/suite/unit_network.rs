@@ -3,7 +3,7 @@
 //! network model message for message in Verilator and GHDL, with and without faulty nodes;
 //! the built-in wiring faults are caught; bad parameters give one line and exit status 2.
 
-mod common;
+use crate::common;
 
 use common::{CLOCKED_LINT, assert_lint_clean, kautzgen, write_both};
 use kautzgen::fabric::switch::Arbiter;

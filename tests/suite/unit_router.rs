@@ -1,7 +1,7 @@
 //! The router of the network-switch paper (Smit et al. 1991) (src/rtl/network/router.rs) in
 //! hardware: lint-clean; its ports as docs/network.md lists them.
 
-mod common;
+use crate::common;
 
 use common::{CLOCKED_LINT, assert_lint_clean, write_both};
 use kautzgen::rtl::ir::{Direction, SignalKind};

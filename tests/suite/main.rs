@@ -1,0 +1,46 @@
+//! kautzgen's integration tests, one module per area, built as one test binary: one link
+//! instead of one per area, and one pool of test threads over every test, so that a slow
+//! simulator run in one area does not leave the other core idle.
+//!
+//! `common` holds what the areas share: running the binary, writing a design in both
+//! languages, linting and proving it.
+
+mod common;
+
+mod arch_parallel;
+mod arch_pipelined;
+mod c_element;
+mod cli_interrupt;
+mod cli_kautz;
+mod cli_ldi;
+mod cli_mrns;
+mod cli_netsim;
+mod cli_outputs;
+mod cli_progress;
+mod cli_switch;
+mod cli_torus;
+mod cli_units;
+mod clock_rendezvous;
+mod exported_testbench;
+mod first_page;
+mod function_flow;
+mod hdl_generate;
+mod kautz_routes;
+mod memory;
+mod network_model;
+mod network_self_timed;
+mod prove_equivalence;
+mod switch_model;
+mod synth_flow;
+mod synth_fusesoc;
+mod torus_deadlock;
+mod torus_netsim;
+mod unit_ldi;
+mod unit_mrns;
+mod unit_network;
+mod unit_router;
+mod unit_switch;
+mod unit_torus;
+mod verify_icarus;
+mod verify_sim;
+mod verify_vectors;

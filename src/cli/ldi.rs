@@ -6,7 +6,7 @@
 //! what the user asked for (parameters, nodes, a method that does not fit M) exits with 2.
 
 use crate::cli::input_error;
-use crate::cli::output::print_stdout;
+use crate::cli::output::{Format, print_stdout};
 use crate::routing::ldi::{Route, Theorem3, shortest_route};
 use crate::topology::ldi::Ldi;
 use anyhow::Context;
@@ -44,14 +44,6 @@ struct GraphArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Format {
-    /// Lines for people.
-    Text,
-    /// One line of JSON, fields in a fixed order.
-    Json,
 }
 
 /// Size, diameter and which fixed-length routing theorems apply.

@@ -6,7 +6,7 @@
 //! one line of JSON whose keys and paths always come in the same order.
 
 use crate::cli::input_error;
-use crate::cli::output::print_stdout;
+use crate::cli::output::{Format, print_stdout};
 use crate::routing::mrns::{MrnsPath, disjoint_paths};
 use crate::topology::mrns::{Address, Mrns};
 use anyhow::Context;
@@ -57,14 +57,6 @@ struct PathsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// One header line, then one line per path.
-    Text,
-    /// One line of JSON.
-    Json,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -4,7 +4,7 @@
 use crate::choice::Choice;
 use crate::cli::generate::Lang;
 use crate::cli::input_error;
-use crate::cli::output::print_stdout;
+use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
 use crate::cli::unit::{Build, UnitSelection};
 use crate::output;
@@ -81,12 +81,6 @@ pub struct Args {
     /// A directory of `--format json` reports, for --doc.
     #[arg(global = true, long, value_name = "DIR", requires = "doc")]
     from: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Format {
-    Text,
-    Json,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -8,11 +8,11 @@
 
 use crate::choice::Choice;
 use crate::cli::input_error;
-use crate::cli::output::print_stdout;
+use crate::cli::output::{Format, print_stdout};
 use crate::routing::torus::{Action, Algorithm, Header, HeaderLayout, Route, Router, RoutingError};
 use crate::topology::torus::{Faults, Node, PortMask, Torus};
 use crate::units::choice_arg::choice;
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 use serde::Serialize;
 
 mod deadlock;
@@ -115,12 +115,6 @@ struct HeaderArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Format {
-    Text,
-    Json,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -11,7 +11,7 @@
 
 use crate::choice::Choice;
 use crate::cli::input_error;
-use crate::cli::output::print_stdout;
+use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
 use crate::fabric::switch::Arbiter;
 use crate::network::kautz_net::{FaultSpec, KautzNet, NetParams};
@@ -100,12 +100,6 @@ pub struct Args {
     /// Write one JSON line per message to FILE
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    Text,
-    Json,
 }
 
 #[derive(Debug, clap::Subcommand)]

@@ -8,7 +8,7 @@
 
 use crate::choice::Choice;
 use crate::cli::input_error;
-use crate::cli::output::print_stdout;
+use crate::cli::output::{Format, print_stdout};
 use crate::network::torus_net::{
     DEFAULT_BUFFER_FLITS, DEFAULT_MESSAGE_FLITS, TorusNet, TorusParams, TorusSummary,
 };
@@ -76,12 +76,6 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    Text,
-    Json,
 }
 
 #[derive(Debug, clap::Subcommand)]

@@ -8,9 +8,10 @@
 //! `--simulate` (and always in the sweep) a cycle's messages are also placed in the
 //! wormhole simulator ([`crate::experiments::torus_witness`]) to see whether they deadlock.
 
-use super::{Format, witness, written};
+use super::{witness, written};
 use crate::choice::Choice;
 use crate::cli::input_error;
+use crate::cli::output::Format;
 use crate::cli::output::print_stdout;
 use crate::experiments::torus_deadlock_sweep::points;
 use crate::experiments::torus_witness::{self, Witness};

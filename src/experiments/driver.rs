@@ -66,6 +66,15 @@ pub fn run_points<E: Experiment>(
 }
 
 /// `rows` as a CSV file: the header, then a line per row.
+/// An optional CSV field: empty is `None`; `None` overall when the text does not parse.
+pub fn optional_field<T: std::str::FromStr>(text: &str) -> Option<Option<T>> {
+    if text.is_empty() {
+        Some(None)
+    } else {
+        text.parse().ok().map(Some)
+    }
+}
+
 pub fn csv_text<R: CsvRow>(rows: &[R]) -> String {
     let mut text = format!("{}\n", R::HEADER);
     for row in rows {

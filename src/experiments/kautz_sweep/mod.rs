@@ -7,7 +7,7 @@
 //! success falls below a threshold ([`crossing`]), and the table and chart of the rows
 //! ([`report`]).
 
-use super::driver::{CsvRow, Experiment};
+use super::driver::{CsvRow, Experiment, optional_field};
 use crate::network::kautz_net::{KautzNet, NetError, NetParams};
 use crate::network::stats::Summary;
 use crate::topology::kautz::Kautz;
@@ -149,13 +149,6 @@ impl CsvRow for Row {
         if f.len() != 13 {
             return None;
         }
-        let opt = |s: &str| {
-            if s.is_empty() {
-                Some(None)
-            } else {
-                s.parse().ok().map(Some)
-            }
-        };
         Some(Row {
             point: Point {
                 graph: Kautz::new(f[0].parse().ok()?, f[1].parse().ok()?).ok()?,
@@ -167,14 +160,10 @@ impl CsvRow for Row {
                 delivered: f[5].parse().ok()?,
                 failed: f[6].parse().ok()?,
                 retries: f[7].parse().ok()?,
-                mean_latency: opt(f[8])?,
-                p99_latency: if f[9].is_empty() {
-                    None
-                } else {
-                    Some(f[9].parse().ok()?)
-                },
+                mean_latency: optional_field(f[8])?,
+                p99_latency: optional_field(f[9])?,
                 throughput: f[10].parse().ok()?,
-                first_attempt_success: opt(f[11])?,
+                first_attempt_success: optional_field(f[11])?,
                 cycles: f[12].parse().ok()?,
                 receive_errors: 0,
                 corrupted: 0,

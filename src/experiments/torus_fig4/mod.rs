@@ -9,7 +9,7 @@
 //! (algorithm, n, faults) the mean over seeds of extra hops and latency with the half-width
 //! of its 95 % confidence interval ([`aggregate`]), and their table and chart ([`report`]).
 
-use super::driver::{CsvRow, Experiment};
+use super::driver::{CsvRow, Experiment, optional_field};
 use crate::choice::Choice;
 use crate::network::torus_net::{TorusNet, TorusNetError, TorusParams};
 use crate::routing::torus::Algorithm;
@@ -165,13 +165,6 @@ impl CsvRow for Fig4Row {
         if f.len() != 11 {
             return None;
         }
-        let opt = |s: &str| {
-            if s.is_empty() {
-                Some(None)
-            } else {
-                s.parse().ok().map(Some)
-            }
-        };
         Some(Fig4Row {
             point: Fig4Point {
                 algorithm: *Algorithm::ALL.iter().find(|a| a.name() == f[0])?,
@@ -183,9 +176,9 @@ impl CsvRow for Fig4Row {
             delivered: f[5].parse().ok()?,
             dropped: f[6].parse().ok()?,
             deadlock: f[7].parse().ok()?,
-            mean_latency: opt(f[8])?,
-            mean_hops: opt(f[9])?,
-            mean_extra_hops: opt(f[10])?,
+            mean_latency: optional_field(f[8])?,
+            mean_hops: optional_field(f[9])?,
+            mean_extra_hops: optional_field(f[10])?,
         })
     }
 }

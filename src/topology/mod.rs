@@ -5,6 +5,7 @@
 
 pub mod debruijn;
 pub mod digraph;
+pub mod edge_list;
 pub mod kautz;
 pub mod ldi;
 pub mod mrns;

@@ -4,12 +4,14 @@
 //! In: a validated [`Design`]. Out: files, each opening with a header that says what it is
 //! and the command that produced it, the manifest and the FuseSoC core ([`fusesoc`]). What
 //! differs between the languages lives only in the two [`Backend`] implementations; names
-//! are decided beforehand by [`names`].
+//! are decided beforehand by [`names`], and the walks both share over expressions and
+//! statements are [`expr`] and [`statements`].
 
 pub mod expr;
 pub mod fusesoc;
 pub mod manifest;
 pub mod names;
+pub mod statements;
 pub mod testbench;
 pub mod verilog;
 pub mod vhdl;

@@ -8,10 +8,11 @@
 //! into its `reg` read data in one `always @(posedge clk)`, which yosys infers as a RAM.
 
 use crate::emit::expr::{self, Operand, Syntax};
-use crate::emit::names::{DesignNames, ModuleNames};
+use crate::emit::names::{DesignNames, MemoryNames, ModuleNames};
+use crate::emit::statements::{Case, Instance, Register, StatementPrinter, print_statements};
 use crate::emit::{Backend, GeneratedFile, Provenance};
 use crate::rtl::ir::{
-    BinaryOp, Design, Direction, Expr, Module, SignalId, SignalKind, Statement, UnaryOp,
+    BinaryOp, Design, Direction, Expr, Memory, Module, SignalId, SignalKind, UnaryOp,
 };
 use std::fmt::Write;
 
@@ -50,6 +51,17 @@ fn print_module(
         writeln!(out, "{}", format!("// {line}").trim_end()).unwrap();
     }
     out += "\n`default_nettype none\n\n";
+    port_list(&mut out, module, local);
+    constants(&mut out, module, local);
+    internal_signals(&mut out, module, local);
+    let printer = VerilogStatements { module, local };
+    print_statements(&mut out, module, local, names, design, &printer);
+    out += "\nendmodule\n\n`default_nettype wire\n";
+    out
+}
+
+/// `module name (` with one port a line, each with its doc, and `);`.
+fn port_list(out: &mut String, module: &Module, local: &ModuleNames) {
     let ports: Vec<_> = module.ports().collect();
     writeln!(out, "module {} (", local.module).unwrap();
     for (i, (id, signal)) in ports.iter().enumerate() {
@@ -66,9 +78,13 @@ fn print_module(
         );
         writeln!(out, "    {declaration:<44} // {}", signal.doc).unwrap();
     }
-    out += ");\n";
+    *out += ");\n";
+}
+
+/// A `localparam` for each constant, after a blank line when there are any.
+fn constants(out: &mut String, module: &Module, local: &ModuleNames) {
     if !module.constants.is_empty() {
-        out += "\n";
+        *out += "\n";
     }
     for (i, constant) in module.constants.iter().enumerate() {
         let declaration = format!(
@@ -79,11 +95,16 @@ fn print_module(
         );
         writeln!(out, "    {declaration:<44} // {}", constant.doc).unwrap();
     }
+}
+
+/// A `reg` or `wire` for each internal signal, with its power-up value if it has one,
+/// after a blank line when there are any.
+fn internal_signals(out: &mut String, module: &Module, local: &ModuleNames) {
     let internals: Vec<_> = (0..module.signals.len())
         .filter(|&i| module.signals[i].kind == SignalKind::Internal)
         .collect();
     if !internals.is_empty() {
-        out += "\n";
+        *out += "\n";
     }
     for i in internals {
         let signal = &module.signals[i];
@@ -103,144 +124,129 @@ fn print_module(
         );
         writeln!(out, "    {declaration:<44} // {}", signal.doc).unwrap();
     }
-    let clocking = module.clocking;
-    let mut instances = local.instances.iter();
-    let mut memories = local.memories.iter();
-    for item in &module.items {
-        out += "\n";
-        for line in item.doc.lines() {
-            writeln!(out, "    // {line}").unwrap();
+}
+
+/// Prints statements in Verilog, their expressions in the module's names.
+struct VerilogStatements<'a> {
+    module: &'a Module,
+    local: &'a ModuleNames,
+}
+
+impl VerilogStatements<'_> {
+    fn e(&self, expr: &Expr) -> String {
+        expression(expr, self.module, self.local)
+    }
+}
+
+impl StatementPrinter for VerilogStatements<'_> {
+    const COMMENT: &'static str = "//";
+
+    fn assign(&self, out: &mut String, target: &str, value: &Expr) {
+        writeln!(out, "    assign {target} = {};", self.e(value)).unwrap();
+    }
+
+    fn register(&self, out: &mut String, register: Register) {
+        let Register {
+            target,
+            clock,
+            reset,
+            ..
+        } = register;
+        writeln!(out, "    always @(posedge {clock}) begin").unwrap();
+        writeln!(
+            out,
+            "        if ({reset}) {target} <= {};",
+            literal(register.width, register.reset_value)
+        )
+        .unwrap();
+        writeln!(out, "        else {target} <= {};", self.e(register.next)).unwrap();
+        *out += "    end\n";
+    }
+
+    fn case(&self, out: &mut String, case: Case) {
+        let Case {
+            target, selector, ..
+        } = case;
+        *out += "    always @* begin\n";
+        writeln!(out, "        case ({selector})").unwrap();
+        for (label, value) in case.arms {
+            writeln!(
+                out,
+                "            {}: {target} = {};",
+                self.e(label),
+                self.e(value)
+            )
+            .unwrap();
         }
-        let e = |expr: &Expr| expression(expr, module, local);
-        match &item.statement {
-            Statement::Assign { target, value } => {
-                writeln!(
-                    out,
-                    "    assign {} = {};",
-                    local.signals[target.0 as usize],
-                    e(value)
-                )
-                .unwrap();
-            }
-            Statement::Register {
-                target,
-                reset,
-                next,
-            } => {
-                let clocking = clocking.expect("validated: registers have a clock");
-                let name = &local.signals[target.0 as usize];
-                writeln!(
-                    out,
-                    "    always @(posedge {}) begin",
-                    local.signals[clocking.clock.0 as usize]
-                )
-                .unwrap();
-                writeln!(
-                    out,
-                    "        if ({}) {name} <= {};",
-                    local.signals[clocking.reset.0 as usize],
-                    literal(module.sig(*target).width, *reset)
-                )
-                .unwrap();
-                writeln!(out, "        else {name} <= {};", e(next)).unwrap();
-                out += "    end\n";
-            }
-            Statement::Case {
-                target,
-                selector,
-                arms,
-                default,
-            } => {
-                let name = &local.signals[target.0 as usize];
-                out += "    always @* begin\n";
-                writeln!(out, "        case ({})", local.signals[selector.0 as usize]).unwrap();
-                for (label, value) in arms {
-                    writeln!(out, "            {}: {name} = {};", e(label), e(value)).unwrap();
-                }
-                writeln!(out, "            default: {name} = {};", e(default)).unwrap();
-                out += "        endcase\n    end\n";
-            }
-            Statement::CElement { target, inputs, .. } => {
-                let name = &local.signals[target.0 as usize];
-                let when = expr::c_element(inputs, module, local, &VerilogSyntax);
-                writeln!(
-                    out,
-                    "    always @* begin
-        if ({}) {name} = 1'b1;
-        else if ({}) {name} = 1'b0;
+        writeln!(
+            out,
+            "            default: {target} = {};",
+            self.e(case.default)
+        )
+        .unwrap();
+        *out += "        endcase\n    end\n";
+    }
+
+    fn c_element(&self, out: &mut String, target: &str, inputs: &[Expr]) {
+        let when = expr::c_element(inputs, self.module, self.local, &VerilogSyntax);
+        writeln!(
+            out,
+            "    always @* begin
+        if ({}) {target} = 1'b1;
+        else if ({}) {target} = 1'b0;
     end",
-                    when.set, when.clear
-                )
-                .unwrap();
-            }
-            Statement::Memory(memory) => {
-                let clocking = clocking.expect("validated: memories have a clock");
-                let names = memories.next().expect("names for every memory");
-                let (array, index) = (&names.array, &names.index);
-                let read_data = &local.signals[memory.read_data.0 as usize];
-                let depth = memory.depth;
-                writeln!(
-                    out,
-                    "    reg  {}{array} [0:{}];\n    integer {index};",
-                    range(memory.width),
-                    depth - 1
-                )
-                .unwrap();
-                // Power-up contents: an initial block, which yosys turns into the block
-                // RAM's initialisation, and the only way Verilog-2005 has to fill an array.
-                writeln!(
-                    out,
-                    "    initial begin
+            when.set, when.clear
+        )
+        .unwrap();
+    }
+
+    fn memory(&self, out: &mut String, memory: &Memory, names: &MemoryNames, clock: &str) {
+        let (array, index) = (&names.array, &names.index);
+        let read_data = &self.local.signals[memory.read_data.0 as usize];
+        let depth = memory.depth;
+        writeln!(
+            out,
+            "    reg  {}{array} [0:{}];\n    integer {index};",
+            range(memory.width),
+            depth - 1
+        )
+        .unwrap();
+        // Power-up contents: an initial block, which yosys turns into the block RAM's
+        // initialisation, and the only way Verilog-2005 has to fill an array.
+        writeln!(
+            out,
+            "    initial begin
         for ({index} = 0; {index} < {depth}; {index} = {index} + 1) {array}[{index}] = {};
     end",
-                    literal(memory.width, 0)
-                )
-                .unwrap();
-                writeln!(
-                    out,
-                    "    always @(posedge {}) begin
+            literal(memory.width, 0)
+        )
+        .unwrap();
+        writeln!(
+            out,
+            "    always @(posedge {clock}) begin
         if ({}) {array}[{}] <= {};",
-                    local.signals[clocking.clock.0 as usize],
-                    e(&memory.write_condition()),
-                    e(&memory.write_addr),
-                    e(&memory.write_data)
-                )
-                .unwrap();
-                let read = format!("{read_data} <= {array}[{}];", e(&memory.read_addr));
-                match memory.read_condition() {
-                    Some(inside) => writeln!(out, "        if ({}) {read}", e(&inside)).unwrap(),
-                    None => writeln!(out, "        {read}").unwrap(),
-                }
-                out += "    end\n";
-            }
-            Statement::Instance {
-                module: callee,
-                connections,
-                ..
-            } => {
-                let callee_module = design
-                    .module(callee)
-                    .expect("validated: instances name earlier modules");
-                let callee_names = names.of(callee_module);
-                let label = instances.next().expect("one label per instance");
-                writeln!(out, "    {} {label} (", callee_names.module).unwrap();
-                let ports: Vec<_> = callee_module.ports().collect();
-                for (i, ((port_id, _), (_, value))) in ports.iter().zip(connections).enumerate() {
-                    let comma = if i + 1 < connections.len() { "," } else { "" };
-                    writeln!(
-                        out,
-                        "        .{}({}){comma}",
-                        callee_names.signals[port_id.0 as usize],
-                        e(value)
-                    )
-                    .unwrap();
-                }
-                out += "    );\n";
-            }
+            self.e(&memory.write_condition()),
+            self.e(&memory.write_addr),
+            self.e(&memory.write_data)
+        )
+        .unwrap();
+        let read = format!("{read_data} <= {array}[{}];", self.e(&memory.read_addr));
+        match memory.read_condition() {
+            Some(inside) => writeln!(out, "        if ({}) {read}", self.e(&inside)).unwrap(),
+            None => writeln!(out, "        {read}").unwrap(),
         }
+        *out += "    end\n";
     }
-    out += "\nendmodule\n\n`default_nettype wire\n";
-    out
+
+    fn instance(&self, out: &mut String, instance: Instance) {
+        writeln!(out, "    {} {} (", instance.module, instance.label).unwrap();
+        let count = instance.connections.len();
+        for (i, (port, value)) in instance.connections.iter().enumerate() {
+            let comma = if i + 1 < count { "," } else { "" };
+            writeln!(out, "        .{port}({}){comma}", self.e(value)).unwrap();
+        }
+        *out += "    );\n";
+    }
 }
 
 /// Registers, case targets, C elements and memories' read data are assigned in `always`

@@ -11,10 +11,11 @@
 //! read into its read data by one clocked process, which `ghdl --synth` infers as a RAM.
 
 use crate::emit::expr::{self, Operand, Syntax};
-use crate::emit::names::{DesignNames, ModuleNames};
+use crate::emit::names::{DesignNames, MemoryNames, ModuleNames};
+use crate::emit::statements::{Case, Instance, Register, StatementPrinter, print_statements};
 use crate::emit::{Backend, GeneratedFile, Provenance};
 use crate::rtl::ir::{
-    BinaryOp, Design, Direction, Expr, Module, SignalId, SignalKind, Statement, UnaryOp,
+    BinaryOp, Design, Direction, Expr, Memory, Module, SignalId, SignalKind, UnaryOp,
 };
 use std::fmt::Write;
 
@@ -143,6 +144,20 @@ fn print_module(
     out += "\n";
     out += LIBRARIES;
     writeln!(out, "use work.{}.all;\n", names.package).unwrap();
+    entity(&mut out, module, local);
+    writeln!(out, "architecture rtl of {} is", local.module).unwrap();
+    constants(&mut out, module, local);
+    internal_signals(&mut out, module, local);
+    memory_arrays(&mut out, module, local);
+    out += "begin\n";
+    let printer = VhdlStatements { module, local };
+    print_statements(&mut out, module, local, names, design, &printer);
+    writeln!(out, "\nend architecture rtl;").unwrap();
+    out
+}
+
+/// The entity: its ports, one a line, each with its doc.
+fn entity(out: &mut String, module: &Module, local: &ModuleNames) {
     writeln!(out, "entity {} is\n    port (", local.module).unwrap();
     let ports: Vec<_> = module.ports().collect();
     for (i, (id, signal)) in ports.iter().enumerate() {
@@ -159,7 +174,9 @@ fn print_module(
         writeln!(out, "        {declaration:<48} -- {}", signal.doc).unwrap();
     }
     writeln!(out, "    );\nend entity {};\n", local.module).unwrap();
-    writeln!(out, "architecture rtl of {} is", local.module).unwrap();
+}
+
+fn constants(out: &mut String, module: &Module, local: &ModuleNames) {
     for (i, constant) in module.constants.iter().enumerate() {
         let declaration = format!(
             "constant {} : {} := {};",
@@ -169,6 +186,10 @@ fn print_module(
         );
         writeln!(out, "    {declaration:<52} -- {}", constant.doc).unwrap();
     }
+}
+
+/// A signal for each internal signal, with its power-up value if it has one.
+fn internal_signals(out: &mut String, module: &Module, local: &ModuleNames) {
     for (i, signal) in module.signals.iter().enumerate() {
         if signal.kind == SignalKind::Internal {
             let initial = match module.initial_value(SignalId(i as u32)) {
@@ -183,6 +204,10 @@ fn print_module(
             writeln!(out, "    {declaration:<52} -- {}", signal.doc).unwrap();
         }
     }
+}
+
+/// Each memory's array type and its signal, every word zero.
+fn memory_arrays(out: &mut String, module: &Module, local: &ModuleNames) {
     for (memory, names) in module.memories().zip(&local.memories) {
         writeln!(
             out,
@@ -205,141 +230,119 @@ fn print_module(
         )
         .unwrap();
     }
-    out += "begin\n";
-    let mut instances = local.instances.iter();
-    let mut processes = local.processes.iter();
-    let mut memories = local.memories.iter();
-    for item in &module.items {
-        out += "\n";
-        for line in item.doc.lines() {
-            writeln!(out, "    -- {line}").unwrap();
-        }
-        let e = |expr: &Expr| expression(expr, module, local);
-        match &item.statement {
-            Statement::Assign { target, value } => {
-                let name = &local.signals[target.0 as usize];
-                writeln!(out, "    {name} <= {};", top_level(value, module, local)).unwrap();
-            }
-            Statement::Register {
-                target,
-                reset,
-                next,
-            } => {
-                let clocking = module.clocking.expect("validated: registers have a clock");
-                let name = &local.signals[target.0 as usize];
-                let label = processes.next().expect("one label per register");
-                let clock = &local.signals[clocking.clock.0 as usize];
-                let reset_signal = &local.signals[clocking.reset.0 as usize];
-                writeln!(
-                    out,
-                    "    {label} : process ({clock}) is
+}
+
+/// Prints statements in VHDL, their expressions in the module's names.
+struct VhdlStatements<'a> {
+    module: &'a Module,
+    local: &'a ModuleNames,
+}
+
+impl VhdlStatements<'_> {
+    fn e(&self, expr: &Expr) -> String {
+        expression(expr, self.module, self.local)
+    }
+
+    fn index(&self, address: &Expr) -> String {
+        index(address, self.module, self.local)
+    }
+}
+
+impl StatementPrinter for VhdlStatements<'_> {
+    const COMMENT: &'static str = "--";
+
+    fn assign(&self, out: &mut String, target: &str, value: &Expr) {
+        let value = top_level(value, self.module, self.local);
+        writeln!(out, "    {target} <= {value};").unwrap();
+    }
+
+    fn register(&self, out: &mut String, register: Register) {
+        let Register {
+            target,
+            clock,
+            reset,
+            label,
+            ..
+        } = register;
+        writeln!(
+            out,
+            "    {label} : process ({clock}) is
     begin
         if rising_edge({clock}) then
-            if {reset_signal} = '1' then
-                {name} <= {};
+            if {reset} = '1' then
+                {target} <= {};
             else
-                {name} <= {};
+                {target} <= {};
             end if;
         end if;
     end process {label};",
-                    literal(module.sig(*target).width, *reset),
-                    e(next)
-                )
-                .unwrap();
-            }
-            Statement::Case {
-                target,
-                selector,
-                arms,
-                default,
-            } => {
-                let name = &local.signals[target.0 as usize];
-                writeln!(
-                    out,
-                    "    with {} select {name} <=",
-                    local.signals[selector.0 as usize]
-                )
-                .unwrap();
-                for (label, value) in arms {
-                    writeln!(out, "        {} when {},", e(value), e(label)).unwrap();
-                }
-                writeln!(out, "        {} when others;", e(default)).unwrap();
-            }
-            Statement::CElement { target, inputs, .. } => {
-                let name = &local.signals[target.0 as usize];
-                let when = expr::c_element(inputs, module, local, &VhdlSyntax);
-                writeln!(
-                    out,
-                    "    {name} <= '1' when {} = '1' else\n        '0' when {} = '1';",
-                    when.set, when.clear
-                )
-                .unwrap();
-            }
-            Statement::Memory(memory) => {
-                let clocking = module.clocking.expect("validated: memories have a clock");
-                let names = memories.next().expect("names for every memory");
-                let (array, label) = (&names.array, &names.process);
-                let clock = &local.signals[clocking.clock.0 as usize];
-                let read_data = &local.signals[memory.read_data.0 as usize];
-                let index = |address: &Expr| index(address, module, local);
-                writeln!(
-                    out,
-                    "    {label} : process ({clock}) is
+            literal(register.width, register.reset_value),
+            self.e(register.next)
+        )
+        .unwrap();
+    }
+
+    fn case(&self, out: &mut String, case: Case) {
+        writeln!(out, "    with {} select {} <=", case.selector, case.target).unwrap();
+        for (label, value) in case.arms {
+            writeln!(out, "        {} when {},", self.e(value), self.e(label)).unwrap();
+        }
+        writeln!(out, "        {} when others;", self.e(case.default)).unwrap();
+    }
+
+    fn c_element(&self, out: &mut String, target: &str, inputs: &[Expr]) {
+        let when = expr::c_element(inputs, self.module, self.local, &VhdlSyntax);
+        writeln!(
+            out,
+            "    {target} <= '1' when {} = '1' else\n        '0' when {} = '1';",
+            when.set, when.clear
+        )
+        .unwrap();
+    }
+
+    fn memory(&self, out: &mut String, memory: &Memory, names: &MemoryNames, clock: &str) {
+        let (array, label) = (&names.array, &names.process);
+        let read_data = &self.local.signals[memory.read_data.0 as usize];
+        writeln!(
+            out,
+            "    {label} : process ({clock}) is
     begin
         if rising_edge({clock}) then
             if {} = '1' then
                 {array}({}) <= {};
             end if;",
-                    e(&memory.write_condition()),
-                    index(&memory.write_addr),
-                    e(&memory.write_data)
-                )
-                .unwrap();
-                let read = format!("{read_data} <= {array}({});", index(&memory.read_addr));
-                match memory.read_condition() {
-                    Some(inside) => writeln!(
-                        out,
-                        "            if {} = '1' then\n                {read}\n            end if;",
-                        e(&inside)
-                    )
-                    .unwrap(),
-                    None => writeln!(out, "            {read}").unwrap(),
-                }
-                writeln!(out, "        end if;\n    end process {label};").unwrap();
-            }
-            Statement::Instance {
-                module: callee,
-                connections,
-                ..
-            } => {
-                let callee_module = design
-                    .module(callee)
-                    .expect("validated: instances name earlier modules");
-                let callee_names = names.of(callee_module);
-                let label = instances.next().expect("one label per instance");
-                writeln!(
-                    out,
-                    "    {label} : entity work.{}\n        port map (",
-                    callee_names.module
-                )
-                .unwrap();
-                let ports: Vec<_> = callee_module.ports().collect();
-                for (i, ((port_id, _), (_, value))) in ports.iter().zip(connections).enumerate() {
-                    let comma = if i + 1 < connections.len() { "," } else { "" };
-                    writeln!(
-                        out,
-                        "            {} => {}{comma}",
-                        callee_names.signals[port_id.0 as usize],
-                        e(value)
-                    )
-                    .unwrap();
-                }
-                out += "        );\n";
-            }
+            self.e(&memory.write_condition()),
+            self.index(&memory.write_addr),
+            self.e(&memory.write_data)
+        )
+        .unwrap();
+        let read = format!("{read_data} <= {array}({});", self.index(&memory.read_addr));
+        match memory.read_condition() {
+            Some(inside) => writeln!(
+                out,
+                "            if {} = '1' then\n                {read}\n            end if;",
+                self.e(&inside)
+            )
+            .unwrap(),
+            None => writeln!(out, "            {read}").unwrap(),
         }
+        writeln!(out, "        end if;\n    end process {label};").unwrap();
     }
-    writeln!(out, "\nend architecture rtl;").unwrap();
-    out
+
+    fn instance(&self, out: &mut String, instance: Instance) {
+        writeln!(
+            out,
+            "    {} : entity work.{}\n        port map (",
+            instance.label, instance.module
+        )
+        .unwrap();
+        let count = instance.connections.len();
+        for (i, (port, value)) in instance.connections.iter().enumerate() {
+            let comma = if i + 1 < count { "," } else { "" };
+            writeln!(out, "            {port} => {}{comma}", self.e(value)).unwrap();
+        }
+        *out += "        );\n";
+    }
 }
 
 /// The right-hand side of a concurrent assignment: a chain of multiplexers reads best as

@@ -219,6 +219,47 @@ fn mark(bits: &mut [u64], v: usize) {
     bits[v / 64] |= 1 << (v % 64);
 }
 
+/// What [`KautzNet::run_observed`] keeps from cycle to cycle, reused so that a cycle
+/// allocates nothing.
+struct Stepping {
+    /// The nodes to step in this cycle and the next, as bit sets: stepping in index order
+    /// keeps the per-node arrays' accesses ascending.
+    active: Vec<u64>,
+    next_active: Vec<u64>,
+    /// The nodes of `active`, in index order.
+    order: Vec<u32>,
+    /// Per stepped switch, in `order`: its inputs.
+    inputs: Vec<Word>,
+    /// Per stepped switch: its output links' NACKs, bit p for output p.
+    nacks: Vec<u16>,
+    events: Vec<Event>,
+}
+
+impl Stepping {
+    fn new(nodes: usize) -> Self {
+        Stepping {
+            active: vec![0; nodes.div_ceil(64)],
+            next_active: vec![0; nodes.div_ceil(64)],
+            order: Vec::new(),
+            inputs: Vec::new(),
+            nacks: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// Lists the nodes of `active` in `order`.
+    fn list_active(&mut self) {
+        self.order.clear();
+        for (i, &bits) in self.active.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                self.order.push((i * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+    }
+}
+
 /// A message asked for by [`KautzNet::schedule`]: (cycle, order asked, src, dst, bytes).
 type Scheduled = (u64, u64, u32, u32, u8);
 
@@ -505,55 +546,25 @@ impl KautzNet {
         mut on_finish: impl FnMut(&Finished),
         mut on_cycles: impl FnMut(u64),
     ) -> Summary {
-        let nodes = self.switches.len();
-        let ports = self.ports;
-        // The nodes to step in this cycle and the next, as bit sets: stepping in index order
-        // keeps the per-node arrays' accesses ascending.
-        let mut active = vec![0u64; nodes.div_ceil(64)];
-        let mut next_active = active.clone();
-        let mut order: Vec<u32> = Vec::new();
-        let mut inputs: Vec<Word> = Vec::new();
-        // Per stepped switch: its output links' NACKs, bit p for output p.
-        let mut nacks: Vec<u16> = Vec::new();
-        let mut events = Vec::new();
+        let mut step = Stepping::new(self.switches.len());
         let mut last_event = 0u64;
         let mut t = 0u64;
         loop {
             if t.is_multiple_of(PROGRESS_CYCLES) {
                 on_cycles(t);
             }
-            while let Some(&Reverse((cycle, _, src, dst, bytes))) = self.scheduled.peek() {
-                if cycle > t {
-                    break;
-                }
-                self.scheduled.pop();
-                self.inject(t, src, dst, bytes);
-                mark(&mut active, src as usize);
+            if self.inject_due(t, &mut step.active) {
                 last_event = t;
             }
-            while let Some((_, v)) = self.traffic.next_injection((t + 1).min(self.cycles)) {
-                let dst = self.traffic.destination(v);
-                let bytes = self.traffic.length();
-                self.inject(t, v, dst, bytes);
-                mark(&mut active, v as usize);
-                last_event = t;
-            }
-            order.clear();
-            for (i, &bits) in active.iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    order.push((i * 64) as u32 + bits.trailing_zeros());
-                    bits &= bits - 1;
-                }
-            }
+            step.list_active();
             if t >= self.cycles
                 && self.in_system == 0
-                && order.is_empty()
+                && step.order.is_empty()
                 && self.scheduled.is_empty()
             {
                 break;
             }
-            if order.is_empty() {
+            if step.order.is_empty() {
                 // Nothing in flight: waiting for the next message is not a stall.
                 last_event = t;
             }
@@ -561,70 +572,145 @@ impl KautzNet {
                 t - last_event < STALL_LIMIT,
                 "network model made no progress for {STALL_LIMIT} cycles before cycle {t}"
             );
-            for &v in &order {
+            for &v in &step.order {
                 self.hand_over(t, v as usize);
             }
-            // Every stepped switch's inputs, read before any register changes.
-            inputs.resize(order.len() * ports, Word::IDLE);
-            nacks.clear();
-            for (j, &v) in order.iter().enumerate() {
-                let v = v as usize;
-                let inputs = &mut inputs[j * ports..][..ports];
-                inputs[0] = if self.state[v].router_quiet {
-                    Word::IDLE
-                } else {
-                    self.routers[v].word()
-                };
-                let mut nack = 0u16;
-                let wires = &self.wires[v * ports..][..ports];
-                for (i, wire) in wires.iter().enumerate().skip(1) {
-                    inputs[i] = unpack(self.links[wire.from as usize]);
-                    nack |= (self.nack_bits[wire.to_node()] >> wire.to_port() & 1) << i;
-                }
-                nacks.push(nack);
+            self.read_switch_inputs(&mut step);
+            step.active.fill(0);
+            if self.step_nodes(t, &mut step, &mut on_finish) {
+                last_event = t;
             }
-            active.fill(0);
-            for (j, &v) in order.iter().enumerate() {
-                let vi = v as usize;
-                // The switch's port 0 as last published: the switch's own state stays
-                // untouched unless it must step.
-                let nack = self.nack_bits[vi] & 1 == 1;
-                let arriving = unpack(self.links[vi * ports]);
-                if !self.state[vi].router_quiet || arriving.valid {
-                    let router = &mut self.routers[vi];
-                    router.clock(&self.router, t, nack, arriving, &mut events);
-                    self.state[vi].router_quiet = router.is_quiet();
-                    for event in events.drain(..) {
-                        self.handle(t, v, event, &mut on_finish);
-                        last_event = t;
-                    }
-                }
-                let range = j * ports..(j + 1) * ports;
-                // A quiet switch with idle inputs stays as it is: its step can be skipped.
-                let state = &mut self.state[vi];
-                if !state.quiet || inputs[range.clone()].iter().any(|w| w.valid) {
-                    let switch = &mut self.switches[vi];
-                    switch.step_masked(&inputs[range], nacks[j], u64::from(state.fault_mask));
-                    let mut nack_bits = 0u16;
-                    for p in 0..ports {
-                        let w = switch.out_word(p);
-                        self.links[vi * ports + p] = pack(w);
-                        nack_bits |= u16::from(switch.in_nack(p)) << p;
-                        if w.valid && p > 0 {
-                            mark(&mut next_active, self.wires[vi * ports + p].to_node());
-                        }
-                    }
-                    self.nack_bits[vi] = nack_bits;
-                    state.quiet = switch.is_quiet();
-                }
-                if !state.quiet || !state.router_quiet || state.queued > 0 {
-                    mark(&mut next_active, vi);
-                }
-            }
-            std::mem::swap(&mut active, &mut next_active);
+            std::mem::swap(&mut step.active, &mut step.next_active);
             t += 1;
         }
         self.stats.summary(t, self.healthy.len() as u64)
+    }
+
+    /// Injects the scheduled messages due by cycle `t`, then the generated traffic's,
+    /// marking their sources in `active`; whether it injected any.
+    fn inject_due(&mut self, t: u64, active: &mut [u64]) -> bool {
+        let mut injected = false;
+        while let Some(&Reverse((cycle, _, src, dst, bytes))) = self.scheduled.peek() {
+            if cycle > t {
+                break;
+            }
+            self.scheduled.pop();
+            self.inject(t, src, dst, bytes);
+            mark(active, src as usize);
+            injected = true;
+        }
+        while let Some((_, v)) = self.traffic.next_injection((t + 1).min(self.cycles)) {
+            let dst = self.traffic.destination(v);
+            let bytes = self.traffic.length();
+            self.inject(t, v, dst, bytes);
+            mark(active, v as usize);
+            injected = true;
+        }
+        injected
+    }
+
+    /// Every stepped switch's inputs and its output links' NACKs, read before any
+    /// register changes.
+    fn read_switch_inputs(&self, step: &mut Stepping) {
+        let ports = self.ports;
+        step.inputs.resize(step.order.len() * ports, Word::IDLE);
+        step.nacks.clear();
+        for (j, &v) in step.order.iter().enumerate() {
+            let v = v as usize;
+            let inputs = &mut step.inputs[j * ports..][..ports];
+            inputs[0] = if self.state[v].router_quiet {
+                Word::IDLE
+            } else {
+                self.routers[v].word()
+            };
+            let mut nack = 0u16;
+            let wires = &self.wires[v * ports..][..ports];
+            for (i, wire) in wires.iter().enumerate().skip(1) {
+                inputs[i] = unpack(self.links[wire.from as usize]);
+                nack |= (self.nack_bits[wire.to_node()] >> wire.to_port() & 1) << i;
+            }
+            step.nacks.push(nack);
+        }
+    }
+
+    /// Clocks the router and steps the switch of every node in `step.order`, marking in
+    /// `step.next_active` the nodes to step in the next cycle; whether any router had an
+    /// event.
+    fn step_nodes(
+        &mut self,
+        t: u64,
+        step: &mut Stepping,
+        on_finish: &mut impl FnMut(&Finished),
+    ) -> bool {
+        let ports = self.ports;
+        let mut any_event = false;
+        for (j, &v) in step.order.iter().enumerate() {
+            let vi = v as usize;
+            any_event |= self.clock_router(t, v, &mut step.events, on_finish);
+            let range = j * ports..(j + 1) * ports;
+            // A quiet switch with idle inputs stays as it is: its step can be skipped.
+            if !self.state[vi].quiet || step.inputs[range.clone()].iter().any(|w| w.valid) {
+                self.step_switch(
+                    vi,
+                    &step.inputs[range],
+                    step.nacks[j],
+                    &mut step.next_active,
+                );
+            }
+            let state = &self.state[vi];
+            if !state.quiet || !state.router_quiet || state.queued > 0 {
+                mark(&mut step.next_active, vi);
+            }
+        }
+        any_event
+    }
+
+    /// Clocks node `v`'s router unless it is quiet and nothing arrives, handling its
+    /// events; whether it had any.
+    fn clock_router(
+        &mut self,
+        t: u64,
+        v: u32,
+        events: &mut Vec<Event>,
+        on_finish: &mut impl FnMut(&Finished),
+    ) -> bool {
+        let vi = v as usize;
+        // The switch's port 0 as last published: the switch's own state stays untouched
+        // unless it must step.
+        let nack = self.nack_bits[vi] & 1 == 1;
+        let arriving = unpack(self.links[vi * self.ports]);
+        if self.state[vi].router_quiet && !arriving.valid {
+            return false;
+        }
+        let router = &mut self.routers[vi];
+        router.clock(&self.router, t, nack, arriving, events);
+        self.state[vi].router_quiet = router.is_quiet();
+        let mut any = false;
+        for event in events.drain(..) {
+            self.handle(t, v, event, on_finish);
+            any = true;
+        }
+        any
+    }
+
+    /// Steps node `v`'s switch with its `inputs` and output links' `nacks`, publishing
+    /// its outputs and marking in `next_active` the neighbours it sends to.
+    fn step_switch(&mut self, v: usize, inputs: &[Word], nacks: u16, next_active: &mut [u64]) {
+        let ports = self.ports;
+        let state = &mut self.state[v];
+        let switch = &mut self.switches[v];
+        switch.step_masked(inputs, nacks, u64::from(state.fault_mask));
+        let mut nack_bits = 0u16;
+        for p in 0..ports {
+            let w = switch.out_word(p);
+            self.links[v * ports + p] = pack(w);
+            nack_bits |= u16::from(switch.in_nack(p)) << p;
+            if w.valid && p > 0 {
+                mark(next_active, self.wires[v * ports + p].to_node());
+            }
+        }
+        self.nack_bits[v] = nack_bits;
+        state.quiet = switch.is_quiet();
     }
 
     /// Node `v`'s processor hands its oldest ready message to the router, if it is idle.

@@ -899,119 +899,32 @@ impl Module {
 
     /// Checks widths, drivers and uses; see the module documentation.
     pub fn validate(&self, earlier: &[Module]) -> Result<(), IrError> {
-        let fail = |message: String| Err(IrError::new(&self.name, message));
-        let mut drivers = vec![0u32; self.signals.len()];
-        let mut read: Vec<BitSet> = self.signals.iter().map(|s| BitSet::new(s.width)).collect();
-        let expect = |target: SignalId, expr: &Expr| -> Result<(), IrError> {
-            let (want, got) = (self.sig(target).width, self.width_of(expr)?);
-            if want != got {
-                return fail(format!(
-                    "drives {} ({want} bits) with {got} bits",
-                    self.sig(target).name
-                ));
-            }
-            Ok(())
-        };
-        let note_reads = |expr: &Expr, read: &mut Vec<BitSet>| {
-            visit_reads(expr, &mut |signal, bits| {
-                let (lo, width) = bits.unwrap_or((0, self.sig(signal).width));
-                read[signal.0 as usize].insert_range(lo, width);
-            })
-        };
+        let mut usage = Usage::new(self);
         for item in &self.items {
             match &item.statement {
                 Statement::Assign { target, value } => {
-                    expect(*target, value)?;
-                    drivers[target.0 as usize] += 1;
-                    note_reads(value, &mut read);
+                    self.expect_width(*target, value)?;
+                    usage.drive(*target);
+                    usage.read(value);
                 }
                 Statement::Register {
                     target,
                     reset,
                     next,
-                } => {
-                    let Some(clocking) = self.clocking else {
-                        return fail(format!(
-                            "has register {} but no clock",
-                            self.sig(*target).name
-                        ));
-                    };
-                    expect(*target, next)?;
-                    expect(*target, &Expr::konst(self.sig(*target).width, *reset))?;
-                    drivers[target.0 as usize] += 1;
-                    note_reads(next, &mut read);
-                    note_reads(&clocking.clock.into(), &mut read);
-                    note_reads(&clocking.reset.into(), &mut read);
-                }
+                } => self.validate_register(*target, *reset, next, &mut usage)?,
                 Statement::Case {
                     target,
                     selector,
                     arms,
                     default,
-                } => {
-                    let selector_width = self.sig(*selector).width;
-                    let mut labels = Vec::new();
-                    for (label, value) in arms {
-                        let value_of_label = match label {
-                            Expr::Const { value, .. } => *value,
-                            Expr::Named(id) => self.konst(*id).value,
-                            _ => {
-                                return fail("has a case label that is not a constant".to_string());
-                            }
-                        };
-                        if self.width_of(label)? != selector_width
-                            || labels.contains(&value_of_label)
-                        {
-                            return fail(format!(
-                                "has case label {value_of_label} repeated or of the wrong width"
-                            ));
-                        }
-                        labels.push(value_of_label);
-                        expect(*target, value)?;
-                        note_reads(value, &mut read);
-                    }
-                    expect(*target, default)?;
-                    note_reads(default, &mut read);
-                    note_reads(&(*selector).into(), &mut read);
-                    drivers[target.0 as usize] += 1;
-                }
+                } => self.validate_case(*target, *selector, arms, default, &mut usage)?,
                 Statement::CElement { target, inputs, .. } => {
-                    let signal = self.sig(*target);
-                    let name = &signal.name;
-                    if signal.kind != SignalKind::Internal {
-                        return fail(format!(
-                            "has C element {name} on a port; its target must be an internal signal"
-                        ));
-                    }
-                    if signal.width != 1 {
-                        return fail(format!(
-                            "has C element {name} of {} bits; its target must be 1 bit",
-                            signal.width
-                        ));
-                    }
-                    if inputs.len() < 2 {
-                        return fail(format!(
-                            "has C element {name} with too few inputs ({}); it needs at least 2",
-                            inputs.len()
-                        ));
-                    }
-                    for input in inputs {
-                        let width = self.width_of(input)?;
-                        if width != 1 {
-                            return fail(format!(
-                                "has C element {name} with an input of {width} bits; each must be 1 bit"
-                            ));
-                        }
-                        note_reads(input, &mut read);
-                    }
-                    // Holding its value is not a read: a C element that nothing else
-                    // reads is as useless as any other unread signal.
-                    drivers[target.0 as usize] += 1;
+                    self.validate_c_element(*target, inputs, &mut usage)?
                 }
                 Statement::Memory(memory) => {
                     self.validate_memory(memory)?;
                     let clocking = self.clocking.expect("validated: memories have a clock");
-                    drivers[memory.read_data.0 as usize] += 1;
+                    usage.drive(memory.read_data);
                     for port in [
                         &memory.write_enable,
                         &memory.write_addr,
@@ -1019,52 +932,188 @@ impl Module {
                         &memory.read_addr,
                         &clocking.clock.into(),
                     ] {
-                        note_reads(port, &mut read);
+                        usage.read(port);
                     }
                 }
                 Statement::Instance {
                     module,
                     name,
                     connections,
-                } => {
-                    let Some(callee) = earlier.iter().find(|m| &m.name == module) else {
-                        return fail(format!(
-                            "instantiates {module}, which is not defined before it"
-                        ));
-                    };
-                    let ports: Vec<(SignalId, &Signal)> = callee.ports().collect();
-                    if ports.len() != connections.len() {
-                        return fail(format!(
-                            "instance {name} connects {} of {} ports",
-                            connections.len(),
-                            ports.len()
-                        ));
-                    }
-                    for ((_, port), (port_name, value)) in ports.iter().zip(connections) {
-                        let got = self.width_of(value)?;
-                        if &port.name != port_name || got != port.width {
-                            return fail(format!(
-                                "instance {name} connects {port_name} ({got} bits) to port {} ({} bits)",
-                                port.name, port.width
-                            ));
-                        }
-                        match (&port.kind, value) {
-                            (SignalKind::Port(Direction::Output), Expr::Signal(id)) => {
-                                drivers[id.0 as usize] += 1;
-                            }
-                            (SignalKind::Port(Direction::Output), _) => {
-                                return fail(format!(
-                                    "instance {name} drives {port_name} into something that is not a whole signal"
-                                ));
-                            }
-                            _ => note_reads(value, &mut read),
-                        }
-                    }
-                }
+                } => self.validate_instance(module, name, connections, earlier, &mut usage)?,
             }
         }
+        self.validate_usage(&usage)
+    }
+
+    /// Checks that `expr` has the width of `target`, which it drives.
+    fn expect_width(&self, target: SignalId, expr: &Expr) -> Result<(), IrError> {
+        let (want, got) = (self.sig(target).width, self.width_of(expr)?);
+        if want != got {
+            return Err(IrError::new(
+                &self.name,
+                format!(
+                    "drives {} ({want} bits) with {got} bits",
+                    self.sig(target).name
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks a register's clock and widths; notes that it drives its target and reads
+    /// its next value, the clock and the reset.
+    fn validate_register(
+        &self,
+        target: SignalId,
+        reset: u64,
+        next: &Expr,
+        usage: &mut Usage,
+    ) -> Result<(), IrError> {
+        let Some(clocking) = self.clocking else {
+            return Err(IrError::new(
+                &self.name,
+                format!("has register {} but no clock", self.sig(target).name),
+            ));
+        };
+        self.expect_width(target, next)?;
+        self.expect_width(target, &Expr::konst(self.sig(target).width, reset))?;
+        usage.drive(target);
+        usage.read(next);
+        usage.read(&clocking.clock.into());
+        usage.read(&clocking.reset.into());
+        Ok(())
+    }
+
+    /// Checks that a case's labels are distinct constants of the selector's width and its
+    /// values have the target's width; notes what it drives and reads.
+    fn validate_case(
+        &self,
+        target: SignalId,
+        selector: SignalId,
+        arms: &[(Expr, Expr)],
+        default: &Expr,
+        usage: &mut Usage,
+    ) -> Result<(), IrError> {
+        let fail = |message: String| Err(IrError::new(&self.name, message));
+        let selector_width = self.sig(selector).width;
+        let mut labels = Vec::new();
+        for (label, value) in arms {
+            let value_of_label = match label {
+                Expr::Const { value, .. } => *value,
+                Expr::Named(id) => self.konst(*id).value,
+                _ => return fail("has a case label that is not a constant".to_string()),
+            };
+            if self.width_of(label)? != selector_width || labels.contains(&value_of_label) {
+                return fail(format!(
+                    "has case label {value_of_label} repeated or of the wrong width"
+                ));
+            }
+            labels.push(value_of_label);
+            self.expect_width(target, value)?;
+            usage.read(value);
+        }
+        self.expect_width(target, default)?;
+        usage.read(default);
+        usage.read(&selector.into());
+        usage.drive(target);
+        Ok(())
+    }
+
+    /// Checks that a C element drives one internal bit from two or more bits; notes what
+    /// it drives and reads.
+    fn validate_c_element(
+        &self,
+        target: SignalId,
+        inputs: &[Expr],
+        usage: &mut Usage,
+    ) -> Result<(), IrError> {
+        let fail = |message: String| Err(IrError::new(&self.name, message));
+        let signal = self.sig(target);
+        let name = &signal.name;
+        if signal.kind != SignalKind::Internal {
+            return fail(format!(
+                "has C element {name} on a port; its target must be an internal signal"
+            ));
+        }
+        if signal.width != 1 {
+            return fail(format!(
+                "has C element {name} of {} bits; its target must be 1 bit",
+                signal.width
+            ));
+        }
+        if inputs.len() < 2 {
+            return fail(format!(
+                "has C element {name} with too few inputs ({}); it needs at least 2",
+                inputs.len()
+            ));
+        }
+        for input in inputs {
+            let width = self.width_of(input)?;
+            if width != 1 {
+                return fail(format!(
+                    "has C element {name} with an input of {width} bits; each must be 1 bit"
+                ));
+            }
+            usage.read(input);
+        }
+        // Holding its value is not a read: a C element that nothing else reads is as
+        // useless as any other unread signal.
+        usage.drive(target);
+        Ok(())
+    }
+
+    /// Checks that an instance names an earlier module and connects each of its ports,
+    /// in order, by name and width, outputs to whole signals; notes what it drives and
+    /// reads.
+    fn validate_instance(
+        &self,
+        module: &str,
+        name: &str,
+        connections: &[(String, Expr)],
+        earlier: &[Module],
+        usage: &mut Usage,
+    ) -> Result<(), IrError> {
+        let fail = |message: String| Err(IrError::new(&self.name, message));
+        let Some(callee) = earlier.iter().find(|m| m.name == module) else {
+            return fail(format!(
+                "instantiates {module}, which is not defined before it"
+            ));
+        };
+        let ports: Vec<(SignalId, &Signal)> = callee.ports().collect();
+        if ports.len() != connections.len() {
+            return fail(format!(
+                "instance {name} connects {} of {} ports",
+                connections.len(),
+                ports.len()
+            ));
+        }
+        for ((_, port), (port_name, value)) in ports.iter().zip(connections) {
+            let got = self.width_of(value)?;
+            if &port.name != port_name || got != port.width {
+                return fail(format!(
+                    "instance {name} connects {port_name} ({got} bits) to port {} ({} bits)",
+                    port.name, port.width
+                ));
+            }
+            match (&port.kind, value) {
+                (SignalKind::Port(Direction::Output), Expr::Signal(id)) => usage.drive(*id),
+                (SignalKind::Port(Direction::Output), _) => {
+                    return fail(format!(
+                        "instance {name} drives {port_name} into something that is not a whole signal"
+                    ));
+                }
+                _ => usage.read(value),
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that every signal but an input is driven exactly once, inputs never, and
+    /// every bit of every signal but an output is read.
+    fn validate_usage(&self, usage: &Usage) -> Result<(), IrError> {
+        let fail = |message: String| Err(IrError::new(&self.name, message));
         for (i, signal) in self.signals.iter().enumerate() {
-            let driven = drivers[i];
+            let driven = usage.drivers[i];
             let is_input = signal.kind == SignalKind::Port(Direction::Input);
             match (is_input, driven) {
                 (true, 0) | (false, 1) => {}
@@ -1073,7 +1122,7 @@ impl Module {
                 (false, _) => return fail(format!("drives {} {driven} times", signal.name)),
             }
             let is_output = signal.kind == SignalKind::Port(Direction::Output);
-            if !is_output && !read[i].is_full() {
+            if !is_output && !usage.read[i].is_full() {
                 return fail(format!("never reads some bits of {}", signal.name));
             }
         }
@@ -1127,6 +1176,40 @@ impl Module {
             ));
         }
         Ok(())
+    }
+}
+
+/// What a module's statements do to each of its signals, gathered by
+/// [`Module::validate`]: how many statements drive it, and which of its bits are read.
+struct Usage<'a> {
+    module: &'a Module,
+    drivers: Vec<u32>,
+    read: Vec<BitSet>,
+}
+
+impl<'a> Usage<'a> {
+    fn new(module: &'a Module) -> Self {
+        Usage {
+            module,
+            drivers: vec![0; module.signals.len()],
+            read: module
+                .signals
+                .iter()
+                .map(|s| BitSet::new(s.width))
+                .collect(),
+        }
+    }
+
+    fn drive(&mut self, target: SignalId) {
+        self.drivers[target.0 as usize] += 1;
+    }
+
+    /// Notes every bit that `expr` reads.
+    fn read(&mut self, expr: &Expr) {
+        visit_reads(expr, &mut |signal, bits| {
+            let (lo, width) = bits.unwrap_or((0, self.module.sig(signal).width));
+            self.read[signal.0 as usize].insert_range(lo, width);
+        })
     }
 }
 

@@ -15,6 +15,7 @@
 //! ```
 
 use crate::choice::Choice;
+use crate::emit::manifest::Manifest;
 use crate::emit::names::Language;
 use crate::emit::{EmitError, Provenance, write_design};
 use crate::rtl::ir::{Design, SelfTimedError};
@@ -23,7 +24,7 @@ use crate::synth::render_template;
 use crate::synth::report::{Cycles, Hdl, SynthReport, TargetResult, median, today};
 use crate::synth::target::Target;
 use crate::synth::tool::{GHDL, Tool, ToolError};
-use crate::synth::wrapper::{WrapperError, wrapper};
+use crate::synth::wrapper::{Wrapper, WrapperError, wrapper};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -149,23 +150,8 @@ pub fn synthesise(
     design
         .timing
         .require_synchronous("synthesis", &design.top().name)?;
-    // Every tool is asked for its version first: one that is missing stops the flow
-    // before anything long has run, and the report names the versions used.
     progress("asking the tools for their versions");
-    let mut tools: Vec<Tool> = options
-        .targets
-        .iter()
-        .flat_map(|t| [t.yosys(), t.nextpnr()])
-        .collect();
-    if options.languages.contains(&Language::Vhdl) {
-        tools.push(GHDL);
-    }
-    tools.sort_by_key(|t| t.program);
-    tools.dedup();
-    let mut versions = BTreeMap::new();
-    for tool in tools {
-        versions.insert(tool.program.to_string(), tool.version(work)?);
-    }
+    let versions = tool_versions(options, work)?;
     let provenance = Provenance {
         command: options.command.clone(),
     };
@@ -178,116 +164,17 @@ pub fn synthesise(
     )?;
     let wrapped = wrapper(design)?;
     write(&work.join("wrapper.v"), &wrapped.text)?;
-    let mut sources = BTreeMap::new();
-    for &language in &options.languages {
-        let files = match language {
-            Language::Verilog => manifest
-                .verilog
-                .iter()
-                .map(|f| format!("design/{f}"))
-                .collect(),
-            Language::Vhdl => {
-                progress("converting the VHDL with ghdl --synth");
-                vhdl_to_verilog(&work.join("design"), &manifest, work)?;
-                vec![format!("ghdl/{}", crate::synth::ghdl::NETLIST)]
-            }
-        };
-        sources.insert(Hdl::from(language), files);
-    }
+    let sources = sources(options, &manifest, work, progress)?;
     let mut results = Vec::new();
     for &target in &options.targets {
         for (&language, files) in &sources {
-            let step = format!("{}-{}", target.name(), language.name());
-            let out = work.join(&step);
-            std::fs::create_dir_all(&out).map_err(|source| SynthError::Io {
-                path: out.clone(),
-                source,
-            })?;
-            progress(&format!("{step}: yosys {}", target.synth_command()));
-            let script = render_template(
-                "synth_yosys.ys.tera",
-                SCRIPT,
-                &ScriptContext {
-                    top: &wrapped.top,
-                    language: language.name(),
-                    device: target.device(),
-                    sources: files.join(" "),
-                    wrapper_file: "wrapper.v",
-                    wrapper: &wrapped.name,
-                    synth: target.synth_command(),
-                    stat: format!("{step}/stat.json"),
-                    netlist: format!("{step}/netlist.json"),
-                },
-            )?;
-            write(&out.join("synth.ys"), &script)?;
-            target.yosys().run_ok(
-                &["-s".into(), format!("{step}/synth.ys")],
-                work,
-                &format!("{step}/yosys.log"),
-            )?;
-            let stat: Stat = read_json("yosys statistics", &out.join("stat.json"))?;
-            let cells = stat
-                .modules
-                .get(&format!("\\{}", wrapped.top))
-                .map(|m| m.num_cells_by_type.clone())
-                .ok_or_else(|| SynthError::Output {
-                    what: "yosys statistics",
-                    path: out.join("stat.json"),
-                    message: format!("no module {}", wrapped.top),
-                })?;
-            let counts = target.count(&cells);
-            let mut fmax = Vec::new();
-            let mut logic_cells = 0;
-            for seed in 1..=options.seeds {
-                progress(&format!(
-                    "{step}: {} seed {seed} of {}",
-                    target.nextpnr().program,
-                    options.seeds
-                ));
-                let report = format!("{step}/report-seed{seed}.json");
-                let mut args = target.device_args();
-                args.extend([
-                    "--json".into(),
-                    format!("{step}/netlist.json"),
-                    "--seed".into(),
-                    seed.to_string(),
-                    "--report".into(),
-                    report.clone(),
-                ]);
-                target
-                    .nextpnr()
-                    .run_ok(&args, work, &format!("{step}/nextpnr-seed{seed}.log"))?;
-                let placed: PnrReport = read_json("nextpnr report", &work.join(&report))?;
-                let achieved = placed
-                    .fmax
-                    .values()
-                    .map(|c| c.achieved)
-                    .min_by(f64::total_cmp)
-                    .ok_or_else(|| SynthError::NoClock {
-                        path: work.join(&report),
-                    })?;
-                fmax.push(achieved);
-                logic_cells = target
-                    .logic_cells()
-                    .iter()
-                    .filter_map(|c| placed.utilization.get(*c))
-                    .map(|u| u.used)
-                    .sum();
-            }
-            results.push(TargetResult {
+            let step = Step {
                 target,
                 language,
-                luts: counts.luts,
-                flip_flops: counts.flip_flops,
-                carries: counts.carries,
-                rams: counts.rams,
-                cells,
-                logic_cells,
-                fmax_median: median(&fmax),
-                fmax_min: fmax.iter().copied().fold(f64::INFINITY, f64::min),
-                fmax_max: fmax.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-                fmax_mhz: fmax,
-            });
+                name: format!("{}-{}", target.name(), language.name()),
+                work,
+            };
+            results.push(step.run(files, &wrapped, options.seeds, progress)?);
         }
     }
     Ok(SynthReport {
@@ -303,4 +190,188 @@ pub fn synthesise(
         results,
         cycles: options.cycles.clone(),
     })
+}
+
+/// The version of every tool the flow will run, by program. Every tool is asked first:
+/// one that is missing stops the flow before anything long has run, and the report names
+/// the versions used.
+fn tool_versions(options: &Options, work: &Path) -> Result<BTreeMap<String, String>, SynthError> {
+    let mut tools: Vec<Tool> = options
+        .targets
+        .iter()
+        .flat_map(|t| [t.yosys(), t.nextpnr()])
+        .collect();
+    if options.languages.contains(&Language::Vhdl) {
+        tools.push(GHDL);
+    }
+    tools.sort_by_key(|t| t.program);
+    tools.dedup();
+    let mut versions = BTreeMap::new();
+    for tool in tools {
+        versions.insert(tool.program.to_string(), tool.version(work)?);
+    }
+    Ok(versions)
+}
+
+/// The files yosys reads for each language, relative to `work`: the generated Verilog,
+/// or the netlist GHDL makes of the VHDL, which this converts.
+fn sources(
+    options: &Options,
+    manifest: &Manifest,
+    work: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<BTreeMap<Hdl, Vec<String>>, SynthError> {
+    let mut sources = BTreeMap::new();
+    for &language in &options.languages {
+        let files = match language {
+            Language::Verilog => manifest
+                .verilog
+                .iter()
+                .map(|f| format!("design/{f}"))
+                .collect(),
+            Language::Vhdl => {
+                progress("converting the VHDL with ghdl --synth");
+                vhdl_to_verilog(&work.join("design"), manifest, work)?;
+                vec![format!("ghdl/{}", crate::synth::ghdl::NETLIST)]
+            }
+        };
+        sources.insert(Hdl::from(language), files);
+    }
+    Ok(sources)
+}
+
+/// One target and one language, whose tools write to `<work>/<name>`.
+struct Step<'a> {
+    target: Target,
+    language: Hdl,
+    /// `<target>-<language>`.
+    name: String,
+    work: &'a Path,
+}
+
+impl Step<'_> {
+    /// Synthesises `files` inside the wrapper, then places and routes the netlist once per
+    /// seed.
+    fn run(
+        &self,
+        files: &[String],
+        wrapped: &Wrapper,
+        seeds: u64,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<TargetResult, SynthError> {
+        let out = self.work.join(&self.name);
+        std::fs::create_dir_all(&out).map_err(|source| SynthError::Io {
+            path: out.clone(),
+            source,
+        })?;
+        let cells = self.synthesise_unit(files, wrapped, progress)?;
+        let counts = self.target.count(&cells);
+        let mut fmax = Vec::new();
+        let mut logic_cells = 0;
+        for seed in 1..=seeds {
+            let (achieved, placed_cells) = self.place_and_route(seed, seeds, progress)?;
+            fmax.push(achieved);
+            logic_cells = placed_cells;
+        }
+        Ok(TargetResult {
+            target: self.target,
+            language: self.language,
+            luts: counts.luts,
+            flip_flops: counts.flip_flops,
+            carries: counts.carries,
+            rams: counts.rams,
+            cells,
+            logic_cells,
+            fmax_median: median(&fmax),
+            fmax_min: fmax.iter().copied().fold(f64::INFINITY, f64::min),
+            fmax_max: fmax.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            fmax_mhz: fmax,
+        })
+    }
+
+    /// Runs yosys on `files` and the wrapper; the cells of the unit's own top module.
+    fn synthesise_unit(
+        &self,
+        files: &[String],
+        wrapped: &Wrapper,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<BTreeMap<String, u64>, SynthError> {
+        let (step, target) = (&self.name, self.target);
+        let out = self.work.join(step);
+        progress(&format!("{step}: yosys {}", target.synth_command()));
+        let script = render_template(
+            "synth_yosys.ys.tera",
+            SCRIPT,
+            &ScriptContext {
+                top: &wrapped.top,
+                language: self.language.name(),
+                device: target.device(),
+                sources: files.join(" "),
+                wrapper_file: "wrapper.v",
+                wrapper: &wrapped.name,
+                synth: target.synth_command(),
+                stat: format!("{step}/stat.json"),
+                netlist: format!("{step}/netlist.json"),
+            },
+        )?;
+        write(&out.join("synth.ys"), &script)?;
+        target.yosys().run_ok(
+            &["-s".into(), format!("{step}/synth.ys")],
+            self.work,
+            &format!("{step}/yosys.log"),
+        )?;
+        let stat: Stat = read_json("yosys statistics", &out.join("stat.json"))?;
+        stat.modules
+            .get(&format!("\\{}", wrapped.top))
+            .map(|m| m.num_cells_by_type.clone())
+            .ok_or_else(|| SynthError::Output {
+                what: "yosys statistics",
+                path: out.join("stat.json"),
+                message: format!("no module {}", wrapped.top),
+            })
+    }
+
+    /// Runs nextpnr with placement seed `seed` (of `seeds`); the slowest clock's maximum
+    /// frequency and the logic cells placed.
+    fn place_and_route(
+        &self,
+        seed: u64,
+        seeds: u64,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(f64, u64), SynthError> {
+        let (step, target) = (&self.name, self.target);
+        progress(&format!(
+            "{step}: {} seed {seed} of {seeds}",
+            target.nextpnr().program
+        ));
+        let report = format!("{step}/report-seed{seed}.json");
+        let mut args = target.device_args();
+        args.extend([
+            "--json".into(),
+            format!("{step}/netlist.json"),
+            "--seed".into(),
+            seed.to_string(),
+            "--report".into(),
+            report.clone(),
+        ]);
+        target
+            .nextpnr()
+            .run_ok(&args, self.work, &format!("{step}/nextpnr-seed{seed}.log"))?;
+        let placed: PnrReport = read_json("nextpnr report", &self.work.join(&report))?;
+        let achieved = placed
+            .fmax
+            .values()
+            .map(|c| c.achieved)
+            .min_by(f64::total_cmp)
+            .ok_or_else(|| SynthError::NoClock {
+                path: self.work.join(&report),
+            })?;
+        let logic_cells = target
+            .logic_cells()
+            .iter()
+            .filter_map(|c| placed.utilization.get(*c))
+            .map(|u| u.used)
+            .sum();
+        Ok((achieved, logic_cells))
+    }
 }

@@ -448,25 +448,40 @@ impl NetworkUnit {
     /// One entry per message (None when it matched) and one per extra event, in the order
     /// of the cycles they start in (a message's first byte, an event's cycle).
     fn judge(&self, seen: &mut Observed) -> Vec<Option<String>> {
-        let g = self.params.graph();
-        let w = self.params.router.letter_bits();
-        let name = |v: u32| g.format_letters(g.word_at(v as usize).letters());
         let mut by_handover: Vec<&Finished> = self.finished.iter().collect();
         by_handover.sort_by_key(|f| (f.message.handed, f.message.src));
-        // Arrivals at each node by source word, in order.
-        let mut arrivals: HashMap<(usize, u64), VecDeque<Arrival>> = HashMap::new();
-        for (v, list) in seen.arrivals.iter().enumerate() {
-            for a in list {
-                arrivals.entry((v, a.src)).or_default().push_back(a.clone());
-            }
+        let mut arrivals = arrivals_by_source(seen);
+        let mut arrival_of = self.match_arrivals(&by_handover, &mut arrivals);
+        let mut out = Vec::new();
+        for f in &by_handover {
+            let m = &f.message;
+            let verdict = seen.verdicts[m.src as usize].pop_front();
+            let arrival = arrival_of.remove(&m.id);
+            let ready = &seen.ready[m.src as usize];
+            out.push((m.handed, self.judge_message(f, ready, verdict, arrival)));
         }
+        out.extend(self.unexplained_events(seen, &arrivals));
+        out.sort_by_key(|(cycle, _)| *cycle);
+        out.into_iter().map(|(_, entry)| entry).collect()
+    }
+
+    /// Pairs each message the model delivered, in the order the model delivered them,
+    /// with the next arrival the hardware handed out at its destination from its source,
+    /// which it takes out of `arrivals`; the arrivals by message id.
+    fn match_arrivals(
+        &self,
+        by_handover: &[&Finished],
+        arrivals: &mut Arrivals,
+    ) -> BTreeMap<u64, Arrival> {
+        let g = self.params.graph();
+        let w = self.params.router.letter_bits();
         let mut delivered: Vec<&Finished> = by_handover
             .iter()
             .copied()
             .filter(|f| f.outcome == Outcome::Delivered)
             .collect();
         delivered.sort_by_key(|f| f.arrive);
-        let mut arrival_of: BTreeMap<u64, Arrival> = BTreeMap::new();
+        let mut arrival_of = BTreeMap::new();
         for f in delivered {
             let m = &f.message;
             let src = pack_word(g.word_at(m.src as usize).letters(), w);
@@ -477,83 +492,82 @@ impl NetworkUnit {
                 arrival_of.insert(m.id, a);
             }
         }
-        let mut out = Vec::new();
-        for f in &by_handover {
-            let m = &f.message;
-            let verdict = seen.verdicts[m.src as usize].pop_front();
-            let arrival = arrival_of.remove(&m.id);
-            let not_ready: Vec<u64> = (m.handed..m.handed + u64::from(m.bytes))
-                .filter(|&t| t > 0 && seen.ready[m.src as usize].get(t as usize - 1) != Some(&true))
-                .collect();
-            let expected_bytes: Vec<u8> = (0..usize::from(m.bytes))
-                .map(|j| payload_byte(self.model.seed, m.id, j))
-                .collect();
-            let (status, arrive) = match f.outcome {
-                Outcome::Delivered => (0, f.arrive),
-                Outcome::Failed => (1, None),
-            };
-            let expected = Verdict {
-                cycle: f.done,
-                status,
-                attempts: m.attempts.len() as u64,
-            };
-            let arrival_ok = match (&arrival, arrive) {
-                (None, None) => true,
-                (Some(a), Some(cycle)) => {
-                    a.cycle == cycle && a.len == u64::from(m.bytes) && a.bytes == expected_bytes
-                }
-                _ => false,
-            };
-            if not_ready.is_empty() && verdict.as_ref() == Some(&expected) && arrival_ok {
-                out.push((m.handed, None));
-                continue;
+        arrival_of
+    }
+
+    /// None when the hardware did with message `f` what the model did: took its bytes
+    /// while `tx_ready` (its source's `ready`) was high, gave the model's `verdict`, and
+    /// made the model's `arrival`, if any, with its bytes; otherwise both accounts.
+    fn judge_message(
+        &self,
+        f: &Finished,
+        ready: &[bool],
+        verdict: Option<Verdict>,
+        arrival: Option<Arrival>,
+    ) -> Option<String> {
+        let m = &f.message;
+        let not_ready: Vec<u64> = (m.handed..m.handed + u64::from(m.bytes))
+            .filter(|&t| t > 0 && ready.get(t as usize - 1) != Some(&true))
+            .collect();
+        let expected_bytes: Vec<u8> = (0..usize::from(m.bytes))
+            .map(|j| payload_byte(self.model.seed, m.id, j))
+            .collect();
+        let (status, arrive) = match f.outcome {
+            Outcome::Delivered => (0, f.arrive),
+            Outcome::Failed => (1, None),
+        };
+        let expected = Verdict {
+            cycle: f.done,
+            status,
+            attempts: m.attempts.len() as u64,
+        };
+        let arrival_ok = match (&arrival, arrive) {
+            (None, None) => true,
+            (Some(a), Some(cycle)) => {
+                a.cycle == cycle && a.len == u64::from(m.bytes) && a.bytes == expected_bytes
             }
-            let mut rtl = Vec::new();
-            if !not_ready.is_empty() {
-                rtl.push(format!(
-                    "tx_ready low for its bytes in cycles {not_ready:?}"
-                ));
-            }
-            rtl.push(match &verdict {
-                Some(v) => describe_verdict(v.status, v.attempts, v.cycle),
-                None => "no verdict".to_string(),
-            });
-            rtl.push(match &arrival {
-                Some(a) if a.len == u64::from(m.bytes) && a.bytes == expected_bytes => {
-                    format!("arrived in cycle {}", a.cycle)
-                }
-                Some(a) => format!(
-                    "arrived in cycle {} with {} bytes {}",
-                    a.cycle,
-                    a.len,
-                    hex_bytes(&a.bytes)
-                ),
-                None => "not arrived".to_string(),
-            });
-            let mut model = describe_verdict(status, expected.attempts, f.done);
-            if let Some(cycle) = arrive {
-                model += &format!(", arrived in cycle {cycle}");
-            }
-            out.push((
-                m.handed,
-                Some(format!(
-                    "message {} {}->{} ({} bytes, first in cycle {}): model {model}; RTL {}",
-                    m.id,
-                    name(m.src),
-                    name(m.dst),
-                    m.bytes,
-                    m.handed,
-                    rtl.join(", ")
-                )),
-            ));
+            _ => false,
+        };
+        if not_ready.is_empty() && verdict.as_ref() == Some(&expected) && arrival_ok {
+            return None;
         }
+        let rtl = describe_rtl(
+            &not_ready,
+            verdict.as_ref(),
+            arrival.as_ref(),
+            &expected_bytes,
+        );
+        let mut model = describe_verdict(status, expected.attempts, f.done);
+        if let Some(cycle) = arrive {
+            model += &format!(", arrived in cycle {cycle}");
+        }
+        Some(format!(
+            "message {} {}->{} ({} bytes, first in cycle {}): model {model}; RTL {rtl}",
+            m.id,
+            self.node_name(m.src as usize),
+            self.node_name(m.dst as usize),
+            m.bytes,
+            m.handed,
+        ))
+    }
+
+    /// What the hardware did that no message of the model explains: the verdicts and
+    /// `arrivals` left over, and every `rx_error`; each with its cycle.
+    fn unexplained_events(
+        &self,
+        seen: &Observed,
+        arrivals: &Arrivals,
+    ) -> Vec<(u64, Option<String>)> {
+        let g = self.params.graph();
+        let w = self.params.router.letter_bits();
+        let mut out = Vec::new();
         for (v, verdicts) in seen.verdicts.iter().enumerate() {
             for extra in verdicts {
                 out.push((
                     extra.cycle,
                     Some(format!(
                         "node {}: RTL verdict for no message: {}",
-                        name(v as u32),
+                        self.node_name(v),
                         describe_verdict(extra.status, extra.attempts, extra.cycle)
                     )),
                 ));
@@ -567,7 +581,7 @@ impl NetworkUnit {
         for ((v, _), a) in extras {
             out.push((a.cycle, Some(format!(
                 "node {}: RTL handed out a message the model did not deliver: from {}, {} bytes, in cycle {}",
-                name(*v as u32),
+                self.node_name(*v),
                 g.format_letters(&unpack_word(a.src, g.k(), w)),
                 a.len,
                 a.cycle
@@ -578,13 +592,65 @@ impl NetworkUnit {
                 cycle,
                 Some(format!(
                     "node {}: rx_error in cycle {cycle}",
-                    name(v as u32)
+                    self.node_name(v)
                 )),
             ));
         }
-        out.sort_by_key(|(cycle, _)| *cycle);
-        out.into_iter().map(|(_, entry)| entry).collect()
+        out
     }
+
+    /// Node `v`'s word, as messages name it.
+    fn node_name(&self, v: usize) -> String {
+        let g = self.params.graph();
+        g.format_letters(g.word_at(v).letters())
+    }
+}
+
+/// The hardware's arrivals at each node by source word, in the order they arrived.
+type Arrivals = HashMap<(usize, u64), VecDeque<Arrival>>;
+
+/// `seen`'s arrivals, keyed by node and source word.
+fn arrivals_by_source(seen: &Observed) -> Arrivals {
+    let mut arrivals: Arrivals = HashMap::new();
+    for (v, list) in seen.arrivals.iter().enumerate() {
+        for a in list {
+            arrivals.entry((v, a.src)).or_default().push_back(a.clone());
+        }
+    }
+    arrivals
+}
+
+/// What the hardware did with a message that it did not do as the model did: the cycles
+/// of its bytes that `tx_ready` was low, its `verdict` and its `arrival`.
+fn describe_rtl(
+    not_ready: &[u64],
+    verdict: Option<&Verdict>,
+    arrival: Option<&Arrival>,
+    expected_bytes: &[u8],
+) -> String {
+    let mut rtl = Vec::new();
+    if !not_ready.is_empty() {
+        rtl.push(format!(
+            "tx_ready low for its bytes in cycles {not_ready:?}"
+        ));
+    }
+    rtl.push(match verdict {
+        Some(v) => describe_verdict(v.status, v.attempts, v.cycle),
+        None => "no verdict".to_string(),
+    });
+    rtl.push(match arrival {
+        Some(a) if a.len == expected_bytes.len() as u64 && a.bytes == expected_bytes => {
+            format!("arrived in cycle {}", a.cycle)
+        }
+        Some(a) => format!(
+            "arrived in cycle {} with {} bytes {}",
+            a.cycle,
+            a.len,
+            hex_bytes(&a.bytes)
+        ),
+        None => "not arrived".to_string(),
+    });
+    rtl.join(", ")
 }
 
 /// The outputs of `nodes` nodes, gathered per node: node v has `rows(v)` rows, row r

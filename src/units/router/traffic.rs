@@ -20,7 +20,7 @@ use crate::rtl::ir::Design;
 use crate::rtl::kautz_route::pack_word;
 use crate::rtl::network::router::{self, RouterParams};
 use crate::sim::stream::{Cycle, StreamUnit};
-use crate::topology::kautz::Letter;
+use crate::topology::kautz::{Kautz, Letter};
 use std::collections::VecDeque;
 
 /// Cycles of random traffic unless asked otherwise.
@@ -70,6 +70,13 @@ struct Loading {
 /// The environment of one router: processor, switch input 0 (NACKs) and switch output 0
 /// (arriving worms).
 struct Traffic {
+    graph: Kautz,
+    /// Bits of a letter.
+    w: u32,
+    max_bytes: u64,
+    /// The seed the payload bytes are drawn from.
+    seed: u64,
+    model_params: ModelParams,
     rng: SplitMix64,
     node: Vec<Letter>,
     loading: Option<Loading>,
@@ -83,6 +90,14 @@ struct Traffic {
     arriving: VecDeque<Word>,
 }
 
+/// What the processor drives in one cycle.
+struct Tx {
+    valid: u64,
+    data: u64,
+    last: u64,
+    dst: u64,
+}
+
 impl StreamUnit for RouterUnit {
     fn describe(&self) -> String {
         self.params.describe()
@@ -93,19 +108,87 @@ impl StreamUnit for RouterUnit {
     }
 
     fn cycles(&self) -> Vec<Cycle> {
-        let graph = self.params.graph;
-        let (d, k) = (graph.d() as u64, graph.k());
-        let w = self.params.letter_bits();
-        let max = u64::from(self.params.max_bytes);
-        let model_params = self.model_params();
-        let mut rng = SplitMix64::new(self.seed);
+        let mut env = Traffic::new(self);
+        let node_bits = pack_word(&env.node, env.w);
+        let mut model = Router::new(env.node.clone());
+        let mut events = Vec::new();
+        let mut out = Vec::with_capacity(self.cycles as usize);
+        for t in 0..self.cycles {
+            if env.loading.is_none() && model.is_idle() {
+                env.processor(t, &mut model);
+            }
+            let tx = env.tx();
+            let nack = env.switch_nack(t, model.word());
+            let arriving = env.arriving_word();
+            model.clock(&env.model_params, t, nack, arriving, &mut events);
+            let inputs = vec![
+                tx.valid,
+                tx.data,
+                tx.last,
+                tx.dst,
+                node_bits,
+                nack as u64,
+                arriving.valid as u64,
+                arriving.ctl as u64,
+                arriving.data,
+            ];
+            out.push(Cycle::narrow(
+                inputs,
+                &outputs(&model, t, env.w, &mut events),
+            ));
+        }
+        out
+    }
+}
+
+/// The router's outputs after the clock edge of cycle `t`, as the model gives them; the
+/// result port shows the one message the cycle's `events` finished, if any.
+fn outputs(model: &Router, t: u64, w: u32, events: &mut Vec<Event>) -> Vec<u64> {
+    let (res_valid, res_status, res_attempts) = match events
+        .drain(..)
+        .find(|e| !matches!(e, Event::Arrived { .. } | Event::ReceiveError))
+    {
+        Some(Event::Delivered(m)) => (1, 0, m.attempts.len() as u64),
+        Some(Event::Failed(m)) => (1, 1, m.attempts.len() as u64),
+        Some(Event::Refused(_)) => (1, 2, 0),
+        _ => (0, 0, 0),
+    };
+    events.clear();
+    let rx = model.rx_port();
+    let next = model.word();
+    vec![
+        model.tx_ready(t + 1) as u64,
+        res_valid,
+        res_status,
+        res_attempts,
+        rx.valid as u64,
+        u64::from(rx.data),
+        rx.first as u64,
+        rx.last as u64,
+        pack_word(&rx.src, w),
+        u64::from(rx.len),
+        rx.error as u64,
+        next.valid as u64,
+        next.ctl as u64,
+        next.data,
+    ]
+}
+
+impl Traffic {
+    /// The environment of `unit`'s router, at a node drawn from its seed.
+    fn new(unit: &RouterUnit) -> Self {
+        let graph = unit.params.graph;
+        let mut rng = SplitMix64::new(unit.seed);
         let node = match graph.node_count() {
             Some(n) => graph.word_at(rng.below(n) as usize).letters().to_vec(),
-            None => (0..k).map(|i| (i % 2) as Letter).collect(),
+            None => (0..graph.k()).map(|i| (i % 2) as Letter).collect(),
         };
-        let node_bits = pack_word(&node, w);
-        let mut model = Router::new(node.clone());
-        let mut env = Traffic {
+        Traffic {
+            graph,
+            w: unit.params.letter_bits(),
+            max_bytes: u64::from(unit.params.max_bytes),
+            seed: unit.seed,
+            model_params: unit.model_params(),
             rng,
             node,
             loading: None,
@@ -116,154 +199,128 @@ impl StreamUnit for RouterUnit {
             in_worm: false,
             nack_at: None,
             arriving: VecDeque::new(),
-        };
-        let mut events = Vec::new();
-        let mut out = Vec::with_capacity(self.cycles as usize);
-        for t in 0..self.cycles {
-            // The processor.
-            if env.loading.is_none() && model.is_idle() {
-                if env.gap == 0 {
-                    let dst = env.destination(&graph, w);
-                    let bytes = if max < 255 && env.rng.below(12) == 0 {
-                        max + 1 + env.rng.below((255 - max).min(4))
-                    } else if env.rng.below(3) == 0 {
-                        1 + env.rng.below(max.min(3))
-                    } else {
-                        1 + env.rng.below(max)
-                    };
-                    let id = env.next_id;
-                    env.next_id += 1;
-                    let message = Message {
-                        id,
-                        src: 0,
-                        dst: 0,
-                        inject: t,
-                        bytes: bytes as u8,
-                        round: 0,
-                        ready: t,
-                        handed: 0,
-                        attempts: Vec::new(),
-                    };
-                    let routes = route_set(&graph, &env.node, &dst);
-                    match routes {
-                        Ok(routes) if bytes <= max => {
-                            env.routes = routes.into_iter().map(|r| r.hops).collect();
-                            env.attempts = 0;
-                            model.accept(&model_params, t, message, env.routes.clone());
-                        }
-                        _ => model.refuse(&model_params, t, message, bytes),
-                    }
-                    env.loading = Some(Loading {
-                        id,
-                        next: 0,
-                        bytes,
-                        dst: pack_word(&dst, w),
-                    });
-                    env.gap = match env.rng.below(4) {
-                        0 => 0,
-                        1 | 2 => env.rng.below(4),
-                        _ => env.rng.below(40),
-                    };
-                } else {
-                    env.gap -= 1;
-                }
-            }
-            let junk_dst = env.rng.next_u64() & ((1u64 << (k as u32 * w)) - 1);
-            let (tx_valid, tx_data, tx_last, tx_dst) = match env.loading.as_mut() {
-                Some(l) => {
-                    let j = l.next;
-                    l.next += 1;
-                    let byte = payload_byte(self.seed, l.id, j as usize);
-                    let last = l.next == l.bytes;
-                    let dst = if j == 0 { l.dst } else { junk_dst };
-                    (1, u64::from(byte), last as u64, dst)
-                }
-                None => (0, env.rng.below(256), env.rng.below(2), junk_dst),
-            };
-            if tx_last == 1 && tx_valid == 1 {
-                env.loading = None;
-            }
-            // The switch's input 0: NACKs as refusals at the j-th switch would send them.
-            let word = model.word();
-            let mut nack = false;
-            if word.valid && word.ctl && !env.in_worm {
-                env.in_worm = true;
-                let hops = env.routes[env.attempts].len() as u64;
-                env.attempts += 1;
-                env.nack_at = match env.rng.below(2) {
-                    0 => None,
-                    _ => Some(t + 3 * env.rng.below(hops + 1) + 1),
-                };
-            } else if word.valid && word.ctl {
-                env.in_worm = false;
-            }
-            if env.nack_at == Some(t) {
-                nack = true;
-                env.nack_at = None;
-                env.in_worm = false;
-            } else if !word.valid && env.rng.below(32) == 0 {
-                nack = true;
-            }
-            // The switch's output 0: arriving worms.
-            if env.arriving.is_empty() && env.rng.below(24) == 0 {
-                env.arriving = env.arriving_worm(d, k);
-            }
-            let arriving = if env.rng.below(10) == 0 {
-                Word::IDLE
-            } else {
-                env.arriving.pop_front().unwrap_or(Word::IDLE)
-            };
-            model.clock(&model_params, t, nack, arriving, &mut events);
-            let (res_valid, res_status, res_attempts) = match events
-                .drain(..)
-                .find(|e| !matches!(e, Event::Arrived { .. } | Event::ReceiveError))
-            {
-                Some(Event::Delivered(m)) => (1, 0, m.attempts.len() as u64),
-                Some(Event::Failed(m)) => (1, 1, m.attempts.len() as u64),
-                Some(Event::Refused(_)) => (1, 2, 0),
-                _ => (0, 0, 0),
-            };
-            events.clear();
-            let rx = model.rx_port();
-            let next = model.word();
-            out.push(Cycle::narrow(
-                vec![
-                    tx_valid,
-                    tx_data,
-                    tx_last,
-                    tx_dst,
-                    node_bits,
-                    nack as u64,
-                    arriving.valid as u64,
-                    arriving.ctl as u64,
-                    arriving.data,
-                ],
-                &[
-                    model.tx_ready(t + 1) as u64,
-                    res_valid,
-                    res_status,
-                    res_attempts,
-                    rx.valid as u64,
-                    u64::from(rx.data),
-                    rx.first as u64,
-                    rx.last as u64,
-                    pack_word(&rx.src, w),
-                    u64::from(rx.len),
-                    rx.error as u64,
-                    next.valid as u64,
-                    next.ctl as u64,
-                    next.data,
-                ],
-            ));
         }
-        out
     }
-}
 
-impl Traffic {
+    /// The processor, while the router is idle and nothing is being handed over: after its
+    /// gap, a new message, which the model accepts or refuses.
+    fn processor(&mut self, t: u64, model: &mut Router) {
+        if self.gap > 0 {
+            self.gap -= 1;
+            return;
+        }
+        let dst = self.destination();
+        let max = self.max_bytes;
+        let bytes = if max < 255 && self.rng.below(12) == 0 {
+            max + 1 + self.rng.below((255 - max).min(4))
+        } else if self.rng.below(3) == 0 {
+            1 + self.rng.below(max.min(3))
+        } else {
+            1 + self.rng.below(max)
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        let message = Message {
+            id,
+            src: 0,
+            dst: 0,
+            inject: t,
+            bytes: bytes as u8,
+            round: 0,
+            ready: t,
+            handed: 0,
+            attempts: Vec::new(),
+        };
+        match route_set(&self.graph, &self.node, &dst) {
+            Ok(routes) if bytes <= max => {
+                self.routes = routes.into_iter().map(|r| r.hops).collect();
+                self.attempts = 0;
+                model.accept(&self.model_params, t, message, self.routes.clone());
+            }
+            _ => model.refuse(&self.model_params, t, message, bytes),
+        }
+        self.loading = Some(Loading {
+            id,
+            next: 0,
+            bytes,
+            dst: pack_word(&dst, self.w),
+        });
+        self.gap = match self.rng.below(4) {
+            0 => 0,
+            1 | 2 => self.rng.below(4),
+            _ => self.rng.below(40),
+        };
+    }
+
+    /// The processor's port: the next byte of the message being handed over, its
+    /// destination with the first byte; junk when not valid.
+    fn tx(&mut self) -> Tx {
+        let k = self.graph.k();
+        let junk_dst = self.rng.next_u64() & ((1u64 << (k as u32 * self.w)) - 1);
+        let tx = match self.loading.as_mut() {
+            Some(l) => {
+                let j = l.next;
+                l.next += 1;
+                let byte = payload_byte(self.seed, l.id, j as usize);
+                Tx {
+                    valid: 1,
+                    data: u64::from(byte),
+                    last: (l.next == l.bytes) as u64,
+                    dst: if j == 0 { l.dst } else { junk_dst },
+                }
+            }
+            None => Tx {
+                valid: 0,
+                data: self.rng.below(256),
+                last: self.rng.below(2),
+                dst: junk_dst,
+            },
+        };
+        if tx.last == 1 && tx.valid == 1 {
+            self.loading = None;
+        }
+        tx
+    }
+
+    /// The switch's input 0 in cycle `t`, seeing the router's `word`: NACKs as refusals at
+    /// the j-th switch would send them, and now and then one while nothing is sent.
+    fn switch_nack(&mut self, t: u64, word: Word) -> bool {
+        if word.valid && word.ctl && !self.in_worm {
+            self.in_worm = true;
+            let hops = self.routes[self.attempts].len() as u64;
+            self.attempts += 1;
+            self.nack_at = match self.rng.below(2) {
+                0 => None,
+                _ => Some(t + 3 * self.rng.below(hops + 1) + 1),
+            };
+        } else if word.valid && word.ctl {
+            self.in_worm = false;
+        }
+        if self.nack_at == Some(t) {
+            self.nack_at = None;
+            self.in_worm = false;
+            true
+        } else {
+            !word.valid && self.rng.below(32) == 0
+        }
+    }
+
+    /// The switch's output 0: the next word of an arriving worm, with idle cycles between
+    /// and inside worms.
+    fn arriving_word(&mut self) -> Word {
+        if self.arriving.is_empty() && self.rng.below(24) == 0 {
+            self.arriving = self.arriving_worm(self.graph.d() as u64, self.graph.k());
+        }
+        if self.rng.below(10) == 0 {
+            Word::IDLE
+        } else {
+            self.arriving.pop_front().unwrap_or(Word::IDLE)
+        }
+    }
+
     /// A destination: mostly another node, now and then this node or a word that is none.
-    fn destination(&mut self, graph: &crate::topology::kautz::Kautz, w: u32) -> Vec<Letter> {
-        let k = graph.k();
+    fn destination(&mut self) -> Vec<Letter> {
+        let (graph, w, k) = (self.graph, self.w, self.graph.k());
         match self.rng.below(10) {
             0 => self.node.clone(),
             1 => (0..k).map(|_| self.rng.below(1 << w) as Letter).collect(),

@@ -204,24 +204,13 @@ fn match_block(
         "destination letter of the last unit, the next to leave",
     );
     let full = m.output("full", 1, "every unit is off: p = k, overlap 0");
-    let mut src_parts = Vec::new();
-    let mut dst_parts = Vec::new();
-    let mut offs = Vec::new();
-    let mut matches = Vec::new();
-    for i in 0..k {
-        src_parts.push(m.internal(
-            &format!("src_part_{i}"),
-            w,
-            &format!("source letter a{} in unit {i}", i + 1),
-        ));
-        dst_parts.push(m.internal(
-            &format!("dst_part_{i}"),
-            w,
-            &format!("destination letter in unit {i}"),
-        ));
-        offs.push(m.internal(&format!("off_{i}"), 1, &format!("unit {i} switched off")));
-        matches.push(m.internal(&format!("match_{i}"), 1, &format!("units 0..{i} match")));
-    }
+    let chain = UnitChain::declare(&mut m, k, w);
+    let UnitChain {
+        src_parts,
+        dst_parts,
+        offs,
+        matches,
+    } = &chain;
     for i in 0..k {
         // Loaded already shifted once, so that the first cycle tests overlap k-1: unit i
         // holds b(i), b(k) has gone to the shift block, and unit 0 (off) keeps a copy of
@@ -237,9 +226,9 @@ fn match_block(
             .bind(&p.src_load, letter(src, i, k, w))
             .bind(&p.dst_load, dst_load)
             .bind(&p.off_load, Expr::bit(i == 0))
-            .bind(&p.dst_in, left(&dst_parts, Expr::zero(w)))
-            .bind(&p.off_in, left(&offs, Expr::bit(true)))
-            .bind(&p.match_in, left(&matches, Expr::bit(true)))
+            .bind(&p.dst_in, left(dst_parts, Expr::zero(w)))
+            .bind(&p.off_in, left(offs, Expr::bit(true)))
+            .bind(&p.match_in, left(matches, Expr::bit(true)))
             .bind(&p.src_part, src_parts[i])
             .bind(&p.dst_part, dst_parts[i])
             .bind(&p.off, offs[i])
@@ -250,30 +239,7 @@ fn match_block(
             &format!("Match unit {i}: compares source letter a{}.", i + 1),
         );
     }
-    m.assign(
-        matched,
-        matches[k - 1].into(),
-        "The end of the match chain.",
-    );
-    m.assign(
-        shifted_out,
-        dst_parts[k - 1].into(),
-        "The letter that leaves the block on the next shift.",
-    );
-    m.assign(
-        full,
-        offs[k - 1].into(),
-        "The off front has reached the last unit.",
-    );
-    // The units that are off form a prefix 0..p-1; the last of them holds a(p).
-    let pick = (1..k).fold(Expr::from(src_parts[0]), |earlier, i| {
-        Expr::mux(offs[i].into(), src_parts[i].into(), earlier)
-    });
-    m.assign(
-        in_letter,
-        pick,
-        "Source letter of the last unit that is off.",
-    );
+    chain.drive_outputs(&mut m, matched, shifted_out, full, in_letter);
     let ports = ports!(
         m,
         MatchBlockPorts {
@@ -282,6 +248,81 @@ fn match_block(
         }
     );
     (m, ports)
+}
+
+/// The signals of the k match units of the match block, unit 0 first.
+struct UnitChain {
+    src_parts: Vec<SignalId>,
+    dst_parts: Vec<SignalId>,
+    offs: Vec<SignalId>,
+    matches: Vec<SignalId>,
+}
+
+impl UnitChain {
+    /// The signals of each unit, declared unit by unit.
+    fn declare(m: &mut Module, k: usize, w: u32) -> Self {
+        let mut chain = UnitChain {
+            src_parts: Vec::new(),
+            dst_parts: Vec::new(),
+            offs: Vec::new(),
+            matches: Vec::new(),
+        };
+        for i in 0..k {
+            chain.src_parts.push(m.internal(
+                &format!("src_part_{i}"),
+                w,
+                &format!("source letter a{} in unit {i}", i + 1),
+            ));
+            chain.dst_parts.push(m.internal(
+                &format!("dst_part_{i}"),
+                w,
+                &format!("destination letter in unit {i}"),
+            ));
+            chain
+                .offs
+                .push(m.internal(&format!("off_{i}"), 1, &format!("unit {i} switched off")));
+            chain
+                .matches
+                .push(m.internal(&format!("match_{i}"), 1, &format!("units 0..{i} match")));
+        }
+        chain
+    }
+
+    /// The match block's outputs, read off the end of the chain.
+    fn drive_outputs(
+        &self,
+        m: &mut Module,
+        matched: SignalId,
+        shifted_out: SignalId,
+        full: SignalId,
+        in_letter: SignalId,
+    ) {
+        let last = self.offs.len() - 1;
+        m.assign(
+            matched,
+            self.matches[last].into(),
+            "The end of the match chain.",
+        );
+        m.assign(
+            shifted_out,
+            self.dst_parts[last].into(),
+            "The letter that leaves the block on the next shift.",
+        );
+        m.assign(
+            full,
+            self.offs[last].into(),
+            "The off front has reached the last unit.",
+        );
+        // The units that are off form a prefix 0..p-1; the last of them holds a(p).
+        let pick = (1..=last).fold(Expr::from(self.src_parts[0]), |earlier, i| {
+            Expr::mux(self.offs[i].into(), self.src_parts[i].into(), earlier)
+        });
+        m.assign(
+            in_letter,
+            pick,
+            "Source letter of the last unit that is off.",
+        );
+    }
 }
 
 port_struct!(

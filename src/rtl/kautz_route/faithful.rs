@@ -334,7 +334,6 @@ port_struct!(
 
 fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
     let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
-    let kw = k as u32 * w;
     let mut m = Module::new(
         name(params, "shift_block"),
         &[
@@ -368,6 +367,55 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         "the route found, first hop in the most significant letter",
     );
     let route_len = m.output("route_len", lw, "number of hops of the route found");
+    let inserted = Inserted {
+        phase_b,
+        phase_c,
+        letter_b,
+        letter_c,
+    };
+    let phase_a = phase_a_hops(&mut m, params, load, shift, first, shifted_in);
+    m.assign(
+        head,
+        Expr::Slice {
+            signal: phase_a.0,
+            lo: k as u32 * w - w,
+            width: w,
+        },
+        "The first hop.",
+    );
+    let assembled = assemble_route(&mut m, params, phase_a, &inserted);
+    hold_route(&mut m, params, load, capture, assembled, (route, route_len));
+    let ports = ports!(
+        m,
+        ShiftBlockPorts {
+            clk = clocking.clock, rst = clocking.reset, load, shift, first, shifted_in,
+            capture, phase_b, phase_c, letter_b, letter_c, head, route, route_len,
+        }
+    );
+    (m, ports)
+}
+
+/// The phase selects and the letters of the shift/increment parts, which the shift block
+/// inserts into the routes of phases B and C.
+struct Inserted {
+    phase_b: SignalId,
+    phase_c: SignalId,
+    letter_b: SignalId,
+    letter_c: SignalId,
+}
+
+/// The hops of the phase A route, left-aligned, and their count: the letters leaving the
+/// match block, prepended one per shift.
+fn phase_a_hops(
+    m: &mut Module,
+    params: &RouteGenParams,
+    load: SignalId,
+    shift: SignalId,
+    first: SignalId,
+    shifted_in: SignalId,
+) -> (SignalId, SignalId) {
+    let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
+    let kw = k as u32 * w;
     let hops = m.internal(
         "hops",
         kw,
@@ -377,16 +425,6 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         "count",
         lw,
         "letters shifted into hops: the phase A route length",
-    );
-    let assembled = m.internal(
-        "assembled",
-        (k as u32 + 2) * w,
-        "route of the current phase",
-    );
-    let assembled_len = m.internal(
-        "assembled_len",
-        lw,
-        "length of the route of the current phase",
     );
     let prepended = if k == 1 {
         Expr::from(shifted_in)
@@ -429,14 +467,33 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         ),
         "Counts the hops of the phase A route (p).",
     );
-    m.assign(
-        head,
-        Expr::Slice {
-            signal: hops,
-            lo: kw - w,
-            width: w,
-        },
-        "The first hop.",
+    (hops, count)
+}
+
+/// The route of the current phase and its length, from the phase A route `(hops, count)`
+/// and the letters `inserted` in phases B and C.
+fn assemble_route(
+    m: &mut Module,
+    params: &RouteGenParams,
+    (hops, count): (SignalId, SignalId),
+    inserted: &Inserted,
+) -> (SignalId, SignalId) {
+    let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
+    let Inserted {
+        phase_b,
+        phase_c,
+        letter_b,
+        letter_c,
+    } = *inserted;
+    let assembled = m.internal(
+        "assembled",
+        (k as u32 + 2) * w,
+        "route of the current phase",
+    );
+    let assembled_len = m.internal(
+        "assembled_len",
+        lw,
+        "length of the route of the current phase",
     );
     m.assign(
         assembled,
@@ -460,6 +517,20 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         ),
         "k+2, k+1, or the hops counted in phase A.",
     );
+    (assembled, assembled_len)
+}
+
+/// The `(route, route_len)` registers: cleared by `load`, they take the assembled route
+/// on `capture` and hold it until the next.
+fn hold_route(
+    m: &mut Module,
+    params: &RouteGenParams,
+    load: SignalId,
+    capture: SignalId,
+    (assembled, assembled_len): (SignalId, SignalId),
+    (route, route_len): (SignalId, SignalId),
+) {
+    let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
     m.register(
         route,
         0,
@@ -480,14 +551,6 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         ),
         "Its length.",
     );
-    let ports = ports!(
-        m,
-        ShiftBlockPorts {
-            clk = clocking.clock, rst = clocking.reset, load, shift, first, shifted_in,
-            capture, phase_b, phase_c, letter_b, letter_c, head, route, route_len,
-        }
-    );
-    (m, ports)
 }
 
 port_struct!(

@@ -26,7 +26,9 @@
 //! [`super::parallel`] builds the same ports one route per clock.
 
 use super::{Fault, RouteGenParams, WordCheckPorts, decode, letter, name, word_check};
-use crate::rtl::ir::{Connections, Design, Expr, Module, SignalId, Timing, port_struct, ports};
+use crate::rtl::ir::{
+    Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
+};
 use std::collections::BTreeMap;
 use std::ops::{Add, Not};
 
@@ -281,9 +283,11 @@ impl UnitChain {
             chain
                 .offs
                 .push(m.internal(&format!("off_{i}"), 1, &format!("unit {i} switched off")));
-            chain
-                .matches
-                .push(m.internal(&format!("match_{i}"), 1, &format!("units 0..{i} match")));
+            chain.matches.push(m.internal(
+                &format!("match_{i}"),
+                1,
+                &format!("units 0..{i} match"),
+            ));
         }
         chain
     }
@@ -697,193 +701,319 @@ fn control(params: &RouteGenParams, fault: Option<Fault>) -> (Module, ControlPor
         ],
     );
     let clocking = m.clocked();
-    let init = m.input("init", 1, "start a new search");
-    let next_route = m.input("next_route", 1, "the route on the outputs has been taken");
-    let valid = m.input("valid", 1, "src and dst are different nodes");
-    let matched = m.input("matched", 1, "phase A: the current overlap exists");
-    let full = m.input("full", 1, "phase A: overlap 0 is being tested");
-    let out_free = m.input("out_free", 1, "the out-letter asked about is free");
-    let in_free = m.input("in_free", 1, "the in-letter asked about is free");
-    let b_last = m.input("b_last", 1, "shift/increment part 1 is at letter d");
-    let c_last = m.input("c_last", 1, "shift/increment part 2 is at letter d");
-    let all_out_used = m.input(
-        "all_out_used",
-        1,
-        "every out-letter is used: d routes given",
+    let c = ControlSignals::declare(&mut m);
+    let states = ControlStates::declare(&mut m);
+    let state = StateSignals::declare(&mut m, &states);
+    datapath_controls(&mut m, &c, &state);
+    transitions(&mut m, &c, &states, &state, fault);
+    registered_outputs(&mut m, &c, &states, &state);
+    let ports = ports!(
+        m,
+        ControlPorts {
+            clk = clocking.clock, rst = clocking.reset, init = c.init,
+            next_route = c.next_route, valid = c.valid, matched = c.matched, full = c.full,
+            out_free = c.out_free, in_free = c.in_free, b_last = c.b_last, c_last = c.c_last,
+            all_out_used = c.all_out_used, load = c.load, shift = c.shift, found = c.found,
+            phase_b = c.phase_b, phase_c = c.phase_c, inc_b = c.inc_b, clear_b = c.clear_b,
+            inc_c = c.inc_c, route_valid = c.route_valid, done = c.done, error = c.error,
+        }
     );
-    let load = m.output("load", 1, "load the datapath");
-    let shift = m.output("shift", 1, "shift the match block and the shift block");
-    let found = m.output(
-        "found",
-        1,
-        "a route is found this cycle: capture and mark it",
-    );
-    let phase_b = m.output("phase_b", 1, "phase B is being tested");
-    let phase_c = m.output("phase_c", 1, "phase C is being tested");
-    let inc_b = m.output("inc_b", 1, "advance shift/increment part 1");
-    let clear_b = m.output("clear_b", 1, "restart shift/increment part 1");
-    let inc_c = m.output("inc_c", 1, "advance shift/increment part 2");
-    let route_valid = m.output("route_valid", 1, "a route is on the outputs");
-    let done = m.output("done", 1, "no further route");
-    let error = m.output("error", 1, "src or dst is not a node, or they are equal");
-    let width = 3;
-    let states = m.states(width, &STATES);
-    let [
-        idle,
-        phase_a_s,
-        phase_b_s,
-        phase_c_s,
-        wait_a,
-        wait_b,
-        wait_c,
-        done_s,
-    ] = states[..]
-    else {
-        unreachable!("eight states")
-    };
-    let state = m.internal("state", width, "current state");
-    let state_next = m.internal("state_next", width, "state after this clock, unless init");
-    let next_state = m.internal("next_state", width, "state after this clock");
-    let in_a = m.internal("in_a", 1, "state is S_PHASE_A");
-    let in_b = m.internal("in_b", 1, "state is S_PHASE_B");
-    let in_c = m.internal("in_c", 1, "state is S_PHASE_C");
-    let is = |s: crate::rtl::ir::ConstId| Expr::from(state).eq(s.into());
-    m.assign(in_a, is(phase_a_s), "Phase decoding.");
-    m.assign(in_b, is(phase_b_s), "");
-    m.assign(in_c, is(phase_c_s), "");
-    let free = Expr::from(out_free).and(in_free.into());
+    (m, ports)
+}
+
+/// The control unit's ports other than the clock and reset.
+struct ControlSignals {
+    init: SignalId,
+    next_route: SignalId,
+    valid: SignalId,
+    matched: SignalId,
+    full: SignalId,
+    out_free: SignalId,
+    in_free: SignalId,
+    b_last: SignalId,
+    c_last: SignalId,
+    all_out_used: SignalId,
+    load: SignalId,
+    shift: SignalId,
+    found: SignalId,
+    phase_b: SignalId,
+    phase_c: SignalId,
+    inc_b: SignalId,
+    clear_b: SignalId,
+    inc_c: SignalId,
+    route_valid: SignalId,
+    done: SignalId,
+    error: SignalId,
+}
+
+impl ControlSignals {
+    fn declare(m: &mut Module) -> Self {
+        ControlSignals {
+            init: m.input("init", 1, "start a new search"),
+            next_route: m.input("next_route", 1, "the route on the outputs has been taken"),
+            valid: m.input("valid", 1, "src and dst are different nodes"),
+            matched: m.input("matched", 1, "phase A: the current overlap exists"),
+            full: m.input("full", 1, "phase A: overlap 0 is being tested"),
+            out_free: m.input("out_free", 1, "the out-letter asked about is free"),
+            in_free: m.input("in_free", 1, "the in-letter asked about is free"),
+            b_last: m.input("b_last", 1, "shift/increment part 1 is at letter d"),
+            c_last: m.input("c_last", 1, "shift/increment part 2 is at letter d"),
+            all_out_used: m.input(
+                "all_out_used",
+                1,
+                "every out-letter is used: d routes given",
+            ),
+            load: m.output("load", 1, "load the datapath"),
+            shift: m.output("shift", 1, "shift the match block and the shift block"),
+            found: m.output(
+                "found",
+                1,
+                "a route is found this cycle: capture and mark it",
+            ),
+            phase_b: m.output("phase_b", 1, "phase B is being tested"),
+            phase_c: m.output("phase_c", 1, "phase C is being tested"),
+            inc_b: m.output("inc_b", 1, "advance shift/increment part 1"),
+            clear_b: m.output("clear_b", 1, "restart shift/increment part 1"),
+            inc_c: m.output("inc_c", 1, "advance shift/increment part 2"),
+            route_valid: m.output("route_valid", 1, "a route is on the outputs"),
+            done: m.output("done", 1, "no further route"),
+            error: m.output("error", 1, "src or dst is not a node, or they are equal"),
+        }
+    }
+}
+
+/// Bits of the control unit's state.
+const STATE_BITS: u32 = 3;
+
+/// The encodings of [`STATES`].
+struct ControlStates {
+    idle: ConstId,
+    phase_a: ConstId,
+    phase_b: ConstId,
+    phase_c: ConstId,
+    wait_a: ConstId,
+    wait_b: ConstId,
+    wait_c: ConstId,
+    done: ConstId,
+}
+
+impl ControlStates {
+    fn declare(m: &mut Module) -> Self {
+        let states = m.states(STATE_BITS, &STATES);
+        let [
+            idle,
+            phase_a,
+            phase_b,
+            phase_c,
+            wait_a,
+            wait_b,
+            wait_c,
+            done,
+        ] = states[..]
+        else {
+            unreachable!("eight states")
+        };
+        ControlStates {
+            idle,
+            phase_a,
+            phase_b,
+            phase_c,
+            wait_a,
+            wait_b,
+            wait_c,
+            done,
+        }
+    }
+}
+
+/// The state register, its next values and which phase it is in.
+struct StateSignals {
+    state: SignalId,
+    state_next: SignalId,
+    next_state: SignalId,
+    in_a: SignalId,
+    in_b: SignalId,
+    in_c: SignalId,
+}
+
+impl StateSignals {
+    /// The state signals, and the decoding of the phase states.
+    fn declare(m: &mut Module, states: &ControlStates) -> Self {
+        let s = StateSignals {
+            state: m.internal("state", STATE_BITS, "current state"),
+            state_next: m.internal(
+                "state_next",
+                STATE_BITS,
+                "state after this clock, unless init",
+            ),
+            next_state: m.internal("next_state", STATE_BITS, "state after this clock"),
+            in_a: m.internal("in_a", 1, "state is S_PHASE_A"),
+            in_b: m.internal("in_b", 1, "state is S_PHASE_B"),
+            in_c: m.internal("in_c", 1, "state is S_PHASE_C"),
+        };
+        let is = |state: ConstId| Expr::from(s.state).eq(state.into());
+        m.assign(s.in_a, is(states.phase_a), "Phase decoding.");
+        m.assign(s.in_b, is(states.phase_b), "");
+        m.assign(s.in_c, is(states.phase_c), "");
+        s
+    }
+}
+
+/// The outputs that drive the datapath in each phase: load, shift, the phase selects, the
+/// shift/increment parts, and `found`, which captures and marks a route.
+fn datapath_controls(m: &mut Module, c: &ControlSignals, s: &StateSignals) {
+    let free = Expr::from(c.out_free).and(c.in_free.into());
     m.assign(
-        found,
-        Expr::from(init).not().and(
-            Expr::from(in_a)
-                .and(Expr::from(matched).and(free.clone()))
-                .or(Expr::from(in_b).or(in_c.into()).and(free)),
+        c.found,
+        Expr::from(c.init).not().and(
+            Expr::from(s.in_a)
+                .and(Expr::from(c.matched).and(free.clone()))
+                .or(Expr::from(s.in_b).or(s.in_c.into()).and(free)),
         ),
         "A route: in phase A an overlap whose two letters are free; in B and C two free letters.",
     );
-    m.assign(load, init.into(), "init loads everything at once.");
+    m.assign(c.load, c.init.into(), "init loads everything at once.");
     m.assign(
-        shift,
-        Expr::from(in_a)
-            .and(Expr::from(full).not())
-            .and(Expr::from(init).not()),
+        c.shift,
+        Expr::from(s.in_a)
+            .and(Expr::from(c.full).not())
+            .and(Expr::from(c.init).not()),
         "Phase A moves on every clock until overlap 0.",
     );
     m.assign(
-        phase_b,
-        in_b.into(),
+        c.phase_b,
+        s.in_b.into(),
         "Route and letter selection for phase B.",
     );
     m.assign(
-        phase_c,
-        in_c.into(),
+        c.phase_c,
+        s.in_c.into(),
         "Route and letter selection for phase C.",
     );
     m.assign(
-        inc_b,
-        Expr::from(b_last).not().and(
-            Expr::from(in_b).or(Expr::from(in_c).and(out_free.into()).and(Expr::from(in_free).not())),
+        c.inc_b,
+        Expr::from(c.b_last).not().and(
+            Expr::from(s.in_b).or(Expr::from(s.in_c).and(c.out_free.into()).and(Expr::from(c.in_free).not())),
         ),
         "Part 1 walks the letters of phase B, then the in-letters of phase C while the out-letter waits.",
     );
     m.assign(
-        clear_b,
-        Expr::from(init).or(Expr::from(in_b)
-            .and(b_last.into())
-            .and(Expr::from(found).not())),
+        c.clear_b,
+        Expr::from(c.init).or(Expr::from(s.in_b)
+            .and(c.b_last.into())
+            .and(Expr::from(c.found).not())),
         "Part 1 restarts at init and when phase B ends.",
     );
     m.assign(
-        inc_c,
-        Expr::from(in_c)
-            .and(Expr::from(c_last).not())
-            .and(Expr::from(found).or(Expr::from(out_free).not())),
+        c.inc_c,
+        Expr::from(s.in_c)
+            .and(Expr::from(c.c_last).not())
+            .and(Expr::from(c.found).or(Expr::from(c.out_free).not())),
         "Part 2 moves past every out-letter that is used or has just been taken.",
     );
+}
+
+/// The next state: each phase moves to its WAIT state on a route found, or to the next
+/// phase when it runs out; `next_route` resumes; `init` restarts from any state.
+fn transitions(
+    m: &mut Module,
+    c: &ControlSignals,
+    states: &ControlStates,
+    s: &StateSignals,
+    fault: Option<Fault>,
+) {
     let after_a = match fault {
-        Some(Fault::PhaseBSkipped) => phase_c_s,
-        _ => phase_b_s,
+        Some(Fault::PhaseBSkipped) => states.phase_c,
+        _ => states.phase_b,
     };
-    let resume = |phase: crate::rtl::ir::ConstId, wait: crate::rtl::ir::ConstId| {
+    let resume = |phase: ConstId, wait: ConstId| {
         Expr::mux(
-            next_route.into(),
-            Expr::mux(all_out_used.into(), done_s.into(), phase.into()),
+            c.next_route.into(),
+            Expr::mux(c.all_out_used.into(), states.done.into(), phase.into()),
             wait.into(),
         )
     };
     m.case(
-        state_next,
-        state,
+        s.state_next,
+        s.state,
         vec![
             (
-                phase_a_s.into(),
+                states.phase_a.into(),
                 Expr::mux(
-                    found.into(),
-                    wait_a.into(),
-                    Expr::mux(full.into(), after_a.into(), phase_a_s.into()),
+                    c.found.into(),
+                    states.wait_a.into(),
+                    Expr::mux(c.full.into(), after_a.into(), states.phase_a.into()),
                 ),
             ),
             (
-                phase_b_s.into(),
+                states.phase_b.into(),
                 Expr::mux(
-                    found.into(),
-                    wait_b.into(),
-                    Expr::mux(b_last.into(), phase_c_s.into(), phase_b_s.into()),
-                ),
-            ),
-            (
-                phase_c_s.into(),
-                Expr::mux(
-                    found.into(),
-                    wait_c.into(),
+                    c.found.into(),
+                    states.wait_b.into(),
                     Expr::mux(
-                        Expr::from(c_last).and(Expr::from(out_free).not()),
-                        done_s.into(),
-                        phase_c_s.into(),
+                        c.b_last.into(),
+                        states.phase_c.into(),
+                        states.phase_b.into(),
                     ),
                 ),
             ),
-            (wait_a.into(), resume(phase_a_s, wait_a)),
-            (wait_b.into(), resume(phase_b_s, wait_b)),
-            (wait_c.into(), resume(phase_c_s, wait_c)),
-            (done_s.into(), done_s.into()),
+            (
+                states.phase_c.into(),
+                Expr::mux(
+                    c.found.into(),
+                    states.wait_c.into(),
+                    Expr::mux(
+                        Expr::from(c.c_last).and(Expr::from(c.out_free).not()),
+                        states.done.into(),
+                        states.phase_c.into(),
+                    ),
+                ),
+            ),
+            (states.wait_a.into(), resume(states.phase_a, states.wait_a)),
+            (states.wait_b.into(), resume(states.phase_b, states.wait_b)),
+            (states.wait_c.into(), resume(states.phase_c, states.wait_c)),
+            (states.done.into(), states.done.into()),
         ],
-        idle.into(),
+        states.idle.into(),
         "Transitions of each state when init is low.",
     );
     m.assign(
-        next_state,
+        s.next_state,
         Expr::mux(
-            init.into(),
-            Expr::mux(valid.into(), phase_a_s.into(), done_s.into()),
-            state_next.into(),
+            c.init.into(),
+            Expr::mux(c.valid.into(), states.phase_a.into(), states.done.into()),
+            s.state_next.into(),
         ),
         "init restarts from any state.",
     );
-    m.register(state, 0, next_state.into(), "The state register.");
-    let next_is = |s: crate::rtl::ir::ConstId| Expr::from(next_state).eq(s.into());
+    m.register(s.state, 0, s.next_state.into(), "The state register.");
+}
+
+/// `route_valid`, `done` and `error`, registered from the next state.
+fn registered_outputs(
+    m: &mut Module,
+    c: &ControlSignals,
+    states: &ControlStates,
+    s: &StateSignals,
+) {
+    let next_is = |state: ConstId| Expr::from(s.next_state).eq(state.into());
     m.register(
-        route_valid,
+        c.route_valid,
         0,
-        Expr::or_all([next_is(wait_a), next_is(wait_b), next_is(wait_c)]),
+        Expr::or_all([
+            next_is(states.wait_a),
+            next_is(states.wait_b),
+            next_is(states.wait_c),
+        ]),
         "Registered outputs: a route is held in the WAIT states.",
     );
-    m.register(done, 0, next_is(done_s), "");
+    m.register(c.done, 0, next_is(states.done), "");
     m.register(
-        error,
+        c.error,
         0,
-        Expr::mux(init.into(), Expr::from(valid).not(), error.into()),
+        Expr::mux(c.init.into(), Expr::from(c.valid).not(), c.error.into()),
         "Whether the last init had invalid words.",
     );
-    let ports = ports!(
-        m,
-        ControlPorts {
-            clk = clocking.clock, rst = clocking.reset, init, next_route, valid, matched, full,
-            out_free, in_free, b_last, c_last, all_out_used, load, shift, found, phase_b,
-            phase_c, inc_b, clear_b, inc_c, route_valid, done, error,
-        }
-    );
-    (m, ports)
 }
 
 /// The blocks the top module instantiates, with their ports.

@@ -27,7 +27,7 @@
 
 use super::{Fault, RouteGenParams, WordCheckPorts, decode, letter, name, word_check};
 use crate::rtl::ir::{
-    Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
+    Clocking, Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
 };
 use std::collections::BTreeMap;
 use std::ops::{Add, Not};
@@ -1027,13 +1027,7 @@ struct Blocks<'a> {
 }
 
 fn top(params: &RouteGenParams, blocks: Blocks) -> Module {
-    let (k, d, w, lw) = (
-        params.k(),
-        params.d(),
-        params.letter_bits(),
-        params.length_bits(),
-    );
-    let kw = k as u32 * w;
+    let (d, k) = (params.d(), params.k());
     let mut m = Module::new(
         params.top.clone(),
         &[
@@ -1050,222 +1044,330 @@ fn top(params: &RouteGenParams, blocks: Blocks) -> Module {
             ),
         ],
     );
-    let clocking = m.clocked();
-    let init = m.input("init", 1, "capture src and dst and start a new search");
-    let next_route = m.input("next_route", 1, "take the route shown and search on");
-    let src = m.input("src", kw, "source node, a1 in the most significant letter");
-    let dst = m.input(
-        "dst",
-        kw,
-        "destination node, b1 in the most significant letter",
-    );
-    let route_valid = m.output("route_valid", 1, "route and route_len hold a route");
-    let route = m.output(
-        "route",
-        (k as u32 + 2) * w,
-        "hops z1..zL, z1 most significant, unused letters zero",
-    );
-    let route_len = m.output("route_len", lw, "number of hops L");
-    let done = m.output("done", 1, "no further route (stays high until init or rst)");
-    let error = m.output(
-        "error",
-        1,
-        "src or dst is not a node of K(d,k), or src equals dst",
-    );
-    let signal = |m: &mut Module, n: &str, width: u32, doc: &str| m.internal(n, width, doc);
-    let valid = signal(&mut m, "valid", 1, "src and dst are different nodes");
-    let matched = signal(&mut m, "matched", 1, "match block: overlap found");
-    let in_letter = signal(
-        &mut m,
-        "in_letter",
-        w,
-        "match block: in-letter of the phase A route",
-    );
-    let shifted_out = signal(
-        &mut m,
-        "shifted_out",
-        w,
-        "match block: letter leaving the last unit",
-    );
-    let full = signal(&mut m, "full", 1, "match block: all units off");
-    let head = signal(
-        &mut m,
-        "head",
-        w,
-        "shift block: out-letter of the phase A route",
-    );
-    let letter_b = signal(&mut m, "letter_b", w, "part 1 letter");
-    let letter_c = signal(&mut m, "letter_c", w, "part 2 letter");
-    let b_last = signal(&mut m, "b_last", 1, "part 1 at letter d");
-    let c_last = signal(&mut m, "c_last", 1, "part 2 at letter d");
-    let out_query = signal(&mut m, "out_query", w, "out-letter of the candidate route");
-    let in_query = signal(&mut m, "in_query", w, "in-letter of the candidate route");
-    let out_free = signal(&mut m, "out_free", 1, "out-letter free");
-    let in_free = signal(&mut m, "in_free", 1, "in-letter free");
-    let all_out_used = signal(&mut m, "all_out_used", 1, "all out-letters used");
-    let all_in_used = signal(
-        &mut m,
-        "all_in_used",
-        1,
-        "all in-letters used (equal in number to the out-letters)",
-    );
-    let load = signal(&mut m, "load", 1, "control: load");
-    let shift_en = signal(&mut m, "shift_en", 1, "control: shift");
-    let found = signal(&mut m, "found", 1, "control: route found");
-    let phase_b = signal(&mut m, "phase_b", 1, "control: phase B");
-    let phase_c = signal(&mut m, "phase_c", 1, "control: phase C");
-    let inc_b = signal(&mut m, "inc_b", 1, "control: advance part 1");
-    let clear_b = signal(&mut m, "clear_b", 1, "control: restart part 1");
-    let inc_c = signal(&mut m, "inc_c", 1, "control: advance part 2");
-    let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
+    let io = TopPorts::declare(&mut m, params);
+    let wires = Wires::declare(&mut m, params.letter_bits());
     let (check, p) = blocks.check;
     let connections = Connections::of(check)
-        .bind(&p.src, src)
-        .bind(&p.dst, dst)
-        .bind(&p.valid, valid);
+        .bind(&p.src, io.src)
+        .bind(&p.dst, io.dst)
+        .bind(&p.valid, wires.valid);
     m.instance("u_word_check", connections, "Input check.");
-    let (block, p) = blocks.block;
+    match_block_instance(&mut m, &io, &wires, blocks.block);
+    shift_block_instance(&mut m, params, &io, &wires, blocks.shift);
+    part_instances(&mut m, &io, &wires, blocks.counter);
+    candidate_letters(&mut m, &wires);
+    used_letters_instances(&mut m, params, &io, &wires, blocks.used);
+    control_instance(&mut m, &io, &wires, blocks.control);
+    m
+}
+
+/// The ports of a faithful or parallel top, which share them (see [`super::RouteGenPorts`]).
+pub(super) struct TopPorts {
+    pub(super) clocking: Clocking,
+    pub(super) init: SignalId,
+    pub(super) next_route: SignalId,
+    pub(super) src: SignalId,
+    pub(super) dst: SignalId,
+    pub(super) route_valid: SignalId,
+    pub(super) route: SignalId,
+    pub(super) route_len: SignalId,
+    pub(super) done: SignalId,
+    pub(super) error: SignalId,
+}
+
+impl TopPorts {
+    pub(super) fn declare(m: &mut Module, params: &RouteGenParams) -> Self {
+        let (k, w) = (params.k() as u32, params.letter_bits());
+        TopPorts {
+            clocking: m.clocked(),
+            init: m.input("init", 1, "capture src and dst and start a new search"),
+            next_route: m.input("next_route", 1, "take the route shown and search on"),
+            src: m.input(
+                "src",
+                k * w,
+                "source node, a1 in the most significant letter",
+            ),
+            dst: m.input(
+                "dst",
+                k * w,
+                "destination node, b1 in the most significant letter",
+            ),
+            route_valid: m.output("route_valid", 1, "route and route_len hold a route"),
+            route: m.output(
+                "route",
+                (k + 2) * w,
+                "hops z1..zL, z1 most significant, unused letters zero",
+            ),
+            route_len: m.output("route_len", params.length_bits(), "number of hops L"),
+            done: m.output("done", 1, "no further route (stays high until init or rst)"),
+            error: m.output(
+                "error",
+                1,
+                "src or dst is not a node of K(d,k), or src equals dst",
+            ),
+        }
+    }
+}
+
+/// The wires between the top's blocks, named for the block that drives them.
+struct Wires {
+    valid: SignalId,
+    matched: SignalId,
+    in_letter: SignalId,
+    shifted_out: SignalId,
+    full: SignalId,
+    head: SignalId,
+    letter_b: SignalId,
+    letter_c: SignalId,
+    b_last: SignalId,
+    c_last: SignalId,
+    out_query: SignalId,
+    in_query: SignalId,
+    out_free: SignalId,
+    in_free: SignalId,
+    all_out_used: SignalId,
+    all_in_used: SignalId,
+    load: SignalId,
+    shift_en: SignalId,
+    found: SignalId,
+    phase_b: SignalId,
+    phase_c: SignalId,
+    inc_b: SignalId,
+    clear_b: SignalId,
+    inc_c: SignalId,
+}
+
+impl Wires {
+    fn declare(m: &mut Module, w: u32) -> Self {
+        Wires {
+            valid: m.internal("valid", 1, "src and dst are different nodes"),
+            matched: m.internal("matched", 1, "match block: overlap found"),
+            in_letter: m.internal(
+                "in_letter",
+                w,
+                "match block: in-letter of the phase A route",
+            ),
+            shifted_out: m.internal(
+                "shifted_out",
+                w,
+                "match block: letter leaving the last unit",
+            ),
+            full: m.internal("full", 1, "match block: all units off"),
+            head: m.internal("head", w, "shift block: out-letter of the phase A route"),
+            letter_b: m.internal("letter_b", w, "part 1 letter"),
+            letter_c: m.internal("letter_c", w, "part 2 letter"),
+            b_last: m.internal("b_last", 1, "part 1 at letter d"),
+            c_last: m.internal("c_last", 1, "part 2 at letter d"),
+            out_query: m.internal("out_query", w, "out-letter of the candidate route"),
+            in_query: m.internal("in_query", w, "in-letter of the candidate route"),
+            out_free: m.internal("out_free", 1, "out-letter free"),
+            in_free: m.internal("in_free", 1, "in-letter free"),
+            all_out_used: m.internal("all_out_used", 1, "all out-letters used"),
+            all_in_used: m.internal(
+                "all_in_used",
+                1,
+                "all in-letters used (equal in number to the out-letters)",
+            ),
+            load: m.internal("load", 1, "control: load"),
+            shift_en: m.internal("shift_en", 1, "control: shift"),
+            found: m.internal("found", 1, "control: route found"),
+            phase_b: m.internal("phase_b", 1, "control: phase B"),
+            phase_c: m.internal("phase_c", 1, "control: phase C"),
+            inc_b: m.internal("inc_b", 1, "control: advance part 1"),
+            clear_b: m.internal("clear_b", 1, "control: restart part 1"),
+            inc_c: m.internal("inc_c", 1, "control: advance part 2"),
+        }
+    }
+}
+
+fn match_block_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (block, p): &(Module, MatchBlockPorts),
+) {
     let connections = Connections::of(block)
-        .bind(&p.clk, clk.clone())
-        .bind(&p.rst, rst.clone())
-        .bind(&p.load, load)
-        .bind(&p.shift, shift_en)
-        .bind(&p.src, src)
-        .bind(&p.dst, dst)
-        .bind(&p.matched, matched)
-        .bind(&p.in_letter, in_letter)
-        .bind(&p.shifted_out, shifted_out)
-        .bind(&p.full, full);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.load, wires.load)
+        .bind(&p.shift, wires.shift_en)
+        .bind(&p.src, io.src)
+        .bind(&p.dst, io.dst)
+        .bind(&p.matched, wires.matched)
+        .bind(&p.in_letter, wires.in_letter)
+        .bind(&p.shifted_out, wires.shifted_out)
+        .bind(&p.full, wires.full);
     m.instance(
         "u_match_block",
         connections,
         "Match block: the overlaps of phase A.",
     );
-    let (shift, p) = blocks.shift;
+}
+
+fn shift_block_instance(
+    m: &mut Module,
+    params: &RouteGenParams,
+    io: &TopPorts,
+    wires: &Wires,
+    (shift, p): &(Module, ShiftBlockPorts),
+) {
+    let k = params.k();
     let connections = Connections::of(shift)
-        .bind(&p.clk, clk.clone())
-        .bind(&p.rst, rst.clone())
-        .bind(&p.load, load)
-        .bind(&p.shift, shift_en)
-        .bind(&p.first, letter(dst, k - 1, k, w))
-        .bind(&p.shifted_in, shifted_out)
-        .bind(&p.capture, found)
-        .bind(&p.phase_b, phase_b)
-        .bind(&p.phase_c, phase_c)
-        .bind(&p.letter_b, letter_b)
-        .bind(&p.letter_c, letter_c)
-        .bind(&p.head, head)
-        .bind(&p.route, route)
-        .bind(&p.route_len, route_len);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.load, wires.load)
+        .bind(&p.shift, wires.shift_en)
+        .bind(&p.first, letter(io.dst, k - 1, k, params.letter_bits()))
+        .bind(&p.shifted_in, wires.shifted_out)
+        .bind(&p.capture, wires.found)
+        .bind(&p.phase_b, wires.phase_b)
+        .bind(&p.phase_c, wires.phase_c)
+        .bind(&p.letter_b, wires.letter_b)
+        .bind(&p.letter_c, wires.letter_c)
+        .bind(&p.head, wires.head)
+        .bind(&p.route, io.route)
+        .bind(&p.route_len, io.route_len);
     m.instance(
         "u_shift_block",
         connections,
         "Shift block: builds and holds the route.",
     );
+}
+
+/// The two shift/increment parts.
+fn part_instances(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (counter, p): &(Module, ShiftIncPorts),
+) {
     for (label, clear, inc, letter_q, last, doc) in [
         (
             "u_part_1",
-            Expr::from(clear_b),
-            inc_b,
-            letter_b,
-            b_last,
+            wires.clear_b,
+            wires.inc_b,
+            wires.letter_b,
+            wires.b_last,
             "Shift/increment part 1: phase B letter, phase C in-letter.",
         ),
         (
             "u_part_2",
-            Expr::from(load),
-            inc_c,
-            letter_c,
-            c_last,
+            wires.load,
+            wires.inc_c,
+            wires.letter_c,
+            wires.c_last,
             "Shift/increment part 2: phase C out-letter.",
         ),
     ] {
-        let (counter, p) = blocks.counter;
         let connections = Connections::of(counter)
-            .bind(&p.clk, clk.clone())
-            .bind(&p.rst, rst.clone())
+            .bind(&p.clk, io.clocking.clock)
+            .bind(&p.rst, io.clocking.reset)
             .bind(&p.clear, clear)
             .bind(&p.inc, inc)
             .bind(&p.letter, letter_q)
             .bind(&p.last, last);
         m.instance(label, connections, doc);
     }
+}
+
+/// The out- and in-letter of the candidate route, which the used letters are asked about.
+fn candidate_letters(m: &mut Module, wires: &Wires) {
     m.assign(
-        out_query,
+        wires.out_query,
         Expr::mux(
-            phase_c.into(),
-            letter_c.into(),
-            Expr::mux(phase_b.into(), letter_b.into(), head.into()),
+            wires.phase_c.into(),
+            wires.letter_c.into(),
+            Expr::mux(
+                wires.phase_b.into(),
+                wires.letter_b.into(),
+                wires.head.into(),
+            ),
         ),
         "The out-letter of the candidate: phase A's first hop, part 1 in B, part 2 in C.",
     );
     m.assign(
-        in_query,
+        wires.in_query,
         Expr::mux(
-            Expr::from(phase_b).or(phase_c.into()),
-            letter_b.into(),
-            in_letter.into(),
+            Expr::from(wires.phase_b).or(wires.phase_c.into()),
+            wires.letter_b.into(),
+            wires.in_letter.into(),
         ),
         "The in-letter of the candidate: phase A's a(p), part 1 in B and C.",
     );
+}
+
+/// The used out-letters and in-letters.
+fn used_letters_instances(
+    m: &mut Module,
+    params: &RouteGenParams,
+    io: &TopPorts,
+    wires: &Wires,
+    (used, p): &(Module, UsedLettersPorts),
+) {
+    let (k, w) = (params.k(), params.letter_bits());
     for (label, first, free, all, query, doc) in [
         (
             "u_used_out",
-            letter(src, k - 1, k, w),
-            out_free,
-            all_out_used,
-            out_query,
+            letter(io.src, k - 1, k, w),
+            wires.out_free,
+            wires.all_out_used,
+            wires.out_query,
             "Used out-nodes; ak names no out-neighbour.",
         ),
         (
             "u_used_in",
-            letter(dst, 0, k, w),
-            in_free,
-            all_in_used,
-            in_query,
+            letter(io.dst, 0, k, w),
+            wires.in_free,
+            wires.all_in_used,
+            wires.in_query,
             "Used in-nodes; b1 names no in-neighbour.",
         ),
     ] {
-        let (used, p) = blocks.used;
         let connections = Connections::of(used)
-            .bind(&p.clk, clk.clone())
-            .bind(&p.rst, rst.clone())
-            .bind(&p.load, load)
+            .bind(&p.clk, io.clocking.clock)
+            .bind(&p.rst, io.clocking.reset)
+            .bind(&p.load, wires.load)
             .bind(&p.first, first)
-            .bind(&p.mark, found)
+            .bind(&p.mark, wires.found)
             .bind(&p.query, query)
             .bind(&p.free, free)
             .bind(&p.all_used, all);
         m.instance(label, connections, doc);
     }
-    let (control, p) = blocks.control;
+}
+
+fn control_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (control, p): &(Module, ControlPorts),
+) {
     let connections = Connections::of(control)
-        .bind(&p.clk, clk)
-        .bind(&p.rst, rst)
-        .bind(&p.init, init)
-        .bind(&p.next_route, next_route)
-        .bind(&p.valid, valid)
-        .bind(&p.matched, matched)
-        .bind(&p.full, full)
-        .bind(&p.out_free, out_free)
-        .bind(&p.in_free, in_free)
-        .bind(&p.b_last, b_last)
-        .bind(&p.c_last, c_last)
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.init, io.init)
+        .bind(&p.next_route, io.next_route)
+        .bind(&p.valid, wires.valid)
+        .bind(&p.matched, wires.matched)
+        .bind(&p.full, wires.full)
+        .bind(&p.out_free, wires.out_free)
+        .bind(&p.in_free, wires.in_free)
+        .bind(&p.b_last, wires.b_last)
+        .bind(&p.c_last, wires.c_last)
         .bind(
             &p.all_out_used,
-            Expr::from(all_out_used).and(all_in_used.into()),
+            Expr::from(wires.all_out_used).and(wires.all_in_used.into()),
         )
-        .bind(&p.load, load)
-        .bind(&p.shift, shift_en)
-        .bind(&p.found, found)
-        .bind(&p.phase_b, phase_b)
-        .bind(&p.phase_c, phase_c)
-        .bind(&p.inc_b, inc_b)
-        .bind(&p.clear_b, clear_b)
-        .bind(&p.inc_c, inc_c)
-        .bind(&p.route_valid, route_valid)
-        .bind(&p.done, done)
-        .bind(&p.error, error);
+        .bind(&p.load, wires.load)
+        .bind(&p.shift, wires.shift_en)
+        .bind(&p.found, wires.found)
+        .bind(&p.phase_b, wires.phase_b)
+        .bind(&p.phase_c, wires.phase_c)
+        .bind(&p.inc_b, wires.inc_b)
+        .bind(&p.clear_b, wires.clear_b)
+        .bind(&p.inc_c, wires.inc_c)
+        .bind(&p.route_valid, io.route_valid)
+        .bind(&p.done, io.done)
+        .bind(&p.error, io.error);
     m.instance("u_control", connections, "Control unit.");
-    m
 }

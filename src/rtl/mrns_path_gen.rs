@@ -563,75 +563,10 @@ fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> (
         "k stays from init to init.",
     );
     match (append, mask_in, back, excursion) {
-        (Some((append, p)), Some(mask_in), Some(back), Some(excursion)) => {
-            let rest = (n - 1) as u32;
-            let mask = m.internal("mask", n as u32, "slot j of C holds a move");
-            let c = m.internal(
-                "c",
-                rest * mw,
-                "C without its last slot, which only k = n fills, when there is no excursion",
-            );
-            m.register(
-                mask,
-                0,
-                Expr::mux(load.into(), mask_in.into(), mask.into()),
-                "",
-            );
-            m.register(
-                c,
-                0,
-                Expr::mux(
-                    load.into(),
-                    Expr::Slice {
-                        signal: row_in,
-                        lo: mw,
-                        width: rest * mw,
-                    },
-                    c.into(),
-                ),
-                "",
-            );
-            let rotate = Connections::of(append)
-                .bind(
-                    &p.list,
-                    Expr::Slice {
-                        signal: row,
-                        lo: 0,
-                        width: rest * mw,
-                    },
-                )
-                .bind(
-                    &p.valid,
-                    Expr::Slice {
-                        signal: mask,
-                        lo: 0,
-                        width: rest,
-                    },
-                )
-                .bind(&p.tail, slot(row, 0, n, mw))
-                .bind(&p.out, row_next);
-            m.instance(
-                "u_rotate",
-                rotate,
-                "Rotation: the first move goes after the last; the row keeps k moves.",
-            );
-            let excursion = Connections::of(append)
-                .bind(&p.list, c)
-                .bind(
-                    &p.valid,
-                    Expr::Slice {
-                        signal: mask,
-                        lo: 1,
-                        width: rest,
-                    },
-                )
-                .bind(&p.tail, back)
-                .bind(&p.out, excursion);
-            m.instance(
-                "u_excursion",
-                excursion,
-                "Excursion: C, then back to the source's digit.",
-            );
+        (Some(append), Some(mask_in), Some(back), Some(excursion)) => {
+            let (mask, c) = hold_c(&mut m, params, load, row_in, mask_in);
+            rotation(&mut m, params, append, row, mask, row_next);
+            excursion_after_c(&mut m, params, append, c, mask, back, excursion);
         }
         _ => m.assign(
             row_next,
@@ -641,6 +576,112 @@ fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> (
     }
     let ports = ports!(m, RowsPorts { clk = clocking.clock, rst = clocking.reset, load, rotate, row_in, mask_in: ?, count_in, back: ?, row, row_next, excursion: ?, k });
     (m, ports)
+}
+
+/// The mask of C and C without its last slot, held from init to init for the excursions.
+fn hold_c(
+    m: &mut Module,
+    params: &MrnsPathGenParams,
+    load: SignalId,
+    row_in: SignalId,
+    mask_in: SignalId,
+) -> (SignalId, SignalId) {
+    let (n, mw) = (params.n(), params.move_bits());
+    let rest = (n - 1) as u32;
+    let mask = m.internal("mask", n as u32, "slot j of C holds a move");
+    let c = m.internal(
+        "c",
+        rest * mw,
+        "C without its last slot, which only k = n fills, when there is no excursion",
+    );
+    m.register(
+        mask,
+        0,
+        Expr::mux(load.into(), mask_in.into(), mask.into()),
+        "",
+    );
+    m.register(
+        c,
+        0,
+        Expr::mux(
+            load.into(),
+            Expr::Slice {
+                signal: row_in,
+                lo: mw,
+                width: rest * mw,
+            },
+            c.into(),
+        ),
+        "",
+    );
+    (mask, c)
+}
+
+/// `row_next`: the row with its first move appended after its last.
+fn rotation(
+    m: &mut Module,
+    params: &MrnsPathGenParams,
+    (append, p): &(Module, AppendPorts),
+    row: SignalId,
+    mask: SignalId,
+    row_next: SignalId,
+) {
+    let (n, mw) = (params.n(), params.move_bits());
+    let rest = (n - 1) as u32;
+    let rotate = Connections::of(append)
+        .bind(
+            &p.list,
+            Expr::Slice {
+                signal: row,
+                lo: 0,
+                width: rest * mw,
+            },
+        )
+        .bind(
+            &p.valid,
+            Expr::Slice {
+                signal: mask,
+                lo: 0,
+                width: rest,
+            },
+        )
+        .bind(&p.tail, slot(row, 0, n, mw))
+        .bind(&p.out, row_next);
+    m.instance(
+        "u_rotate",
+        rotate,
+        "Rotation: the first move goes after the last; the row keeps k moves.",
+    );
+}
+
+/// `excursion`: C with the `back` move appended after its last.
+fn excursion_after_c(
+    m: &mut Module,
+    params: &MrnsPathGenParams,
+    (append, p): &(Module, AppendPorts),
+    c: SignalId,
+    mask: SignalId,
+    back: SignalId,
+    excursion: SignalId,
+) {
+    let rest = (params.n() - 1) as u32;
+    let connections = Connections::of(append)
+        .bind(&p.list, c)
+        .bind(
+            &p.valid,
+            Expr::Slice {
+                signal: mask,
+                lo: 1,
+                width: rest,
+            },
+        )
+        .bind(&p.tail, back)
+        .bind(&p.out, excursion);
+    m.instance(
+        "u_excursion",
+        connections,
+        "Excursion: C, then back to the source's digit.",
+    );
 }
 
 port_struct!(

@@ -198,25 +198,7 @@ fn handshake(params: &RouteGenParams) -> (Module, HandshakePorts) {
     let route_len = m.output("route_len", lw, "its length");
     let done = m.output("done", 1, "no further route");
     let error = m.output("error", 1, "src or dst is not a node, or they are equal");
-    let first = m.internal(
-        "first",
-        1,
-        "the last edge loaded valid words: the first route is asked for",
-    );
-    let want = m.internal("want", 1, "a route is asked for this cycle");
-    m.register(
-        first,
-        0,
-        Expr::from(init).and(valid.into()),
-        "Set by the init edge of valid words.",
-    );
-    m.assign(
-        want,
-        Expr::from(init)
-            .not()
-            .and(Expr::from(first).or(Expr::from(route_valid).and(next_route.into()))),
-        "After init, and when the route shown is taken; init overrides.",
-    );
+    let want = route_wanted(&mut m, init, next_route, valid, route_valid);
     m.assign(
         take,
         Expr::from(want).and(found.into()),
@@ -276,6 +258,37 @@ fn handshake(params: &RouteGenParams) -> (Module, HandshakePorts) {
         }
     );
     (m, ports)
+}
+
+/// `want`, high in the cycles a route is asked for: after the `init` edge of valid words,
+/// and when the route shown is taken.
+fn route_wanted(
+    m: &mut Module,
+    init: SignalId,
+    next_route: SignalId,
+    valid: SignalId,
+    route_valid: SignalId,
+) -> SignalId {
+    let first = m.internal(
+        "first",
+        1,
+        "the last edge loaded valid words: the first route is asked for",
+    );
+    let want = m.internal("want", 1, "a route is asked for this cycle");
+    m.register(
+        first,
+        0,
+        Expr::from(init).and(valid.into()),
+        "Set by the init edge of valid words.",
+    );
+    m.assign(
+        want,
+        Expr::from(init)
+            .not()
+            .and(Expr::from(first).or(Expr::from(route_valid).and(next_route.into()))),
+        "After init, and when the route shown is taken; init overrides.",
+    );
+    want
 }
 
 /// The blocks the top module instantiates, with their ports.

@@ -35,7 +35,7 @@ use crate::bits::bits_for;
 use crate::choice::choice;
 use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{
-    Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
+    Clocking, Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
 };
 use crate::topology::mrns::{Mrns, MrnsError};
 use std::collections::BTreeMap;
@@ -196,7 +196,17 @@ pub fn design_with_fault(params: &MrnsPathGenParams, fault: Option<Fault>) -> De
     let assemble = assemble(params, fault);
     let control = control(params);
     let top = top(
-        params, &check, &compact, &rows, &select, &cursor, &assemble, &control, fault,
+        params,
+        Blocks {
+            check: &check,
+            compact: &compact,
+            rows: &rows,
+            select: &select,
+            cursor: &cursor,
+            assemble: &assemble,
+            control: &control,
+        },
+        fault,
     );
     let mut modules = vec![check.0, compact.0];
     modules.extend(append.map(|(append, _)| append));
@@ -563,75 +573,10 @@ fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> (
         "k stays from init to init.",
     );
     match (append, mask_in, back, excursion) {
-        (Some((append, p)), Some(mask_in), Some(back), Some(excursion)) => {
-            let rest = (n - 1) as u32;
-            let mask = m.internal("mask", n as u32, "slot j of C holds a move");
-            let c = m.internal(
-                "c",
-                rest * mw,
-                "C without its last slot, which only k = n fills, when there is no excursion",
-            );
-            m.register(
-                mask,
-                0,
-                Expr::mux(load.into(), mask_in.into(), mask.into()),
-                "",
-            );
-            m.register(
-                c,
-                0,
-                Expr::mux(
-                    load.into(),
-                    Expr::Slice {
-                        signal: row_in,
-                        lo: mw,
-                        width: rest * mw,
-                    },
-                    c.into(),
-                ),
-                "",
-            );
-            let rotate = Connections::of(append)
-                .bind(
-                    &p.list,
-                    Expr::Slice {
-                        signal: row,
-                        lo: 0,
-                        width: rest * mw,
-                    },
-                )
-                .bind(
-                    &p.valid,
-                    Expr::Slice {
-                        signal: mask,
-                        lo: 0,
-                        width: rest,
-                    },
-                )
-                .bind(&p.tail, slot(row, 0, n, mw))
-                .bind(&p.out, row_next);
-            m.instance(
-                "u_rotate",
-                rotate,
-                "Rotation: the first move goes after the last; the row keeps k moves.",
-            );
-            let excursion = Connections::of(append)
-                .bind(&p.list, c)
-                .bind(
-                    &p.valid,
-                    Expr::Slice {
-                        signal: mask,
-                        lo: 1,
-                        width: rest,
-                    },
-                )
-                .bind(&p.tail, back)
-                .bind(&p.out, excursion);
-            m.instance(
-                "u_excursion",
-                excursion,
-                "Excursion: C, then back to the source's digit.",
-            );
+        (Some(append), Some(mask_in), Some(back), Some(excursion)) => {
+            let (mask, c) = hold_c(&mut m, params, load, row_in, mask_in);
+            rotation(&mut m, params, append, row, mask, row_next);
+            excursion_after_c(&mut m, params, append, c, mask, back, excursion);
         }
         _ => m.assign(
             row_next,
@@ -641,6 +586,112 @@ fn rows(params: &MrnsPathGenParams, append: Option<&(Module, AppendPorts)>) -> (
     }
     let ports = ports!(m, RowsPorts { clk = clocking.clock, rst = clocking.reset, load, rotate, row_in, mask_in: ?, count_in, back: ?, row, row_next, excursion: ?, k });
     (m, ports)
+}
+
+/// The mask of C and C without its last slot, held from init to init for the excursions.
+fn hold_c(
+    m: &mut Module,
+    params: &MrnsPathGenParams,
+    load: SignalId,
+    row_in: SignalId,
+    mask_in: SignalId,
+) -> (SignalId, SignalId) {
+    let (n, mw) = (params.n(), params.move_bits());
+    let rest = (n - 1) as u32;
+    let mask = m.internal("mask", n as u32, "slot j of C holds a move");
+    let c = m.internal(
+        "c",
+        rest * mw,
+        "C without its last slot, which only k = n fills, when there is no excursion",
+    );
+    m.register(
+        mask,
+        0,
+        Expr::mux(load.into(), mask_in.into(), mask.into()),
+        "",
+    );
+    m.register(
+        c,
+        0,
+        Expr::mux(
+            load.into(),
+            Expr::Slice {
+                signal: row_in,
+                lo: mw,
+                width: rest * mw,
+            },
+            c.into(),
+        ),
+        "",
+    );
+    (mask, c)
+}
+
+/// `row_next`: the row with its first move appended after its last.
+fn rotation(
+    m: &mut Module,
+    params: &MrnsPathGenParams,
+    (append, p): &(Module, AppendPorts),
+    row: SignalId,
+    mask: SignalId,
+    row_next: SignalId,
+) {
+    let (n, mw) = (params.n(), params.move_bits());
+    let rest = (n - 1) as u32;
+    let rotate = Connections::of(append)
+        .bind(
+            &p.list,
+            Expr::Slice {
+                signal: row,
+                lo: 0,
+                width: rest * mw,
+            },
+        )
+        .bind(
+            &p.valid,
+            Expr::Slice {
+                signal: mask,
+                lo: 0,
+                width: rest,
+            },
+        )
+        .bind(&p.tail, slot(row, 0, n, mw))
+        .bind(&p.out, row_next);
+    m.instance(
+        "u_rotate",
+        rotate,
+        "Rotation: the first move goes after the last; the row keeps k moves.",
+    );
+}
+
+/// `excursion`: C with the `back` move appended after its last.
+fn excursion_after_c(
+    m: &mut Module,
+    params: &MrnsPathGenParams,
+    (append, p): &(Module, AppendPorts),
+    c: SignalId,
+    mask: SignalId,
+    back: SignalId,
+    excursion: SignalId,
+) {
+    let rest = (params.n() - 1) as u32;
+    let connections = Connections::of(append)
+        .bind(&p.list, c)
+        .bind(
+            &p.valid,
+            Expr::Slice {
+                signal: mask,
+                lo: 1,
+                width: rest,
+            },
+        )
+        .bind(&p.tail, back)
+        .bind(&p.out, excursion);
+    m.instance(
+        "u_excursion",
+        connections,
+        "Excursion: C, then back to the source's digit.",
+    );
 }
 
 port_struct!(
@@ -985,27 +1036,18 @@ fn control(params: &MrnsPathGenParams) -> (Module, ControlPorts) {
     (m, ports)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn top(
-    params: &MrnsPathGenParams,
-    (check, check_ports): &(Module, CheckPorts),
-    (compact, compact_ports): &(Module, CompactPorts),
-    (rows, rows_ports): &(Module, RowsPorts),
-    (select, select_ports): &(Module, SelectPorts),
-    (cursor, cursor_ports): &(Module, CursorPorts),
-    (assemble, assemble_ports): &(Module, AssemblePorts),
-    (control, control_ports): &(Module, ControlPorts),
-    fault: Option<Fault>,
-) -> Module {
-    let n = params.n();
-    let (aw, dw, vw, mw, lw) = (
-        params.address_bits(),
-        params.dimension_bits(),
-        params.value_bits(),
-        params.move_bits(),
-        params.len_bits(),
-    );
-    let list_bits = n as u32 * mw;
+/// The blocks the top module instantiates, with their ports.
+struct Blocks<'a> {
+    check: &'a (Module, CheckPorts),
+    compact: &'a (Module, CompactPorts),
+    rows: &'a (Module, RowsPorts),
+    select: &'a (Module, SelectPorts),
+    cursor: &'a (Module, CursorPorts),
+    assemble: &'a (Module, AssemblePorts),
+    control: &'a (Module, ControlPorts),
+}
+
+fn top(params: &MrnsPathGenParams, blocks: Blocks, fault: Option<Fault>) -> Module {
     let l = params.network.degree();
     let mut m = Module::new(
         params.top.clone(),
@@ -1024,159 +1066,276 @@ fn top(
             ),
         ],
     );
-    let clocking = m.clocked();
-    let init = m.input("init", 1, "capture src and dst and start a new search");
-    let next_path = m.input("next_path", 1, "take the path shown and search on");
-    let src = m.input(
-        "src",
-        aw,
-        "source node, most significant digit first, ceil(log2 m_i) bits each",
-    );
-    let dst = m.input("dst", aw, "destination node, same layout");
-    let path_valid = m.output("path_valid", 1, "path and path_len hold a path");
-    let path = m.output(
-        "path",
-        params.path_bits(),
-        "moves (dimension, value), first most significant, unused moves zero",
-    );
-    let path_len = m.output("path_len", lw, "number of moves");
-    let done = m.output("done", 1, "no further path (stays high until init or rst)");
-    let error = m.output(
-        "error",
-        1,
-        "a digit of src or dst is not below its radix, or src equals dst",
-    );
-    let signal = |m: &mut Module, n: &str, width: u32, doc: &str| m.internal(n, width, doc);
-    let valid = signal(&mut m, "valid", 1, "check: src and dst are distinct nodes");
-    let differ = signal(&mut m, "differ", n as u32, "check: differing digits");
-    let c_row = signal(&mut m, "c_row", list_bits, "compact: C");
-    let c_mask = (n >= 2).then(|| signal(&mut m, "c_mask", n as u32, "compact: mask of C"));
-    let c_count = signal(&mut m, "c_count", lw, "compact: k");
-    let load = signal(&mut m, "load", 1, "control: load");
-    let advance = signal(&mut m, "advance", 1, "control: advance the cursor");
-    let found = signal(&mut m, "found", 1, "control: capture the path");
-    let dim = signal(&mut m, "m", dw, "cursor: dimension");
-    let v = signal(&mut m, "v", vw, "cursor: digit value");
-    let side = signal(&mut m, "side", 1, "cursor: side exits");
-    let last = signal(&mut m, "last", 1, "cursor: last candidate");
-    let leave = signal(&mut m, "leave", 1, "cursor: leaving dimension m");
-    let exhausted = signal(&mut m, "exhausted", 1, "cursor: past the end");
-    let a = signal(&mut m, "a", vw, "select: a_m");
-    let b = signal(&mut m, "b", vw, "select: b_m");
-    let differ_m = signal(&mut m, "differ_m", 1, "select: a_m differs from b_m");
-    let rotate = signal(&mut m, "rotate", 1, "turn the row");
-    let row = signal(&mut m, "row", list_bits, "rows: current row");
-    let row_next = signal(&mut m, "row_next", list_bits, "rows: the row turned once");
-    let excursion =
-        (n >= 2).then(|| signal(&mut m, "excursion", list_bits, "rows: C, then (m, a_m)"));
-    let k = signal(&mut m, "k", lw, "rows: k");
-    let candidate = signal(&mut m, "candidate", 1, "assemble: the candidate is a path");
-    let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
+    let io = TopPorts::declare(&mut m, params);
+    let wires = Wires::declare(&mut m, params);
+    check_and_compact(&mut m, &io, &wires, blocks.check, blocks.compact);
+    cursor_instance(&mut m, &io, &wires, blocks.cursor);
+    select_instance(&mut m, &io, &wires, blocks.select);
+    rows_instance(&mut m, params, &io, &wires, blocks.rows, fault);
+    assemble_instance(&mut m, &io, &wires, blocks.assemble);
+    control_instance(&mut m, &io, &wires, blocks.control);
+    m
+}
+
+/// The top's ports.
+struct TopPorts {
+    clocking: Clocking,
+    init: SignalId,
+    next_path: SignalId,
+    src: SignalId,
+    dst: SignalId,
+    path_valid: SignalId,
+    path: SignalId,
+    path_len: SignalId,
+    done: SignalId,
+    error: SignalId,
+}
+
+impl TopPorts {
+    fn declare(m: &mut Module, params: &MrnsPathGenParams) -> Self {
+        let aw = params.address_bits();
+        TopPorts {
+            clocking: m.clocked(),
+            init: m.input("init", 1, "capture src and dst and start a new search"),
+            next_path: m.input("next_path", 1, "take the path shown and search on"),
+            src: m.input(
+                "src",
+                aw,
+                "source node, most significant digit first, ceil(log2 m_i) bits each",
+            ),
+            dst: m.input("dst", aw, "destination node, same layout"),
+            path_valid: m.output("path_valid", 1, "path and path_len hold a path"),
+            path: m.output(
+                "path",
+                params.path_bits(),
+                "moves (dimension, value), first most significant, unused moves zero",
+            ),
+            path_len: m.output("path_len", params.len_bits(), "number of moves"),
+            done: m.output("done", 1, "no further path (stays high until init or rst)"),
+            error: m.output(
+                "error",
+                1,
+                "a digit of src or dst is not below its radix, or src equals dst",
+            ),
+        }
+    }
+}
+
+/// The wires between the top's blocks, named for the block that drives them.
+struct Wires {
+    valid: SignalId,
+    differ: SignalId,
+    c_row: SignalId,
+    c_mask: Option<SignalId>,
+    c_count: SignalId,
+    load: SignalId,
+    advance: SignalId,
+    found: SignalId,
+    dim: SignalId,
+    v: SignalId,
+    side: SignalId,
+    last: SignalId,
+    leave: SignalId,
+    exhausted: SignalId,
+    a: SignalId,
+    b: SignalId,
+    differ_m: SignalId,
+    rotate: SignalId,
+    row: SignalId,
+    row_next: SignalId,
+    excursion: Option<SignalId>,
+    k: SignalId,
+    candidate: SignalId,
+}
+
+impl Wires {
+    fn declare(m: &mut Module, params: &MrnsPathGenParams) -> Self {
+        let n = params.n();
+        let (dw, vw, lw) = (
+            params.dimension_bits(),
+            params.value_bits(),
+            params.len_bits(),
+        );
+        let list_bits = n as u32 * params.move_bits();
+        Wires {
+            valid: m.internal("valid", 1, "check: src and dst are distinct nodes"),
+            differ: m.internal("differ", n as u32, "check: differing digits"),
+            c_row: m.internal("c_row", list_bits, "compact: C"),
+            c_mask: (n >= 2).then(|| m.internal("c_mask", n as u32, "compact: mask of C")),
+            c_count: m.internal("c_count", lw, "compact: k"),
+            load: m.internal("load", 1, "control: load"),
+            advance: m.internal("advance", 1, "control: advance the cursor"),
+            found: m.internal("found", 1, "control: capture the path"),
+            dim: m.internal("m", dw, "cursor: dimension"),
+            v: m.internal("v", vw, "cursor: digit value"),
+            side: m.internal("side", 1, "cursor: side exits"),
+            last: m.internal("last", 1, "cursor: last candidate"),
+            leave: m.internal("leave", 1, "cursor: leaving dimension m"),
+            exhausted: m.internal("exhausted", 1, "cursor: past the end"),
+            a: m.internal("a", vw, "select: a_m"),
+            b: m.internal("b", vw, "select: b_m"),
+            differ_m: m.internal("differ_m", 1, "select: a_m differs from b_m"),
+            rotate: m.internal("rotate", 1, "turn the row"),
+            row: m.internal("row", list_bits, "rows: current row"),
+            row_next: m.internal("row_next", list_bits, "rows: the row turned once"),
+            excursion: (n >= 2)
+                .then(|| m.internal("excursion", list_bits, "rows: C, then (m, a_m)")),
+            k: m.internal("k", lw, "rows: k"),
+            candidate: m.internal("candidate", 1, "assemble: the candidate is a path"),
+        }
+    }
+}
+
+/// The input check and the compaction of C from the inputs.
+fn check_and_compact(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (check, check_ports): &(Module, CheckPorts),
+    (compact, compact_ports): &(Module, CompactPorts),
+) {
     let p = check_ports;
     m.instance(
         "u_check",
         Connections::of(check)
-            .bind(&p.src, src)
-            .bind(&p.dst, dst)
-            .bind(&p.valid, valid)
-            .bind(&p.differ, differ),
+            .bind(&p.src, io.src)
+            .bind(&p.dst, io.dst)
+            .bind(&p.valid, wires.valid)
+            .bind(&p.differ, wires.differ),
         "Input check.",
     );
     let p = compact_ports;
     let connections = Connections::of(compact)
-        .bind(&p.dst, dst)
-        .bind(&p.differ, differ)
-        .bind(&p.row, c_row)
-        .bind_opt(&p.mask, c_mask)
-        .bind(&p.count, c_count);
+        .bind(&p.dst, io.dst)
+        .bind(&p.differ, wires.differ)
+        .bind(&p.row, wires.c_row)
+        .bind_opt(&p.mask, wires.c_mask)
+        .bind(&p.count, wires.c_count);
     m.instance("u_compact", connections, "C from the inputs.");
-    let p = cursor_ports;
+}
+
+fn cursor_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (cursor, p): &(Module, CursorPorts),
+) {
     let connections = Connections::of(cursor)
-        .bind(&p.clk, clk.clone())
-        .bind(&p.rst, rst.clone())
-        .bind(&p.start, load)
-        .bind(&p.advance, advance)
-        .bind(&p.m, dim)
-        .bind(&p.v, v)
-        .bind(&p.side, side)
-        .bind(&p.last, last)
-        .bind(&p.leave, leave)
-        .bind(&p.exhausted, exhausted);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.start, wires.load)
+        .bind(&p.advance, wires.advance)
+        .bind(&p.m, wires.dim)
+        .bind(&p.v, wires.v)
+        .bind(&p.side, wires.side)
+        .bind(&p.last, wires.last)
+        .bind(&p.leave, wires.leave)
+        .bind(&p.exhausted, wires.exhausted);
     m.instance("u_cursor", connections, "The cursor.");
-    let p = select_ports;
+}
+
+fn select_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (select, p): &(Module, SelectPorts),
+) {
     let connections = Connections::of(select)
-        .bind(&p.clk, clk.clone())
-        .bind(&p.rst, rst.clone())
-        .bind(&p.load, load)
-        .bind(&p.src, src)
-        .bind(&p.dst, dst)
-        .bind(&p.m, dim)
-        .bind(&p.a, a)
-        .bind(&p.b, b)
-        .bind(&p.differ, differ_m);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.load, wires.load)
+        .bind(&p.src, io.src)
+        .bind(&p.dst, io.dst)
+        .bind(&p.m, wires.dim)
+        .bind(&p.a, wires.a)
+        .bind(&p.b, wires.b)
+        .bind(&p.differ, wires.differ_m);
     m.instance("u_select", connections, "Digits of the cursor's dimension.");
-    let turn = Expr::from(leave).and(differ_m.into());
+}
+
+/// The rows, and `rotate`, which turns them.
+fn rows_instance(
+    m: &mut Module,
+    params: &MrnsPathGenParams,
+    io: &TopPorts,
+    wires: &Wires,
+    (rows, p): &(Module, RowsPorts),
+    fault: Option<Fault>,
+) {
+    let turn = Expr::from(wires.leave).and(wires.differ_m.into());
     m.assign(
-        rotate,
+        wires.rotate,
         match fault {
-            Some(Fault::RowsFrozenWhileShortest) => turn.and(side.into()),
+            Some(Fault::RowsFrozenWhileShortest) => turn.and(wires.side.into()),
             _ => turn,
         },
         "The row turns as the cursor leaves a differing dimension: in the shortest walk to the next row, in the side exits to the row that starts with the next differing dimension.",
     );
-    let p = rows_ports;
     let connections = Connections::of(rows)
-        .bind(&p.clk, clk.clone())
-        .bind(&p.rst, rst.clone())
-        .bind(&p.load, load)
-        .bind(&p.rotate, rotate)
-        .bind(&p.row_in, c_row)
-        .bind_opt(&p.mask_in, c_mask)
-        .bind(&p.count_in, c_count)
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.load, wires.load)
+        .bind(&p.rotate, wires.rotate)
+        .bind(&p.row_in, wires.c_row)
+        .bind_opt(&p.mask_in, wires.c_mask)
+        .bind(&p.count_in, wires.c_count)
         .bind_opt(
             &p.back,
-            (n >= 2).then(|| Expr::concat(vec![dim.into(), a.into()])),
+            (params.n() >= 2).then(|| Expr::concat(vec![wires.dim.into(), wires.a.into()])),
         )
-        .bind(&p.row, row)
-        .bind(&p.row_next, row_next)
-        .bind_opt(&p.excursion, excursion)
-        .bind(&p.k, k);
+        .bind(&p.row, wires.row)
+        .bind(&p.row_next, wires.row_next)
+        .bind_opt(&p.excursion, wires.excursion)
+        .bind(&p.k, wires.k);
     m.instance("u_rows", connections, "The Latin-square rows.");
-    let p = assemble_ports;
+}
+
+fn assemble_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (assemble, p): &(Module, AssemblePorts),
+) {
     let connections = Connections::of(assemble)
-        .bind(&p.clk, clk.clone())
-        .bind(&p.rst, rst.clone())
-        .bind(&p.capture, found)
-        .bind(&p.side, side)
-        .bind(&p.m, dim)
-        .bind(&p.v, v)
-        .bind(&p.a, a)
-        .bind(&p.b, b)
-        .bind(&p.differ, differ_m)
-        .bind(&p.row, row)
-        .bind(&p.row_next, row_next)
-        .bind_opt(&p.excursion, excursion)
-        .bind(&p.k, k)
-        .bind(&p.candidate, candidate)
-        .bind(&p.path, path)
-        .bind(&p.path_len, path_len);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.capture, wires.found)
+        .bind(&p.side, wires.side)
+        .bind(&p.m, wires.dim)
+        .bind(&p.v, wires.v)
+        .bind(&p.a, wires.a)
+        .bind(&p.b, wires.b)
+        .bind(&p.differ, wires.differ_m)
+        .bind(&p.row, wires.row)
+        .bind(&p.row_next, wires.row_next)
+        .bind_opt(&p.excursion, wires.excursion)
+        .bind(&p.k, wires.k)
+        .bind(&p.candidate, wires.candidate)
+        .bind(&p.path, io.path)
+        .bind(&p.path_len, io.path_len);
     m.instance("u_assemble", connections, "Path assembly.");
-    let p = control_ports;
+}
+
+fn control_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (control, p): &(Module, ControlPorts),
+) {
     let connections = Connections::of(control)
-        .bind(&p.clk, clk)
-        .bind(&p.rst, rst)
-        .bind(&p.init, init)
-        .bind(&p.next_path, next_path)
-        .bind(&p.valid, valid)
-        .bind(&p.candidate, candidate)
-        .bind(&p.last, last)
-        .bind(&p.exhausted, exhausted)
-        .bind(&p.load, load)
-        .bind(&p.advance, advance)
-        .bind(&p.found, found)
-        .bind(&p.path_valid, path_valid)
-        .bind(&p.done, done)
-        .bind(&p.error, error);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.init, io.init)
+        .bind(&p.next_path, io.next_path)
+        .bind(&p.valid, wires.valid)
+        .bind(&p.candidate, wires.candidate)
+        .bind(&p.last, wires.last)
+        .bind(&p.exhausted, wires.exhausted)
+        .bind(&p.load, wires.load)
+        .bind(&p.advance, wires.advance)
+        .bind(&p.found, wires.found)
+        .bind(&p.path_valid, io.path_valid)
+        .bind(&p.done, io.done)
+        .bind(&p.error, io.error);
     m.instance("u_control", connections, "Control unit.");
-    m
 }

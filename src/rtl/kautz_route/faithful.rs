@@ -26,7 +26,9 @@
 //! [`super::parallel`] builds the same ports one route per clock.
 
 use super::{Fault, RouteGenParams, WordCheckPorts, decode, letter, name, word_check};
-use crate::rtl::ir::{Connections, Design, Expr, Module, SignalId, Timing, port_struct, ports};
+use crate::rtl::ir::{
+    Clocking, Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
+};
 use std::collections::BTreeMap;
 use std::ops::{Add, Not};
 
@@ -204,24 +206,13 @@ fn match_block(
         "destination letter of the last unit, the next to leave",
     );
     let full = m.output("full", 1, "every unit is off: p = k, overlap 0");
-    let mut src_parts = Vec::new();
-    let mut dst_parts = Vec::new();
-    let mut offs = Vec::new();
-    let mut matches = Vec::new();
-    for i in 0..k {
-        src_parts.push(m.internal(
-            &format!("src_part_{i}"),
-            w,
-            &format!("source letter a{} in unit {i}", i + 1),
-        ));
-        dst_parts.push(m.internal(
-            &format!("dst_part_{i}"),
-            w,
-            &format!("destination letter in unit {i}"),
-        ));
-        offs.push(m.internal(&format!("off_{i}"), 1, &format!("unit {i} switched off")));
-        matches.push(m.internal(&format!("match_{i}"), 1, &format!("units 0..{i} match")));
-    }
+    let chain = UnitChain::declare(&mut m, k, w);
+    let UnitChain {
+        src_parts,
+        dst_parts,
+        offs,
+        matches,
+    } = &chain;
     for i in 0..k {
         // Loaded already shifted once, so that the first cycle tests overlap k-1: unit i
         // holds b(i), b(k) has gone to the shift block, and unit 0 (off) keeps a copy of
@@ -237,9 +228,9 @@ fn match_block(
             .bind(&p.src_load, letter(src, i, k, w))
             .bind(&p.dst_load, dst_load)
             .bind(&p.off_load, Expr::bit(i == 0))
-            .bind(&p.dst_in, left(&dst_parts, Expr::zero(w)))
-            .bind(&p.off_in, left(&offs, Expr::bit(true)))
-            .bind(&p.match_in, left(&matches, Expr::bit(true)))
+            .bind(&p.dst_in, left(dst_parts, Expr::zero(w)))
+            .bind(&p.off_in, left(offs, Expr::bit(true)))
+            .bind(&p.match_in, left(matches, Expr::bit(true)))
             .bind(&p.src_part, src_parts[i])
             .bind(&p.dst_part, dst_parts[i])
             .bind(&p.off, offs[i])
@@ -250,30 +241,7 @@ fn match_block(
             &format!("Match unit {i}: compares source letter a{}.", i + 1),
         );
     }
-    m.assign(
-        matched,
-        matches[k - 1].into(),
-        "The end of the match chain.",
-    );
-    m.assign(
-        shifted_out,
-        dst_parts[k - 1].into(),
-        "The letter that leaves the block on the next shift.",
-    );
-    m.assign(
-        full,
-        offs[k - 1].into(),
-        "The off front has reached the last unit.",
-    );
-    // The units that are off form a prefix 0..p-1; the last of them holds a(p).
-    let pick = (1..k).fold(Expr::from(src_parts[0]), |earlier, i| {
-        Expr::mux(offs[i].into(), src_parts[i].into(), earlier)
-    });
-    m.assign(
-        in_letter,
-        pick,
-        "Source letter of the last unit that is off.",
-    );
+    chain.drive_outputs(&mut m, matched, shifted_out, full, in_letter);
     let ports = ports!(
         m,
         MatchBlockPorts {
@@ -282,6 +250,83 @@ fn match_block(
         }
     );
     (m, ports)
+}
+
+/// The signals of the k match units of the match block, unit 0 first.
+struct UnitChain {
+    src_parts: Vec<SignalId>,
+    dst_parts: Vec<SignalId>,
+    offs: Vec<SignalId>,
+    matches: Vec<SignalId>,
+}
+
+impl UnitChain {
+    /// The signals of each unit, declared unit by unit.
+    fn declare(m: &mut Module, k: usize, w: u32) -> Self {
+        let mut chain = UnitChain {
+            src_parts: Vec::new(),
+            dst_parts: Vec::new(),
+            offs: Vec::new(),
+            matches: Vec::new(),
+        };
+        for i in 0..k {
+            chain.src_parts.push(m.internal(
+                &format!("src_part_{i}"),
+                w,
+                &format!("source letter a{} in unit {i}", i + 1),
+            ));
+            chain.dst_parts.push(m.internal(
+                &format!("dst_part_{i}"),
+                w,
+                &format!("destination letter in unit {i}"),
+            ));
+            chain
+                .offs
+                .push(m.internal(&format!("off_{i}"), 1, &format!("unit {i} switched off")));
+            chain.matches.push(m.internal(
+                &format!("match_{i}"),
+                1,
+                &format!("units 0..{i} match"),
+            ));
+        }
+        chain
+    }
+
+    /// The match block's outputs, read off the end of the chain.
+    fn drive_outputs(
+        &self,
+        m: &mut Module,
+        matched: SignalId,
+        shifted_out: SignalId,
+        full: SignalId,
+        in_letter: SignalId,
+    ) {
+        let last = self.offs.len() - 1;
+        m.assign(
+            matched,
+            self.matches[last].into(),
+            "The end of the match chain.",
+        );
+        m.assign(
+            shifted_out,
+            self.dst_parts[last].into(),
+            "The letter that leaves the block on the next shift.",
+        );
+        m.assign(
+            full,
+            self.offs[last].into(),
+            "The off front has reached the last unit.",
+        );
+        // The units that are off form a prefix 0..p-1; the last of them holds a(p).
+        let pick = (1..=last).fold(Expr::from(self.src_parts[0]), |earlier, i| {
+            Expr::mux(self.offs[i].into(), self.src_parts[i].into(), earlier)
+        });
+        m.assign(
+            in_letter,
+            pick,
+            "Source letter of the last unit that is off.",
+        );
+    }
 }
 
 port_struct!(
@@ -293,7 +338,6 @@ port_struct!(
 
 fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
     let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
-    let kw = k as u32 * w;
     let mut m = Module::new(
         name(params, "shift_block"),
         &[
@@ -327,6 +371,55 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         "the route found, first hop in the most significant letter",
     );
     let route_len = m.output("route_len", lw, "number of hops of the route found");
+    let inserted = Inserted {
+        phase_b,
+        phase_c,
+        letter_b,
+        letter_c,
+    };
+    let phase_a = phase_a_hops(&mut m, params, load, shift, first, shifted_in);
+    m.assign(
+        head,
+        Expr::Slice {
+            signal: phase_a.0,
+            lo: k as u32 * w - w,
+            width: w,
+        },
+        "The first hop.",
+    );
+    let assembled = assemble_route(&mut m, params, phase_a, &inserted);
+    hold_route(&mut m, params, load, capture, assembled, (route, route_len));
+    let ports = ports!(
+        m,
+        ShiftBlockPorts {
+            clk = clocking.clock, rst = clocking.reset, load, shift, first, shifted_in,
+            capture, phase_b, phase_c, letter_b, letter_c, head, route, route_len,
+        }
+    );
+    (m, ports)
+}
+
+/// The phase selects and the letters of the shift/increment parts, which the shift block
+/// inserts into the routes of phases B and C.
+struct Inserted {
+    phase_b: SignalId,
+    phase_c: SignalId,
+    letter_b: SignalId,
+    letter_c: SignalId,
+}
+
+/// The hops of the phase A route, left-aligned, and their count: the letters leaving the
+/// match block, prepended one per shift.
+fn phase_a_hops(
+    m: &mut Module,
+    params: &RouteGenParams,
+    load: SignalId,
+    shift: SignalId,
+    first: SignalId,
+    shifted_in: SignalId,
+) -> (SignalId, SignalId) {
+    let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
+    let kw = k as u32 * w;
     let hops = m.internal(
         "hops",
         kw,
@@ -336,16 +429,6 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         "count",
         lw,
         "letters shifted into hops: the phase A route length",
-    );
-    let assembled = m.internal(
-        "assembled",
-        (k as u32 + 2) * w,
-        "route of the current phase",
-    );
-    let assembled_len = m.internal(
-        "assembled_len",
-        lw,
-        "length of the route of the current phase",
     );
     let prepended = if k == 1 {
         Expr::from(shifted_in)
@@ -388,14 +471,33 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         ),
         "Counts the hops of the phase A route (p).",
     );
-    m.assign(
-        head,
-        Expr::Slice {
-            signal: hops,
-            lo: kw - w,
-            width: w,
-        },
-        "The first hop.",
+    (hops, count)
+}
+
+/// The route of the current phase and its length, from the phase A route `(hops, count)`
+/// and the letters `inserted` in phases B and C.
+fn assemble_route(
+    m: &mut Module,
+    params: &RouteGenParams,
+    (hops, count): (SignalId, SignalId),
+    inserted: &Inserted,
+) -> (SignalId, SignalId) {
+    let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
+    let Inserted {
+        phase_b,
+        phase_c,
+        letter_b,
+        letter_c,
+    } = *inserted;
+    let assembled = m.internal(
+        "assembled",
+        (k as u32 + 2) * w,
+        "route of the current phase",
+    );
+    let assembled_len = m.internal(
+        "assembled_len",
+        lw,
+        "length of the route of the current phase",
     );
     m.assign(
         assembled,
@@ -419,6 +521,20 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         ),
         "k+2, k+1, or the hops counted in phase A.",
     );
+    (assembled, assembled_len)
+}
+
+/// The `(route, route_len)` registers: cleared by `load`, they take the assembled route
+/// on `capture` and hold it until the next.
+fn hold_route(
+    m: &mut Module,
+    params: &RouteGenParams,
+    load: SignalId,
+    capture: SignalId,
+    (assembled, assembled_len): (SignalId, SignalId),
+    (route, route_len): (SignalId, SignalId),
+) {
+    let (k, w, lw) = (params.k(), params.letter_bits(), params.length_bits());
     m.register(
         route,
         0,
@@ -439,14 +555,6 @@ fn shift_block(params: &RouteGenParams) -> (Module, ShiftBlockPorts) {
         ),
         "Its length.",
     );
-    let ports = ports!(
-        m,
-        ShiftBlockPorts {
-            clk = clocking.clock, rst = clocking.reset, load, shift, first, shifted_in,
-            capture, phase_b, phase_c, letter_b, letter_c, head, route, route_len,
-        }
-    );
-    (m, ports)
 }
 
 port_struct!(
@@ -593,193 +701,319 @@ fn control(params: &RouteGenParams, fault: Option<Fault>) -> (Module, ControlPor
         ],
     );
     let clocking = m.clocked();
-    let init = m.input("init", 1, "start a new search");
-    let next_route = m.input("next_route", 1, "the route on the outputs has been taken");
-    let valid = m.input("valid", 1, "src and dst are different nodes");
-    let matched = m.input("matched", 1, "phase A: the current overlap exists");
-    let full = m.input("full", 1, "phase A: overlap 0 is being tested");
-    let out_free = m.input("out_free", 1, "the out-letter asked about is free");
-    let in_free = m.input("in_free", 1, "the in-letter asked about is free");
-    let b_last = m.input("b_last", 1, "shift/increment part 1 is at letter d");
-    let c_last = m.input("c_last", 1, "shift/increment part 2 is at letter d");
-    let all_out_used = m.input(
-        "all_out_used",
-        1,
-        "every out-letter is used: d routes given",
+    let c = ControlSignals::declare(&mut m);
+    let states = ControlStates::declare(&mut m);
+    let state = StateSignals::declare(&mut m, &states);
+    datapath_controls(&mut m, &c, &state);
+    transitions(&mut m, &c, &states, &state, fault);
+    registered_outputs(&mut m, &c, &states, &state);
+    let ports = ports!(
+        m,
+        ControlPorts {
+            clk = clocking.clock, rst = clocking.reset, init = c.init,
+            next_route = c.next_route, valid = c.valid, matched = c.matched, full = c.full,
+            out_free = c.out_free, in_free = c.in_free, b_last = c.b_last, c_last = c.c_last,
+            all_out_used = c.all_out_used, load = c.load, shift = c.shift, found = c.found,
+            phase_b = c.phase_b, phase_c = c.phase_c, inc_b = c.inc_b, clear_b = c.clear_b,
+            inc_c = c.inc_c, route_valid = c.route_valid, done = c.done, error = c.error,
+        }
     );
-    let load = m.output("load", 1, "load the datapath");
-    let shift = m.output("shift", 1, "shift the match block and the shift block");
-    let found = m.output(
-        "found",
-        1,
-        "a route is found this cycle: capture and mark it",
-    );
-    let phase_b = m.output("phase_b", 1, "phase B is being tested");
-    let phase_c = m.output("phase_c", 1, "phase C is being tested");
-    let inc_b = m.output("inc_b", 1, "advance shift/increment part 1");
-    let clear_b = m.output("clear_b", 1, "restart shift/increment part 1");
-    let inc_c = m.output("inc_c", 1, "advance shift/increment part 2");
-    let route_valid = m.output("route_valid", 1, "a route is on the outputs");
-    let done = m.output("done", 1, "no further route");
-    let error = m.output("error", 1, "src or dst is not a node, or they are equal");
-    let width = 3;
-    let states = m.states(width, &STATES);
-    let [
-        idle,
-        phase_a_s,
-        phase_b_s,
-        phase_c_s,
-        wait_a,
-        wait_b,
-        wait_c,
-        done_s,
-    ] = states[..]
-    else {
-        unreachable!("eight states")
-    };
-    let state = m.internal("state", width, "current state");
-    let state_next = m.internal("state_next", width, "state after this clock, unless init");
-    let next_state = m.internal("next_state", width, "state after this clock");
-    let in_a = m.internal("in_a", 1, "state is S_PHASE_A");
-    let in_b = m.internal("in_b", 1, "state is S_PHASE_B");
-    let in_c = m.internal("in_c", 1, "state is S_PHASE_C");
-    let is = |s: crate::rtl::ir::ConstId| Expr::from(state).eq(s.into());
-    m.assign(in_a, is(phase_a_s), "Phase decoding.");
-    m.assign(in_b, is(phase_b_s), "");
-    m.assign(in_c, is(phase_c_s), "");
-    let free = Expr::from(out_free).and(in_free.into());
+    (m, ports)
+}
+
+/// The control unit's ports other than the clock and reset.
+struct ControlSignals {
+    init: SignalId,
+    next_route: SignalId,
+    valid: SignalId,
+    matched: SignalId,
+    full: SignalId,
+    out_free: SignalId,
+    in_free: SignalId,
+    b_last: SignalId,
+    c_last: SignalId,
+    all_out_used: SignalId,
+    load: SignalId,
+    shift: SignalId,
+    found: SignalId,
+    phase_b: SignalId,
+    phase_c: SignalId,
+    inc_b: SignalId,
+    clear_b: SignalId,
+    inc_c: SignalId,
+    route_valid: SignalId,
+    done: SignalId,
+    error: SignalId,
+}
+
+impl ControlSignals {
+    fn declare(m: &mut Module) -> Self {
+        ControlSignals {
+            init: m.input("init", 1, "start a new search"),
+            next_route: m.input("next_route", 1, "the route on the outputs has been taken"),
+            valid: m.input("valid", 1, "src and dst are different nodes"),
+            matched: m.input("matched", 1, "phase A: the current overlap exists"),
+            full: m.input("full", 1, "phase A: overlap 0 is being tested"),
+            out_free: m.input("out_free", 1, "the out-letter asked about is free"),
+            in_free: m.input("in_free", 1, "the in-letter asked about is free"),
+            b_last: m.input("b_last", 1, "shift/increment part 1 is at letter d"),
+            c_last: m.input("c_last", 1, "shift/increment part 2 is at letter d"),
+            all_out_used: m.input(
+                "all_out_used",
+                1,
+                "every out-letter is used: d routes given",
+            ),
+            load: m.output("load", 1, "load the datapath"),
+            shift: m.output("shift", 1, "shift the match block and the shift block"),
+            found: m.output(
+                "found",
+                1,
+                "a route is found this cycle: capture and mark it",
+            ),
+            phase_b: m.output("phase_b", 1, "phase B is being tested"),
+            phase_c: m.output("phase_c", 1, "phase C is being tested"),
+            inc_b: m.output("inc_b", 1, "advance shift/increment part 1"),
+            clear_b: m.output("clear_b", 1, "restart shift/increment part 1"),
+            inc_c: m.output("inc_c", 1, "advance shift/increment part 2"),
+            route_valid: m.output("route_valid", 1, "a route is on the outputs"),
+            done: m.output("done", 1, "no further route"),
+            error: m.output("error", 1, "src or dst is not a node, or they are equal"),
+        }
+    }
+}
+
+/// Bits of the control unit's state.
+const STATE_BITS: u32 = 3;
+
+/// The encodings of [`STATES`].
+struct ControlStates {
+    idle: ConstId,
+    phase_a: ConstId,
+    phase_b: ConstId,
+    phase_c: ConstId,
+    wait_a: ConstId,
+    wait_b: ConstId,
+    wait_c: ConstId,
+    done: ConstId,
+}
+
+impl ControlStates {
+    fn declare(m: &mut Module) -> Self {
+        let states = m.states(STATE_BITS, &STATES);
+        let [
+            idle,
+            phase_a,
+            phase_b,
+            phase_c,
+            wait_a,
+            wait_b,
+            wait_c,
+            done,
+        ] = states[..]
+        else {
+            unreachable!("eight states")
+        };
+        ControlStates {
+            idle,
+            phase_a,
+            phase_b,
+            phase_c,
+            wait_a,
+            wait_b,
+            wait_c,
+            done,
+        }
+    }
+}
+
+/// The state register, its next values and which phase it is in.
+struct StateSignals {
+    state: SignalId,
+    state_next: SignalId,
+    next_state: SignalId,
+    in_a: SignalId,
+    in_b: SignalId,
+    in_c: SignalId,
+}
+
+impl StateSignals {
+    /// The state signals, and the decoding of the phase states.
+    fn declare(m: &mut Module, states: &ControlStates) -> Self {
+        let s = StateSignals {
+            state: m.internal("state", STATE_BITS, "current state"),
+            state_next: m.internal(
+                "state_next",
+                STATE_BITS,
+                "state after this clock, unless init",
+            ),
+            next_state: m.internal("next_state", STATE_BITS, "state after this clock"),
+            in_a: m.internal("in_a", 1, "state is S_PHASE_A"),
+            in_b: m.internal("in_b", 1, "state is S_PHASE_B"),
+            in_c: m.internal("in_c", 1, "state is S_PHASE_C"),
+        };
+        let is = |state: ConstId| Expr::from(s.state).eq(state.into());
+        m.assign(s.in_a, is(states.phase_a), "Phase decoding.");
+        m.assign(s.in_b, is(states.phase_b), "");
+        m.assign(s.in_c, is(states.phase_c), "");
+        s
+    }
+}
+
+/// The outputs that drive the datapath in each phase: load, shift, the phase selects, the
+/// shift/increment parts, and `found`, which captures and marks a route.
+fn datapath_controls(m: &mut Module, c: &ControlSignals, s: &StateSignals) {
+    let free = Expr::from(c.out_free).and(c.in_free.into());
     m.assign(
-        found,
-        Expr::from(init).not().and(
-            Expr::from(in_a)
-                .and(Expr::from(matched).and(free.clone()))
-                .or(Expr::from(in_b).or(in_c.into()).and(free)),
+        c.found,
+        Expr::from(c.init).not().and(
+            Expr::from(s.in_a)
+                .and(Expr::from(c.matched).and(free.clone()))
+                .or(Expr::from(s.in_b).or(s.in_c.into()).and(free)),
         ),
         "A route: in phase A an overlap whose two letters are free; in B and C two free letters.",
     );
-    m.assign(load, init.into(), "init loads everything at once.");
+    m.assign(c.load, c.init.into(), "init loads everything at once.");
     m.assign(
-        shift,
-        Expr::from(in_a)
-            .and(Expr::from(full).not())
-            .and(Expr::from(init).not()),
+        c.shift,
+        Expr::from(s.in_a)
+            .and(Expr::from(c.full).not())
+            .and(Expr::from(c.init).not()),
         "Phase A moves on every clock until overlap 0.",
     );
     m.assign(
-        phase_b,
-        in_b.into(),
+        c.phase_b,
+        s.in_b.into(),
         "Route and letter selection for phase B.",
     );
     m.assign(
-        phase_c,
-        in_c.into(),
+        c.phase_c,
+        s.in_c.into(),
         "Route and letter selection for phase C.",
     );
     m.assign(
-        inc_b,
-        Expr::from(b_last).not().and(
-            Expr::from(in_b).or(Expr::from(in_c).and(out_free.into()).and(Expr::from(in_free).not())),
+        c.inc_b,
+        Expr::from(c.b_last).not().and(
+            Expr::from(s.in_b).or(Expr::from(s.in_c).and(c.out_free.into()).and(Expr::from(c.in_free).not())),
         ),
         "Part 1 walks the letters of phase B, then the in-letters of phase C while the out-letter waits.",
     );
     m.assign(
-        clear_b,
-        Expr::from(init).or(Expr::from(in_b)
-            .and(b_last.into())
-            .and(Expr::from(found).not())),
+        c.clear_b,
+        Expr::from(c.init).or(Expr::from(s.in_b)
+            .and(c.b_last.into())
+            .and(Expr::from(c.found).not())),
         "Part 1 restarts at init and when phase B ends.",
     );
     m.assign(
-        inc_c,
-        Expr::from(in_c)
-            .and(Expr::from(c_last).not())
-            .and(Expr::from(found).or(Expr::from(out_free).not())),
+        c.inc_c,
+        Expr::from(s.in_c)
+            .and(Expr::from(c.c_last).not())
+            .and(Expr::from(c.found).or(Expr::from(c.out_free).not())),
         "Part 2 moves past every out-letter that is used or has just been taken.",
     );
+}
+
+/// The next state: each phase moves to its WAIT state on a route found, or to the next
+/// phase when it runs out; `next_route` resumes; `init` restarts from any state.
+fn transitions(
+    m: &mut Module,
+    c: &ControlSignals,
+    states: &ControlStates,
+    s: &StateSignals,
+    fault: Option<Fault>,
+) {
     let after_a = match fault {
-        Some(Fault::PhaseBSkipped) => phase_c_s,
-        _ => phase_b_s,
+        Some(Fault::PhaseBSkipped) => states.phase_c,
+        _ => states.phase_b,
     };
-    let resume = |phase: crate::rtl::ir::ConstId, wait: crate::rtl::ir::ConstId| {
+    let resume = |phase: ConstId, wait: ConstId| {
         Expr::mux(
-            next_route.into(),
-            Expr::mux(all_out_used.into(), done_s.into(), phase.into()),
+            c.next_route.into(),
+            Expr::mux(c.all_out_used.into(), states.done.into(), phase.into()),
             wait.into(),
         )
     };
     m.case(
-        state_next,
-        state,
+        s.state_next,
+        s.state,
         vec![
             (
-                phase_a_s.into(),
+                states.phase_a.into(),
                 Expr::mux(
-                    found.into(),
-                    wait_a.into(),
-                    Expr::mux(full.into(), after_a.into(), phase_a_s.into()),
+                    c.found.into(),
+                    states.wait_a.into(),
+                    Expr::mux(c.full.into(), after_a.into(), states.phase_a.into()),
                 ),
             ),
             (
-                phase_b_s.into(),
+                states.phase_b.into(),
                 Expr::mux(
-                    found.into(),
-                    wait_b.into(),
-                    Expr::mux(b_last.into(), phase_c_s.into(), phase_b_s.into()),
-                ),
-            ),
-            (
-                phase_c_s.into(),
-                Expr::mux(
-                    found.into(),
-                    wait_c.into(),
+                    c.found.into(),
+                    states.wait_b.into(),
                     Expr::mux(
-                        Expr::from(c_last).and(Expr::from(out_free).not()),
-                        done_s.into(),
-                        phase_c_s.into(),
+                        c.b_last.into(),
+                        states.phase_c.into(),
+                        states.phase_b.into(),
                     ),
                 ),
             ),
-            (wait_a.into(), resume(phase_a_s, wait_a)),
-            (wait_b.into(), resume(phase_b_s, wait_b)),
-            (wait_c.into(), resume(phase_c_s, wait_c)),
-            (done_s.into(), done_s.into()),
+            (
+                states.phase_c.into(),
+                Expr::mux(
+                    c.found.into(),
+                    states.wait_c.into(),
+                    Expr::mux(
+                        Expr::from(c.c_last).and(Expr::from(c.out_free).not()),
+                        states.done.into(),
+                        states.phase_c.into(),
+                    ),
+                ),
+            ),
+            (states.wait_a.into(), resume(states.phase_a, states.wait_a)),
+            (states.wait_b.into(), resume(states.phase_b, states.wait_b)),
+            (states.wait_c.into(), resume(states.phase_c, states.wait_c)),
+            (states.done.into(), states.done.into()),
         ],
-        idle.into(),
+        states.idle.into(),
         "Transitions of each state when init is low.",
     );
     m.assign(
-        next_state,
+        s.next_state,
         Expr::mux(
-            init.into(),
-            Expr::mux(valid.into(), phase_a_s.into(), done_s.into()),
-            state_next.into(),
+            c.init.into(),
+            Expr::mux(c.valid.into(), states.phase_a.into(), states.done.into()),
+            s.state_next.into(),
         ),
         "init restarts from any state.",
     );
-    m.register(state, 0, next_state.into(), "The state register.");
-    let next_is = |s: crate::rtl::ir::ConstId| Expr::from(next_state).eq(s.into());
+    m.register(s.state, 0, s.next_state.into(), "The state register.");
+}
+
+/// `route_valid`, `done` and `error`, registered from the next state.
+fn registered_outputs(
+    m: &mut Module,
+    c: &ControlSignals,
+    states: &ControlStates,
+    s: &StateSignals,
+) {
+    let next_is = |state: ConstId| Expr::from(s.next_state).eq(state.into());
     m.register(
-        route_valid,
+        c.route_valid,
         0,
-        Expr::or_all([next_is(wait_a), next_is(wait_b), next_is(wait_c)]),
+        Expr::or_all([
+            next_is(states.wait_a),
+            next_is(states.wait_b),
+            next_is(states.wait_c),
+        ]),
         "Registered outputs: a route is held in the WAIT states.",
     );
-    m.register(done, 0, next_is(done_s), "");
+    m.register(c.done, 0, next_is(states.done), "");
     m.register(
-        error,
+        c.error,
         0,
-        Expr::mux(init.into(), Expr::from(valid).not(), error.into()),
+        Expr::mux(c.init.into(), Expr::from(c.valid).not(), c.error.into()),
         "Whether the last init had invalid words.",
     );
-    let ports = ports!(
-        m,
-        ControlPorts {
-            clk = clocking.clock, rst = clocking.reset, init, next_route, valid, matched, full,
-            out_free, in_free, b_last, c_last, all_out_used, load, shift, found, phase_b,
-            phase_c, inc_b, clear_b, inc_c, route_valid, done, error,
-        }
-    );
-    (m, ports)
 }
 
 /// The blocks the top module instantiates, with their ports.
@@ -793,13 +1027,7 @@ struct Blocks<'a> {
 }
 
 fn top(params: &RouteGenParams, blocks: Blocks) -> Module {
-    let (k, d, w, lw) = (
-        params.k(),
-        params.d(),
-        params.letter_bits(),
-        params.length_bits(),
-    );
-    let kw = k as u32 * w;
+    let (d, k) = (params.d(), params.k());
     let mut m = Module::new(
         params.top.clone(),
         &[
@@ -816,222 +1044,330 @@ fn top(params: &RouteGenParams, blocks: Blocks) -> Module {
             ),
         ],
     );
-    let clocking = m.clocked();
-    let init = m.input("init", 1, "capture src and dst and start a new search");
-    let next_route = m.input("next_route", 1, "take the route shown and search on");
-    let src = m.input("src", kw, "source node, a1 in the most significant letter");
-    let dst = m.input(
-        "dst",
-        kw,
-        "destination node, b1 in the most significant letter",
-    );
-    let route_valid = m.output("route_valid", 1, "route and route_len hold a route");
-    let route = m.output(
-        "route",
-        (k as u32 + 2) * w,
-        "hops z1..zL, z1 most significant, unused letters zero",
-    );
-    let route_len = m.output("route_len", lw, "number of hops L");
-    let done = m.output("done", 1, "no further route (stays high until init or rst)");
-    let error = m.output(
-        "error",
-        1,
-        "src or dst is not a node of K(d,k), or src equals dst",
-    );
-    let signal = |m: &mut Module, n: &str, width: u32, doc: &str| m.internal(n, width, doc);
-    let valid = signal(&mut m, "valid", 1, "src and dst are different nodes");
-    let matched = signal(&mut m, "matched", 1, "match block: overlap found");
-    let in_letter = signal(
-        &mut m,
-        "in_letter",
-        w,
-        "match block: in-letter of the phase A route",
-    );
-    let shifted_out = signal(
-        &mut m,
-        "shifted_out",
-        w,
-        "match block: letter leaving the last unit",
-    );
-    let full = signal(&mut m, "full", 1, "match block: all units off");
-    let head = signal(
-        &mut m,
-        "head",
-        w,
-        "shift block: out-letter of the phase A route",
-    );
-    let letter_b = signal(&mut m, "letter_b", w, "part 1 letter");
-    let letter_c = signal(&mut m, "letter_c", w, "part 2 letter");
-    let b_last = signal(&mut m, "b_last", 1, "part 1 at letter d");
-    let c_last = signal(&mut m, "c_last", 1, "part 2 at letter d");
-    let out_query = signal(&mut m, "out_query", w, "out-letter of the candidate route");
-    let in_query = signal(&mut m, "in_query", w, "in-letter of the candidate route");
-    let out_free = signal(&mut m, "out_free", 1, "out-letter free");
-    let in_free = signal(&mut m, "in_free", 1, "in-letter free");
-    let all_out_used = signal(&mut m, "all_out_used", 1, "all out-letters used");
-    let all_in_used = signal(
-        &mut m,
-        "all_in_used",
-        1,
-        "all in-letters used (equal in number to the out-letters)",
-    );
-    let load = signal(&mut m, "load", 1, "control: load");
-    let shift_en = signal(&mut m, "shift_en", 1, "control: shift");
-    let found = signal(&mut m, "found", 1, "control: route found");
-    let phase_b = signal(&mut m, "phase_b", 1, "control: phase B");
-    let phase_c = signal(&mut m, "phase_c", 1, "control: phase C");
-    let inc_b = signal(&mut m, "inc_b", 1, "control: advance part 1");
-    let clear_b = signal(&mut m, "clear_b", 1, "control: restart part 1");
-    let inc_c = signal(&mut m, "inc_c", 1, "control: advance part 2");
-    let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
+    let io = TopPorts::declare(&mut m, params);
+    let wires = Wires::declare(&mut m, params.letter_bits());
     let (check, p) = blocks.check;
     let connections = Connections::of(check)
-        .bind(&p.src, src)
-        .bind(&p.dst, dst)
-        .bind(&p.valid, valid);
+        .bind(&p.src, io.src)
+        .bind(&p.dst, io.dst)
+        .bind(&p.valid, wires.valid);
     m.instance("u_word_check", connections, "Input check.");
-    let (block, p) = blocks.block;
+    match_block_instance(&mut m, &io, &wires, blocks.block);
+    shift_block_instance(&mut m, params, &io, &wires, blocks.shift);
+    part_instances(&mut m, &io, &wires, blocks.counter);
+    candidate_letters(&mut m, &wires);
+    used_letters_instances(&mut m, params, &io, &wires, blocks.used);
+    control_instance(&mut m, &io, &wires, blocks.control);
+    m
+}
+
+/// The ports of a faithful or parallel top, which share them (see [`super::RouteGenPorts`]).
+pub(super) struct TopPorts {
+    pub(super) clocking: Clocking,
+    pub(super) init: SignalId,
+    pub(super) next_route: SignalId,
+    pub(super) src: SignalId,
+    pub(super) dst: SignalId,
+    pub(super) route_valid: SignalId,
+    pub(super) route: SignalId,
+    pub(super) route_len: SignalId,
+    pub(super) done: SignalId,
+    pub(super) error: SignalId,
+}
+
+impl TopPorts {
+    pub(super) fn declare(m: &mut Module, params: &RouteGenParams) -> Self {
+        let (k, w) = (params.k() as u32, params.letter_bits());
+        TopPorts {
+            clocking: m.clocked(),
+            init: m.input("init", 1, "capture src and dst and start a new search"),
+            next_route: m.input("next_route", 1, "take the route shown and search on"),
+            src: m.input(
+                "src",
+                k * w,
+                "source node, a1 in the most significant letter",
+            ),
+            dst: m.input(
+                "dst",
+                k * w,
+                "destination node, b1 in the most significant letter",
+            ),
+            route_valid: m.output("route_valid", 1, "route and route_len hold a route"),
+            route: m.output(
+                "route",
+                (k + 2) * w,
+                "hops z1..zL, z1 most significant, unused letters zero",
+            ),
+            route_len: m.output("route_len", params.length_bits(), "number of hops L"),
+            done: m.output("done", 1, "no further route (stays high until init or rst)"),
+            error: m.output(
+                "error",
+                1,
+                "src or dst is not a node of K(d,k), or src equals dst",
+            ),
+        }
+    }
+}
+
+/// The wires between the top's blocks, named for the block that drives them.
+struct Wires {
+    valid: SignalId,
+    matched: SignalId,
+    in_letter: SignalId,
+    shifted_out: SignalId,
+    full: SignalId,
+    head: SignalId,
+    letter_b: SignalId,
+    letter_c: SignalId,
+    b_last: SignalId,
+    c_last: SignalId,
+    out_query: SignalId,
+    in_query: SignalId,
+    out_free: SignalId,
+    in_free: SignalId,
+    all_out_used: SignalId,
+    all_in_used: SignalId,
+    load: SignalId,
+    shift_en: SignalId,
+    found: SignalId,
+    phase_b: SignalId,
+    phase_c: SignalId,
+    inc_b: SignalId,
+    clear_b: SignalId,
+    inc_c: SignalId,
+}
+
+impl Wires {
+    fn declare(m: &mut Module, w: u32) -> Self {
+        Wires {
+            valid: m.internal("valid", 1, "src and dst are different nodes"),
+            matched: m.internal("matched", 1, "match block: overlap found"),
+            in_letter: m.internal(
+                "in_letter",
+                w,
+                "match block: in-letter of the phase A route",
+            ),
+            shifted_out: m.internal(
+                "shifted_out",
+                w,
+                "match block: letter leaving the last unit",
+            ),
+            full: m.internal("full", 1, "match block: all units off"),
+            head: m.internal("head", w, "shift block: out-letter of the phase A route"),
+            letter_b: m.internal("letter_b", w, "part 1 letter"),
+            letter_c: m.internal("letter_c", w, "part 2 letter"),
+            b_last: m.internal("b_last", 1, "part 1 at letter d"),
+            c_last: m.internal("c_last", 1, "part 2 at letter d"),
+            out_query: m.internal("out_query", w, "out-letter of the candidate route"),
+            in_query: m.internal("in_query", w, "in-letter of the candidate route"),
+            out_free: m.internal("out_free", 1, "out-letter free"),
+            in_free: m.internal("in_free", 1, "in-letter free"),
+            all_out_used: m.internal("all_out_used", 1, "all out-letters used"),
+            all_in_used: m.internal(
+                "all_in_used",
+                1,
+                "all in-letters used (equal in number to the out-letters)",
+            ),
+            load: m.internal("load", 1, "control: load"),
+            shift_en: m.internal("shift_en", 1, "control: shift"),
+            found: m.internal("found", 1, "control: route found"),
+            phase_b: m.internal("phase_b", 1, "control: phase B"),
+            phase_c: m.internal("phase_c", 1, "control: phase C"),
+            inc_b: m.internal("inc_b", 1, "control: advance part 1"),
+            clear_b: m.internal("clear_b", 1, "control: restart part 1"),
+            inc_c: m.internal("inc_c", 1, "control: advance part 2"),
+        }
+    }
+}
+
+fn match_block_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (block, p): &(Module, MatchBlockPorts),
+) {
     let connections = Connections::of(block)
-        .bind(&p.clk, clk.clone())
-        .bind(&p.rst, rst.clone())
-        .bind(&p.load, load)
-        .bind(&p.shift, shift_en)
-        .bind(&p.src, src)
-        .bind(&p.dst, dst)
-        .bind(&p.matched, matched)
-        .bind(&p.in_letter, in_letter)
-        .bind(&p.shifted_out, shifted_out)
-        .bind(&p.full, full);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.load, wires.load)
+        .bind(&p.shift, wires.shift_en)
+        .bind(&p.src, io.src)
+        .bind(&p.dst, io.dst)
+        .bind(&p.matched, wires.matched)
+        .bind(&p.in_letter, wires.in_letter)
+        .bind(&p.shifted_out, wires.shifted_out)
+        .bind(&p.full, wires.full);
     m.instance(
         "u_match_block",
         connections,
         "Match block: the overlaps of phase A.",
     );
-    let (shift, p) = blocks.shift;
+}
+
+fn shift_block_instance(
+    m: &mut Module,
+    params: &RouteGenParams,
+    io: &TopPorts,
+    wires: &Wires,
+    (shift, p): &(Module, ShiftBlockPorts),
+) {
+    let k = params.k();
     let connections = Connections::of(shift)
-        .bind(&p.clk, clk.clone())
-        .bind(&p.rst, rst.clone())
-        .bind(&p.load, load)
-        .bind(&p.shift, shift_en)
-        .bind(&p.first, letter(dst, k - 1, k, w))
-        .bind(&p.shifted_in, shifted_out)
-        .bind(&p.capture, found)
-        .bind(&p.phase_b, phase_b)
-        .bind(&p.phase_c, phase_c)
-        .bind(&p.letter_b, letter_b)
-        .bind(&p.letter_c, letter_c)
-        .bind(&p.head, head)
-        .bind(&p.route, route)
-        .bind(&p.route_len, route_len);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.load, wires.load)
+        .bind(&p.shift, wires.shift_en)
+        .bind(&p.first, letter(io.dst, k - 1, k, params.letter_bits()))
+        .bind(&p.shifted_in, wires.shifted_out)
+        .bind(&p.capture, wires.found)
+        .bind(&p.phase_b, wires.phase_b)
+        .bind(&p.phase_c, wires.phase_c)
+        .bind(&p.letter_b, wires.letter_b)
+        .bind(&p.letter_c, wires.letter_c)
+        .bind(&p.head, wires.head)
+        .bind(&p.route, io.route)
+        .bind(&p.route_len, io.route_len);
     m.instance(
         "u_shift_block",
         connections,
         "Shift block: builds and holds the route.",
     );
+}
+
+/// The two shift/increment parts.
+fn part_instances(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (counter, p): &(Module, ShiftIncPorts),
+) {
     for (label, clear, inc, letter_q, last, doc) in [
         (
             "u_part_1",
-            Expr::from(clear_b),
-            inc_b,
-            letter_b,
-            b_last,
+            wires.clear_b,
+            wires.inc_b,
+            wires.letter_b,
+            wires.b_last,
             "Shift/increment part 1: phase B letter, phase C in-letter.",
         ),
         (
             "u_part_2",
-            Expr::from(load),
-            inc_c,
-            letter_c,
-            c_last,
+            wires.load,
+            wires.inc_c,
+            wires.letter_c,
+            wires.c_last,
             "Shift/increment part 2: phase C out-letter.",
         ),
     ] {
-        let (counter, p) = blocks.counter;
         let connections = Connections::of(counter)
-            .bind(&p.clk, clk.clone())
-            .bind(&p.rst, rst.clone())
+            .bind(&p.clk, io.clocking.clock)
+            .bind(&p.rst, io.clocking.reset)
             .bind(&p.clear, clear)
             .bind(&p.inc, inc)
             .bind(&p.letter, letter_q)
             .bind(&p.last, last);
         m.instance(label, connections, doc);
     }
+}
+
+/// The out- and in-letter of the candidate route, which the used letters are asked about.
+fn candidate_letters(m: &mut Module, wires: &Wires) {
     m.assign(
-        out_query,
+        wires.out_query,
         Expr::mux(
-            phase_c.into(),
-            letter_c.into(),
-            Expr::mux(phase_b.into(), letter_b.into(), head.into()),
+            wires.phase_c.into(),
+            wires.letter_c.into(),
+            Expr::mux(
+                wires.phase_b.into(),
+                wires.letter_b.into(),
+                wires.head.into(),
+            ),
         ),
         "The out-letter of the candidate: phase A's first hop, part 1 in B, part 2 in C.",
     );
     m.assign(
-        in_query,
+        wires.in_query,
         Expr::mux(
-            Expr::from(phase_b).or(phase_c.into()),
-            letter_b.into(),
-            in_letter.into(),
+            Expr::from(wires.phase_b).or(wires.phase_c.into()),
+            wires.letter_b.into(),
+            wires.in_letter.into(),
         ),
         "The in-letter of the candidate: phase A's a(p), part 1 in B and C.",
     );
+}
+
+/// The used out-letters and in-letters.
+fn used_letters_instances(
+    m: &mut Module,
+    params: &RouteGenParams,
+    io: &TopPorts,
+    wires: &Wires,
+    (used, p): &(Module, UsedLettersPorts),
+) {
+    let (k, w) = (params.k(), params.letter_bits());
     for (label, first, free, all, query, doc) in [
         (
             "u_used_out",
-            letter(src, k - 1, k, w),
-            out_free,
-            all_out_used,
-            out_query,
+            letter(io.src, k - 1, k, w),
+            wires.out_free,
+            wires.all_out_used,
+            wires.out_query,
             "Used out-nodes; ak names no out-neighbour.",
         ),
         (
             "u_used_in",
-            letter(dst, 0, k, w),
-            in_free,
-            all_in_used,
-            in_query,
+            letter(io.dst, 0, k, w),
+            wires.in_free,
+            wires.all_in_used,
+            wires.in_query,
             "Used in-nodes; b1 names no in-neighbour.",
         ),
     ] {
-        let (used, p) = blocks.used;
         let connections = Connections::of(used)
-            .bind(&p.clk, clk.clone())
-            .bind(&p.rst, rst.clone())
-            .bind(&p.load, load)
+            .bind(&p.clk, io.clocking.clock)
+            .bind(&p.rst, io.clocking.reset)
+            .bind(&p.load, wires.load)
             .bind(&p.first, first)
-            .bind(&p.mark, found)
+            .bind(&p.mark, wires.found)
             .bind(&p.query, query)
             .bind(&p.free, free)
             .bind(&p.all_used, all);
         m.instance(label, connections, doc);
     }
-    let (control, p) = blocks.control;
+}
+
+fn control_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (control, p): &(Module, ControlPorts),
+) {
     let connections = Connections::of(control)
-        .bind(&p.clk, clk)
-        .bind(&p.rst, rst)
-        .bind(&p.init, init)
-        .bind(&p.next_route, next_route)
-        .bind(&p.valid, valid)
-        .bind(&p.matched, matched)
-        .bind(&p.full, full)
-        .bind(&p.out_free, out_free)
-        .bind(&p.in_free, in_free)
-        .bind(&p.b_last, b_last)
-        .bind(&p.c_last, c_last)
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.init, io.init)
+        .bind(&p.next_route, io.next_route)
+        .bind(&p.valid, wires.valid)
+        .bind(&p.matched, wires.matched)
+        .bind(&p.full, wires.full)
+        .bind(&p.out_free, wires.out_free)
+        .bind(&p.in_free, wires.in_free)
+        .bind(&p.b_last, wires.b_last)
+        .bind(&p.c_last, wires.c_last)
         .bind(
             &p.all_out_used,
-            Expr::from(all_out_used).and(all_in_used.into()),
+            Expr::from(wires.all_out_used).and(wires.all_in_used.into()),
         )
-        .bind(&p.load, load)
-        .bind(&p.shift, shift_en)
-        .bind(&p.found, found)
-        .bind(&p.phase_b, phase_b)
-        .bind(&p.phase_c, phase_c)
-        .bind(&p.inc_b, inc_b)
-        .bind(&p.clear_b, clear_b)
-        .bind(&p.inc_c, inc_c)
-        .bind(&p.route_valid, route_valid)
-        .bind(&p.done, done)
-        .bind(&p.error, error);
+        .bind(&p.load, wires.load)
+        .bind(&p.shift, wires.shift_en)
+        .bind(&p.found, wires.found)
+        .bind(&p.phase_b, wires.phase_b)
+        .bind(&p.phase_c, wires.phase_c)
+        .bind(&p.inc_b, wires.inc_b)
+        .bind(&p.clear_b, wires.clear_b)
+        .bind(&p.inc_c, wires.inc_c)
+        .bind(&p.route_valid, io.route_valid)
+        .bind(&p.done, io.done)
+        .bind(&p.error, io.error);
     m.instance("u_control", connections, "Control unit.");
-    m
 }

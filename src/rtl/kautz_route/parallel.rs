@@ -24,6 +24,7 @@
 //! edge shows the first route, and each edge with `next_route` the next one (or `done`):
 //! [`CYCLE_BOUND`] cycles of work per route set.
 
+use super::faithful::TopPorts;
 use super::search::{ChooserPorts, OverlapsPorts};
 use super::search::{chooser, first_free, mark, overlaps, phase_a};
 use super::{Fault, RouteGenParams, WordCheckPorts, decode, letter, name, word_check};
@@ -197,25 +198,7 @@ fn handshake(params: &RouteGenParams) -> (Module, HandshakePorts) {
     let route_len = m.output("route_len", lw, "its length");
     let done = m.output("done", 1, "no further route");
     let error = m.output("error", 1, "src or dst is not a node, or they are equal");
-    let first = m.internal(
-        "first",
-        1,
-        "the last edge loaded valid words: the first route is asked for",
-    );
-    let want = m.internal("want", 1, "a route is asked for this cycle");
-    m.register(
-        first,
-        0,
-        Expr::from(init).and(valid.into()),
-        "Set by the init edge of valid words.",
-    );
-    m.assign(
-        want,
-        Expr::from(init)
-            .not()
-            .and(Expr::from(first).or(Expr::from(route_valid).and(next_route.into()))),
-        "After init, and when the route shown is taken; init overrides.",
-    );
+    let want = route_wanted(&mut m, init, next_route, valid, route_valid);
     m.assign(
         take,
         Expr::from(want).and(found.into()),
@@ -277,6 +260,37 @@ fn handshake(params: &RouteGenParams) -> (Module, HandshakePorts) {
     (m, ports)
 }
 
+/// `want`, high in the cycles a route is asked for: after the `init` edge of valid words,
+/// and when the route shown is taken.
+fn route_wanted(
+    m: &mut Module,
+    init: SignalId,
+    next_route: SignalId,
+    valid: SignalId,
+    route_valid: SignalId,
+) -> SignalId {
+    let first = m.internal(
+        "first",
+        1,
+        "the last edge loaded valid words: the first route is asked for",
+    );
+    let want = m.internal("want", 1, "a route is asked for this cycle");
+    m.register(
+        first,
+        0,
+        Expr::from(init).and(valid.into()),
+        "Set by the init edge of valid words.",
+    );
+    m.assign(
+        want,
+        Expr::from(init)
+            .not()
+            .and(Expr::from(first).or(Expr::from(route_valid).and(next_route.into()))),
+        "After init, and when the route shown is taken; init overrides.",
+    );
+    want
+}
+
 /// The blocks the top module instantiates, with their ports.
 struct Blocks<'a> {
     check: &'a (Module, WordCheckPorts),
@@ -287,15 +301,7 @@ struct Blocks<'a> {
 }
 
 fn top(params: &RouteGenParams, blocks: Blocks) -> Module {
-    let (k, d, w, lw) = (
-        params.k(),
-        params.d(),
-        params.letter_bits(),
-        params.length_bits(),
-    );
-    let kw = k as u32 * w;
-    let route_bits = (k as u32 + 2) * w;
-    let letters = d as u32 + 1;
+    let (k, d) = (params.k(), params.d());
     let mut m = Module::new(
         params.top.clone(),
         &[
@@ -307,140 +313,159 @@ fn top(params: &RouteGenParams, blocks: Blocks) -> Module {
             "The first route_valid (or done) comes 2 cycles after init, each further one the cycle after next_route.",
         ],
     );
-    let clocking = m.clocked();
-    let init = m.input("init", 1, "capture src and dst and start a new search");
-    let next_route = m.input("next_route", 1, "take the route shown and search on");
-    let src = m.input("src", kw, "source node, a1 in the most significant letter");
-    let dst = m.input(
-        "dst",
-        kw,
-        "destination node, b1 in the most significant letter",
-    );
-    let route_valid = m.output("route_valid", 1, "route and route_len hold a route");
-    let route = m.output(
-        "route",
-        route_bits,
-        "hops z1..zL, z1 most significant, unused letters zero",
-    );
-    let route_len = m.output("route_len", lw, "number of hops L");
-    let done = m.output("done", 1, "no further route (stays high until init or rst)");
-    let error = m.output(
-        "error",
-        1,
-        "src or dst is not a node of K(d,k), or src equals dst",
-    );
-    let signal = |m: &mut Module, n: &str, width: u32, doc: &str| m.internal(n, width, doc);
-    let valid = signal(&mut m, "valid", 1, "src and dst are different nodes");
-    let overlap_in = (k > 1).then(|| {
-        signal(
-            &mut m,
-            "overlap_in",
-            k as u32 - 1,
-            "overlaps of src and dst",
-        )
-    });
-    let src_word = signal(&mut m, "src_word", kw, "search state: source word");
-    let dst_word = signal(&mut m, "dst_word", kw, "search state: destination word");
-    let overlap = (k > 1).then(|| {
-        signal(
-            &mut m,
-            "overlap",
-            k as u32 - 1,
-            "search state: their overlaps",
-        )
-    });
-    let used_out = signal(
-        &mut m,
-        "used_out",
-        letters,
-        "search state: used out-letters",
-    );
-    let used_in = signal(&mut m, "used_in", letters, "search state: used in-letters");
-    let found = signal(&mut m, "found", 1, "chooser: a further route");
-    let next = signal(&mut m, "next", route_bits, "chooser: its hops");
-    let next_len = signal(&mut m, "next_len", lw, "chooser: its length");
-    let out_letter = signal(&mut m, "out_letter", w, "chooser: its out-letter");
-    let in_letter = signal(&mut m, "in_letter", w, "chooser: its in-letter");
-    let take = signal(&mut m, "take", 1, "handshake: the route is taken this edge");
-    let (clk, rst) = (Expr::from(clocking.clock), Expr::from(clocking.reset));
+    let io = TopPorts::declare(&mut m, params);
+    let wires = Wires::declare(&mut m, params);
     let (check, p) = blocks.check;
     let connections = Connections::of(check)
-        .bind(&p.src, src)
-        .bind(&p.dst, dst)
-        .bind(&p.valid, valid);
+        .bind(&p.src, io.src)
+        .bind(&p.dst, io.dst)
+        .bind(&p.valid, wires.valid);
     m.instance("u_word_check", connections, "Input check.");
-    if let (Some((overlaps, p)), Some(overlap_in)) = (blocks.overlaps, overlap_in) {
-        let tail_bits = (k as u32 - 1) * w;
-        let tail = Expr::Slice {
-            signal: src,
-            lo: 0,
-            width: tail_bits,
-        };
-        let head = Expr::Slice {
-            signal: dst,
-            lo: w,
-            width: tail_bits,
-        };
-        let connections = Connections::of(overlaps)
-            .bind(&p.tail, tail)
-            .bind(&p.head, head)
-            .bind(&p.overlap, overlap_in);
-        m.instance(
-            "u_overlaps",
-            connections,
-            "The overlaps, compared while init loads the words.",
-        );
+    if let (Some(overlaps), Some(overlap_in)) = (blocks.overlaps, wires.overlap_in) {
+        overlaps_instance(&mut m, params, &io, overlap_in, overlaps);
     }
-    let (state, p) = blocks.state;
+    search_state_instance(&mut m, &io, &wires, blocks.state);
+    chooser_instance(&mut m, &wires, blocks.chooser);
+    handshake_instance(&mut m, &io, &wires, blocks.handshake);
+    m
+}
+
+/// The wires between the top's blocks, named for the block that drives them.
+struct Wires {
+    valid: SignalId,
+    overlap_in: Option<SignalId>,
+    src_word: SignalId,
+    dst_word: SignalId,
+    overlap: Option<SignalId>,
+    used_out: SignalId,
+    used_in: SignalId,
+    found: SignalId,
+    next: SignalId,
+    next_len: SignalId,
+    out_letter: SignalId,
+    in_letter: SignalId,
+    take: SignalId,
+}
+
+impl Wires {
+    fn declare(m: &mut Module, params: &RouteGenParams) -> Self {
+        let (k, w) = (params.k(), params.letter_bits());
+        let kw = k as u32 * w;
+        let letters = params.d() as u32 + 1;
+        Wires {
+            valid: m.internal("valid", 1, "src and dst are different nodes"),
+            overlap_in: (k > 1)
+                .then(|| m.internal("overlap_in", k as u32 - 1, "overlaps of src and dst")),
+            src_word: m.internal("src_word", kw, "search state: source word"),
+            dst_word: m.internal("dst_word", kw, "search state: destination word"),
+            overlap: (k > 1)
+                .then(|| m.internal("overlap", k as u32 - 1, "search state: their overlaps")),
+            used_out: m.internal("used_out", letters, "search state: used out-letters"),
+            used_in: m.internal("used_in", letters, "search state: used in-letters"),
+            found: m.internal("found", 1, "chooser: a further route"),
+            next: m.internal("next", (k as u32 + 2) * w, "chooser: its hops"),
+            next_len: m.internal("next_len", params.length_bits(), "chooser: its length"),
+            out_letter: m.internal("out_letter", w, "chooser: its out-letter"),
+            in_letter: m.internal("in_letter", w, "chooser: its in-letter"),
+            take: m.internal("take", 1, "handshake: the route is taken this edge"),
+        }
+    }
+}
+
+/// The overlaps of the source's tail and the destination's head, compared as they load.
+fn overlaps_instance(
+    m: &mut Module,
+    params: &RouteGenParams,
+    io: &TopPorts,
+    overlap_in: SignalId,
+    (overlaps, p): &(Module, OverlapsPorts),
+) {
+    let (k, w) = (params.k(), params.letter_bits());
+    let tail_bits = (k as u32 - 1) * w;
+    let tail = Expr::Slice {
+        signal: io.src,
+        lo: 0,
+        width: tail_bits,
+    };
+    let head = Expr::Slice {
+        signal: io.dst,
+        lo: w,
+        width: tail_bits,
+    };
+    let connections = Connections::of(overlaps)
+        .bind(&p.tail, tail)
+        .bind(&p.head, head)
+        .bind(&p.overlap, overlap_in);
+    m.instance(
+        "u_overlaps",
+        connections,
+        "The overlaps, compared while init loads the words.",
+    );
+}
+
+fn search_state_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (state, p): &(Module, SearchStatePorts),
+) {
     let connections = Connections::of(state)
-        .bind(&p.clk, clk.clone())
-        .bind(&p.rst, rst.clone())
-        .bind(&p.load, init)
-        .bind(&p.src, src)
-        .bind(&p.dst, dst)
-        .bind_opt(&p.overlap_in, overlap_in)
-        .bind(&p.take, take)
-        .bind(&p.out_letter, out_letter)
-        .bind(&p.in_letter, in_letter)
-        .bind(&p.src_word, src_word)
-        .bind(&p.dst_word, dst_word)
-        .bind_opt(&p.overlap, overlap)
-        .bind(&p.used_out, used_out)
-        .bind(&p.used_in, used_in);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.load, io.init)
+        .bind(&p.src, io.src)
+        .bind(&p.dst, io.dst)
+        .bind_opt(&p.overlap_in, wires.overlap_in)
+        .bind(&p.take, wires.take)
+        .bind(&p.out_letter, wires.out_letter)
+        .bind(&p.in_letter, wires.in_letter)
+        .bind(&p.src_word, wires.src_word)
+        .bind(&p.dst_word, wires.dst_word)
+        .bind_opt(&p.overlap, wires.overlap)
+        .bind(&p.used_out, wires.used_out)
+        .bind(&p.used_in, wires.used_in);
     m.instance("u_search_state", connections, "Search state.");
-    let (chooser, p) = blocks.chooser;
+}
+
+fn chooser_instance(m: &mut Module, wires: &Wires, (chooser, p): &(Module, ChooserPorts)) {
     let connections = Connections::of(chooser)
-        .bind_opt(&p.overlap, overlap)
-        .bind(&p.src, src_word)
-        .bind(&p.dst, dst_word)
-        .bind(&p.used_out, used_out)
-        .bind(&p.used_in, used_in)
-        .bind(&p.found, found)
-        .bind(&p.route, next)
-        .bind(&p.route_len, next_len)
-        .bind(&p.out_letter, out_letter)
-        .bind(&p.in_letter, in_letter);
+        .bind_opt(&p.overlap, wires.overlap)
+        .bind(&p.src, wires.src_word)
+        .bind(&p.dst, wires.dst_word)
+        .bind(&p.used_out, wires.used_out)
+        .bind(&p.used_in, wires.used_in)
+        .bind(&p.found, wires.found)
+        .bind(&p.route, wires.next)
+        .bind(&p.route_len, wires.next_len)
+        .bind(&p.out_letter, wires.out_letter)
+        .bind(&p.in_letter, wires.in_letter);
     m.instance("u_chooser", connections, "The next route, in one cycle.");
-    let (handshake, p) = blocks.handshake;
+}
+
+fn handshake_instance(
+    m: &mut Module,
+    io: &TopPorts,
+    wires: &Wires,
+    (handshake, p): &(Module, HandshakePorts),
+) {
     let connections = Connections::of(handshake)
-        .bind(&p.clk, clk)
-        .bind(&p.rst, rst)
-        .bind(&p.init, init)
-        .bind(&p.next_route, next_route)
-        .bind(&p.valid, valid)
-        .bind(&p.found, found)
-        .bind(&p.next, next)
-        .bind(&p.next_len, next_len)
-        .bind(&p.take, take)
-        .bind(&p.route_valid, route_valid)
-        .bind(&p.route, route)
-        .bind(&p.route_len, route_len)
-        .bind(&p.done, done)
-        .bind(&p.error, error);
+        .bind(&p.clk, io.clocking.clock)
+        .bind(&p.rst, io.clocking.reset)
+        .bind(&p.init, io.init)
+        .bind(&p.next_route, io.next_route)
+        .bind(&p.valid, wires.valid)
+        .bind(&p.found, wires.found)
+        .bind(&p.next, wires.next)
+        .bind(&p.next_len, wires.next_len)
+        .bind(&p.take, wires.take)
+        .bind(&p.route_valid, io.route_valid)
+        .bind(&p.route, io.route)
+        .bind(&p.route_len, io.route_len)
+        .bind(&p.done, io.done)
+        .bind(&p.error, io.error);
     m.instance(
         "u_handshake",
         connections,
         "Handshake and output registers.",
     );
-    m
 }

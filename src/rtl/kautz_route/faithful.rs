@@ -25,9 +25,9 @@
 //!
 //! [`super::parallel`] builds the same ports one route per clock.
 
-use super::{Fault, RouteGenParams, WordCheckPorts, decode, letter, name, word_check};
+use super::{Fault, RouteGenParams, TopPorts, WordCheckPorts, decode, letter, name, word_check};
 use crate::rtl::ir::{
-    Clocking, Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
+    Connections, ConstId, Design, Expr, Module, SignalId, Timing, port_struct, ports,
 };
 use std::collections::BTreeMap;
 use std::ops::{Add, Not};
@@ -1059,54 +1059,6 @@ fn top(params: &RouteGenParams, blocks: Blocks) -> Module {
     used_letters_instances(&mut m, params, &io, &wires, blocks.used);
     control_instance(&mut m, &io, &wires, blocks.control);
     m
-}
-
-/// The ports of a faithful or parallel top, which share them (see [`super::RouteGenPorts`]).
-pub(super) struct TopPorts {
-    pub(super) clocking: Clocking,
-    pub(super) init: SignalId,
-    pub(super) next_route: SignalId,
-    pub(super) src: SignalId,
-    pub(super) dst: SignalId,
-    pub(super) route_valid: SignalId,
-    pub(super) route: SignalId,
-    pub(super) route_len: SignalId,
-    pub(super) done: SignalId,
-    pub(super) error: SignalId,
-}
-
-impl TopPorts {
-    pub(super) fn declare(m: &mut Module, params: &RouteGenParams) -> Self {
-        let (k, w) = (params.k() as u32, params.letter_bits());
-        TopPorts {
-            clocking: m.clocked(),
-            init: m.input("init", 1, "capture src and dst and start a new search"),
-            next_route: m.input("next_route", 1, "take the route shown and search on"),
-            src: m.input(
-                "src",
-                k * w,
-                "source node, a1 in the most significant letter",
-            ),
-            dst: m.input(
-                "dst",
-                k * w,
-                "destination node, b1 in the most significant letter",
-            ),
-            route_valid: m.output("route_valid", 1, "route and route_len hold a route"),
-            route: m.output(
-                "route",
-                (k + 2) * w,
-                "hops z1..zL, z1 most significant, unused letters zero",
-            ),
-            route_len: m.output("route_len", params.length_bits(), "number of hops L"),
-            done: m.output("done", 1, "no further route (stays high until init or rst)"),
-            error: m.output(
-                "error",
-                1,
-                "src or dst is not a node of K(d,k), or src equals dst",
-            ),
-        }
-    }
 }
 
 /// The wires between the top's blocks, named for the block that drives them.

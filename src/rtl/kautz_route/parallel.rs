@@ -24,7 +24,7 @@
 //! edge shows the first route, and each edge with `next_route` the next one (or `done`):
 //! [`CYCLE_BOUND`] cycles of work per route set.
 
-use super::faithful::TopPorts;
+use super::TopPorts;
 use super::search::{ChooserPorts, OverlapsPorts};
 use super::search::{chooser, first_free, mark, overlaps, phase_a};
 use super::{Fault, RouteGenParams, WordCheckPorts, decode, letter, name, word_check};

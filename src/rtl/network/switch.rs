@@ -196,6 +196,28 @@ port_struct!(
     }
 );
 
+/// The output module's signals that become its ports, less the clock and the reset.
+struct OutputSignals {
+    req: SignalId,
+    fault: SignalId,
+    nack: SignalId,
+    in_valid: SignalId,
+    in_ctl: SignalId,
+    in_data: SignalId,
+    grant: SignalId,
+    owner: SignalId,
+    out_valid: SignalId,
+    out_ctl: SignalId,
+    out_data: SignalId,
+}
+
+/// The owner's word, as the AND-OR multiplexer selects it (all zero when free).
+struct OwnerWord {
+    valid: SignalId,
+    ctl: SignalId,
+    data: SignalId,
+}
+
 /// One output port: arbiter, owner, first flag and the link's registers.
 fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
     let c = &params.config;
@@ -209,6 +231,40 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         ],
     );
     let clocking = m.clocked();
+    let io = output_signals(&mut m, p, w);
+    let first = m.internal(
+        "first",
+        1,
+        "the cycle after the grant: the word forwarded now is the next switch's head",
+    );
+    let held = arbitrate(&mut m, c.arbiter(), &io, first, p);
+    let word = owner_word(&mut m, &io, p, w);
+    output_link(&mut m, params.fault, &io, (held, first), &word, p);
+    let OutputSignals {
+        req,
+        fault,
+        nack,
+        in_valid,
+        in_ctl,
+        in_data,
+        grant,
+        owner,
+        out_valid,
+        out_ctl,
+        out_data,
+    } = io;
+    let ports = ports!(
+        m,
+        OutputPorts {
+            clk = clocking.clock, rst = clocking.reset, req, fault, nack, in_valid, in_ctl,
+            in_data, grant, owner, out_valid, out_ctl, out_data,
+        }
+    );
+    (m, ports)
+}
+
+/// The output module's ports, in port order.
+fn output_signals(m: &mut Module, p: u32, w: u32) -> OutputSignals {
     let req = m.input(
         "req",
         p,
@@ -248,21 +304,77 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
     let out_valid = m.output("out_valid", 1, "output link: valid bit");
     let out_ctl = m.output("out_ctl", 1, "output link: type bit (head or EOD)");
     let out_data = m.output("out_data", w, "output link: data");
+    OutputSignals {
+        req,
+        fault,
+        nack,
+        in_valid,
+        in_ctl,
+        in_data,
+        grant,
+        owner,
+        out_valid,
+        out_ctl,
+        out_data,
+    }
+}
 
-    let first = m.internal(
-        "first",
-        1,
-        "the cycle after the grant: the word forwarded now is the next switch's head",
-    );
+/// The arbiter: drives `grant` from the requests when the output is free and not faulty.
+/// Returns `held`, high while a worm holds the output.
+fn arbitrate(
+    m: &mut Module,
+    arbiter: Arbiter,
+    io: &OutputSignals,
+    first: SignalId,
+    p: u32,
+) -> SignalId {
     let held = m.internal("held", 1, "a worm holds this output");
-    m.assign(held, Expr::from(owner).any(), "Held while it has an owner.");
+    m.assign(held, Expr::from(io.owner).any(), "Held while it has an owner.");
     let available = m.internal("available", 1, "free and not faulty: may be granted");
     m.assign(
         available,
-        (!Expr::from(held)).and(!Expr::from(fault)),
+        (!Expr::from(held)).and(!Expr::from(io.fault)),
         "Only a free output that is not faulty takes a new worm.",
     );
-    let mask = match c.arbiter() {
+    let mask = priority_mask(m, arbiter, io.owner, first, p);
+    let masked = m.internal("masked", p, "the requests the priority puts first");
+    m.assign(
+        masked,
+        Expr::from(io.req).and(mask),
+        "Requests at or after the pointer.",
+    );
+    let choice = m.internal(
+        "choice",
+        p,
+        "the request that wins if the output is available",
+    );
+    m.assign(
+        choice,
+        Expr::mux(
+            Expr::from(masked).any(),
+            lowest_set_bit(masked, p),
+            lowest_set_bit(io.req, p),
+        ),
+        "The first request at or after the pointer, else the first of all: cyclic order from the pointer.",
+    );
+    m.assign(
+        io.grant,
+        gate(available.into(), choice.into(), p),
+        "Grant the winner when the output is available; the other heads are refused.",
+    );
+    held
+}
+
+/// The inputs the arbiter puts first: the round-robin pointer's register, or the fixed
+/// priority as a constant.
+fn priority_mask(
+    m: &mut Module,
+    arbiter: Arbiter,
+    owner: SignalId,
+    first: SignalId,
+    p: u32,
+) -> Expr {
+    match arbiter {
         Arbiter::RoundRobin => {
             let mask = m.internal(
                 "pointer",
@@ -288,51 +400,29 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         }
         // Network inputs 1, 2, ..., d first, the local router last, for ever.
         Arbiter::Fixed => Expr::konst(p, reset_mask(p)),
-    };
-    let masked = m.internal("masked", p, "the requests the priority puts first");
-    m.assign(
-        masked,
-        Expr::from(req).and(mask),
-        "Requests at or after the pointer.",
-    );
-    let choice = m.internal(
-        "choice",
-        p,
-        "the request that wins if the output is available",
-    );
-    m.assign(
-        choice,
-        Expr::mux(
-            Expr::from(masked).any(),
-            lowest_set_bit(masked, p),
-            lowest_set_bit(req, p),
-        ),
-        "The first request at or after the pointer, else the first of all: cyclic order from the pointer.",
-    );
-    m.assign(
-        grant,
-        gate(available.into(), choice.into(), p),
-        "Grant the winner when the output is available; the other heads are refused.",
-    );
+    }
+}
 
-    let sel_valid = m.internal("sel_valid", 1, "valid bit of the owner's input");
+/// The crossbar's share of this output: the owner's valid bit, type bit and data.
+fn owner_word(m: &mut Module, io: &OutputSignals, p: u32, w: u32) -> OwnerWord {
+    let valid = m.internal("sel_valid", 1, "valid bit of the owner's input");
     m.assign(
-        sel_valid,
-        Expr::from(owner).and(in_valid.into()).any(),
+        valid,
+        Expr::from(io.owner).and(io.in_valid.into()).any(),
         "The owner's valid bit (0 when free).",
     );
-    let sel_ctl = m.internal("sel_ctl", 1, "type bit of the owner's input");
+    let ctl = m.internal("sel_ctl", 1, "type bit of the owner's input");
     m.assign(
-        sel_ctl,
-        Expr::from(owner).and(in_ctl.into()).any(),
+        ctl,
+        Expr::from(io.owner).and(io.in_ctl.into()).any(),
         "The owner's type bit (0 when free).",
     );
-    let sel_data = m.internal("sel_data", w, "data of the owner's input (0 when free)");
+    let data = m.internal("sel_data", w, "data of the owner's input (0 when free)");
     let slices = (0..p).map(|i| {
         gate(
-            bit(owner, i),
+            bit(io.owner, i),
             Expr::Slice {
-                signal: in_data,
+                signal: io.in_data,
                 lo: i * w,
                 width: w,
             },
@@ -340,36 +430,49 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         )
     });
     m.assign(
-        sel_data,
+        data,
         slices.reduce(Expr::or).expect("a switch has ports"),
         "The crossbar: an AND-OR multiplexer selected by the one-hot owner.",
     );
-    let release = match params.fault {
-        Some(SwitchFault::OutputKeptAfterEod) => Expr::from(nack),
+    OwnerWord { valid, ctl, data }
+}
+
+/// The owner and `first` registers, and the output link's registers that take the owner's
+/// word.
+fn output_link(
+    m: &mut Module,
+    fault: Option<SwitchFault>,
+    io: &OutputSignals,
+    (held, first): (SignalId, SignalId),
+    word: &OwnerWord,
+    p: u32,
+) {
+    let release = match fault {
+        Some(SwitchFault::OutputKeptAfterEod) => Expr::from(io.nack),
         _ => {
             let eod = m.internal("eod", 1, "the owner's word is its EOD");
             m.assign(
                 eod,
-                Expr::from(sel_valid).and(sel_ctl.into()),
+                Expr::from(word.valid).and(word.ctl.into()),
                 "A control word inside a worm is its End Of Data.",
             );
-            Expr::from(nack).or(eod.into())
+            Expr::from(io.nack).or(eod.into())
         }
     };
     m.register(
-        owner,
+        io.owner,
         0,
         Expr::mux(
             held.into(),
-            Expr::mux(release, Expr::zero(p), owner.into()),
-            grant.into(),
+            Expr::mux(release, Expr::zero(p), io.owner.into()),
+            io.grant.into(),
         ),
         "Held until the EOD has passed or the worm is NACKed further on; taken by a grant when free.",
     );
     m.register(
         first,
         0,
-        Expr::from(grant).any(),
+        Expr::from(io.grant).any(),
         "Set for the one cycle after a grant (only a free output grants).",
     );
     let valid_next = m.internal("valid_next", 1, "the output link's valid bit next cycle");
@@ -377,33 +480,25 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         valid_next,
         Expr::and_all([
             held.into(),
-            !Expr::from(nack),
-            sel_valid.into(),
-            !(Expr::from(first).and(sel_ctl.into())),
+            !Expr::from(io.nack),
+            word.valid.into(),
+            !(Expr::from(first).and(word.ctl.into())),
         ]),
         "Forward the owner's word unless NACKed (the sender stops) or it is an EOD right behind the head (nothing left to send on).",
     );
     m.register(
-        out_valid,
+        io.out_valid,
         0,
         valid_next.into(),
         "Output link register: one hop per clock.",
     );
     m.register(
-        out_ctl,
+        io.out_ctl,
         0,
-        Expr::from(valid_next).and(Expr::from(sel_ctl).or(first.into())),
+        Expr::from(valid_next).and(Expr::from(word.ctl).or(first.into())),
         "The first word forwarded becomes the next head; an EOD stays a control word.",
     );
-    m.register(out_data, 0, sel_data.into(), "Data goes through unchanged.");
-    let ports = ports!(
-        m,
-        OutputPorts {
-            clk = clocking.clock, rst = clocking.reset, req, fault, nack, in_valid, in_ctl,
-            in_data, grant, owner, out_valid, out_ctl, out_data,
-        }
-    );
-    (m, ports)
+    m.register(io.out_data, 0, word.data.into(), "Data goes through unchanged.");
 }
 
 /// The round-robin mask at reset, and the fixed priority: every input but the local

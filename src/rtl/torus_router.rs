@@ -516,6 +516,8 @@ struct CoreIo {
     y_out: Option<SignalId>,
 }
 
+/// One router's routing function: the rings that compare each dimension's digits, the
+/// family's candidates and the arbiter that picks the first free one.
 fn core(
     params: &TorusRouterParams,
     ring: &Module,
@@ -523,9 +525,6 @@ fn core(
     (arbiter, arbiter_ports): &(Module, ArbiterPorts),
     module_name: String,
 ) -> Module {
-    let (n, w, d) = (params.n(), params.digit_bits(), params.dim_bits());
-    let nw = n as u32 * w;
-    let ports = 2 * n as u32;
     let mut m = Module::new(
         module_name,
         &[
@@ -538,6 +537,38 @@ fn core(
             "blocked) and the header to send with it.",
         ],
     );
+    let (current, io) = core_io(&mut m, params);
+    let per_dim_signals = ring_instances(&mut m, params, ring, current, io.dst);
+    let (wrong, forward, grant) = decision(&mut m, params, &io, &per_dim_signals);
+    let candidates = match params.family() {
+        Family::ECube => ecube_core(params, &mut m, &io, dims, &per_dim_signals, wrong, forward),
+        Family::Torus => torus_core(
+            params,
+            &mut m,
+            &io,
+            dims,
+            &per_dim_signals,
+            wrong,
+            forward,
+            grant,
+        ),
+    };
+    let connections = Connections::of(arbiter)
+        .bind(&arbiter_ports.mask, io.mask)
+        .bind_all(arbiter_ports.candidates.iter().zip(candidates))
+        .bind(&arbiter_ports.grant, grant);
+    m.instance(
+        "u_arbiter",
+        connections,
+        "The first candidate whose port is free.",
+    );
+    m
+}
+
+/// The core's ports: `current`, and the rest as the parts share them.
+fn core_io(m: &mut Module, params: &TorusRouterParams) -> (SignalId, CoreIo) {
+    let (n, w, d) = (params.n(), params.digit_bits(), params.dim_bits());
+    let nw = n as u32 * w;
     let current = m.input(
         "current",
         nw,
@@ -557,7 +588,11 @@ fn core(
     } else {
         (None, None)
     };
-    let mask = m.input("mask", ports, "bit p: output port p is faulty or busy");
+    let mask = m.input(
+        "mask",
+        2 * n as u32,
+        "bit p: output port p is faulty or busy",
+    );
     let out_port = m.output(
         "out_port",
         params.port_bits(),
@@ -591,15 +626,26 @@ fn core(
         x_out,
         y_out,
     };
-    let family = params.family();
-    let ring_outputs: &[(&str, u32)] = match (family, params.algorithm()) {
+    (current, io)
+}
+
+/// One ring instance per dimension, comparing the digits of `current` and `dst`. Returns
+/// the rings' outputs: `[o][dim]` is ring output o of dimension dim.
+fn ring_instances(
+    m: &mut Module,
+    params: &TorusRouterParams,
+    ring: &Module,
+    current: SignalId,
+    dst: SignalId,
+) -> Vec<Vec<SignalId>> {
+    let (n, w) = (params.n(), params.digit_bits());
+    let ring_outputs: &[(&str, u32)] = match (params.family(), params.algorithm()) {
         (Family::ECube, _) => &[("wrong", 1), ("plus", 1)],
         (Family::Torus, Algorithm::WestFirst) => {
             &[("wrong", 1), ("grow", 1), ("wrap", 1), ("saving", w)]
         }
         (Family::Torus, _) => &[("wrong", 1), ("grow", 1), ("wrap", 1)],
     };
-    // per_dim_signals[o][dim]: ring output o of dimension dim.
     let per_dim_signals: Vec<Vec<SignalId>> = ring_outputs
         .iter()
         .map(|&(output, width)| {
@@ -632,6 +678,18 @@ fn core(
             &format!("Dimension {dim}: its digits compared."),
         );
     }
+    per_dim_signals
+}
+
+/// What every family decides alike: delivered or the granted port, blocked, the
+/// destination passed on. Returns `wrong`, `forward` and `grant`, which the arbiter drives.
+fn decision(
+    m: &mut Module,
+    params: &TorusRouterParams,
+    io: &CoreIo,
+    per_dim_signals: &[Vec<SignalId>],
+) -> (SignalId, SignalId, SignalId) {
+    let n = params.n();
     let wrong = m.internal("wrong", n as u32, "bit d: dimension d is incorrect");
     m.assign(
         wrong,
@@ -650,7 +708,7 @@ fn core(
     );
     let grant = m.internal(
         "grant",
-        ports,
+        2 * n as u32,
         "the arbiter's port, one-hot; zero when delivered or blocked",
     );
     let forward = m.internal("forward", 1, "the message leaves on a network port");
@@ -678,29 +736,7 @@ fn core(
         io.dst.into(),
         "No algorithm changes the destination.",
     );
-    let candidates = match family {
-        Family::ECube => ecube_core(params, &mut m, &io, dims, &per_dim_signals, wrong, forward),
-        Family::Torus => torus_core(
-            params,
-            &mut m,
-            &io,
-            dims,
-            &per_dim_signals,
-            wrong,
-            forward,
-            grant,
-        ),
-    };
-    let connections = Connections::of(arbiter)
-        .bind(&arbiter_ports.mask, io.mask)
-        .bind_all(arbiter_ports.candidates.iter().zip(candidates))
-        .bind(&arbiter_ports.grant, grant);
-    m.instance(
-        "u_arbiter",
-        connections,
-        "The first candidate whose port is free.",
-    );
-    m
+    (wrong, forward, grant)
 }
 
 /// The doc string of `port` of `module`, to describe the signals that carry it.

@@ -821,6 +821,34 @@ fn ecube_core(
     vec![cand]
 }
 
+/// The header's fields the torus algorithms read and write: every one present, for they
+/// need n >= 2.
+struct TorusHeader {
+    x: SignalId,
+    y: SignalId,
+    x_out: SignalId,
+    y_out: SignalId,
+}
+
+impl TorusHeader {
+    fn of(io: &CoreIo) -> Self {
+        match (io.x, io.y, io.x_out, io.y_out) {
+            (Some(x), Some(y), Some(x_out), Some(y_out)) => TorusHeader { x, y, x_out, y_out },
+            _ => unreachable!("the torus algorithms need n >= 2, so the header has x and y"),
+        }
+    }
+}
+
+/// The torus this router routes in: its dimensions X and Y, one-hot and encoded, and
+/// whether this is the message's first hop in it.
+struct TorusPair {
+    x_hot: SignalId,
+    y_hot: SignalId,
+    pair_x: SignalId,
+    pair_y: SignalId,
+    first_hop: SignalId,
+}
+
 /// West-first and direction-first: routing in the torus of dimensions X and Y (fixed 0
 /// and 1 for west-first, the pair of step 1 for direction-first).
 #[allow(clippy::too_many_arguments)]
@@ -834,14 +862,10 @@ fn torus_core(
     forward: SignalId,
     grant: SignalId,
 ) -> Vec<SignalId> {
-    let (n, d) = (params.n(), params.dim_bits());
-    let nn = n as u32;
-    let (x, y, x_out, y_out) = match (io.x, io.y, io.x_out, io.y_out) {
-        (Some(x), Some(y), Some(x_out), Some(y_out)) => (x, y, x_out, y_out),
-        _ => unreachable!("the torus algorithms need n >= 2, so the header has x and y"),
-    };
+    let n = params.n();
+    let header = TorusHeader::of(io);
     let gather = |m: &mut Module, signals: &[SignalId], name: &str, doc: &str| {
-        let vector = m.internal(name, nn, doc);
+        let vector = m.internal(name, n as u32, doc);
         m.assign(
             vector,
             per_dim(n, |dim| signals[dim].into()),
@@ -856,6 +880,30 @@ fn torus_core(
         "wraps",
         "bit d: dimension d's wraparound link saves hops",
     );
+    let pair = torus_pair(params, m, dims, wrong, &header);
+    let [x_wrap_port, x_mesh_port, y_wrap_port, y_mesh_port] =
+        torus_ways(m, n, &pair, wrong, grows, wraps);
+    let candidates = if params.algorithm() == Algorithm::WestFirst {
+        let (wrap_a, wrap_b) = bigger_saving_first(m, n, &rings[3], x_wrap_port, y_wrap_port);
+        vec![wrap_a, wrap_b, x_mesh_port, y_mesh_port]
+    } else {
+        vec![x_wrap_port, x_mesh_port, y_wrap_port, y_mesh_port]
+    };
+    torus_header_out(m, n, io, &header, &pair, grant, forward);
+    candidates
+}
+
+/// The torus's dimensions (from step 1's `dims` for direction-first, 0 and 1 for
+/// west-first), and whether the header's pair says the message is new to it.
+fn torus_pair(
+    params: &TorusRouterParams,
+    m: &mut Module,
+    dims: Option<&(Module, DimsPorts)>,
+    wrong: SignalId,
+    header: &TorusHeader,
+) -> TorusPair {
+    let (n, d) = (params.n(), params.dim_bits());
+    let nn = n as u32;
     let x_hot = m.internal("x_hot", nn, "the torus's X dimension, one-hot");
     let y_hot = m.internal("y_hot", nn, "the torus's Y dimension, one-hot");
     match dims {
@@ -863,7 +911,7 @@ fn torus_core(
             "u_dims",
             Connections::of(dims)
                 .bind(&dims_ports.wrong, wrong)
-                .bind_opt(&dims_ports.y, Some(y))
+                .bind_opt(&dims_ports.y, Some(header.y))
                 .bind(&dims_ports.first, x_hot)
                 .bind_opt(&dims_ports.second, Some(y_hot)),
             "Step 1: the pair (i, j) of the two lowest incorrect dimensions is the torus.",
@@ -888,26 +936,37 @@ fn torus_core(
     );
     m.assign(
         first_hop,
-        Expr::from(x)
+        Expr::from(header.x)
             .ne(pair_x.into())
-            .or(Expr::from(y).ne(pair_y.into())),
+            .or(Expr::from(header.y).ne(pair_y.into())),
         "A router recognises a new torus by the header's pair differing from its own.",
     );
-    let select = |m: &mut Module, hot: SignalId, of: SignalId, name: &str, doc: &str| {
-        let s = m.internal(name, 1, doc);
-        m.assign(
-            s,
-            Expr::from(hot).and(of.into()).any(),
-            &format!("Select {name} by the one-hot dimension."),
-        );
-        s
-    };
-    let x_wrong = select(m, x_hot, wrong, "x_wrong", "X is incorrect");
-    let y_wrong = select(m, y_hot, wrong, "y_wrong", "Y is incorrect");
-    let x_grow = select(m, x_hot, grows, "x_grow", "X's mesh way is +");
-    let y_grow = select(m, y_hot, grows, "y_grow", "Y's mesh way is +");
-    let x_wrap = select(m, x_hot, wraps, "x_wrap", "X's wraparound saves hops");
-    let y_wrap = select(m, y_hot, wraps, "y_wrap", "Y's wraparound saves hops");
+    TorusPair {
+        x_hot,
+        y_hot,
+        pair_x,
+        pair_y,
+        first_hop,
+    }
+}
+
+/// The ports each of X's and Y's ways offers: X's wraparound, X's mesh way, Y's
+/// wraparound, Y's mesh way (one-hot, or zero when not offered).
+fn torus_ways(
+    m: &mut Module,
+    n: usize,
+    pair: &TorusPair,
+    wrong: SignalId,
+    grows: SignalId,
+    wraps: SignalId,
+) -> [SignalId; 4] {
+    let (x_hot, y_hot) = (pair.x_hot, pair.y_hot);
+    let x_wrong = select_dim(m, x_hot, wrong, "x_wrong", "X is incorrect");
+    let y_wrong = select_dim(m, y_hot, wrong, "y_wrong", "Y is incorrect");
+    let x_grow = select_dim(m, x_hot, grows, "x_grow", "X's mesh way is +");
+    let y_grow = select_dim(m, y_hot, grows, "y_grow", "Y's mesh way is +");
+    let x_wrap = select_dim(m, x_hot, wraps, "x_wrap", "X's wraparound saves hops");
+    let y_wrap = select_dim(m, y_hot, wraps, "y_wrap", "Y's wraparound saves hops");
     let y_move = m.internal(
         "y_move",
         1,
@@ -918,92 +977,140 @@ fn torus_core(
         Expr::from(y_wrong).and(!(Expr::from(x_wrong).and(!Expr::from(x_grow)))),
         "West first: while the destination lies west (X must go -), Y waits.",
     );
-    let way = |m: &mut Module, hot: SignalId, allowed: Expr, plus: Expr, name: &str, doc: &str| {
-        let offered = m.internal(&format!("{name}_ok"), 1, &format!("{doc} is offered"));
-        m.assign(offered, allowed, &format!("When {doc} is a candidate."));
-        let port = m.internal(name, 2 * nn, &format!("{doc}, one-hot, or zero"));
-        let go_plus = m.internal(&format!("{name}_plus"), 1, &format!("{doc} is +"));
-        m.assign(go_plus, plus, &format!("The direction of {doc}."));
-        m.assign(
-            port,
-            per_port(n, |p| {
-                let dir = if p % 2 == 0 {
-                    Expr::from(go_plus)
-                } else {
-                    !Expr::from(go_plus)
-                };
-                bit(hot, p / 2).and(offered.into()).and(dir)
-            }),
-            &format!("The port of {doc}."),
-        );
-        port
-    };
-    let x_wrap_port = way(
-        m,
-        x_hot,
-        Expr::from(x_wrong).and(first_hop.into()).and(x_wrap.into()),
-        !Expr::from(x_grow),
-        "x_wrap_port",
-        "X's wraparound",
+    let first_hop = pair.first_hop;
+    [
+        way_port(
+            m,
+            n,
+            x_hot,
+            Expr::from(x_wrong).and(first_hop.into()).and(x_wrap.into()),
+            !Expr::from(x_grow),
+            "x_wrap_port",
+            "X's wraparound",
+        ),
+        way_port(
+            m,
+            n,
+            x_hot,
+            x_wrong.into(),
+            x_grow.into(),
+            "x_mesh_port",
+            "X's mesh way",
+        ),
+        way_port(
+            m,
+            n,
+            y_hot,
+            Expr::from(y_move).and(first_hop.into()).and(y_wrap.into()),
+            !Expr::from(y_grow),
+            "y_wrap_port",
+            "Y's wraparound",
+        ),
+        way_port(
+            m,
+            n,
+            y_hot,
+            y_move.into(),
+            y_grow.into(),
+            "y_mesh_port",
+            "Y's mesh way",
+        ),
+    ]
+}
+
+/// `name`: bit `hot` (one-hot over the dimensions) of `of`.
+fn select_dim(m: &mut Module, hot: SignalId, of: SignalId, name: &str, doc: &str) -> SignalId {
+    let s = m.internal(name, 1, doc);
+    m.assign(
+        s,
+        Expr::from(hot).and(of.into()).any(),
+        &format!("Select {name} by the one-hot dimension."),
     );
-    let x_mesh_port = way(
-        m,
-        x_hot,
-        x_wrong.into(),
-        x_grow.into(),
-        "x_mesh_port",
-        "X's mesh way",
+    s
+}
+
+/// The port of one way of dimension `hot`: offered when `allowed`, + when `plus`.
+fn way_port(
+    m: &mut Module,
+    n: usize,
+    hot: SignalId,
+    allowed: Expr,
+    plus: Expr,
+    name: &str,
+    doc: &str,
+) -> SignalId {
+    let offered = m.internal(&format!("{name}_ok"), 1, &format!("{doc} is offered"));
+    m.assign(offered, allowed, &format!("When {doc} is a candidate."));
+    let port = m.internal(name, 2 * n as u32, &format!("{doc}, one-hot, or zero"));
+    let go_plus = m.internal(&format!("{name}_plus"), 1, &format!("{doc} is +"));
+    m.assign(go_plus, plus, &format!("The direction of {doc}."));
+    m.assign(
+        port,
+        per_port(n, |p| {
+            let dir = if p % 2 == 0 {
+                Expr::from(go_plus)
+            } else {
+                !Expr::from(go_plus)
+            };
+            bit(hot, p / 2).and(offered.into()).and(dir)
+        }),
+        &format!("The port of {doc}."),
     );
-    let y_wrap_port = way(
-        m,
-        y_hot,
-        Expr::from(y_move).and(first_hop.into()).and(y_wrap.into()),
-        !Expr::from(y_grow),
-        "y_wrap_port",
-        "Y's wraparound",
+    port
+}
+
+/// West-first's wraparounds in order of the hops they save (`savings`, X's and Y's), X's
+/// first on a tie.
+fn bigger_saving_first(
+    m: &mut Module,
+    n: usize,
+    savings: &[SignalId],
+    x_wrap_port: SignalId,
+    y_wrap_port: SignalId,
+) -> (SignalId, SignalId) {
+    let ports = 2 * n as u32;
+    let y_first = m.internal(
+        "y_first",
+        1,
+        "Y's wraparound saves more hops than X's: it goes first",
     );
-    let y_mesh_port = way(
-        m,
-        y_hot,
-        y_move.into(),
-        y_grow.into(),
-        "y_mesh_port",
-        "Y's mesh way",
+    m.assign(
+        y_first,
+        Expr::from(savings[0]).lt(savings[1].into()),
+        "The wraparound saving most hops first, X on a tie.",
     );
-    let candidates = if params.algorithm() == Algorithm::WestFirst {
-        let savings = &rings[3];
-        let y_first = m.internal(
-            "y_first",
-            1,
-            "Y's wraparound saves more hops than X's: it goes first",
-        );
-        m.assign(
-            y_first,
-            Expr::from(savings[0]).lt(savings[1].into()),
-            "The wraparound saving most hops first, X on a tie.",
-        );
-        let wrap_a = m.internal("wrap_first", 2 * nn, "the preferred wraparound port");
-        let wrap_b = m.internal("wrap_second", 2 * nn, "the other wraparound port");
-        m.assign(
-            wrap_a,
-            Expr::mux(y_first.into(), y_wrap_port.into(), x_wrap_port.into()),
-            "West-first's only wrapping hop is the route's first: take the bigger saving.",
-        );
-        m.assign(
-            wrap_b,
-            Expr::mux(y_first.into(), x_wrap_port.into(), y_wrap_port.into()),
-            "The other wraparound next.",
-        );
-        vec![wrap_a, wrap_b, x_mesh_port, y_mesh_port]
-    } else {
-        vec![x_wrap_port, x_mesh_port, y_wrap_port, y_mesh_port]
-    };
+    let wrap_a = m.internal("wrap_first", ports, "the preferred wraparound port");
+    let wrap_b = m.internal("wrap_second", ports, "the other wraparound port");
+    m.assign(
+        wrap_a,
+        Expr::mux(y_first.into(), y_wrap_port.into(), x_wrap_port.into()),
+        "West-first's only wrapping hop is the route's first: take the bigger saving.",
+    );
+    m.assign(
+        wrap_b,
+        Expr::mux(y_first.into(), x_wrap_port.into(), y_wrap_port.into()),
+        "The other wraparound next.",
+    );
+    (wrap_a, wrap_b)
+}
+
+/// The header to send: f (steps 2 and 4 of the paper), and the torus's pair as x and y
+/// when a hop is taken.
+fn torus_header_out(
+    m: &mut Module,
+    n: usize,
+    io: &CoreIo,
+    header: &TorusHeader,
+    pair: &TorusPair,
+    grant: SignalId,
+    forward: SignalId,
+) {
     let west_taken = m.internal("west_taken", 1, "the hop taken is west, -X");
     m.assign(
         west_taken,
         per_port(n, |p| {
             if p % 2 == 1 {
-                bit(x_hot, p / 2).and(bit(grant, p))
+                bit(pair.x_hot, p / 2).and(bit(grant, p))
             } else {
                 Expr::bit(false)
             }
@@ -1016,23 +1123,22 @@ fn torus_core(
         Expr::mux(
             forward.into(),
             Expr::from(io.f)
-                .and(!Expr::from(first_hop))
+                .and(!Expr::from(pair.first_hop))
                 .or(west_taken.into()),
             io.f.into(),
         ),
         "A hop taken resets f in a new torus (step 2) and sets it going west (step 4).",
     );
     m.assign(
-        x_out,
-        Expr::mux(forward.into(), pair_x.into(), x.into()),
+        header.x_out,
+        Expr::mux(forward.into(), pair.pair_x.into(), header.x.into()),
         "A hop taken records the torus's X.",
     );
     m.assign(
-        y_out,
-        Expr::mux(forward.into(), pair_y.into(), y.into()),
+        header.y_out,
+        Expr::mux(forward.into(), pair.pair_y.into(), header.y.into()),
         "A hop taken records the torus's Y.",
     );
-    candidates
 }
 
 /// The core with every output registered: the same ports plus `clk` and `rst`.

@@ -225,101 +225,119 @@ fn ring(params: &TorusRouterParams) -> Module {
         Expr::from(here).ne(there.into()),
         "A dimension is incorrect while its digits differ.",
     );
-    let grows = Expr::from(here).lt(there.into());
-    let half = Expr::konst(w, k / 2);
+    let digits = Digits { here, there, w, k };
     match params.family() {
-        Family::ECube => {
-            let plus = m.output(
-                "plus",
-                1,
-                "e-cube's way is +: the shorter way round, on a tie (distance k/2) the mesh way",
-            );
-            if k == 2 {
-                m.assign(
-                    plus,
-                    grows,
-                    "A ring of two has one link each way: the mesh way is the only way.",
-                );
-            } else {
-                let grow = m.internal("grow", 1, "the destination digit is larger");
-                let dist = m.internal(
-                    "dist",
-                    w,
-                    "mesh distance |there - here|, the hops without the wraparound link",
-                );
-                m.assign(grow, grows, "Which way the mesh distance runs.");
-                m.assign(
-                    dist,
-                    Expr::mux(
-                        grow.into(),
-                        Expr::from(there) - here.into(),
-                        Expr::from(here) - there.into(),
-                    ),
-                    "The mesh distance, never negative.",
-                );
-                // Going the mesh way is shorter (or tied) iff the mesh distance is at most
-                // k/2; the mesh way is + iff the digit grows.
-                m.assign(
-                    plus,
-                    Expr::from(grow).xor(half.lt(dist.into())),
-                    "The mesh way unless the mesh distance exceeds k/2, then the other way.",
-                );
-            }
-        }
-        Family::Torus => {
-            let grow = m.output(
-                "grow",
-                1,
-                "the destination digit is larger: the mesh way (no wraparound) is +",
-            );
-            let wrap = m.output(
-                "wrap",
-                1,
-                "the wraparound link, the opposite way to the mesh way, is strictly shorter",
-            );
-            m.assign(grow, grows, "The mesh way is + iff the digit must grow.");
-            if k == 2 {
-                m.assign(
-                    wrap,
-                    Expr::bit(false),
-                    "A ring of two has no wraparound links.",
-                );
-            } else {
-                // From k-1 going + to t costs 1 + t hops against k-1-t the mesh way: it
-                // saves iff 2t + 2 < k, i.e. t < (k-1)/2 rounded down. From 0 going - to
-                // t costs k - t against t: it saves iff t > k/2 rounded down.
-                let top_digit = Expr::from(here).eq(Expr::konst(w, k - 1));
-                let bottom_digit = Expr::from(here).eq(Expr::zero(w));
-                m.assign(
-                    wrap,
-                    top_digit
-                        .and(Expr::from(there).lt(Expr::konst(w, (k - 1) / 2)))
-                        .or(bottom_digit.and(half.lt(there.into()))),
-                    "A wraparound saves hops only from digit k-1 (going +) or 0 (going -).",
-                );
-            }
-            if params.algorithm() == Algorithm::WestFirst {
-                let saving = m.output(
-                    "saving",
-                    w,
-                    "hops the wraparound saves over the mesh way; meaningful only when wrap",
-                );
-                let twice = Expr::from(there) + there.into();
-                // The true values, k - 2 - 2t and 2t - k, lie in 0..k, so arithmetic modulo
-                // 2^w gives them exactly.
-                m.assign(
-                    saving,
-                    Expr::mux(
-                        Expr::from(here).eq(Expr::zero(w)),
-                        twice.clone() - Expr::konst(w, k % (1 << w)),
-                        Expr::konst(w, k - 2) - twice,
-                    ),
-                    "From 0 (going -) the wrap saves 2t - k hops, from k-1 (going +) k - 2 - 2t.",
-                );
-            }
-        }
+        Family::ECube => ecube_ring_way(&mut m, digits),
+        Family::Torus => torus_ring_ways(&mut m, digits, params.algorithm()),
     }
     m
+}
+
+/// The ring's inputs, their width and the ring's size.
+#[derive(Clone, Copy)]
+struct Digits {
+    here: SignalId,
+    there: SignalId,
+    w: u32,
+    k: u64,
+}
+
+/// E-cube's ring output `plus`: its way round the ring.
+fn ecube_ring_way(m: &mut Module, Digits { here, there, w, k }: Digits) {
+    let grows = Expr::from(here).lt(there.into());
+    let half = Expr::konst(w, k / 2);
+    let plus = m.output(
+        "plus",
+        1,
+        "e-cube's way is +: the shorter way round, on a tie (distance k/2) the mesh way",
+    );
+    if k == 2 {
+        m.assign(
+            plus,
+            grows,
+            "A ring of two has one link each way: the mesh way is the only way.",
+        );
+    } else {
+        let grow = m.internal("grow", 1, "the destination digit is larger");
+        let dist = m.internal(
+            "dist",
+            w,
+            "mesh distance |there - here|, the hops without the wraparound link",
+        );
+        m.assign(grow, grows, "Which way the mesh distance runs.");
+        m.assign(
+            dist,
+            Expr::mux(
+                grow.into(),
+                Expr::from(there) - here.into(),
+                Expr::from(here) - there.into(),
+            ),
+            "The mesh distance, never negative.",
+        );
+        // Going the mesh way is shorter (or tied) iff the mesh distance is at most
+        // k/2; the mesh way is + iff the digit grows.
+        m.assign(
+            plus,
+            Expr::from(grow).xor(half.lt(dist.into())),
+            "The mesh way unless the mesh distance exceeds k/2, then the other way.",
+        );
+    }
+}
+
+/// The torus algorithms' ring outputs: `grow` and `wrap`, and for west-first `saving`.
+fn torus_ring_ways(m: &mut Module, Digits { here, there, w, k }: Digits, algorithm: Algorithm) {
+    let grows = Expr::from(here).lt(there.into());
+    let half = Expr::konst(w, k / 2);
+    let grow = m.output(
+        "grow",
+        1,
+        "the destination digit is larger: the mesh way (no wraparound) is +",
+    );
+    let wrap = m.output(
+        "wrap",
+        1,
+        "the wraparound link, the opposite way to the mesh way, is strictly shorter",
+    );
+    m.assign(grow, grows, "The mesh way is + iff the digit must grow.");
+    if k == 2 {
+        m.assign(
+            wrap,
+            Expr::bit(false),
+            "A ring of two has no wraparound links.",
+        );
+    } else {
+        // From k-1 going + to t costs 1 + t hops against k-1-t the mesh way: it
+        // saves iff 2t + 2 < k, i.e. t < (k-1)/2 rounded down. From 0 going - to
+        // t costs k - t against t: it saves iff t > k/2 rounded down.
+        let top_digit = Expr::from(here).eq(Expr::konst(w, k - 1));
+        let bottom_digit = Expr::from(here).eq(Expr::zero(w));
+        m.assign(
+            wrap,
+            top_digit
+                .and(Expr::from(there).lt(Expr::konst(w, (k - 1) / 2)))
+                .or(bottom_digit.and(half.lt(there.into()))),
+            "A wraparound saves hops only from digit k-1 (going +) or 0 (going -).",
+        );
+    }
+    if algorithm == Algorithm::WestFirst {
+        let saving = m.output(
+            "saving",
+            w,
+            "hops the wraparound saves over the mesh way; meaningful only when wrap",
+        );
+        let twice = Expr::from(there) + there.into();
+        // The true values, k - 2 - 2t and 2t - k, lie in 0..k, so arithmetic modulo
+        // 2^w gives them exactly.
+        m.assign(
+            saving,
+            Expr::mux(
+                Expr::from(here).eq(Expr::zero(w)),
+                twice.clone() - Expr::konst(w, k % (1 << w)),
+                Expr::konst(w, k - 2) - twice,
+            ),
+            "From 0 (going -) the wrap saves 2t - k hops, from k-1 (going +) k - 2 - 2t.",
+        );
+    }
 }
 
 port_struct!(

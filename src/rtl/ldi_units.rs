@@ -366,55 +366,8 @@ fn theorem3_unit(params: &LdiUnitParams) -> Module {
         b,
         "link to take: (S current + link) mod M is the next node",
     );
-    // The base-S digits of dst, least significant first: dst_div_{i} = dst div S^i.
-    let mut quotient = dst;
-    let mut digits = Vec::new();
-    for i in 0..h - 1 {
-        let above = m_nodes.div_ceil(s.pow(i as u32 + 1));
-        let width = bits_for(above);
-        let dividend = bits_msb_first(&m, quotient);
-        let (q, r) = divmod(&mut m, &format!("digit_{i}_step"), dividend, s, width);
-        let digit = m.internal(
-            &format!("digit_{i}"),
-            b,
-            &format!("base-S digit {i} of dst"),
-        );
-        m.assign(digit, r, "Remainder of the division by S.");
-        let next = m.internal(
-            &format!("dst_div_{}", i + 1),
-            width,
-            &format!("dst div S^{}, below {above}", i + 1),
-        );
-        m.assign(
-            next,
-            q.expect("quotient bits asked for"),
-            "Quotient of the division by S.",
-        );
-        digits.push(digit);
-        quotient = next;
-    }
-    // quotient = dst div S^(h-1), below G: the residue the first hop must reach mod G.
-    let first_value = match current {
-        None => Expr::from(quotient),
-        Some(current) => {
-            let dividend = bits_msb_first(&m, current);
-            let (_, r) = divmod(&mut m, "current_mod_g_step", dividend, g, 0);
-            let current_mod_g = m.internal(
-                "current_mod_g",
-                gb,
-                &format!("current mod G = current mod {g}"),
-            );
-            m.assign(current_mod_g, r, "Remainder of the division by G.");
-            let product = mul_mod(&mut m, "s_current_step", current_mod_g, s, g);
-            let s_current = m.internal("s_current_mod_g", gb, "(S current) mod G");
-            m.assign(
-                s_current,
-                product,
-                "(S mod G)(current mod G) mod G, by double-and-add.",
-            );
-            sub_mod(quotient.into(), s_current.into(), g, gb)
-        }
-    };
+    let (digits, quotient) = dst_digits(&mut m, dst, (m_nodes, s, h), b);
+    let first_value = first_link_value(&mut m, current, quotient, (s, g), gb);
     let first = m.internal("first_link", gb, "link of hop 0, below G");
     m.assign(
         first,
@@ -442,6 +395,76 @@ fn theorem3_unit(params: &LdiUnitParams) -> Module {
         outputs.drive(&mut m, link, target.into(), "The link chosen.");
     }
     m
+}
+
+/// The base-S digits of dst, least significant first (`digit_<i>`, for i below h-1),
+/// each from the quotient of the one before: `dst_div_<i>` = dst div S^i. Returns the
+/// digits and dst div S^(h-1).
+fn dst_digits(
+    m: &mut Module,
+    dst: SignalId,
+    (m_nodes, s, h): (u64, u64, usize),
+    b: u32,
+) -> (Vec<SignalId>, SignalId) {
+    let mut quotient = dst;
+    let mut digits = Vec::new();
+    for i in 0..h - 1 {
+        let above = m_nodes.div_ceil(s.pow(i as u32 + 1));
+        let width = bits_for(above);
+        let dividend = bits_msb_first(m, quotient);
+        let (q, r) = divmod(m, &format!("digit_{i}_step"), dividend, s, width);
+        let digit = m.internal(
+            &format!("digit_{i}"),
+            b,
+            &format!("base-S digit {i} of dst"),
+        );
+        m.assign(digit, r, "Remainder of the division by S.");
+        let next = m.internal(
+            &format!("dst_div_{}", i + 1),
+            width,
+            &format!("dst div S^{}, below {above}", i + 1),
+        );
+        m.assign(
+            next,
+            q.expect("quotient bits asked for"),
+            "Quotient of the division by S.",
+        );
+        digits.push(digit);
+        quotient = next;
+    }
+    (digits, quotient)
+}
+
+/// Eq. (10.a)'s smallest link: `quotient` (dst div S^(h-1), below G) minus S current,
+/// modulo G; `quotient` itself when no `current` is read (G divides S).
+fn first_link_value(
+    m: &mut Module,
+    current: Option<SignalId>,
+    quotient: SignalId,
+    (s, g): (u64, u64),
+    gb: u32,
+) -> Expr {
+    match current {
+        None => Expr::from(quotient),
+        Some(current) => {
+            let dividend = bits_msb_first(m, current);
+            let (_, r) = divmod(m, "current_mod_g_step", dividend, g, 0);
+            let current_mod_g = m.internal(
+                "current_mod_g",
+                gb,
+                &format!("current mod G = current mod {g}"),
+            );
+            m.assign(current_mod_g, r, "Remainder of the division by G.");
+            let product = mul_mod(m, "s_current_step", current_mod_g, s, g);
+            let s_current = m.internal("s_current_mod_g", gb, "(S current) mod G");
+            m.assign(
+                s_current,
+                product,
+                "(S mod G)(current mod G) mod G, by double-and-add.",
+            );
+            sub_mod(quotient.into(), s_current.into(), g, gb)
+        }
+    }
 }
 
 fn shortest_unit(params: &LdiUnitParams) -> Module {

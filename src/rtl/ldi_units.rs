@@ -614,12 +614,50 @@ fn switch_logic(
         n,
         "node (S n + L) mod M that switch y connects n to",
     );
-    // None: every node is in class 0 (gcd(M,S) = 1), so node n takes link y in switch y.
-    let class = match switches.method {
+    let class = node_class(&mut m, switches.method, node, (m_nodes, s), b);
+    let link_value = carried_link(&mut m, class, switch, s, b);
+    let window = mul_mod(&mut m, "window_step", node, s, m_nodes);
+    let window_start = m.internal("window_start", n, "S n mod M: the target of link 0 of n");
+    m.assign(window_start, window, "S n modulo M, by double-and-add.");
+    let sum = add_mod(
+        &mut m,
+        "target_sum",
+        window_start.into(),
+        extend(link_value.into(), b, n),
+        m_nodes,
+    );
+    outputs.drive(&mut m, target, sum, "(S n + L) mod M.");
+    if let Some(link) = link {
+        outputs.drive(
+            &mut m,
+            link,
+            link_value.into(),
+            "The link switch y carries.",
+        );
+    }
+    let ports = ports!(
+        m,
+        SwitchLogicPorts {
+            node, switch_index = switch, target,
+        }
+    );
+    (m, ports)
+}
+
+/// The class of node n under `method`, below S; `None` when every node is in class 0
+/// (gcd(M,S) = 1), so node n takes link y in switch y.
+fn node_class(
+    m: &mut Module,
+    method: SwitchMethod,
+    node: SignalId,
+    (m_nodes, s): (u64, u64),
+    b: u32,
+) -> Option<Expr> {
+    match method {
         SwitchMethod::PaperEq3 => {
             let width = bits_for(m_nodes.div_ceil(s));
-            let dividend = bits_msb_first(&m, node);
-            let (q, _) = divmod(&mut m, "node_div_s_step", dividend, s, width);
+            let dividend = bits_msb_first(m, node);
+            let (q, _) = divmod(m, "node_div_s_step", dividend, s, width);
             let node_div_s = m.internal("node_div_s", width, "n div S");
             m.assign(
                 node_div_s,
@@ -630,20 +668,24 @@ fn switch_logic(
             Some(if m_nodes.div_ceil(s) <= s {
                 extend(node_div_s.into(), width, b)
             } else {
-                let dividend = bits_msb_first(&m, node_div_s);
-                divmod(&mut m, "class_step", dividend, s, 0).1
+                let dividend = bits_msb_first(m, node_div_s);
+                divmod(m, "class_step", dividend, s, 0).1
             })
         }
         SwitchMethod::GcdClasses => {
             let g = gcd(m_nodes, s);
             (g > 1).then(|| {
-                let dividend = bits_msb_first(&m, node);
+                let dividend = bits_msb_first(m, node);
                 let width = bits_for(g);
-                let (q, _) = divmod(&mut m, "class_step", dividend, m_nodes / g, width);
+                let (q, _) = divmod(m, "class_step", dividend, m_nodes / g, width);
                 extend(q.expect("quotient bits asked for"), width, b)
             })
         }
-    };
+    }
+}
+
+/// `link_value`, the link switch y carries: (y - class) mod S, y itself with no class.
+fn carried_link(m: &mut Module, class: Option<Expr>, switch: SignalId, s: u64, b: u32) -> SignalId {
     let link_value = m.internal(
         "link_value",
         b,
@@ -673,32 +715,7 @@ fn switch_logic(
             "gcd(M,S) = 1: one class, and switch y carries every node's link y.",
         ),
     }
-    let window = mul_mod(&mut m, "window_step", node, s, m_nodes);
-    let window_start = m.internal("window_start", n, "S n mod M: the target of link 0 of n");
-    m.assign(window_start, window, "S n modulo M, by double-and-add.");
-    let sum = add_mod(
-        &mut m,
-        "target_sum",
-        window_start.into(),
-        extend(link_value.into(), b, n),
-        m_nodes,
-    );
-    outputs.drive(&mut m, target, sum, "(S n + L) mod M.");
-    if let Some(link) = link {
-        outputs.drive(
-            &mut m,
-            link,
-            link_value.into(),
-            "The link switch y carries.",
-        );
-    }
-    let ports = ports!(
-        m,
-        SwitchLogicPorts {
-            node, switch_index = switch, target,
-        }
-    );
-    (m, ports)
+    link_value
 }
 
 fn switch_rom(params: &LdiUnitParams) -> Module {

@@ -366,55 +366,8 @@ fn theorem3_unit(params: &LdiUnitParams) -> Module {
         b,
         "link to take: (S current + link) mod M is the next node",
     );
-    // The base-S digits of dst, least significant first: dst_div_{i} = dst div S^i.
-    let mut quotient = dst;
-    let mut digits = Vec::new();
-    for i in 0..h - 1 {
-        let above = m_nodes.div_ceil(s.pow(i as u32 + 1));
-        let width = bits_for(above);
-        let dividend = bits_msb_first(&m, quotient);
-        let (q, r) = divmod(&mut m, &format!("digit_{i}_step"), dividend, s, width);
-        let digit = m.internal(
-            &format!("digit_{i}"),
-            b,
-            &format!("base-S digit {i} of dst"),
-        );
-        m.assign(digit, r, "Remainder of the division by S.");
-        let next = m.internal(
-            &format!("dst_div_{}", i + 1),
-            width,
-            &format!("dst div S^{}, below {above}", i + 1),
-        );
-        m.assign(
-            next,
-            q.expect("quotient bits asked for"),
-            "Quotient of the division by S.",
-        );
-        digits.push(digit);
-        quotient = next;
-    }
-    // quotient = dst div S^(h-1), below G: the residue the first hop must reach mod G.
-    let first_value = match current {
-        None => Expr::from(quotient),
-        Some(current) => {
-            let dividend = bits_msb_first(&m, current);
-            let (_, r) = divmod(&mut m, "current_mod_g_step", dividend, g, 0);
-            let current_mod_g = m.internal(
-                "current_mod_g",
-                gb,
-                &format!("current mod G = current mod {g}"),
-            );
-            m.assign(current_mod_g, r, "Remainder of the division by G.");
-            let product = mul_mod(&mut m, "s_current_step", current_mod_g, s, g);
-            let s_current = m.internal("s_current_mod_g", gb, "(S current) mod G");
-            m.assign(
-                s_current,
-                product,
-                "(S mod G)(current mod G) mod G, by double-and-add.",
-            );
-            sub_mod(quotient.into(), s_current.into(), g, gb)
-        }
-    };
+    let (digits, quotient) = dst_digits(&mut m, dst, (m_nodes, s, h), b);
+    let first_value = first_link_value(&mut m, current, quotient, (s, g), gb);
     let first = m.internal("first_link", gb, "link of hop 0, below G");
     m.assign(
         first,
@@ -442,6 +395,76 @@ fn theorem3_unit(params: &LdiUnitParams) -> Module {
         outputs.drive(&mut m, link, target.into(), "The link chosen.");
     }
     m
+}
+
+/// The base-S digits of dst, least significant first (`digit_<i>`, for i below h-1),
+/// each from the quotient of the one before: `dst_div_<i>` = dst div S^i. Returns the
+/// digits and dst div S^(h-1).
+fn dst_digits(
+    m: &mut Module,
+    dst: SignalId,
+    (m_nodes, s, h): (u64, u64, usize),
+    b: u32,
+) -> (Vec<SignalId>, SignalId) {
+    let mut quotient = dst;
+    let mut digits = Vec::new();
+    for i in 0..h - 1 {
+        let above = m_nodes.div_ceil(s.pow(i as u32 + 1));
+        let width = bits_for(above);
+        let dividend = bits_msb_first(m, quotient);
+        let (q, r) = divmod(m, &format!("digit_{i}_step"), dividend, s, width);
+        let digit = m.internal(
+            &format!("digit_{i}"),
+            b,
+            &format!("base-S digit {i} of dst"),
+        );
+        m.assign(digit, r, "Remainder of the division by S.");
+        let next = m.internal(
+            &format!("dst_div_{}", i + 1),
+            width,
+            &format!("dst div S^{}, below {above}", i + 1),
+        );
+        m.assign(
+            next,
+            q.expect("quotient bits asked for"),
+            "Quotient of the division by S.",
+        );
+        digits.push(digit);
+        quotient = next;
+    }
+    (digits, quotient)
+}
+
+/// Eq. (10.a)'s smallest link: `quotient` (dst div S^(h-1), below G) minus S current,
+/// modulo G; `quotient` itself when no `current` is read (G divides S).
+fn first_link_value(
+    m: &mut Module,
+    current: Option<SignalId>,
+    quotient: SignalId,
+    (s, g): (u64, u64),
+    gb: u32,
+) -> Expr {
+    match current {
+        None => Expr::from(quotient),
+        Some(current) => {
+            let dividend = bits_msb_first(m, current);
+            let (_, r) = divmod(m, "current_mod_g_step", dividend, g, 0);
+            let current_mod_g = m.internal(
+                "current_mod_g",
+                gb,
+                &format!("current mod G = current mod {g}"),
+            );
+            m.assign(current_mod_g, r, "Remainder of the division by G.");
+            let product = mul_mod(m, "s_current_step", current_mod_g, s, g);
+            let s_current = m.internal("s_current_mod_g", gb, "(S current) mod G");
+            m.assign(
+                s_current,
+                product,
+                "(S mod G)(current mod G) mod G, by double-and-add.",
+            );
+            sub_mod(quotient.into(), s_current.into(), g, gb)
+        }
+    }
 }
 
 fn shortest_unit(params: &LdiUnitParams) -> Module {
@@ -591,12 +614,50 @@ fn switch_logic(
         n,
         "node (S n + L) mod M that switch y connects n to",
     );
-    // None: every node is in class 0 (gcd(M,S) = 1), so node n takes link y in switch y.
-    let class = match switches.method {
+    let class = node_class(&mut m, switches.method, node, (m_nodes, s), b);
+    let link_value = carried_link(&mut m, class, switch, s, b);
+    let window = mul_mod(&mut m, "window_step", node, s, m_nodes);
+    let window_start = m.internal("window_start", n, "S n mod M: the target of link 0 of n");
+    m.assign(window_start, window, "S n modulo M, by double-and-add.");
+    let sum = add_mod(
+        &mut m,
+        "target_sum",
+        window_start.into(),
+        extend(link_value.into(), b, n),
+        m_nodes,
+    );
+    outputs.drive(&mut m, target, sum, "(S n + L) mod M.");
+    if let Some(link) = link {
+        outputs.drive(
+            &mut m,
+            link,
+            link_value.into(),
+            "The link switch y carries.",
+        );
+    }
+    let ports = ports!(
+        m,
+        SwitchLogicPorts {
+            node, switch_index = switch, target,
+        }
+    );
+    (m, ports)
+}
+
+/// The class of node n under `method`, below S; `None` when every node is in class 0
+/// (gcd(M,S) = 1), so node n takes link y in switch y.
+fn node_class(
+    m: &mut Module,
+    method: SwitchMethod,
+    node: SignalId,
+    (m_nodes, s): (u64, u64),
+    b: u32,
+) -> Option<Expr> {
+    match method {
         SwitchMethod::PaperEq3 => {
             let width = bits_for(m_nodes.div_ceil(s));
-            let dividend = bits_msb_first(&m, node);
-            let (q, _) = divmod(&mut m, "node_div_s_step", dividend, s, width);
+            let dividend = bits_msb_first(m, node);
+            let (q, _) = divmod(m, "node_div_s_step", dividend, s, width);
             let node_div_s = m.internal("node_div_s", width, "n div S");
             m.assign(
                 node_div_s,
@@ -607,20 +668,24 @@ fn switch_logic(
             Some(if m_nodes.div_ceil(s) <= s {
                 extend(node_div_s.into(), width, b)
             } else {
-                let dividend = bits_msb_first(&m, node_div_s);
-                divmod(&mut m, "class_step", dividend, s, 0).1
+                let dividend = bits_msb_first(m, node_div_s);
+                divmod(m, "class_step", dividend, s, 0).1
             })
         }
         SwitchMethod::GcdClasses => {
             let g = gcd(m_nodes, s);
             (g > 1).then(|| {
-                let dividend = bits_msb_first(&m, node);
+                let dividend = bits_msb_first(m, node);
                 let width = bits_for(g);
-                let (q, _) = divmod(&mut m, "class_step", dividend, m_nodes / g, width);
+                let (q, _) = divmod(m, "class_step", dividend, m_nodes / g, width);
                 extend(q.expect("quotient bits asked for"), width, b)
             })
         }
-    };
+    }
+}
+
+/// `link_value`, the link switch y carries: (y - class) mod S, y itself with no class.
+fn carried_link(m: &mut Module, class: Option<Expr>, switch: SignalId, s: u64, b: u32) -> SignalId {
     let link_value = m.internal(
         "link_value",
         b,
@@ -650,32 +715,7 @@ fn switch_logic(
             "gcd(M,S) = 1: one class, and switch y carries every node's link y.",
         ),
     }
-    let window = mul_mod(&mut m, "window_step", node, s, m_nodes);
-    let window_start = m.internal("window_start", n, "S n mod M: the target of link 0 of n");
-    m.assign(window_start, window, "S n modulo M, by double-and-add.");
-    let sum = add_mod(
-        &mut m,
-        "target_sum",
-        window_start.into(),
-        extend(link_value.into(), b, n),
-        m_nodes,
-    );
-    outputs.drive(&mut m, target, sum, "(S n + L) mod M.");
-    if let Some(link) = link {
-        outputs.drive(
-            &mut m,
-            link,
-            link_value.into(),
-            "The link switch y carries.",
-        );
-    }
-    let ports = ports!(
-        m,
-        SwitchLogicPorts {
-            node, switch_index = switch, target,
-        }
-    );
-    (m, ports)
+    link_value
 }
 
 fn switch_rom(params: &LdiUnitParams) -> Module {

@@ -226,101 +226,119 @@ fn ring(params: &TorusRouterParams) -> Module {
         Expr::from(here).ne(there.into()),
         "A dimension is incorrect while its digits differ.",
     );
-    let grows = Expr::from(here).lt(there.into());
-    let half = Expr::konst(w, k / 2);
+    let digits = Digits { here, there, w, k };
     match params.family() {
-        Family::ECube => {
-            let plus = m.output(
-                "plus",
-                1,
-                "e-cube's way is +: the shorter way round, on a tie (distance k/2) the mesh way",
-            );
-            if k == 2 {
-                m.assign(
-                    plus,
-                    grows,
-                    "A ring of two has one link each way: the mesh way is the only way.",
-                );
-            } else {
-                let grow = m.internal("grow", 1, "the destination digit is larger");
-                let dist = m.internal(
-                    "dist",
-                    w,
-                    "mesh distance |there - here|, the hops without the wraparound link",
-                );
-                m.assign(grow, grows, "Which way the mesh distance runs.");
-                m.assign(
-                    dist,
-                    Expr::mux(
-                        grow.into(),
-                        Expr::from(there) - here.into(),
-                        Expr::from(here) - there.into(),
-                    ),
-                    "The mesh distance, never negative.",
-                );
-                // Going the mesh way is shorter (or tied) iff the mesh distance is at most
-                // k/2; the mesh way is + iff the digit grows.
-                m.assign(
-                    plus,
-                    Expr::from(grow).xor(half.lt(dist.into())),
-                    "The mesh way unless the mesh distance exceeds k/2, then the other way.",
-                );
-            }
-        }
-        Family::Torus => {
-            let grow = m.output(
-                "grow",
-                1,
-                "the destination digit is larger: the mesh way (no wraparound) is +",
-            );
-            let wrap = m.output(
-                "wrap",
-                1,
-                "the wraparound link, the opposite way to the mesh way, is strictly shorter",
-            );
-            m.assign(grow, grows, "The mesh way is + iff the digit must grow.");
-            if k == 2 {
-                m.assign(
-                    wrap,
-                    Expr::bit(false),
-                    "A ring of two has no wraparound links.",
-                );
-            } else {
-                // From k-1 going + to t costs 1 + t hops against k-1-t the mesh way: it
-                // saves iff 2t + 2 < k, i.e. t < (k-1)/2 rounded down. From 0 going - to
-                // t costs k - t against t: it saves iff t > k/2 rounded down.
-                let top_digit = Expr::from(here).eq(Expr::konst(w, k - 1));
-                let bottom_digit = Expr::from(here).eq(Expr::zero(w));
-                m.assign(
-                    wrap,
-                    top_digit
-                        .and(Expr::from(there).lt(Expr::konst(w, (k - 1) / 2)))
-                        .or(bottom_digit.and(half.lt(there.into()))),
-                    "A wraparound saves hops only from digit k-1 (going +) or 0 (going -).",
-                );
-            }
-            if params.algorithm() == Algorithm::WestFirst {
-                let saving = m.output(
-                    "saving",
-                    w,
-                    "hops the wraparound saves over the mesh way; meaningful only when wrap",
-                );
-                let twice = Expr::from(there) + there.into();
-                // The true values, k - 2 - 2t and 2t - k, lie in 0..k, so arithmetic modulo
-                // 2^w gives them exactly.
-                m.assign(
-                    saving,
-                    Expr::mux(
-                        Expr::from(here).eq(Expr::zero(w)),
-                        twice.clone() - Expr::konst(w, k % (1 << w)),
-                        Expr::konst(w, k - 2) - twice,
-                    ),
-                    "From 0 (going -) the wrap saves 2t - k hops, from k-1 (going +) k - 2 - 2t.",
-                );
-            }
-        }
+        Family::ECube => ecube_ring_way(&mut m, digits),
+        Family::Torus => torus_ring_ways(&mut m, digits, params.algorithm()),
     }
     m
+}
+
+/// The ring's inputs, their width and the ring's size.
+#[derive(Clone, Copy)]
+struct Digits {
+    here: SignalId,
+    there: SignalId,
+    w: u32,
+    k: u64,
+}
+
+/// E-cube's ring output `plus`: its way round the ring.
+fn ecube_ring_way(m: &mut Module, Digits { here, there, w, k }: Digits) {
+    let grows = Expr::from(here).lt(there.into());
+    let half = Expr::konst(w, k / 2);
+    let plus = m.output(
+        "plus",
+        1,
+        "e-cube's way is +: the shorter way round, on a tie (distance k/2) the mesh way",
+    );
+    if k == 2 {
+        m.assign(
+            plus,
+            grows,
+            "A ring of two has one link each way: the mesh way is the only way.",
+        );
+    } else {
+        let grow = m.internal("grow", 1, "the destination digit is larger");
+        let dist = m.internal(
+            "dist",
+            w,
+            "mesh distance |there - here|, the hops without the wraparound link",
+        );
+        m.assign(grow, grows, "Which way the mesh distance runs.");
+        m.assign(
+            dist,
+            Expr::mux(
+                grow.into(),
+                Expr::from(there) - here.into(),
+                Expr::from(here) - there.into(),
+            ),
+            "The mesh distance, never negative.",
+        );
+        // Going the mesh way is shorter (or tied) iff the mesh distance is at most
+        // k/2; the mesh way is + iff the digit grows.
+        m.assign(
+            plus,
+            Expr::from(grow).xor(half.lt(dist.into())),
+            "The mesh way unless the mesh distance exceeds k/2, then the other way.",
+        );
+    }
+}
+
+/// The torus algorithms' ring outputs: `grow` and `wrap`, and for west-first `saving`.
+fn torus_ring_ways(m: &mut Module, Digits { here, there, w, k }: Digits, algorithm: Algorithm) {
+    let grows = Expr::from(here).lt(there.into());
+    let half = Expr::konst(w, k / 2);
+    let grow = m.output(
+        "grow",
+        1,
+        "the destination digit is larger: the mesh way (no wraparound) is +",
+    );
+    let wrap = m.output(
+        "wrap",
+        1,
+        "the wraparound link, the opposite way to the mesh way, is strictly shorter",
+    );
+    m.assign(grow, grows, "The mesh way is + iff the digit must grow.");
+    if k == 2 {
+        m.assign(
+            wrap,
+            Expr::bit(false),
+            "A ring of two has no wraparound links.",
+        );
+    } else {
+        // From k-1 going + to t costs 1 + t hops against k-1-t the mesh way: it
+        // saves iff 2t + 2 < k, i.e. t < (k-1)/2 rounded down. From 0 going - to
+        // t costs k - t against t: it saves iff t > k/2 rounded down.
+        let top_digit = Expr::from(here).eq(Expr::konst(w, k - 1));
+        let bottom_digit = Expr::from(here).eq(Expr::zero(w));
+        m.assign(
+            wrap,
+            top_digit
+                .and(Expr::from(there).lt(Expr::konst(w, (k - 1) / 2)))
+                .or(bottom_digit.and(half.lt(there.into()))),
+            "A wraparound saves hops only from digit k-1 (going +) or 0 (going -).",
+        );
+    }
+    if algorithm == Algorithm::WestFirst {
+        let saving = m.output(
+            "saving",
+            w,
+            "hops the wraparound saves over the mesh way; meaningful only when wrap",
+        );
+        let twice = Expr::from(there) + there.into();
+        // The true values, k - 2 - 2t and 2t - k, lie in 0..k, so arithmetic modulo
+        // 2^w gives them exactly.
+        m.assign(
+            saving,
+            Expr::mux(
+                Expr::from(here).eq(Expr::zero(w)),
+                twice.clone() - Expr::konst(w, k % (1 << w)),
+                Expr::konst(w, k - 2) - twice,
+            ),
+            "From 0 (going -) the wrap saves 2t - k hops, from k-1 (going +) k - 2 - 2t.",
+        );
+    }
 }
 
 port_struct!(
@@ -517,6 +535,8 @@ struct CoreIo {
     y_out: Option<SignalId>,
 }
 
+/// One router's routing function: the rings that compare each dimension's digits, the
+/// family's candidates and the arbiter that picks the first free one.
 fn core(
     params: &TorusRouterParams,
     ring: &Module,
@@ -524,9 +544,6 @@ fn core(
     (arbiter, arbiter_ports): &(Module, ArbiterPorts),
     module_name: String,
 ) -> Module {
-    let (n, w, d) = (params.n(), params.digit_bits(), params.dim_bits());
-    let nw = n as u32 * w;
-    let ports = 2 * n as u32;
     let mut m = Module::new(
         module_name,
         &[
@@ -539,6 +556,38 @@ fn core(
             "blocked) and the header to send with it.",
         ],
     );
+    let (current, io) = core_io(&mut m, params);
+    let per_dim_signals = ring_instances(&mut m, params, ring, current, io.dst);
+    let (wrong, forward, grant) = decision(&mut m, params, &io, &per_dim_signals);
+    let candidates = match params.family() {
+        Family::ECube => ecube_core(params, &mut m, &io, dims, &per_dim_signals, wrong, forward),
+        Family::Torus => torus_core(
+            params,
+            &mut m,
+            &io,
+            dims,
+            &per_dim_signals,
+            wrong,
+            forward,
+            grant,
+        ),
+    };
+    let connections = Connections::of(arbiter)
+        .bind(&arbiter_ports.mask, io.mask)
+        .bind_all(arbiter_ports.candidates.iter().zip(candidates))
+        .bind(&arbiter_ports.grant, grant);
+    m.instance(
+        "u_arbiter",
+        connections,
+        "The first candidate whose port is free.",
+    );
+    m
+}
+
+/// The core's ports: `current`, and the rest as the parts share them.
+fn core_io(m: &mut Module, params: &TorusRouterParams) -> (SignalId, CoreIo) {
+    let (n, w, d) = (params.n(), params.digit_bits(), params.dim_bits());
+    let nw = n as u32 * w;
     let current = m.input(
         "current",
         nw,
@@ -558,7 +607,11 @@ fn core(
     } else {
         (None, None)
     };
-    let mask = m.input("mask", ports, "bit p: output port p is faulty or busy");
+    let mask = m.input(
+        "mask",
+        2 * n as u32,
+        "bit p: output port p is faulty or busy",
+    );
     let out_port = m.output(
         "out_port",
         params.port_bits(),
@@ -592,15 +645,26 @@ fn core(
         x_out,
         y_out,
     };
-    let family = params.family();
-    let ring_outputs: &[(&str, u32)] = match (family, params.algorithm()) {
+    (current, io)
+}
+
+/// One ring instance per dimension, comparing the digits of `current` and `dst`. Returns
+/// the rings' outputs: `[o][dim]` is ring output o of dimension dim.
+fn ring_instances(
+    m: &mut Module,
+    params: &TorusRouterParams,
+    ring: &Module,
+    current: SignalId,
+    dst: SignalId,
+) -> Vec<Vec<SignalId>> {
+    let (n, w) = (params.n(), params.digit_bits());
+    let ring_outputs: &[(&str, u32)] = match (params.family(), params.algorithm()) {
         (Family::ECube, _) => &[("wrong", 1), ("plus", 1)],
         (Family::Torus, Algorithm::WestFirst) => {
             &[("wrong", 1), ("grow", 1), ("wrap", 1), ("saving", w)]
         }
         (Family::Torus, _) => &[("wrong", 1), ("grow", 1), ("wrap", 1)],
     };
-    // per_dim_signals[o][dim]: ring output o of dimension dim.
     let per_dim_signals: Vec<Vec<SignalId>> = ring_outputs
         .iter()
         .map(|&(output, width)| {
@@ -633,6 +697,18 @@ fn core(
             &format!("Dimension {dim}: its digits compared."),
         );
     }
+    per_dim_signals
+}
+
+/// What every family decides alike: delivered or the granted port, blocked, the
+/// destination passed on. Returns `wrong`, `forward` and `grant`, which the arbiter drives.
+fn decision(
+    m: &mut Module,
+    params: &TorusRouterParams,
+    io: &CoreIo,
+    per_dim_signals: &[Vec<SignalId>],
+) -> (SignalId, SignalId, SignalId) {
+    let n = params.n();
     let wrong = m.internal("wrong", n as u32, "bit d: dimension d is incorrect");
     m.assign(
         wrong,
@@ -651,7 +727,7 @@ fn core(
     );
     let grant = m.internal(
         "grant",
-        ports,
+        2 * n as u32,
         "the arbiter's port, one-hot; zero when delivered or blocked",
     );
     let forward = m.internal("forward", 1, "the message leaves on a network port");
@@ -679,29 +755,7 @@ fn core(
         io.dst.into(),
         "No algorithm changes the destination.",
     );
-    let candidates = match family {
-        Family::ECube => ecube_core(params, &mut m, &io, dims, &per_dim_signals, wrong, forward),
-        Family::Torus => torus_core(
-            params,
-            &mut m,
-            &io,
-            dims,
-            &per_dim_signals,
-            wrong,
-            forward,
-            grant,
-        ),
-    };
-    let connections = Connections::of(arbiter)
-        .bind(&arbiter_ports.mask, io.mask)
-        .bind_all(arbiter_ports.candidates.iter().zip(candidates))
-        .bind(&arbiter_ports.grant, grant);
-    m.instance(
-        "u_arbiter",
-        connections,
-        "The first candidate whose port is free.",
-    );
-    m
+    (wrong, forward, grant)
 }
 
 /// The doc string of `port` of `module`, to describe the signals that carry it.
@@ -786,6 +840,34 @@ fn ecube_core(
     vec![cand]
 }
 
+/// The header's fields the torus algorithms read and write: every one present, for they
+/// need n >= 2.
+struct TorusHeader {
+    x: SignalId,
+    y: SignalId,
+    x_out: SignalId,
+    y_out: SignalId,
+}
+
+impl TorusHeader {
+    fn of(io: &CoreIo) -> Self {
+        match (io.x, io.y, io.x_out, io.y_out) {
+            (Some(x), Some(y), Some(x_out), Some(y_out)) => TorusHeader { x, y, x_out, y_out },
+            _ => unreachable!("the torus algorithms need n >= 2, so the header has x and y"),
+        }
+    }
+}
+
+/// The torus this router routes in: its dimensions X and Y, one-hot and encoded, and
+/// whether this is the message's first hop in it.
+struct TorusPair {
+    x_hot: SignalId,
+    y_hot: SignalId,
+    pair_x: SignalId,
+    pair_y: SignalId,
+    first_hop: SignalId,
+}
+
 /// West-first and direction-first: routing in the torus of dimensions X and Y (fixed 0
 /// and 1 for west-first, the pair of step 1 for direction-first).
 #[allow(clippy::too_many_arguments)]
@@ -799,14 +881,10 @@ fn torus_core(
     forward: SignalId,
     grant: SignalId,
 ) -> Vec<SignalId> {
-    let (n, d) = (params.n(), params.dim_bits());
-    let nn = n as u32;
-    let (x, y, x_out, y_out) = match (io.x, io.y, io.x_out, io.y_out) {
-        (Some(x), Some(y), Some(x_out), Some(y_out)) => (x, y, x_out, y_out),
-        _ => unreachable!("the torus algorithms need n >= 2, so the header has x and y"),
-    };
+    let n = params.n();
+    let header = TorusHeader::of(io);
     let gather = |m: &mut Module, signals: &[SignalId], name: &str, doc: &str| {
-        let vector = m.internal(name, nn, doc);
+        let vector = m.internal(name, n as u32, doc);
         m.assign(
             vector,
             per_dim(n, |dim| signals[dim].into()),
@@ -821,6 +899,30 @@ fn torus_core(
         "wraps",
         "bit d: dimension d's wraparound link saves hops",
     );
+    let pair = torus_pair(params, m, dims, wrong, &header);
+    let [x_wrap_port, x_mesh_port, y_wrap_port, y_mesh_port] =
+        torus_ways(m, n, &pair, wrong, grows, wraps);
+    let candidates = if params.algorithm() == Algorithm::WestFirst {
+        let (wrap_a, wrap_b) = bigger_saving_first(m, n, &rings[3], x_wrap_port, y_wrap_port);
+        vec![wrap_a, wrap_b, x_mesh_port, y_mesh_port]
+    } else {
+        vec![x_wrap_port, x_mesh_port, y_wrap_port, y_mesh_port]
+    };
+    torus_header_out(m, n, io, &header, &pair, grant, forward);
+    candidates
+}
+
+/// The torus's dimensions (from step 1's `dims` for direction-first, 0 and 1 for
+/// west-first), and whether the header's pair says the message is new to it.
+fn torus_pair(
+    params: &TorusRouterParams,
+    m: &mut Module,
+    dims: Option<&(Module, DimsPorts)>,
+    wrong: SignalId,
+    header: &TorusHeader,
+) -> TorusPair {
+    let (n, d) = (params.n(), params.dim_bits());
+    let nn = n as u32;
     let x_hot = m.internal("x_hot", nn, "the torus's X dimension, one-hot");
     let y_hot = m.internal("y_hot", nn, "the torus's Y dimension, one-hot");
     match dims {
@@ -828,7 +930,7 @@ fn torus_core(
             "u_dims",
             Connections::of(dims)
                 .bind(&dims_ports.wrong, wrong)
-                .bind_opt(&dims_ports.y, Some(y))
+                .bind_opt(&dims_ports.y, Some(header.y))
                 .bind(&dims_ports.first, x_hot)
                 .bind_opt(&dims_ports.second, Some(y_hot)),
             "Step 1: the pair (i, j) of the two lowest incorrect dimensions is the torus.",
@@ -853,26 +955,37 @@ fn torus_core(
     );
     m.assign(
         first_hop,
-        Expr::from(x)
+        Expr::from(header.x)
             .ne(pair_x.into())
-            .or(Expr::from(y).ne(pair_y.into())),
+            .or(Expr::from(header.y).ne(pair_y.into())),
         "A router recognises a new torus by the header's pair differing from its own.",
     );
-    let select = |m: &mut Module, hot: SignalId, of: SignalId, name: &str, doc: &str| {
-        let s = m.internal(name, 1, doc);
-        m.assign(
-            s,
-            Expr::from(hot).and(of.into()).any(),
-            &format!("Select {name} by the one-hot dimension."),
-        );
-        s
-    };
-    let x_wrong = select(m, x_hot, wrong, "x_wrong", "X is incorrect");
-    let y_wrong = select(m, y_hot, wrong, "y_wrong", "Y is incorrect");
-    let x_grow = select(m, x_hot, grows, "x_grow", "X's mesh way is +");
-    let y_grow = select(m, y_hot, grows, "y_grow", "Y's mesh way is +");
-    let x_wrap = select(m, x_hot, wraps, "x_wrap", "X's wraparound saves hops");
-    let y_wrap = select(m, y_hot, wraps, "y_wrap", "Y's wraparound saves hops");
+    TorusPair {
+        x_hot,
+        y_hot,
+        pair_x,
+        pair_y,
+        first_hop,
+    }
+}
+
+/// The ports each of X's and Y's ways offers: X's wraparound, X's mesh way, Y's
+/// wraparound, Y's mesh way (one-hot, or zero when not offered).
+fn torus_ways(
+    m: &mut Module,
+    n: usize,
+    pair: &TorusPair,
+    wrong: SignalId,
+    grows: SignalId,
+    wraps: SignalId,
+) -> [SignalId; 4] {
+    let (x_hot, y_hot) = (pair.x_hot, pair.y_hot);
+    let x_wrong = select_dim(m, x_hot, wrong, "x_wrong", "X is incorrect");
+    let y_wrong = select_dim(m, y_hot, wrong, "y_wrong", "Y is incorrect");
+    let x_grow = select_dim(m, x_hot, grows, "x_grow", "X's mesh way is +");
+    let y_grow = select_dim(m, y_hot, grows, "y_grow", "Y's mesh way is +");
+    let x_wrap = select_dim(m, x_hot, wraps, "x_wrap", "X's wraparound saves hops");
+    let y_wrap = select_dim(m, y_hot, wraps, "y_wrap", "Y's wraparound saves hops");
     let y_move = m.internal(
         "y_move",
         1,
@@ -883,92 +996,140 @@ fn torus_core(
         Expr::from(y_wrong).and(!(Expr::from(x_wrong).and(!Expr::from(x_grow)))),
         "West first: while the destination lies west (X must go -), Y waits.",
     );
-    let way = |m: &mut Module, hot: SignalId, allowed: Expr, plus: Expr, name: &str, doc: &str| {
-        let offered = m.internal(&format!("{name}_ok"), 1, &format!("{doc} is offered"));
-        m.assign(offered, allowed, &format!("When {doc} is a candidate."));
-        let port = m.internal(name, 2 * nn, &format!("{doc}, one-hot, or zero"));
-        let go_plus = m.internal(&format!("{name}_plus"), 1, &format!("{doc} is +"));
-        m.assign(go_plus, plus, &format!("The direction of {doc}."));
-        m.assign(
-            port,
-            per_port(n, |p| {
-                let dir = if p % 2 == 0 {
-                    Expr::from(go_plus)
-                } else {
-                    !Expr::from(go_plus)
-                };
-                bit(hot, p / 2).and(offered.into()).and(dir)
-            }),
-            &format!("The port of {doc}."),
-        );
-        port
-    };
-    let x_wrap_port = way(
-        m,
-        x_hot,
-        Expr::from(x_wrong).and(first_hop.into()).and(x_wrap.into()),
-        !Expr::from(x_grow),
-        "x_wrap_port",
-        "X's wraparound",
+    let first_hop = pair.first_hop;
+    [
+        way_port(
+            m,
+            n,
+            x_hot,
+            Expr::from(x_wrong).and(first_hop.into()).and(x_wrap.into()),
+            !Expr::from(x_grow),
+            "x_wrap_port",
+            "X's wraparound",
+        ),
+        way_port(
+            m,
+            n,
+            x_hot,
+            x_wrong.into(),
+            x_grow.into(),
+            "x_mesh_port",
+            "X's mesh way",
+        ),
+        way_port(
+            m,
+            n,
+            y_hot,
+            Expr::from(y_move).and(first_hop.into()).and(y_wrap.into()),
+            !Expr::from(y_grow),
+            "y_wrap_port",
+            "Y's wraparound",
+        ),
+        way_port(
+            m,
+            n,
+            y_hot,
+            y_move.into(),
+            y_grow.into(),
+            "y_mesh_port",
+            "Y's mesh way",
+        ),
+    ]
+}
+
+/// `name`: bit `hot` (one-hot over the dimensions) of `of`.
+fn select_dim(m: &mut Module, hot: SignalId, of: SignalId, name: &str, doc: &str) -> SignalId {
+    let s = m.internal(name, 1, doc);
+    m.assign(
+        s,
+        Expr::from(hot).and(of.into()).any(),
+        &format!("Select {name} by the one-hot dimension."),
     );
-    let x_mesh_port = way(
-        m,
-        x_hot,
-        x_wrong.into(),
-        x_grow.into(),
-        "x_mesh_port",
-        "X's mesh way",
+    s
+}
+
+/// The port of one way of dimension `hot`: offered when `allowed`, + when `plus`.
+fn way_port(
+    m: &mut Module,
+    n: usize,
+    hot: SignalId,
+    allowed: Expr,
+    plus: Expr,
+    name: &str,
+    doc: &str,
+) -> SignalId {
+    let offered = m.internal(&format!("{name}_ok"), 1, &format!("{doc} is offered"));
+    m.assign(offered, allowed, &format!("When {doc} is a candidate."));
+    let port = m.internal(name, 2 * n as u32, &format!("{doc}, one-hot, or zero"));
+    let go_plus = m.internal(&format!("{name}_plus"), 1, &format!("{doc} is +"));
+    m.assign(go_plus, plus, &format!("The direction of {doc}."));
+    m.assign(
+        port,
+        per_port(n, |p| {
+            let dir = if p % 2 == 0 {
+                Expr::from(go_plus)
+            } else {
+                !Expr::from(go_plus)
+            };
+            bit(hot, p / 2).and(offered.into()).and(dir)
+        }),
+        &format!("The port of {doc}."),
     );
-    let y_wrap_port = way(
-        m,
-        y_hot,
-        Expr::from(y_move).and(first_hop.into()).and(y_wrap.into()),
-        !Expr::from(y_grow),
-        "y_wrap_port",
-        "Y's wraparound",
+    port
+}
+
+/// West-first's wraparounds in order of the hops they save (`savings`, X's and Y's), X's
+/// first on a tie.
+fn bigger_saving_first(
+    m: &mut Module,
+    n: usize,
+    savings: &[SignalId],
+    x_wrap_port: SignalId,
+    y_wrap_port: SignalId,
+) -> (SignalId, SignalId) {
+    let ports = 2 * n as u32;
+    let y_first = m.internal(
+        "y_first",
+        1,
+        "Y's wraparound saves more hops than X's: it goes first",
     );
-    let y_mesh_port = way(
-        m,
-        y_hot,
-        y_move.into(),
-        y_grow.into(),
-        "y_mesh_port",
-        "Y's mesh way",
+    m.assign(
+        y_first,
+        Expr::from(savings[0]).lt(savings[1].into()),
+        "The wraparound saving most hops first, X on a tie.",
     );
-    let candidates = if params.algorithm() == Algorithm::WestFirst {
-        let savings = &rings[3];
-        let y_first = m.internal(
-            "y_first",
-            1,
-            "Y's wraparound saves more hops than X's: it goes first",
-        );
-        m.assign(
-            y_first,
-            Expr::from(savings[0]).lt(savings[1].into()),
-            "The wraparound saving most hops first, X on a tie.",
-        );
-        let wrap_a = m.internal("wrap_first", 2 * nn, "the preferred wraparound port");
-        let wrap_b = m.internal("wrap_second", 2 * nn, "the other wraparound port");
-        m.assign(
-            wrap_a,
-            Expr::mux(y_first.into(), y_wrap_port.into(), x_wrap_port.into()),
-            "West-first's only wrapping hop is the route's first: take the bigger saving.",
-        );
-        m.assign(
-            wrap_b,
-            Expr::mux(y_first.into(), x_wrap_port.into(), y_wrap_port.into()),
-            "The other wraparound next.",
-        );
-        vec![wrap_a, wrap_b, x_mesh_port, y_mesh_port]
-    } else {
-        vec![x_wrap_port, x_mesh_port, y_wrap_port, y_mesh_port]
-    };
+    let wrap_a = m.internal("wrap_first", ports, "the preferred wraparound port");
+    let wrap_b = m.internal("wrap_second", ports, "the other wraparound port");
+    m.assign(
+        wrap_a,
+        Expr::mux(y_first.into(), y_wrap_port.into(), x_wrap_port.into()),
+        "West-first's only wrapping hop is the route's first: take the bigger saving.",
+    );
+    m.assign(
+        wrap_b,
+        Expr::mux(y_first.into(), x_wrap_port.into(), y_wrap_port.into()),
+        "The other wraparound next.",
+    );
+    (wrap_a, wrap_b)
+}
+
+/// The header to send: f (steps 2 and 4 of the paper), and the torus's pair as x and y
+/// when a hop is taken.
+fn torus_header_out(
+    m: &mut Module,
+    n: usize,
+    io: &CoreIo,
+    header: &TorusHeader,
+    pair: &TorusPair,
+    grant: SignalId,
+    forward: SignalId,
+) {
     let west_taken = m.internal("west_taken", 1, "the hop taken is west, -X");
     m.assign(
         west_taken,
         per_port(n, |p| {
             if p % 2 == 1 {
-                bit(x_hot, p / 2).and(bit(grant, p))
+                bit(pair.x_hot, p / 2).and(bit(grant, p))
             } else {
                 Expr::bit(false)
             }
@@ -981,23 +1142,22 @@ fn torus_core(
         Expr::mux(
             forward.into(),
             Expr::from(io.f)
-                .and(!Expr::from(first_hop))
+                .and(!Expr::from(pair.first_hop))
                 .or(west_taken.into()),
             io.f.into(),
         ),
         "A hop taken resets f in a new torus (step 2) and sets it going west (step 4).",
     );
     m.assign(
-        x_out,
-        Expr::mux(forward.into(), pair_x.into(), x.into()),
+        header.x_out,
+        Expr::mux(forward.into(), pair.pair_x.into(), header.x.into()),
         "A hop taken records the torus's X.",
     );
     m.assign(
-        y_out,
-        Expr::mux(forward.into(), pair_y.into(), y.into()),
+        header.y_out,
+        Expr::mux(forward.into(), pair.pair_y.into(), header.y.into()),
         "A hop taken records the torus's Y.",
     );
-    candidates
 }
 
 /// The core with every output registered: the same ports plus `clk` and `rst`.

@@ -21,7 +21,8 @@ use crate::choice::choice;
 use crate::clocking::Rendezvous;
 use crate::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};
 use crate::rtl::ir::{
-    Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing, port_struct, ports,
+    Clocking, Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing,
+    port_struct, ports,
 };
 use std::collections::BTreeMap;
 
@@ -196,6 +197,28 @@ port_struct!(
     }
 );
 
+/// The output module's signals that become its ports, less the clock and the reset.
+struct OutputSignals {
+    req: SignalId,
+    fault: SignalId,
+    nack: SignalId,
+    in_valid: SignalId,
+    in_ctl: SignalId,
+    in_data: SignalId,
+    grant: SignalId,
+    owner: SignalId,
+    out_valid: SignalId,
+    out_ctl: SignalId,
+    out_data: SignalId,
+}
+
+/// The owner's word, as the AND-OR multiplexer selects it (all zero when free).
+struct OwnerWord {
+    valid: SignalId,
+    ctl: SignalId,
+    data: SignalId,
+}
+
 /// One output port: arbiter, owner, first flag and the link's registers.
 fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
     let c = &params.config;
@@ -209,6 +232,40 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         ],
     );
     let clocking = m.clocked();
+    let io = output_signals(&mut m, p, w);
+    let first = m.internal(
+        "first",
+        1,
+        "the cycle after the grant: the word forwarded now is the next switch's head",
+    );
+    let held = arbitrate(&mut m, c.arbiter(), &io, first, p);
+    let word = owner_word(&mut m, &io, p, w);
+    owner_and_link_registers(&mut m, params.fault, &io, (held, first), &word, p);
+    let OutputSignals {
+        req,
+        fault,
+        nack,
+        in_valid,
+        in_ctl,
+        in_data,
+        grant,
+        owner,
+        out_valid,
+        out_ctl,
+        out_data,
+    } = io;
+    let ports = ports!(
+        m,
+        OutputPorts {
+            clk = clocking.clock, rst = clocking.reset, req, fault, nack, in_valid, in_ctl,
+            in_data, grant, owner, out_valid, out_ctl, out_data,
+        }
+    );
+    (m, ports)
+}
+
+/// The output module's ports, in port order.
+fn output_signals(m: &mut Module, p: u32, w: u32) -> OutputSignals {
     let req = m.input(
         "req",
         p,
@@ -248,21 +305,81 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
     let out_valid = m.output("out_valid", 1, "output link: valid bit");
     let out_ctl = m.output("out_ctl", 1, "output link: type bit (head or EOD)");
     let out_data = m.output("out_data", w, "output link: data");
+    OutputSignals {
+        req,
+        fault,
+        nack,
+        in_valid,
+        in_ctl,
+        in_data,
+        grant,
+        owner,
+        out_valid,
+        out_ctl,
+        out_data,
+    }
+}
 
-    let first = m.internal(
-        "first",
-        1,
-        "the cycle after the grant: the word forwarded now is the next switch's head",
-    );
+/// The arbiter: drives `grant` from the requests when the output is free and not faulty.
+/// Returns `held`, high while a worm holds the output.
+fn arbitrate(
+    m: &mut Module,
+    arbiter: Arbiter,
+    io: &OutputSignals,
+    first: SignalId,
+    p: u32,
+) -> SignalId {
     let held = m.internal("held", 1, "a worm holds this output");
-    m.assign(held, Expr::from(owner).any(), "Held while it has an owner.");
+    m.assign(
+        held,
+        Expr::from(io.owner).any(),
+        "Held while it has an owner.",
+    );
     let available = m.internal("available", 1, "free and not faulty: may be granted");
     m.assign(
         available,
-        (!Expr::from(held)).and(!Expr::from(fault)),
+        (!Expr::from(held)).and(!Expr::from(io.fault)),
         "Only a free output that is not faulty takes a new worm.",
     );
-    let mask = match c.arbiter() {
+    let mask = priority_mask(m, arbiter, io.owner, first, p);
+    let masked = m.internal("masked", p, "the requests the priority puts first");
+    m.assign(
+        masked,
+        Expr::from(io.req).and(mask),
+        "Requests at or after the pointer.",
+    );
+    let choice = m.internal(
+        "choice",
+        p,
+        "the request that wins if the output is available",
+    );
+    m.assign(
+        choice,
+        Expr::mux(
+            Expr::from(masked).any(),
+            lowest_set_bit(masked, p),
+            lowest_set_bit(io.req, p),
+        ),
+        "The first request at or after the pointer, else the first of all: cyclic order from the pointer.",
+    );
+    m.assign(
+        io.grant,
+        gate(available.into(), choice.into(), p),
+        "Grant the winner when the output is available; the other heads are refused.",
+    );
+    held
+}
+
+/// The inputs the arbiter puts first: the round-robin pointer's register, or the fixed
+/// priority as a constant.
+fn priority_mask(
+    m: &mut Module,
+    arbiter: Arbiter,
+    owner: SignalId,
+    first: SignalId,
+    p: u32,
+) -> Expr {
+    match arbiter {
         Arbiter::RoundRobin => {
             let mask = m.internal(
                 "pointer",
@@ -288,51 +405,29 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         }
         // Network inputs 1, 2, ..., d first, the local router last, for ever.
         Arbiter::Fixed => Expr::konst(p, reset_mask(p)),
-    };
-    let masked = m.internal("masked", p, "the requests the priority puts first");
-    m.assign(
-        masked,
-        Expr::from(req).and(mask),
-        "Requests at or after the pointer.",
-    );
-    let choice = m.internal(
-        "choice",
-        p,
-        "the request that wins if the output is available",
-    );
-    m.assign(
-        choice,
-        Expr::mux(
-            Expr::from(masked).any(),
-            lowest_set_bit(masked, p),
-            lowest_set_bit(req, p),
-        ),
-        "The first request at or after the pointer, else the first of all: cyclic order from the pointer.",
-    );
-    m.assign(
-        grant,
-        gate(available.into(), choice.into(), p),
-        "Grant the winner when the output is available; the other heads are refused.",
-    );
+    }
+}
 
-    let sel_valid = m.internal("sel_valid", 1, "valid bit of the owner's input");
+/// The crossbar's share of this output: the owner's valid bit, type bit and data.
+fn owner_word(m: &mut Module, io: &OutputSignals, p: u32, w: u32) -> OwnerWord {
+    let valid = m.internal("sel_valid", 1, "valid bit of the owner's input");
     m.assign(
-        sel_valid,
-        Expr::from(owner).and(in_valid.into()).any(),
+        valid,
+        Expr::from(io.owner).and(io.in_valid.into()).any(),
         "The owner's valid bit (0 when free).",
     );
-    let sel_ctl = m.internal("sel_ctl", 1, "type bit of the owner's input");
+    let ctl = m.internal("sel_ctl", 1, "type bit of the owner's input");
     m.assign(
-        sel_ctl,
-        Expr::from(owner).and(in_ctl.into()).any(),
+        ctl,
+        Expr::from(io.owner).and(io.in_ctl.into()).any(),
         "The owner's type bit (0 when free).",
     );
-    let sel_data = m.internal("sel_data", w, "data of the owner's input (0 when free)");
+    let data = m.internal("sel_data", w, "data of the owner's input (0 when free)");
     let slices = (0..p).map(|i| {
         gate(
-            bit(owner, i),
+            bit(io.owner, i),
             Expr::Slice {
-                signal: in_data,
+                signal: io.in_data,
                 lo: i * w,
                 width: w,
             },
@@ -340,36 +435,49 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         )
     });
     m.assign(
-        sel_data,
+        data,
         slices.reduce(Expr::or).expect("a switch has ports"),
         "The crossbar: an AND-OR multiplexer selected by the one-hot owner.",
     );
-    let release = match params.fault {
-        Some(SwitchFault::OutputKeptAfterEod) => Expr::from(nack),
+    OwnerWord { valid, ctl, data }
+}
+
+/// The owner and `first` registers, and the output link's registers that take the owner's
+/// word.
+fn owner_and_link_registers(
+    m: &mut Module,
+    fault: Option<SwitchFault>,
+    io: &OutputSignals,
+    (held, first): (SignalId, SignalId),
+    word: &OwnerWord,
+    p: u32,
+) {
+    let release = match fault {
+        Some(SwitchFault::OutputKeptAfterEod) => Expr::from(io.nack),
         _ => {
             let eod = m.internal("eod", 1, "the owner's word is its EOD");
             m.assign(
                 eod,
-                Expr::from(sel_valid).and(sel_ctl.into()),
+                Expr::from(word.valid).and(word.ctl.into()),
                 "A control word inside a worm is its End Of Data.",
             );
-            Expr::from(nack).or(eod.into())
+            Expr::from(io.nack).or(eod.into())
         }
     };
     m.register(
-        owner,
+        io.owner,
         0,
         Expr::mux(
             held.into(),
-            Expr::mux(release, Expr::zero(p), owner.into()),
-            grant.into(),
+            Expr::mux(release, Expr::zero(p), io.owner.into()),
+            io.grant.into(),
         ),
         "Held until the EOD has passed or the worm is NACKed further on; taken by a grant when free.",
     );
     m.register(
         first,
         0,
-        Expr::from(grant).any(),
+        Expr::from(io.grant).any(),
         "Set for the one cycle after a grant (only a free output grants).",
     );
     let valid_next = m.internal("valid_next", 1, "the output link's valid bit next cycle");
@@ -377,33 +485,30 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         valid_next,
         Expr::and_all([
             held.into(),
-            !Expr::from(nack),
-            sel_valid.into(),
-            !(Expr::from(first).and(sel_ctl.into())),
+            !Expr::from(io.nack),
+            word.valid.into(),
+            !(Expr::from(first).and(word.ctl.into())),
         ]),
         "Forward the owner's word unless NACKed (the sender stops) or it is an EOD right behind the head (nothing left to send on).",
     );
     m.register(
-        out_valid,
+        io.out_valid,
         0,
         valid_next.into(),
         "Output link register: one hop per clock.",
     );
     m.register(
-        out_ctl,
+        io.out_ctl,
         0,
-        Expr::from(valid_next).and(Expr::from(sel_ctl).or(first.into())),
+        Expr::from(valid_next).and(Expr::from(word.ctl).or(first.into())),
         "The first word forwarded becomes the next head; an EOD stays a control word.",
     );
-    m.register(out_data, 0, sel_data.into(), "Data goes through unchanged.");
-    let ports = ports!(
-        m,
-        OutputPorts {
-            clk = clocking.clock, rst = clocking.reset, req, fault, nack, in_valid, in_ctl,
-            in_data, grant, owner, out_valid, out_ctl, out_data,
-        }
+    m.register(
+        io.out_data,
+        0,
+        word.data.into(),
+        "Data goes through unchanged.",
     );
-    (m, ports)
 }
 
 /// The round-robin mask at reset, and the fixed priority: every input but the local
@@ -417,13 +522,46 @@ fn reset_mask(ports: u32) -> u64 {
     all & !1
 }
 
+/// One link of the switch: its word (valid bit, type bit, data) one way, its NACK the other.
+#[derive(Clone, Copy)]
+struct Link {
+    valid: SignalId,
+    ctl: SignalId,
+    data: SignalId,
+    nack: SignalId,
+}
+
+/// The switch module's ports: clock and reset, the fault bits, every input and output link.
+struct SwitchIo {
+    clocking: Clocking,
+    fault: SignalId,
+    ins: Vec<Link>,
+    outs: Vec<Link>,
+}
+
+/// The input side's vectors, input i at bit i (at bits i*W up for the data).
+struct InputVectors {
+    all_valid: SignalId,
+    all_ctl: SignalId,
+    all_data: SignalId,
+    busy: SignalId,
+    forwarding: SignalId,
+    head: SignalId,
+    accepted: SignalId,
+    nacked: SignalId,
+}
+
+/// What an output instance tells the input side: its grants, its owner, and the NACK from
+/// its receiver.
+struct OutputState {
+    grant: SignalId,
+    owner: SignalId,
+    nack: SignalId,
+}
+
 /// The synchronous switch: input links, NACKs towards the senders, and the outputs. The
 /// top of the synchronous design, the core of the self-timed one.
-fn switch_module(
-    params: &SwitchParams,
-    name: &str,
-    (output, op): &(Module, OutputPorts),
-) -> Module {
+fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPorts)) -> Module {
     let c = &params.config;
     let (p, w) = (c.ports() as u32, c.data_bits());
     let mut m = Module::new(
@@ -439,71 +577,108 @@ fn switch_module(
             "have its output is dropped and NACKed (docs/switch.md).",
         ],
     );
+    let io = switch_io(&mut m, p, w);
+    let inputs = input_vectors(&mut m, &io.ins, p, w);
+    let outputs: Vec<OutputState> = (0..p)
+        .map(|o| output_instance(&mut m, output, &io, &inputs, o, w))
+        .collect();
+    input_state(&mut m, &inputs, &outputs, p);
+    input_registers(&mut m, params.fault, &inputs, &io.ins, p);
+    m
+}
+
+/// The switch's clock, reset and fault bits, then its input links and its output links.
+fn switch_io(m: &mut Module, p: u32, w: u32) -> SwitchIo {
     let clocking = m.clocked();
     let fault = m.input(
         "fault",
         p,
         "bit p: output p is faulty and takes no new worm",
     );
-    let mut ins = Vec::new();
-    for i in 0..p {
-        let link = if i == 0 {
-            "from the local router".to_string()
-        } else {
-            format!("network link {i}")
-        };
-        let valid = m.input(
-            &format!("in{i}_valid"),
-            1,
-            &format!("input {i} ({link}): a word this cycle"),
-        );
-        let ctl = m.input(
-            &format!("in{i}_ctl"),
-            1,
-            &format!("input {i}: type bit, a head or an EOD"),
-        );
-        let data = m.input(&format!("in{i}_data"), w, &format!("input {i}: data"));
-        let nack = m.output(
-            &format!("in{i}_nack"),
-            1,
-            &format!("input {i}: NACK back to its sender"),
-        );
-        ins.push((valid, ctl, data, nack));
+    let ins = (0..p).map(|i| input_link(m, i, w)).collect();
+    let outs = (0..p).map(|o| output_link(m, o, w)).collect();
+    SwitchIo {
+        clocking,
+        fault,
+        ins,
+        outs,
     }
-    let mut outs = Vec::new();
-    for o in 0..p {
-        let link = if o == 0 {
-            "to the local router".to_string()
-        } else {
-            format!("network link {o}")
-        };
-        let valid = m.output(
-            &format!("out{o}_valid"),
-            1,
-            &format!("output {o} ({link}): a word this cycle"),
-        );
-        let ctl = m.output(&format!("out{o}_ctl"), 1, &format!("output {o}: type bit"));
-        let data = m.output(&format!("out{o}_data"), w, &format!("output {o}: data"));
-        let nack = m.input(
-            &format!("out{o}_nack"),
-            1,
-            &format!("output {o}: NACK from its receiver"),
-        );
-        outs.push((valid, ctl, data, nack));
-    }
+}
 
-    // Every input's link as one vector, input i at bit i (the first part of a
-    // concatenation is the most significant).
+/// Input link `i`'s ports: the word in, the NACK back to its sender.
+fn input_link(m: &mut Module, i: u32, w: u32) -> Link {
+    let link = if i == 0 {
+        "from the local router".to_string()
+    } else {
+        format!("network link {i}")
+    };
+    let valid = m.input(
+        &format!("in{i}_valid"),
+        1,
+        &format!("input {i} ({link}): a word this cycle"),
+    );
+    let ctl = m.input(
+        &format!("in{i}_ctl"),
+        1,
+        &format!("input {i}: type bit, a head or an EOD"),
+    );
+    let data = m.input(&format!("in{i}_data"), w, &format!("input {i}: data"));
+    let nack = m.output(
+        &format!("in{i}_nack"),
+        1,
+        &format!("input {i}: NACK back to its sender"),
+    );
+    Link {
+        valid,
+        ctl,
+        data,
+        nack,
+    }
+}
+
+/// Output link `o`'s ports: the word out, the NACK from its receiver.
+fn output_link(m: &mut Module, o: u32, w: u32) -> Link {
+    let link = if o == 0 {
+        "to the local router".to_string()
+    } else {
+        format!("network link {o}")
+    };
+    let valid = m.output(
+        &format!("out{o}_valid"),
+        1,
+        &format!("output {o} ({link}): a word this cycle"),
+    );
+    let ctl = m.output(&format!("out{o}_ctl"), 1, &format!("output {o}: type bit"));
+    let data = m.output(&format!("out{o}_data"), w, &format!("output {o}: data"));
+    let nack = m.input(
+        &format!("out{o}_nack"),
+        1,
+        &format!("output {o}: NACK from its receiver"),
+    );
+    Link {
+        valid,
+        ctl,
+        data,
+        nack,
+    }
+}
+
+/// Every input's link as one vector, and the vectors of the input side's state.
+fn input_vectors(m: &mut Module, ins: &[Link], p: u32, w: u32) -> InputVectors {
+    // Input i at bit i: the first part of a concatenation is the most significant.
+    let side_by_side = |part: fn(&Link) -> SignalId| {
+        Expr::concat(ins.iter().rev().map(|l| part(l).into()).collect())
+    };
     let all_valid = m.internal("all_valid", p, "valid bits of the inputs, input i at bit i");
     m.assign(
         all_valid,
-        Expr::concat(ins.iter().rev().map(|l| l.0.into()).collect()),
+        side_by_side(|l| l.valid),
         "The inputs' valid bits side by side.",
     );
     let all_ctl = m.internal("all_ctl", p, "type bits of the inputs, input i at bit i");
     m.assign(
         all_ctl,
-        Expr::concat(ins.iter().rev().map(|l| l.1.into()).collect()),
+        side_by_side(|l| l.ctl),
         "The inputs' type bits side by side.",
     );
     let all_data = m.internal(
@@ -513,10 +688,9 @@ fn switch_module(
     );
     m.assign(
         all_data,
-        Expr::concat(ins.iter().rev().map(|l| l.2.into()).collect()),
+        side_by_side(|l| l.data),
         "The inputs' data side by side.",
     );
-
     let busy = m.internal(
         "busy",
         p,
@@ -530,94 +704,133 @@ fn switch_module(
         p,
         "bit i: the output that input i holds is NACKed this cycle",
     );
-
-    let mut grants = Vec::new();
-    let mut owners = Vec::new();
-    for o in 0..p {
-        let req = m.internal(
-            &format!("req{o}"),
-            p,
-            &format!("bit i: the head on input i asks for output {o}"),
-        );
-        let wants = (0..p)
-            .rev()
-            .map(|i| bit(head, i).and(Expr::from(ins[i as usize].2).eq(Expr::konst(w, o as u64))));
-        m.assign(
-            req,
-            Expr::concat(wants.collect()),
-            &format!("Heads whose route byte is {o}."),
-        );
-        let grant = m.internal(
-            &format!("grant{o}"),
-            p,
-            &format!("bit i: output {o} is granted to input i this cycle"),
-        );
-        let owner = m.internal(
-            &format!("owner{o}"),
-            p,
-            &format!("bit i: input i holds output {o}"),
-        );
-        let (valid, ctl, data, nack) = outs[o as usize];
-        let connections = Connections::of(output)
-            .bind(&op.clk, clocking.clock)
-            .bind(&op.rst, clocking.reset)
-            .bind(&op.req, req)
-            .bind(&op.fault, bit(fault, o))
-            .bind(&op.nack, nack)
-            .bind(&op.in_valid, all_valid)
-            .bind(&op.in_ctl, all_ctl)
-            .bind(&op.in_data, all_data)
-            .bind(&op.grant, grant)
-            .bind(&op.owner, owner)
-            .bind(&op.out_valid, valid)
-            .bind(&op.out_ctl, ctl)
-            .bind(&op.out_data, data);
-        m.instance(&format!("output{o}"), connections, &format!("Output {o}."));
-        grants.push(grant);
-        owners.push((owner, nack));
-    }
-    m.assign(
+    InputVectors {
+        all_valid,
+        all_ctl,
+        all_data,
+        busy,
         forwarding,
-        Expr::or_all(owners.iter().map(|(owner, _)| Expr::from(*owner))),
+        head,
+        accepted,
+        nacked,
+    }
+}
+
+/// Output `o`'s requests (the heads whose route byte is `o`) and its instance.
+fn output_instance(
+    m: &mut Module,
+    (output, op): &(Module, OutputPorts),
+    io: &SwitchIo,
+    inputs: &InputVectors,
+    o: u32,
+    w: u32,
+) -> OutputState {
+    let p = io.ins.len() as u32;
+    let req = m.internal(
+        &format!("req{o}"),
+        p,
+        &format!("bit i: the head on input i asks for output {o}"),
+    );
+    let wants = (0..p).rev().map(|i| {
+        bit(inputs.head, i).and(Expr::from(io.ins[i as usize].data).eq(Expr::konst(w, o as u64)))
+    });
+    m.assign(
+        req,
+        Expr::concat(wants.collect()),
+        &format!("Heads whose route byte is {o}."),
+    );
+    let grant = m.internal(
+        &format!("grant{o}"),
+        p,
+        &format!("bit i: output {o} is granted to input i this cycle"),
+    );
+    let owner = m.internal(
+        &format!("owner{o}"),
+        p,
+        &format!("bit i: input i holds output {o}"),
+    );
+    let link = io.outs[o as usize];
+    let connections = Connections::of(output)
+        .bind(&op.clk, io.clocking.clock)
+        .bind(&op.rst, io.clocking.reset)
+        .bind(&op.req, req)
+        .bind(&op.fault, bit(io.fault, o))
+        .bind(&op.nack, link.nack)
+        .bind(&op.in_valid, inputs.all_valid)
+        .bind(&op.in_ctl, inputs.all_ctl)
+        .bind(&op.in_data, inputs.all_data)
+        .bind(&op.grant, grant)
+        .bind(&op.owner, owner)
+        .bind(&op.out_valid, link.valid)
+        .bind(&op.out_ctl, link.ctl)
+        .bind(&op.out_data, link.data);
+    m.instance(&format!("output{o}"), connections, &format!("Output {o}."));
+    OutputState {
+        grant,
+        owner,
+        nack: link.nack,
+    }
+}
+
+/// What the outputs say about each input: forwarding, granted, NACKed; and which words
+/// are heads.
+fn input_state(m: &mut Module, inputs: &InputVectors, outputs: &[OutputState], p: u32) {
+    m.assign(
+        inputs.forwarding,
+        Expr::or_all(outputs.iter().map(|out| Expr::from(out.owner))),
         "An input forwards while it owns an output.",
     );
     m.assign(
-        head,
-        Expr::and_all([!Expr::from(busy), all_valid.into(), all_ctl.into()]),
+        inputs.head,
+        Expr::and_all([
+            !Expr::from(inputs.busy),
+            inputs.all_valid.into(),
+            inputs.all_ctl.into(),
+        ]),
         "A control word on an input that is neither forwarding nor dropping starts a worm.",
     );
     m.assign(
-        accepted,
-        Expr::or_all(grants.iter().map(|g| Expr::from(*g))),
+        inputs.accepted,
+        Expr::or_all(outputs.iter().map(|out| Expr::from(out.grant))),
         "Granted by some output.",
     );
     m.assign(
-        nacked,
+        inputs.nacked,
         Expr::or_all(
-            owners
+            outputs
                 .iter()
-                .map(|(owner, nack)| gate((*nack).into(), (*owner).into(), p)),
+                .map(|out| gate(out.nack.into(), out.owner.into(), p)),
         ),
         "A NACK on an output reaches the input that holds it.",
     );
-    let eod = Expr::from(all_valid).and(all_ctl.into());
-    let refused = Expr::from(head).and(!Expr::from(accepted));
-    let cut = Expr::from(nacked).and(!eod.clone());
+}
+
+/// The input side's registers: `busy`, and the NACKs towards the senders.
+fn input_registers(
+    m: &mut Module,
+    fault: Option<SwitchFault>,
+    inputs: &InputVectors,
+    ins: &[Link],
+    p: u32,
+) {
+    let eod = Expr::from(inputs.all_valid).and(inputs.all_ctl.into());
+    let refused = Expr::from(inputs.head).and(!Expr::from(inputs.accepted));
+    let cut = Expr::from(inputs.nacked).and(!eod.clone());
     // An input goes on forwarding until its output is released: by a NACK, or by its EOD
     // (which the fault keeps from releasing).
-    let released = match params.fault {
-        Some(SwitchFault::OutputKeptAfterEod) => Expr::from(nacked),
-        _ => Expr::from(nacked).or(eod),
+    let released = match fault {
+        Some(SwitchFault::OutputKeptAfterEod) => Expr::from(inputs.nacked),
+        _ => Expr::from(inputs.nacked).or(eod),
     };
-    let still_forwarding = Expr::from(forwarding).and(!released);
+    let still_forwarding = Expr::from(inputs.forwarding).and(!released);
     m.register(
-        busy,
+        inputs.busy,
         0,
-        Expr::or_all([head.into(), still_forwarding, cut.clone()]),
+        Expr::or_all([inputs.head.into(), still_forwarding, cut.clone()]),
         "Busy next cycle after a head (granted: forwarding; refused: dropping the one word still on the wire, its sender stops the cycle after), while not yet released, and after a NACK.",
     );
     // The fault masks the refused heads' NACKs off, in plain sight in the HDL.
-    let nack_back = match params.fault {
+    let nack_back = match fault {
         Some(SwitchFault::NackNotReturned) => refused.and(Expr::zero(p)).or(cut),
         _ => refused.or(cut),
     };
@@ -630,12 +843,11 @@ fn switch_module(
     );
     for (i, link) in ins.iter().enumerate() {
         m.assign(
-            link.3,
+            link.nack,
             bit(nack_all, i as u32),
             &format!("Input {i}'s NACK."),
         );
     }
-    m
 }
 
 /// The switch core's inputs other than `clk` and `rst`, in port order.
@@ -699,7 +911,6 @@ fn self_timed_top(
     core: &Module,
     capture: Option<&(Module, CapturePorts)>,
 ) -> Module {
-    let d = params.config.d() as u32;
     let mut m = Module::new(
         params.top.clone(),
         &[
@@ -725,17 +936,70 @@ fn self_timed_top(
         1,
         "the node's clock, made here: the core's, and the local router's",
     );
+    let core_side = CoreSide::declare(&mut m, core, capture.is_some());
+    let (neighbours, echoes) = clock_wires(&mut m, params.config.d() as u32);
+    let rendezvous = node_clock(&mut m, params.rendezvous(), node_clk, &neighbours);
+    for echo in echoes {
+        m.assign(
+            echo,
+            node_clk.into(),
+            "Every neighbour waits for this clock: cl forward, cla back.",
+        );
+    }
+    if let Some((capture, ports)) = capture {
+        let connections = Connections::of(capture)
+            .bind(&ports.clk, rendezvous)
+            .bind(&ports.rst, rst)
+            .bind_all(ports.inputs.iter().zip(core_side.outer_inputs))
+            .bind_all(ports.captured.iter().zip(core_side.captured_inputs));
+        m.instance(
+            "capture",
+            connections,
+            "Inputs taken at the falling edge of the node clock (the rising edge of the rendezvous).",
+        );
+    }
     let clocking = core.clocking.expect("the core is clocked");
-    let mut core_connections = Connections::of(core);
-    let (mut outer_inputs, mut captured_inputs) = (Vec::new(), Vec::new());
-    for (id, port) in core.ports() {
-        if id == clocking.clock || id == clocking.reset {
-            continue;
-        }
-        if port.kind == SignalKind::Port(Direction::Input) {
+    let connections = core_side
+        .connections
+        .bind(&core.port_of(clocking.clock), node_clk)
+        .bind(&core.port_of(clocking.reset), rst);
+    m.instance(
+        "core",
+        connections,
+        "The synchronous switch on the node clock.",
+    );
+    m
+}
+
+/// The self-timed top's copies of the core's ports other than `clk` and `rst`, and the
+/// core's connections to them so far: with a capture, each input reaches the core through
+/// a signal `<input>_q` that the capture drives.
+struct CoreSide<'a> {
+    connections: Connections<'a>,
+    outer_inputs: Vec<SignalId>,
+    captured_inputs: Vec<SignalId>,
+}
+
+impl<'a> CoreSide<'a> {
+    fn declare(m: &mut Module, core: &'a Module, through_capture: bool) -> Self {
+        let clocking = core.clocking.expect("the core is clocked");
+        let mut side = CoreSide {
+            connections: Connections::of(core),
+            outer_inputs: Vec::new(),
+            captured_inputs: Vec::new(),
+        };
+        for (id, port) in core.ports() {
+            if id == clocking.clock || id == clocking.reset {
+                continue;
+            }
+            if port.kind != SignalKind::Port(Direction::Input) {
+                let outer = m.output(&port.name, port.width, &port.doc);
+                side.connections.add(&core.port_of(id), outer);
+                continue;
+            }
             let outer = m.input(&port.name, port.width, &port.doc);
-            if capture.is_none() {
-                core_connections.add(&core.port_of(id), outer);
+            if !through_capture {
+                side.connections.add(&core.port_of(id), outer);
                 continue;
             }
             let captured = m.internal(
@@ -743,14 +1007,17 @@ fn self_timed_top(
                 port.width,
                 &format!("{} captured at the falling edge", port.name),
             );
-            outer_inputs.push(outer);
-            captured_inputs.push(captured);
-            core_connections.add(&core.port_of(id), captured);
-        } else {
-            let outer = m.output(&port.name, port.width, &port.doc);
-            core_connections.add(&core.port_of(id), outer);
+            side.outer_inputs.push(outer);
+            side.captured_inputs.push(captured);
+            side.connections.add(&core.port_of(id), captured);
         }
+        side
     }
+}
+
+/// The clock wires of the `d` input and `d` output links: the neighbours' clocks coming
+/// in, and the wires that echo the node clock to them.
+fn clock_wires(m: &mut Module, d: u32) -> (Vec<SignalId>, Vec<SignalId>) {
     let mut neighbours = Vec::new();
     let mut echoes = Vec::new();
     for j in 1..=d {
@@ -777,40 +1044,30 @@ fn self_timed_top(
             &format!("output link {j}: its receiver's clock (cla)"),
         ));
     }
+    (neighbours, echoes)
+}
+
+/// The rendezvous of the `neighbours`' clocks, and `node_clk`, its inverse. Returns the
+/// rendezvous, the capture's clock.
+fn node_clock(
+    m: &mut Module,
+    rendezvous_kind: Rendezvous,
+    node_clk: SignalId,
+    neighbours: &[SignalId],
+) -> SignalId {
     let rendezvous = m.internal(
         "rendezvous",
         1,
         "Muller-C element whose inverse is the node clock",
     );
-    let inputs: Vec<Expr> = match params.rendezvous() {
-        Rendezvous::PerWire => neighbours
-            .iter()
-            .map(|&wire| {
-                let name = m.sig(wire).name.clone();
-                let seen = m.internal(
-                    &format!("{name}_met"),
-                    1,
-                    &format!("{name} met by the node clock: the level both last reached"),
-                );
-                m.c_element(
-                    seen,
-                    vec![node_clk.into(), wire.into()],
-                    true,
-                    &format!(
-                        "Takes {name}'s level once the node clock has it too, and holds it until the node clock moves on: a neighbour that is already a cycle ahead is not mistaken for one behind. It starts high, as the node clock's last level before reset."
-                    ),
-                );
-                seen.into()
-            })
-            .collect(),
-        Rendezvous::Level => neighbours.iter().map(|&n| Expr::from(n)).collect(),
-    };
-    let (rule, doc) = match params.rendezvous() {
+    let (inputs, rule, doc) = match rendezvous_kind {
         Rendezvous::PerWire => (
+            met_wires(m, node_clk, neighbours),
             "The rendezvous: rises when every clock wire has met a high node clock, falls when every one has met a low one, else holds.",
             "The node clock falls once every neighbour's clock has risen with it and rises once every one has fallen with it.",
         ),
         Rendezvous::Level => (
+            neighbours.iter().map(|&n| Expr::from(n)).collect(),
             "The rendezvous as the network-switch paper draws it: rises when every neighbour's clock is high, falls when every one is low, else holds (deadlocks for some wire delays: a deliberate fault).",
             "The node clock falls when all neighbours have risen and rises when all have fallen.",
         ),
@@ -826,32 +1083,29 @@ fn self_timed_top(
         !Expr::from(rendezvous),
         &format!("{doc} The core and the local router run on it."),
     );
-    for echo in echoes {
-        m.assign(
-            echo,
-            node_clk.into(),
-            "Every neighbour waits for this clock: cl forward, cla back.",
-        );
-    }
-    if let Some((capture, ports)) = capture {
-        let connections = Connections::of(capture)
-            .bind(&ports.clk, rendezvous)
-            .bind(&ports.rst, rst)
-            .bind_all(ports.inputs.iter().zip(outer_inputs))
-            .bind_all(ports.captured.iter().zip(captured_inputs));
-        m.instance(
-            "capture",
-            connections,
-            "Inputs taken at the falling edge of the node clock (the rising edge of the rendezvous).",
-        );
-    }
-    let connections = core_connections
-        .bind(&core.port_of(clocking.clock), node_clk)
-        .bind(&core.port_of(clocking.reset), rst);
-    m.instance(
-        "core",
-        connections,
-        "The synchronous switch on the node clock.",
-    );
-    m
+    rendezvous
+}
+
+/// Per wire: a C element of each neighbour's clock and the node clock, `<wire>_met`.
+fn met_wires(m: &mut Module, node_clk: SignalId, neighbours: &[SignalId]) -> Vec<Expr> {
+    neighbours
+        .iter()
+        .map(|&wire| {
+            let name = m.sig(wire).name.clone();
+            let seen = m.internal(
+                &format!("{name}_met"),
+                1,
+                &format!("{name} met by the node clock: the level both last reached"),
+            );
+            m.c_element(
+                seen,
+                vec![node_clk.into(), wire.into()],
+                true,
+                &format!(
+                    "Takes {name}'s level once the node clock has it too, and holds it until the node clock moves on: a neighbour that is already a cycle ahead is not mistaken for one behind. It starts high, as the node clock's last level before reset."
+                ),
+            );
+            seen.into()
+        })
+        .collect()
 }

@@ -327,21 +327,7 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
     }
     let doc: Vec<&str> = doc.iter().map(String::as_str).collect();
     let mut m = Module::new(format!("{}_node", params.top), &doc);
-    let (clock, reset) = match params.clocking {
-        SwitchClocking::Synchronous => {
-            let clocking = m.clocked();
-            (clocking.clock, clocking.reset)
-        }
-        SwitchClocking::SelfTimed => {
-            let reset = m.input("rst", 1, "synchronous reset, active high, on node_clk");
-            let clock = m.output(
-                "node_clk",
-                1,
-                "this node's clock, made by its switch: the router's, and the processor side's",
-            );
-            (clock, reset)
-        }
-    };
+    let (clock, reset) = node_clocking(&mut m, params.clocking);
     let node = m.input(
         "node",
         kw,
@@ -371,9 +357,54 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
             &switch.port_named("fault"),
             Expr::concat(vec![out_fault.into(), Expr::zero(1)]),
         );
-    // The network links, each side the switch's: words come in on in-links and go out on
-    // out-links, NACKs the other way; self-timed, each link's sender's clock goes with its
-    // words (cl) and its receiver's clock with its NACK (cla).
+    network_link_ports(&mut m, (switch, &mut switch_connections), d, self_timed);
+    port0_wires(
+        &mut m,
+        (router, &mut router_connections),
+        (switch, &mut switch_connections),
+    );
+    m.instance(
+        "u_router",
+        router_connections,
+        "The router and its route generator, on port 0.",
+    );
+    m.instance(
+        "u_switch",
+        switch_connections,
+        "The switch; the router never refuses a worm (out0_nack = 0), and port 0 is never faulty.",
+    );
+    m
+}
+
+/// The node's clock and reset: inputs when synchronous; self-timed, the reset comes in and
+/// the clock, which the switch makes, goes out.
+fn node_clocking(m: &mut Module, clocking: SwitchClocking) -> (SignalId, SignalId) {
+    match clocking {
+        SwitchClocking::Synchronous => {
+            let clocking = m.clocked();
+            (clocking.clock, clocking.reset)
+        }
+        SwitchClocking::SelfTimed => {
+            let reset = m.input("rst", 1, "synchronous reset, active high, on node_clk");
+            let clock = m.output(
+                "node_clk",
+                1,
+                "this node's clock, made by its switch: the router's, and the processor side's",
+            );
+            (clock, reset)
+        }
+    }
+}
+
+/// The node's ports for the network links, each side the switch's: words come in on
+/// in-links and go out on out-links, NACKs the other way; self-timed, each link's sender's
+/// clock goes with its words (cl) and its receiver's clock with its NACK (cla).
+fn network_link_ports(
+    m: &mut Module,
+    (switch, connections): (&Module, &mut Connections),
+    d: usize,
+    self_timed: bool,
+) {
     for (side, towards, inward, nack, cl, cla) in [
         (
             "in",
@@ -409,28 +440,26 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
                     false => Direction::Output,
                 };
                 let port = m.port(&name, width, direction, &doc);
-                switch_connections.add(&switch.port_named(&name), port);
+                connections.add(&switch.port_named(&name), port);
             }
         }
     }
-    let local = |m: &mut Module, name: &str, width: u32, doc: &str| m.internal(name, width, doc);
-    let net_valid = local(&mut m, "net_valid", 1, "router to switch input 0: a word");
-    let net_ctl = local(&mut m, "net_ctl", 1, "router to switch input 0: type bit");
-    let net_data = local(&mut m, "net_data", 8, "router to switch input 0: data");
-    let net_nack = local(&mut m, "net_nack", 1, "switch input 0's NACK to the router");
-    let arr_valid = local(
-        &mut m,
-        "arr_valid",
-        1,
-        "switch output 0 to the router: a word",
-    );
-    let arr_ctl = local(
-        &mut m,
-        "arr_ctl",
-        1,
-        "switch output 0 to the router: type bit",
-    );
-    let arr_data = local(&mut m, "arr_data", 8, "switch output 0 to the router: data");
+}
+
+/// The wires between the router and the switch's port 0, and the constant zero of the
+/// router's NACK (it never refuses a worm).
+fn port0_wires(
+    m: &mut Module,
+    (router, router_connections): (&Module, &mut Connections),
+    (switch, switch_connections): (&Module, &mut Connections),
+) {
+    let net_valid = m.internal("net_valid", 1, "router to switch input 0: a word");
+    let net_ctl = m.internal("net_ctl", 1, "router to switch input 0: type bit");
+    let net_data = m.internal("net_data", 8, "router to switch input 0: data");
+    let net_nack = m.internal("net_nack", 1, "switch input 0's NACK to the router");
+    let arr_valid = m.internal("arr_valid", 1, "switch output 0 to the router: a word");
+    let arr_ctl = m.internal("arr_ctl", 1, "switch output 0 to the router: type bit");
+    let arr_data = m.internal("arr_data", 8, "switch output 0 to the router: data");
     let port0 = [
         ("net_valid", "in0_valid", net_valid),
         ("net_ctl", "in0_ctl", net_ctl),
@@ -445,17 +474,6 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
         switch_connections.add(&switch.port_named(at_switch), wire);
     }
     switch_connections.add(&switch.port_named("out0_nack"), Expr::zero(1));
-    m.instance(
-        "u_router",
-        router_connections,
-        "The router and its route generator, on port 0.",
-    );
-    m.instance(
-        "u_switch",
-        switch_connections,
-        "The switch; the router never refuses a worm (out0_nack = 0), and port 0 is never faulty.",
-    );
-    m
 }
 
 /// The link words and NACK of one out-link, as the top's internal signals.
@@ -469,10 +487,127 @@ struct LinkWires {
     clocks: Option<(SignalId, SignalId)>,
 }
 
+impl LinkWires {
+    /// Node `prefix`'s out-link `p`, named after it.
+    fn declare(m: &mut Module, prefix: &str, p: usize, self_timed: bool) -> Self {
+        let doc = |what: &str| format!("node {}: out-link {p}, {what}", prefix);
+        let mut link = LinkWires {
+            valid: m.internal(&format!("{prefix}_out{p}_valid"), 1, &doc("a word")),
+            ctl: m.internal(&format!("{prefix}_out{p}_ctl"), 1, &doc("type bit")),
+            data: m.internal(
+                &format!("{prefix}_out{p}_data"),
+                DATA_BITS as u32,
+                &doc("data"),
+            ),
+            nack: m.internal(
+                &format!("{prefix}_out{p}_nack"),
+                1,
+                &doc("NACK from the node it leads to"),
+            ),
+            clocks: None,
+        };
+        if self_timed {
+            link.clocks = Some((
+                m.internal(
+                    &format!("{prefix}_out{p}_cl"),
+                    1,
+                    &doc("this node's clock to the node it leads to"),
+                ),
+                m.internal(
+                    &format!("{prefix}_out{p}_cla"),
+                    1,
+                    &doc("the clock of the node it leads to"),
+                ),
+            ));
+        }
+        link
+    }
+
+    /// Binds the wires to a node's link ports `<link>_valid`, `<link>_ctl`, `<link>_data`
+    /// (and self-timed `<link>_cl`, `<link>_cla`), the NACK to `<nack_link>_nack`.
+    fn bind(&self, bind: &mut impl FnMut(&str, Expr), link: &str, nack_link: &str) {
+        bind(&format!("{link}_valid"), self.valid.into());
+        bind(&format!("{link}_ctl"), self.ctl.into());
+        bind(&format!("{link}_data"), self.data.into());
+        bind(&format!("{nack_link}_nack"), self.nack.into());
+        if let Some((cl, cla)) = self.clocks {
+            bind(&format!("{link}_cl"), cl.into());
+            bind(&format!("{link}_cla"), cla.into());
+        }
+    }
+}
+
+/// A node's own ports on the top, named after its word.
+struct NodePorts<'r> {
+    /// `n012`, before every port's name.
+    prefix: String,
+    /// The word as the documentation shows it.
+    shown: String,
+    /// Self-timed only: the node's clock.
+    node_clk: Option<SignalId>,
+    /// The processor side, each port with the router's name for it.
+    processor: Vec<(&'r str, SignalId)>,
+    fault: SignalId,
+    link_fault: SignalId,
+}
+
+impl<'r> NodePorts<'r> {
+    fn declare(m: &mut Module, params: &NetworkParams, router: &'r Module, v: usize) -> Self {
+        let graph = params.graph();
+        let word = graph.word_at(v).letters().to_vec();
+        let prefix = node_prefix(graph, &word);
+        let shown = graph.format_letters(&word);
+        let node_clk = (params.clocking == SwitchClocking::SelfTimed).then(|| {
+            m.output(
+                &format!("{prefix}_node_clk"),
+                1,
+                &format!("node {shown}: its clock, on which its processor-side ports change and are sampled"),
+            )
+        });
+        let mut processor = Vec::new();
+        for (name, width, direction, doc) in processor_ports(router) {
+            let full = format!("{prefix}_{name}");
+            let doc = format!("node {shown}: {doc}");
+            processor.push((name, m.port(&full, width, direction, &doc)));
+        }
+        let fault = m.input(
+            &format!("{prefix}_fault"),
+            1,
+            &format!("node {shown} is faulty: no worm is sent into it"),
+        );
+        let link_fault = m.input(
+            &format!("{prefix}_link_fault"),
+            graph.d() as u32,
+            &format!("node {shown}: bit p-1, its out-link on port p is faulty"),
+        );
+        NodePorts {
+            prefix,
+            shown,
+            node_clk,
+            processor,
+            fault,
+            link_fault,
+        }
+    }
+}
+
+/// Everything the top has declared that the node instances bind.
+struct TopWiring<'r> {
+    /// The synchronous nodes' shared clock; none when self-timed.
+    clock: Option<SignalId>,
+    reset: SignalId,
+    nodes: Vec<NodePorts<'r>>,
+    /// The out-links by (node, port - 1).
+    wires: Vec<Vec<LinkWires>>,
+    /// The links ([`links`]), by sender.
+    links: Vec<NetLink>,
+    /// The same links by receiver, each node's in order of its in-ports.
+    incoming: Vec<NetLink>,
+}
+
 /// The top: one node per word, the links by the Kautz arcs ([`links`]).
 fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Module {
-    let graph = *params.graph();
-    let (d, n) = (graph.d(), params.nodes());
+    let (d, n) = (params.graph().d(), params.nodes());
     let self_timed = params.clocking == SwitchClocking::SelfTimed;
     let mut doc = vec![
         format!("The {},", params.describe()),
@@ -506,147 +641,93 @@ fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Mod
             ),
         ),
     };
-    let words: Vec<Vec<Letter>> = (0..n)
-        .map(|v| graph.word_at(v).letters().to_vec())
+    let nodes: Vec<NodePorts> = (0..n)
+        .map(|v| NodePorts::declare(&mut m, params, router, v))
         .collect();
-    let prefixes: Vec<String> = words.iter().map(|word| node_prefix(&graph, word)).collect();
-    let mut node_clocks = Vec::with_capacity(n);
-    let mut processor: Vec<Vec<(&str, SignalId)>> = Vec::with_capacity(n);
-    let mut faulty = Vec::with_capacity(n);
-    let mut link_faulty = Vec::with_capacity(n);
-    for (word, prefix) in words.iter().zip(&prefixes) {
-        let shown = graph.format_letters(word);
-        if self_timed {
-            node_clocks.push(m.output(
-                &format!("{prefix}_node_clk"),
-                1,
-                &format!("node {shown}: its clock, on which its processor-side ports change and are sampled"),
-            ));
-        }
-        let mut ports = Vec::new();
-        for (name, width, direction, doc) in processor_ports(router) {
-            let full = format!("{prefix}_{name}");
-            let doc = format!("node {shown}: {doc}");
-            ports.push((name, m.port(&full, width, direction, &doc)));
-        }
-        processor.push(ports);
-        faulty.push(m.input(
-            &format!("{prefix}_fault"),
-            1,
-            &format!("node {shown} is faulty: no worm is sent into it"),
-        ));
-        link_faulty.push(m.input(
-            &format!("{prefix}_link_fault"),
-            d as u32,
-            &format!("node {shown}: bit p-1, its out-link on port p is faulty"),
-        ));
-    }
-    // The out-links by (node, port), each named after its sender.
-    let mut wires: Vec<Vec<LinkWires>> = Vec::with_capacity(n);
-    for prefix in &prefixes {
-        let mut out = Vec::with_capacity(d);
-        for p in 1..=d {
-            let doc = |what: &str| format!("node {}: out-link {p}, {what}", prefix);
-            let mut link = LinkWires {
-                valid: m.internal(&format!("{prefix}_out{p}_valid"), 1, &doc("a word")),
-                ctl: m.internal(&format!("{prefix}_out{p}_ctl"), 1, &doc("type bit")),
-                data: m.internal(
-                    &format!("{prefix}_out{p}_data"),
-                    DATA_BITS as u32,
-                    &doc("data"),
-                ),
-                nack: m.internal(
-                    &format!("{prefix}_out{p}_nack"),
-                    1,
-                    &doc("NACK from the node it leads to"),
-                ),
-                clocks: None,
-            };
-            if self_timed {
-                link.clocks = Some((
-                    m.internal(
-                        &format!("{prefix}_out{p}_cl"),
-                        1,
-                        &doc("this node's clock to the node it leads to"),
-                    ),
-                    m.internal(
-                        &format!("{prefix}_out{p}_cla"),
-                        1,
-                        &doc("the clock of the node it leads to"),
-                    ),
-                ));
-            }
-            out.push(link);
-        }
-        wires.push(out);
-    }
+    let wires = nodes
+        .iter()
+        .map(|ports| {
+            (1..=d)
+                .map(|p| LinkWires::declare(&mut m, &ports.prefix, p, self_timed))
+                .collect()
+        })
+        .collect();
     let links = links(params);
-    // The same links by receiver, each node's in order of its in-ports.
     let mut incoming = links.clone();
     incoming.sort_by_key(|link| (link.to, link.in_port));
+    let top = TopWiring {
+        clock,
+        reset,
+        nodes,
+        wires,
+        links,
+        incoming,
+    };
     for v in 0..n {
-        let word = &words[v];
-        let outgoing = &links[v * d..(v + 1) * d];
-        let out_fault = Expr::concat(
-            outgoing
-                .iter()
-                .rev()
-                .map(|link| {
-                    Expr::from(faulty[link.to]).or(Expr::Slice {
-                        signal: link_faulty[v],
-                        lo: link.out_port as u32 - 1,
-                        width: 1,
-                    })
-                })
-                .collect(),
-        );
-        let mut connections = Connections::of(node);
-        let mut bind = |name: &str, value: Expr| connections.add(&node.port_named(name), value);
-        bind("rst", reset.into());
-        bind(
-            "node",
-            Expr::konst(
-                graph.k() as u32 * params.router.letter_bits(),
-                node_word(params, v),
-            ),
-        );
-        bind("out_fault", out_fault);
-        match clock {
-            Some(clock) => bind("clk", clock.into()),
-            None => bind("node_clk", node_clocks[v].into()),
-        }
-        for &(name, signal) in &processor[v] {
-            bind(name, signal.into());
-        }
-        for link in &incoming[v * d..(v + 1) * d] {
-            let q = link.in_port;
-            let up = &wires[link.from][link.out_port - 1];
-            bind(&format!("in{q}_valid"), up.valid.into());
-            bind(&format!("in{q}_ctl"), up.ctl.into());
-            bind(&format!("in{q}_data"), up.data.into());
-            bind(&format!("in{q}_nack"), up.nack.into());
-            if let Some((cl, cla)) = up.clocks {
-                bind(&format!("in{q}_cl"), cl.into());
-                bind(&format!("in{q}_cla"), cla.into());
-            }
-        }
-        for link in outgoing {
-            let p = link.out_port;
-            let out = &wires[v][p - 1];
-            bind(&format!("out{p}_valid"), out.valid.into());
-            bind(&format!("out{p}_ctl"), out.ctl.into());
-            bind(&format!("out{p}_data"), out.data.into());
-            bind(&format!("out{}_nack", link.nack_port), out.nack.into());
-            if let Some((cl, cla)) = out.clocks {
-                bind(&format!("out{p}_cl"), cl.into());
-                bind(&format!("out{p}_cla"), cla.into());
-            }
-        }
-        m.instance(
-            &format!("u_{}", prefixes[v]),
-            connections,
-            &format!("Node {}.", graph.format_letters(word)),
-        );
+        node_instance(&mut m, params, node, &top, v);
     }
     m
+}
+
+/// Node `v`'s instance: its clocking, word and out-link faults, its processor side, and
+/// its in-links and out-links.
+fn node_instance(m: &mut Module, params: &NetworkParams, node: &Module, top: &TopWiring, v: usize) {
+    let d = params.graph().d();
+    let ports = &top.nodes[v];
+    let outgoing = &top.links[v * d..(v + 1) * d];
+    let out_fault = Expr::concat(
+        outgoing
+            .iter()
+            .rev()
+            .map(|link| {
+                Expr::from(top.nodes[link.to].fault).or(Expr::Slice {
+                    signal: ports.link_fault,
+                    lo: link.out_port as u32 - 1,
+                    width: 1,
+                })
+            })
+            .collect(),
+    );
+    let mut connections = Connections::of(node);
+    let mut bind = |name: &str, value: Expr| connections.add(&node.port_named(name), value);
+    bind("rst", top.reset.into());
+    bind(
+        "node",
+        Expr::konst(
+            params.graph().k() as u32 * params.router.letter_bits(),
+            node_word(params, v),
+        ),
+    );
+    bind("out_fault", out_fault);
+    match top.clock {
+        Some(clock) => bind("clk", clock.into()),
+        None => {
+            let node_clk = ports.node_clk.expect("a self-timed node has its clock");
+            bind("node_clk", node_clk.into());
+        }
+    }
+    for &(name, signal) in &ports.processor {
+        bind(name, signal.into());
+    }
+    for link in &top.incoming[v * d..(v + 1) * d] {
+        let q = link.in_port;
+        top.wires[link.from][link.out_port - 1].bind(
+            &mut bind,
+            &format!("in{q}"),
+            &format!("in{q}"),
+        );
+    }
+    for link in outgoing {
+        let p = link.out_port;
+        top.wires[v][p - 1].bind(
+            &mut bind,
+            &format!("out{p}"),
+            &format!("out{}", link.nack_port),
+        );
+    }
+    m.instance(
+        &format!("u_{}", ports.prefix),
+        connections,
+        &format!("Node {}.", ports.shown),
+    );
 }

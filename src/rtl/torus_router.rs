@@ -558,24 +558,15 @@ fn core(
     );
     let (current, io) = core_io(&mut m, params);
     let per_dim_signals = ring_instances(&mut m, params, ring, current, io.dst);
-    let (wrong, forward, grant) = decision(&mut m, params, &io, &per_dim_signals);
+    let decided = decision(&mut m, params, &io, &per_dim_signals);
     let candidates = match params.family() {
-        Family::ECube => ecube_core(params, &mut m, &io, dims, &per_dim_signals, wrong, forward),
-        Family::Torus => torus_core(
-            params,
-            &mut m,
-            &io,
-            dims,
-            &per_dim_signals,
-            wrong,
-            forward,
-            grant,
-        ),
+        Family::ECube => ecube_core(params, &mut m, &io, dims, &per_dim_signals, &decided),
+        Family::Torus => torus_core(params, &mut m, &io, dims, &per_dim_signals, &decided),
     };
     let connections = Connections::of(arbiter)
         .bind(&arbiter_ports.mask, io.mask)
         .bind_all(arbiter_ports.candidates.iter().zip(candidates))
-        .bind(&arbiter_ports.grant, grant);
+        .bind(&arbiter_ports.grant, decided.grant);
     m.instance(
         "u_arbiter",
         connections,
@@ -700,14 +691,24 @@ fn ring_instances(
     per_dim_signals
 }
 
+/// The signals of the decision every family shares.
+struct Decision {
+    /// Bit d: dimension d is incorrect.
+    wrong: SignalId,
+    /// The message leaves on a network port.
+    forward: SignalId,
+    /// The arbiter's port, one-hot, which the arbiter drives.
+    grant: SignalId,
+}
+
 /// What every family decides alike: delivered or the granted port, blocked, the
-/// destination passed on. Returns `wrong`, `forward` and `grant`, which the arbiter drives.
+/// destination passed on.
 fn decision(
     m: &mut Module,
     params: &TorusRouterParams,
     io: &CoreIo,
     per_dim_signals: &[Vec<SignalId>],
-) -> (SignalId, SignalId, SignalId) {
+) -> Decision {
     let n = params.n();
     let wrong = m.internal("wrong", n as u32, "bit d: dimension d is incorrect");
     m.assign(
@@ -755,7 +756,11 @@ fn decision(
         io.dst.into(),
         "No algorithm changes the destination.",
     );
-    (wrong, forward, grant)
+    Decision {
+        wrong,
+        forward,
+        grant,
+    }
 }
 
 /// The doc string of `port` of `module`, to describe the signals that carry it.
@@ -775,9 +780,9 @@ fn ecube_core(
     io: &CoreIo,
     dims: Option<&(Module, DimsPorts)>,
     rings: &[Vec<SignalId>],
-    wrong: SignalId,
-    forward: SignalId,
+    decided: &Decision,
 ) -> Vec<SignalId> {
+    let Decision { wrong, forward, .. } = *decided;
     let (n, d) = (params.n(), params.dim_bits());
     let (dims, dims_ports) = dims.expect("e-cube selects its dimension in the dims block");
     let plus = &rings[1];
@@ -870,17 +875,19 @@ struct TorusPair {
 
 /// West-first and direction-first: routing in the torus of dimensions X and Y (fixed 0
 /// and 1 for west-first, the pair of step 1 for direction-first).
-#[allow(clippy::too_many_arguments)]
 fn torus_core(
     params: &TorusRouterParams,
     m: &mut Module,
     io: &CoreIo,
     dims: Option<&(Module, DimsPorts)>,
     rings: &[Vec<SignalId>],
-    wrong: SignalId,
-    forward: SignalId,
-    grant: SignalId,
+    decided: &Decision,
 ) -> Vec<SignalId> {
+    let Decision {
+        wrong,
+        forward,
+        grant,
+    } = *decided;
     let n = params.n();
     let header = TorusHeader::of(io);
     let gather = |m: &mut Module, signals: &[SignalId], name: &str, doc: &str| {

@@ -135,7 +135,7 @@ verify-full: deps $(KAUTZGEN)
 # optimisation (OPT_FAST=-O0, which Verilator's make reads from MAKEFLAGS): compiling it
 # takes less than half the time, running it a little longer. `kautzgen verify` keeps -Os.
 test: deps
-	$(CARGO) fmt --check
+	$(CARGO) fmt --all --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	OBJCACHE=$${OBJCACHE-ccache} MAKEFLAGS="OPT_FAST=-O0" $(CARGO) test --locked
 

@@ -25,10 +25,11 @@ pub trait Choice: Copy + PartialEq + 'static {
     }
 }
 
-/// Declares an enum and its [`Choice`] impl together, each variant written once as
-/// `Variant = "name": "help"`; the help becomes the variant's doc comment. Attributes before
-/// a variant (such as `#[default]`) and before the enum (derives, docs) are kept.
-macro_rules! choice {
+// Exported at the crate's root under a name nobody types, so that it can be re-exported
+// here, beside the trait it implements, as `choice`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __choice {
     (
         $(#[$meta:meta])*
         $vis:vis enum $enum:ident {
@@ -65,11 +66,14 @@ macro_rules! choice {
     };
 }
 
-pub(crate) use choice;
+/// Declares an enum and its [`Choice`] impl together, each variant written once as
+/// `Variant = "name": "help"`; the help becomes the variant's doc comment. Attributes before
+/// a variant (such as `#[default]`) and before the enum (derives, docs) are kept.
+pub use crate::__choice as choice;
 
 #[cfg(test)]
 mod tests {
-    use super::Choice;
+    use super::{Choice, choice};
 
     choice! {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

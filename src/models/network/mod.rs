@@ -3,7 +3,7 @@
 //! network of the k-ary n-cube of Demaine and Srinivas's k-ary n-cube paper, which shares
 //! their traffic and statistics (docs/papers.md lists both papers). They are golden models
 //! like those of [`crate::routing`]: the RTL is checked against them cycle by cycle. The
-//! sweeps and figures run on them are [`crate::experiments`].
+//! sweeps and figures run on them are in the main crate's `experiments`.
 
 pub mod kautz_net;
 pub mod link;

@@ -1,4 +1,4 @@
-//! The switch's cycle model (src/network/switch.rs) against docs/switch.md: the byte-by-byte
+//! The switch's cycle model (src/models/network/switch.rs) against docs/switch.md: the byte-by-byte
 //! example and its three-switch continuation cycle by cycle, each directed case with its
 //! expectation worked out from the specification by hand, configuration errors, and
 //! properties over 100,000 cycles of random traffic from senders and receivers that keep

@@ -6,7 +6,7 @@
 //! In: [`RouterParams`] (the graph, the message buffer's size, a built-in fault for
 //! verification, the top's name). Out: a [`Design`] of the route generator's modules
 //! (`<top>_route_gen` and its blocks) and the router's top, which computes exactly what the
-//! network model's router (src/network/router.rs) computes in every cycle:
+//! network model's router (src/models/network/router.rs) computes in every cycle:
 //! - **loader**: takes the message's bytes into the message buffer (a [`Memory`] of
 //!   `max_bytes` bytes, written at the byte's index), counts them, notes a message too
 //!   long, and starts the route generator (`init`) with the first byte;

@@ -4,7 +4,7 @@
 //!
 //! In: [`SwitchParams`] (the switch's [`SwitchConfig`], a built-in fault for verification,
 //! the top's name). Out: a [`Design`] of two modules, computing exactly what the network
-//! model's switch (src/network/switch.rs) computes in every cycle (docs/switch.md is the
+//! model's switch (src/models/network/switch.rs) computes in every cycle (docs/switch.md is the
 //! specification of both):
 //! - **output** (one instance per output port): the arbiter (round-robin or fixed
 //!   priority), the one-hot owner register, the `first` flag that marks the first word

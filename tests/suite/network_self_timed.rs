@@ -403,14 +403,14 @@ fn the_command_line_builds_it_and_refuses_what_it_cannot_do() {
     assert!(!Path::new("x").exists());
 }
 
-/// Five draws of every wire's delay (fifty in make verify-full), each with its own traffic,
+/// Three draws of every wire's delay (fifty in make verify-full), each with its own traffic,
 /// one of them with a faulty node: every message as the model has it, in both simulators.
 #[test]
 fn the_self_timed_network_moves_every_message_as_the_model_does() {
     let simulators: [Box<dyn Simulator>; 2] =
         [Box::new(Ghdl::default()), Box::new(Icarus::default())];
-    for seed in 1..=5 {
-        let faulty = u64::from(seed == 5);
+    for seed in 1..=3 {
+        let faulty = u64::from(seed == 3);
         let unit = NetworkUnit::new(params(None), 0.02, 600, faulty, seed).unwrap();
         let names: Vec<_> = unit.links().into_iter().map(|l| l.names).collect();
         let delays = DelaySource::Drawn.delays(&names, seed).unwrap();

@@ -171,14 +171,11 @@ fn a_changed_vhdl_gives_a_counterexample_naming_the_output() {
     assert!(kept.join("search.log").exists());
 }
 
-#[test]
-fn each_built_in_fault_in_the_vhdl_alone_gives_a_counterexample() {
+/// Each of `faults`, put into the VHDL of K(2,3)'s route generator alone, gives a
+/// counterexample after the reset.
+fn vhdl_faults_give_counterexamples(faults: &[Fault]) {
     let params = RouteGenParams::new(2, 3, "kautz_route_gen").unwrap();
-    for fault in [
-        Fault::FlippedComparator,
-        Fault::UsedBitNeverSet,
-        Fault::PhaseBSkipped,
-    ] {
+    for &fault in faults {
         let scratch = tempfile::tempdir().unwrap();
         let (dir, faulty) = (scratch.path().join("good"), scratch.path().join("faulty"));
         write(&design(&params), &dir);
@@ -197,6 +194,17 @@ fn each_built_in_fault_in_the_vhdl_alone_gives_a_counterexample() {
             other => panic!("{fault:?}: {}", other.render("faulty")),
         }
     }
+}
+
+#[test]
+fn a_built_in_fault_in_the_vhdl_alone_gives_a_counterexample() {
+    vhdl_faults_give_counterexamples(&[Fault::FlippedComparator]);
+}
+
+#[test]
+#[ignore = "make verify-full"]
+fn the_other_built_in_faults_in_the_vhdl_alone_give_counterexamples() {
+    vhdl_faults_give_counterexamples(&[Fault::UsedBitNeverSet, Fault::PhaseBSkipped]);
 }
 
 #[test]

@@ -423,7 +423,22 @@ fn drawn_delays_catch_the_level_rendezvous() {
 
 #[test]
 fn both_languages_are_proved_equal() {
-    for d in ["1", "2", "3", "4"] {
+    proved_equal(&["2", "4"]);
+    let (status, _, stderr) =
+        kautzgen(&["prove", "switch", "--d", "2", "--clocking", "self-timed"]);
+    assert_eq!(status, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+#[ignore = "make verify-full"]
+fn both_languages_are_proved_equal_for_d_1_and_3() {
+    proved_equal(&["1", "3"]);
+}
+
+/// `prove switch` proves the two languages equal for each `d`.
+fn proved_equal(ds: &[&str]) {
+    for d in ds {
         let (status, stdout, stderr) = kautzgen(&["prove", "switch", "--d", d]);
         assert_eq!(status, 0, "d = {d}: {stdout}{stderr}");
         assert!(
@@ -433,10 +448,6 @@ fn both_languages_are_proved_equal() {
             "{stdout}"
         );
     }
-    let (status, _, stderr) =
-        kautzgen(&["prove", "switch", "--d", "2", "--clocking", "self-timed"]);
-    assert_eq!(status, 2, "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
 #[test]

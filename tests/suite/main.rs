@@ -33,6 +33,7 @@ mod prove_equivalence;
 mod switch_model;
 mod synth_flow;
 mod synth_fusesoc;
+mod topologies;
 mod torus_deadlock;
 mod torus_netsim;
 mod unit_ldi;

@@ -7,6 +7,7 @@
 //! [`Digraph`]: crate::topology::digraph::Digraph
 
 pub mod debruijn;
+pub mod disjoint;
 pub mod flow;
 pub mod kautz;
 pub mod ldi;

@@ -99,6 +99,16 @@ pub enum Dir {
     Minus,
 }
 
+/// Whether a torus's rings carry traffic one way or both ways, in a network of switches
+/// (`fabric::network`); the cube of Demaine and Srinivas's router is bidirectional.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rings {
+    /// One link per dimension out of each node, up the digit: switch degree n.
+    Unidirectional,
+    /// Two links per dimension, up and down: switch degree 2n.
+    Bidirectional,
+}
+
 /// An output port of a router other than the local (eject) port.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Port {

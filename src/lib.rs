@@ -28,4 +28,5 @@ pub mod output;
 pub mod rtl;
 pub mod sim;
 pub mod synth;
+pub mod topologies;
 pub mod units;

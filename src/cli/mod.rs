@@ -14,6 +14,8 @@ pub mod progress;
 mod prove;
 mod routes;
 mod synth;
+mod topology;
+mod topology_args;
 mod torus;
 mod unit;
 pub mod unknown_option;
@@ -47,6 +49,7 @@ enum Command {
     Verify(verify::Args),
     Synth(synth::Args),
     Prove(prove::Args),
+    Topology(topology::Args),
 }
 
 /// The command line's definition.
@@ -79,6 +82,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Verify(args) => verify::run(args),
         Command::Synth(args) => synth::run(args),
         Command::Prove(args) => prove::run(args),
+        Command::Topology(args) => topology::run(args),
     }
 }
 

@@ -21,3 +21,24 @@ pub fn print_stdout(text: &str) -> anyhow::Result<()> {
         other => other.context("cannot write to standard output"),
     }
 }
+
+/// Left-aligned columns two spaces apart, no trailing spaces.
+pub fn columns<const N: usize>(rows: &[[String; N]]) -> String {
+    let mut widths = [0; N];
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.len());
+        }
+    }
+    let mut text = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(cell, width)| format!("{cell:width$}"))
+            .collect();
+        text += cells.join("  ").trim_end();
+        text.push('\n');
+    }
+    text
+}

@@ -8,7 +8,7 @@
 
 use crate::choice::Choice;
 use crate::cli::input_error;
-use crate::cli::output::{Format, print_stdout};
+use crate::cli::output::{Format, columns, print_stdout};
 use crate::routing::torus::{Action, Algorithm, Header, HeaderLayout, Route, Router, RoutingError};
 use crate::topology::torus::{Faults, Node, PortMask, Torus};
 use crate::units::choice_arg::choice;
@@ -210,28 +210,7 @@ fn route_text(router: &Router, src: &Node, dst: &Node, faults: &Faults, route: &
             out,
         ]);
     }
-    text + &table(&rows)
-}
-
-/// Left-aligned columns two spaces apart, no trailing spaces.
-fn table<const N: usize>(rows: &[[String; N]]) -> String {
-    let mut widths = [0; N];
-    for row in rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.len());
-        }
-    }
-    let mut text = String::new();
-    for row in rows {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .map(|(cell, width)| format!("{cell:width$}"))
-            .collect();
-        text += cells.join("  ").trim_end();
-        text.push('\n');
-    }
-    text
+    text + &columns(&rows)
 }
 
 #[derive(Serialize)]
@@ -356,7 +335,7 @@ fn header(args: HeaderArgs) -> anyhow::Result<()> {
             }
             format!(
                 "header of the {torus}: {width} bits (destination digits, x, y, f)\n{}",
-                table(&rows)
+                columns(&rows)
             )
         }
         Format::Json => {

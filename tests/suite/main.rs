@@ -18,6 +18,7 @@ mod cli_netsim;
 mod cli_outputs;
 mod cli_progress;
 mod cli_switch;
+mod cli_topology;
 mod cli_torus;
 mod cli_units;
 mod clock_rendezvous;

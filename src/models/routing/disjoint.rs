@@ -17,8 +17,19 @@
 
 use super::flow::min_cost_disjoint_paths;
 use super::paths::NodePath;
+use crate::choice::choice;
 use crate::topology::digraph::Digraph;
 use crate::topology::torus::{Node, Rings, Torus};
+
+choice! {
+    /// Where a torus's or mesh's source routes come from.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum RouteKind {
+        #[default]
+        Disjoint = "disjoint": "As many node-disjoint routes as the pair has, least total length, shortest first",
+        DimensionOrder = "dimension-order": "One route, dimension 0 first, each ring the shorter way round",
+    }
+}
 
 /// The node-disjoint routes from `src` to `dst` (`src != dst`): as many as there are, of
 /// least total length, shortest first.

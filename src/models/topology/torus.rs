@@ -18,6 +18,7 @@
 //!   hypercube of the paper's Fig. 1. The link is the mesh move, so node digit 0 has only
 //!   `+d` and digit 1 only `-d`; there are no wraparound links.
 
+use crate::choice::choice;
 use crate::topology::digraph::Digraph;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -99,14 +100,14 @@ pub enum Dir {
     Minus,
 }
 
-/// Whether a torus's rings carry traffic one way or both ways, in a network of switches
-/// (`fabric::network`); the cube of Demaine and Srinivas's router is bidirectional.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Rings {
-    /// One link per dimension out of each node, up the digit: switch degree n.
-    Unidirectional,
-    /// Two links per dimension, up and down: switch degree 2n.
-    Bidirectional,
+choice! {
+    /// Whether a torus's rings carry traffic one way or both ways, in a network of switches
+    /// (`fabric::network`); the cube of Demaine and Srinivas's router is bidirectional.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Rings {
+        Unidirectional = "uni": "One link per dimension out of each node, up the digit: switch degree n",
+        Bidirectional = "bi": "Two links per dimension, up and down: switch degree 2n",
+    }
 }
 
 /// An output port of a router other than the local (eject) port.

@@ -1,0 +1,224 @@
+//! `kautzgen topology`: a topology as a network of switches (its size, switch, links, idle
+//! ports, diameter and route table), or one pair's routes with their route bytes.
+
+use super::output::{Format, columns, print_stdout};
+use super::topology_args::TopologyArgs;
+use crate::cli::input_error;
+use crate::fabric::network::SwitchNetwork;
+use crate::routing::paths::NodePath;
+use crate::topologies::Built;
+use serde::Serialize;
+
+/// Describe a network of one (d+1)x(d+1) switch per node on any topology, or print one
+/// pair's routes, in the order the source router tries them, with their route bytes.
+///
+/// A route byte is the output port a switch takes (1 to d; port 0 is the router's). Kautz
+/// routes come from the route generator; the others from the min-cost flow: as many
+/// node-disjoint routes as the pair has, of least total length, shortest first
+/// (docs/topologies.md).
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  kautzgen topology --topology torus --k 3 --n 2 --rings uni
+  kautzgen topology --topology debruijn --d 2 --k 3 --src 000 --dst 111
+  kautzgen topology --topology mesh --k 4 --n 2 --routes dimension-order --src 0,3 --dst 2,0
+  kautzgen topology --topology file:graph.txt --format json")]
+pub struct Args {
+    #[command(flatten)]
+    topology: TopologyArgs,
+    /// Source node of the routes to print, named as the topology names its nodes (a Kautz
+    /// or de Bruijn word, torus and mesh digits most significant first with commas, an edge
+    /// list's number).
+    #[arg(long, value_name = "NODE", requires = "dst")]
+    src: Option<String>,
+    /// Destination node, named like --src.
+    #[arg(long, value_name = "NODE", requires = "src")]
+    dst: Option<String>,
+    /// Output: lines for people, or one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Most nodes whose every pair's routes are listed to give the route table's size.
+const MAX_TABULATED_NODES: usize = 256;
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let built = args.topology.build().map_err(input_error)?;
+    let text = match (&args.src, &args.dst) {
+        (Some(src), Some(dst)) => {
+            let (src, dst) = (node(&built.network, src)?, node(&built.network, dst)?);
+            if src == dst {
+                return Err(input_error(anyhow::anyhow!(
+                    "--src and --dst are the same node, {}; a route joins two different nodes",
+                    built.network.node_name(src)
+                )));
+            }
+            let routes = built.routes(src, dst).map_err(input_error)?;
+            pair(&built, src, dst, &routes, args.format)
+        }
+        _ => summary(&built, args.format),
+    };
+    print_stdout(&text)
+}
+
+fn node(network: &SwitchNetwork, name: &str) -> anyhow::Result<usize> {
+    network.node_named(name.trim()).ok_or_else(|| {
+        input_error(anyhow::anyhow!(
+            "{} has no node '{name}'; its nodes are named like {} and {}",
+            network.name(),
+            network.node_name(0),
+            network.node_name(network.node_count() - 1)
+        ))
+    })
+}
+
+/// What the whole network is, in JSON; field order is part of the interface.
+#[derive(Serialize)]
+struct SummaryJson<'a> {
+    topology: &'a str,
+    nodes: usize,
+    ports: usize,
+    links: usize,
+    idle_ports: usize,
+    diameter: Option<usize>,
+    routes: &'a str,
+    table: Option<Table>,
+}
+
+/// The routes of every ordered pair, as a source router's table would hold them.
+#[derive(Serialize, Clone, Copy)]
+struct Table {
+    pairs: usize,
+    routes: usize,
+    fewest_per_pair: usize,
+    most_per_pair: usize,
+    route_bytes: usize,
+    longest_route: usize,
+}
+
+fn table(built: &Built) -> Option<Table> {
+    let n = built.network.node_count();
+    if n > MAX_TABULATED_NODES {
+        return None;
+    }
+    let mut table = Table {
+        pairs: 0,
+        routes: 0,
+        fewest_per_pair: usize::MAX,
+        most_per_pair: 0,
+        route_bytes: 0,
+        longest_route: 0,
+    };
+    for s in 0..n {
+        for t in (0..n).filter(|&t| t != s) {
+            let routes = built
+                .routes(s, t)
+                .expect("two distinct nodes of the network");
+            table.pairs += 1;
+            table.routes += routes.len();
+            table.fewest_per_pair = table.fewest_per_pair.min(routes.len());
+            table.most_per_pair = table.most_per_pair.max(routes.len());
+            for r in &routes {
+                table.route_bytes += r.len() - 1;
+                table.longest_route = table.longest_route.max(r.len() - 1);
+            }
+        }
+    }
+    Some(table)
+}
+
+fn summary(built: &Built, format: Format) -> String {
+    let net = &built.network;
+    let links = net.digraph().arc_count();
+    let json = SummaryJson {
+        topology: net.name(),
+        nodes: net.node_count(),
+        ports: net.ports(),
+        links,
+        idle_ports: net.node_count() * net.ports() - links,
+        diameter: (net.node_count() <= MAX_TABULATED_NODES * 16)
+            .then(|| net.digraph().diameter())
+            .flatten(),
+        routes: built.route_source(),
+        table: table(built),
+    };
+    if format == Format::Json {
+        return serde_json::to_string(&json).expect("summaries serialise") + "\n";
+    }
+    let switch = net.ports() + 1;
+    let mut text = format!(
+        "{}: {} nodes, a {switch}x{switch} switch at each ({} network ports), {links} links, {} idle output ports\n",
+        json.topology, json.nodes, json.ports, json.idle_ports
+    );
+    if let Some(diameter) = json.diameter {
+        text += &format!("diameter: {diameter}\n");
+    }
+    text += &format!("routes: {}\n", json.routes);
+    text += &match json.table {
+        Some(t) => format!(
+            "route table: {} ordered pairs, {} to {} routes each, {} routes, {} route bytes, the longest {} hops\n",
+            t.pairs, t.fewest_per_pair, t.most_per_pair, t.routes, t.route_bytes, t.longest_route
+        ),
+        None => format!(
+            "route table: not listed above {MAX_TABULATED_NODES} nodes; give --src and --dst for a pair's routes\n"
+        ),
+    };
+    text
+}
+
+/// One pair's routes in JSON; field order is part of the interface.
+#[derive(Serialize)]
+struct PairJson<'a> {
+    topology: &'a str,
+    src: &'a str,
+    dst: &'a str,
+    routes: Vec<RouteJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct RouteJson<'a> {
+    len: usize,
+    ports: Vec<u8>,
+    walk: Vec<&'a str>,
+}
+
+fn pair(built: &Built, src: usize, dst: usize, routes: &[NodePath], format: Format) -> String {
+    let net = &built.network;
+    let json = PairJson {
+        topology: net.name(),
+        src: net.node_name(src),
+        dst: net.node_name(dst),
+        routes: routes
+            .iter()
+            .map(|r| RouteJson {
+                len: r.len() - 1,
+                ports: net.port_route(r),
+                walk: r.iter().map(|&v| net.node_name(v)).collect(),
+            })
+            .collect(),
+    };
+    if format == Format::Json {
+        return serde_json::to_string(&json).expect("routes serialise") + "\n";
+    }
+    let header = ["#", "len", "ports", "walk"].map(String::from);
+    let rows: Vec<[String; 4]> = std::iter::once(header)
+        .chain(json.routes.iter().enumerate().map(|(i, r)| {
+            let ports: Vec<String> = r.ports.iter().map(u8::to_string).collect();
+            [
+                (i + 1).to_string(),
+                r.len.to_string(),
+                ports.join(" "),
+                r.walk.join(" "),
+            ]
+        }))
+        .collect();
+    let text = format!(
+        "{} route{} from {} to {} in {} ({}):\n",
+        routes.len(),
+        if routes.len() == 1 { "" } else { "s" },
+        json.src,
+        json.dst,
+        json.topology,
+        built.route_source()
+    );
+    text + &columns(&rows)
+}

@@ -4,7 +4,8 @@
 //! tests, where it runs optimised.
 
 use kautzgen::fabric::network::SwitchNetwork;
-use kautzgen::fabric::wiring::End;
+use kautzgen::fabric::wiring::{End, kautz_route_bytes};
+use kautzgen::routing::kautz::route_set;
 use kautzgen::topology::debruijn::DeBruijn;
 use kautzgen::topology::edge_list;
 use kautzgen::topology::kautz::Kautz;
@@ -106,4 +107,34 @@ fn routes_become_the_output_port_of_each_hop() {
         .map(|n| bi.node_named(n).unwrap())
         .collect();
     assert_eq!(bi.port_route(&path), [2, 3]);
+}
+
+#[test]
+fn kautz_route_bytes_are_the_ports_of_the_wiring() {
+    // K(2,3), 012 -> 201 by hops 0, 1: below the last letter 2, letter 0 leaves by port 1;
+    // above 0, letter 1 by port 1 (docs/network.md, "Wiring").
+    assert_eq!(kautz_route_bytes(2, &[0, 1]), [1, 1]);
+    assert_eq!(kautz_route_bytes(2, &[1, 0, 2, 0, 1]), [2, 1, 2, 1, 1]);
+    // Every route of every pair: the bytes the router model sends are the ports by which
+    // the network's wiring joins the route's nodes.
+    for (d, k) in [(2, 3), (3, 2), (3, 3)] {
+        let graph = Kautz::new(d, k).unwrap();
+        let net = SwitchNetwork::kautz(&graph).unwrap();
+        for s in 0..net.node_count() {
+            for t in (0..net.node_count()).filter(|&t| t != s) {
+                let (src, dst) = (graph.word_at(s), graph.word_at(t));
+                for route in route_set(&graph, src.letters(), dst.letters()).unwrap() {
+                    let mut word = src.letters().to_vec();
+                    let mut path = vec![s];
+                    for &a in &route.hops {
+                        word.remove(0);
+                        word.push(a);
+                        path.push(graph.index_of(&word));
+                    }
+                    let last = src.letters()[k as usize - 1];
+                    assert_eq!(kautz_route_bytes(last, &route.hops), net.port_route(&path));
+                }
+            }
+        }
+    }
 }

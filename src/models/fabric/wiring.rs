@@ -195,6 +195,19 @@ pub fn kautz_out_port(last: Letter, a: Letter) -> u64 {
     u64::from(a) + u64::from(a < last)
 }
 
+/// The route bytes of a Kautz route from a node whose last letter is `last`: the output
+/// port of each hop, the letter `hops` shifts in ([`kautz_out_port`] against the letter
+/// before it).
+pub fn kautz_route_bytes(mut last: Letter, hops: &[Letter]) -> Vec<u8> {
+    hops.iter()
+        .map(|&a| {
+            let port = kautz_out_port(last, a) as u8;
+            last = a;
+            port
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

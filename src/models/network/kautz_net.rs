@@ -10,12 +10,12 @@
 
 use super::link::{pack, unpack};
 use super::message::{Finished, Message, Outcome, payload_byte};
-use super::router::{Event, Router, RouterParams};
+use super::router::{Event, Router, RouterParams, SourceRoute};
 use super::stats::{Stats, Summary};
 use super::switch::{Switch, Word};
 use super::traffic::{Pattern, Traffic, TrafficGen};
 use crate::fabric::switch::{Arbiter, SwitchConfig, SwitchConfigError};
-use crate::fabric::wiring::{Wiring, kautz_out_port};
+use crate::fabric::wiring::{Wiring, kautz_out_port, kautz_route_bytes};
 use crate::random::{SplitMix64, mix};
 use crate::routing::kautz::route_set;
 use crate::topology::kautz::{Kautz, Letter};
@@ -441,7 +441,7 @@ impl KautzNet {
         let traffic = TrafficGen::new(params.traffic.clone(), nodes, healthy.clone(), params.seed);
         Ok(KautzNet {
             router: RouterParams {
-                k,
+                address_bytes: k,
                 route_cycles: params.route_cycles,
                 seed: params.seed,
             },
@@ -725,15 +725,15 @@ impl KautzNet {
         self.state[v].queued -= 1;
         let k = self.graph.k();
         let (src, dst) = (message.src as usize, message.dst as usize);
-        let routes = route_set(
-            &self.graph,
-            &self.letters[src * k..(src + 1) * k],
-            &self.letters[dst * k..(dst + 1) * k],
-        )
-        .expect("traffic runs between distinct nodes")
-        .into_iter()
-        .map(|r| r.hops)
-        .collect();
+        let src_word = &self.letters[src * k..(src + 1) * k];
+        let routes = route_set(&self.graph, src_word, &self.letters[dst * k..(dst + 1) * k])
+            .expect("traffic runs between distinct nodes")
+            .iter()
+            .map(|r| SourceRoute {
+                bytes: kautz_route_bytes(src_word[k - 1], &r.hops),
+                name: r.hops.clone(),
+            })
+            .collect();
         self.routers[v].accept(&self.router, t, message, routes);
         self.state[v].router_quiet = false;
     }

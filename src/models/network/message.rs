@@ -46,7 +46,8 @@ pub enum AttemptOutcome {
 /// One worm sent for a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
-    /// The route's hop letters.
+    /// The route's name, as the network model gave it to the router
+    /// ([`super::router::SourceRoute`]): a Kautz route's hop letters.
     pub route: Vec<Letter>,
     /// Index of the route in the golden route set, from 0.
     pub route_index: usize,

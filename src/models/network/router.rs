@@ -1,7 +1,9 @@
 //! The cycle model of one node's router (docs/network.md): it takes a message from its
-//! processor, sends it as a worm over the routes of the golden route set in order, one
-//! attempt per NACK, and reports the outcome; and it reassembles the messages that arrive
-//! out of port 0 of its switch.
+//! processor, sends it as a worm over its routes in order, one attempt per NACK, and
+//! reports the outcome; and it reassembles the messages that arrive out of port 0 of its
+//! switch. It knows no topology: a route is its route bytes (the output port to take at
+//! each switch) and a node is the bytes of its address in a message's header, which the
+//! network model gives it (a Kautz node's letters and the route generator's routes).
 //!
 //! In, per cycle: the NACK on the switch's input 0 and the word on its output 0. Out: the
 //! word the router puts on input 0 ([`Router::word`]) and, when an attempt or a message
@@ -11,14 +13,12 @@
 use super::link::{IDLE, pack, unpack};
 use super::message::{Attempt, AttemptOutcome, Message, payload_byte};
 use super::switch::Word;
-use crate::fabric::wiring::kautz_out_port;
-use crate::topology::kautz::Letter;
 
 /// What every router of a network shares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RouterParams {
-    /// Letters per node word.
-    pub k: usize,
+    /// Bytes of a node's address in a message's header (a Kautz word's k letters).
+    pub address_bytes: usize,
     /// B: the cycles from `init` or `next_route` after which the route generator's route is
     /// taken (its cycle bound).
     pub route_cycles: u64,
@@ -26,12 +26,21 @@ pub struct RouterParams {
     pub seed: u64,
 }
 
+/// One route of a message: the bytes the router sends, the output port at every switch,
+/// and the name reports give it, which the network model chooses (a Kautz route's hop
+/// letters); [`Attempt::route`] is that name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceRoute {
+    pub bytes: Vec<u8>,
+    pub name: Vec<u8>,
+}
+
 /// The message a router holds, with its route set and where its attempts are.
 #[derive(Debug)]
 struct Held {
     message: Message,
-    /// The golden route set, in order.
-    routes: Vec<Vec<Letter>>,
+    /// Its routes, in the order they are tried.
+    routes: Vec<SourceRoute>,
     /// T_i: the cycle the current route was taken from the route generator.
     taken: u64,
     /// Index of the current attempt's route.
@@ -58,8 +67,8 @@ pub struct RxPort {
     pub data: u8,
     pub first: bool,
     pub last: bool,
-    /// The source word's letters as they came in (empty without `valid`).
-    pub src: Vec<Letter>,
+    /// The source's address bytes as they came in (empty without `valid`).
+    pub src: Vec<u8>,
     pub len: u8,
     pub error: bool,
 }
@@ -76,7 +85,7 @@ struct RxOut {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Receive {
     Idle,
-    /// Source letters taken so far (fewer than k, at most 64).
+    /// Source address bytes taken so far (fewer than the address's, at most 64).
     Source(u8),
     Length,
     /// Data bytes taken so far.
@@ -94,8 +103,8 @@ pub enum Event {
     Delivered(Message),
     /// A message's last byte is handed to this node's processor the next cycle.
     Arrived {
-        /// The source word, as it came in.
-        src: Vec<Letter>,
+        /// The source's address, as it came in.
+        src: Vec<u8>,
         /// Its bytes, as they came in.
         bytes: Vec<u8>,
     },
@@ -113,7 +122,8 @@ pub enum Event {
 /// link is packed.
 #[derive(Debug)]
 pub struct Router {
-    letters: Box<[Letter]>,
+    /// This node's address, as a message's header carries it.
+    address: Box<[u8]>,
     held: Option<Box<Held>>,
     /// S_i: the cycle of the current attempt's head (while a message is held).
     start: u64,
@@ -123,17 +133,17 @@ pub struct Router {
     /// The word on the switch's input 0, packed ([`super::link`]).
     word: u16,
     receive: Receive,
-    rx_src: Vec<Letter>,
+    rx_src: Vec<u8>,
     rx_len: u8,
     rx_bytes: Vec<u8>,
     rx_out: RxOut,
 }
 
 impl Router {
-    /// The router of node `letters`, idle.
-    pub fn new(letters: Vec<Letter>) -> Self {
+    /// The router of the node at `address`, idle.
+    pub fn new(address: Vec<u8>) -> Self {
         Router {
-            letters: letters.into_boxed_slice(),
+            address: address.into_boxed_slice(),
             held: None,
             start: 0,
             worm: Vec::new(),
@@ -206,13 +216,14 @@ impl Router {
     }
 
     /// Takes `message` from the processor, its first byte in cycle `a` and the rest in the
-    /// cycles after; `routes` is its golden route set. The router must be idle.
+    /// cycles after; `routes` are its routes, in the order they are tried. The router must
+    /// be idle.
     pub fn accept(
         &mut self,
         params: &RouterParams,
         a: u64,
         mut message: Message,
-        routes: Vec<Vec<Letter>>,
+        routes: Vec<SourceRoute>,
     ) {
         debug_assert!(self.is_idle());
         message.handed = a;
@@ -232,27 +243,24 @@ impl Router {
     /// The words of the current attempt, into `worm`.
     fn fill_worm(&mut self, params: &RouterParams) {
         let held = self.held.as_ref().expect("a message held");
-        let route = &held.routes[held.attempt];
+        let route = &held.routes[held.attempt].bytes;
         let message = &held.message;
         let n = usize::from(message.bytes);
         let hops = route.len();
-        let len = (hops + params.k + n + 4).max(3 * (hops + 1) - 1);
+        let len = (hops + params.address_bytes + n + 4).max(3 * (hops + 1) - 1);
         let worm = &mut self.worm;
         worm.clear();
-        let mut last = self.letters[self.letters.len() - 1];
         let data = |x: u64| pack(Word::data(x));
-        for (i, &a) in route.iter().enumerate() {
-            let port = kautz_out_port(last, a);
+        for (i, &port) in route.iter().enumerate() {
             // The first route byte is the head: the only control word before the EOD.
             worm.push(pack(if i == 0 {
-                Word::control(port)
+                Word::control(u64::from(port))
             } else {
-                Word::data(port)
+                Word::data(u64::from(port))
             }));
-            last = a;
         }
         worm.push(data(0));
-        worm.extend(self.letters.iter().map(|&x| data(u64::from(x))));
+        worm.extend(self.address.iter().map(|&x| data(u64::from(x))));
         worm.push(data(n as u64));
         worm.extend((0..n).map(|j| data(u64::from(payload_byte(params.seed, message.id, j)))));
         worm.resize(len - 1, data(0));
@@ -335,7 +343,7 @@ impl Router {
         let held = self.held.as_mut().expect("an attempt under way");
         let index = held.attempt;
         held.message.attempts.push(Attempt {
-            route: std::mem::take(&mut held.routes[index]),
+            route: std::mem::take(&mut held.routes[index].name),
             route_index: index,
             start: self.start,
             outcome,
@@ -349,7 +357,7 @@ impl Router {
         if !w.valid {
             return;
         }
-        let k = self.letters.len();
+        let k = self.address.len();
         let byte = w.data as u8;
         self.receive = match self.receive {
             Receive::Idle if w.ctl => {

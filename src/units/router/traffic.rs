@@ -11,8 +11,9 @@
 //! or with no bytes, with idle cycles between and inside them. The hardware, possibly with
 //! a built-in fault, gets the same inputs and must give the model's outputs.
 
+use crate::fabric::wiring::kautz_route_bytes;
 use crate::network::message::{Message, payload_byte};
-use crate::network::router::{Event, Router, RouterParams as ModelParams};
+use crate::network::router::{Event, Router, RouterParams as ModelParams, SourceRoute};
 use crate::network::switch::Word;
 use crate::random::SplitMix64;
 use crate::routing::kautz::route_set;
@@ -52,7 +53,7 @@ impl RouterUnit {
     /// The model's parameters for this router.
     fn model_params(&self) -> ModelParams {
         ModelParams {
-            k: self.params.graph.k(),
+            address_bytes: self.params.graph.k(),
             route_cycles: self.params.route_cycles(),
             seed: self.seed,
         }
@@ -83,7 +84,7 @@ struct Traffic {
     next_id: u64,
     gap: u64,
     /// The routes of the message in flight and the attempts seen so far.
-    routes: Vec<Vec<Letter>>,
+    routes: Vec<SourceRoute>,
     attempts: usize,
     in_worm: bool,
     nack_at: Option<u64>,
@@ -233,7 +234,14 @@ impl Traffic {
         };
         match route_set(&self.graph, &self.node, &dst) {
             Ok(routes) if bytes <= max => {
-                self.routes = routes.into_iter().map(|r| r.hops).collect();
+                let last = self.node[self.node.len() - 1];
+                self.routes = routes
+                    .iter()
+                    .map(|r| SourceRoute {
+                        bytes: kautz_route_bytes(last, &r.hops),
+                        name: r.hops.clone(),
+                    })
+                    .collect();
                 self.attempts = 0;
                 model.accept(&self.model_params, t, message, self.routes.clone());
             }
@@ -287,7 +295,7 @@ impl Traffic {
     fn switch_nack(&mut self, t: u64, word: Word) -> bool {
         if word.valid && word.ctl && !self.in_worm {
             self.in_worm = true;
-            let hops = self.routes[self.attempts].len() as u64;
+            let hops = self.routes[self.attempts].bytes.len() as u64;
             self.attempts += 1;
             self.nack_at = match self.rng.below(2) {
                 0 => None,

@@ -42,3 +42,12 @@ pub fn columns<const N: usize>(rows: &[[String; N]]) -> String {
     }
     text
 }
+
+/// A write to standard output that failed: a closed pipe (`| head`) is a normal end.
+pub fn broken_pipe_is_the_end(error: std::io::Error) -> anyhow::Result<()> {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(error).context("cannot write to standard output")
+    }
+}

@@ -1,9 +1,9 @@
 //! `kautzgen routes`: the node-disjoint Kautz route set of one pair, or of every pair.
 
-use crate::cli::{input_error, output::print_stdout};
+use crate::cli::input_error;
+use crate::cli::output::{broken_pipe_is_the_end, print_stdout};
 use crate::routing::kautz::{Route, route_set};
 use crate::topology::kautz::{Kautz, Letter, Word};
-use anyhow::Context;
 use clap::ValueEnum;
 use serde::Serialize;
 use std::io::Write;
@@ -176,12 +176,4 @@ fn all_pairs(graph: &Kautz, format: Format) -> anyhow::Result<()> {
         }
     }
     out.flush().or_else(broken_pipe_is_the_end)
-}
-
-fn broken_pipe_is_the_end(error: std::io::Error) -> anyhow::Result<()> {
-    if error.kind() == std::io::ErrorKind::BrokenPipe {
-        Ok(())
-    } else {
-        Err(error).context("cannot write to standard output")
-    }
 }

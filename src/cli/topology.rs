@@ -1,13 +1,14 @@
 //! `kautzgen topology`: a topology as a network of switches (its size, switch, links, idle
 //! ports, diameter and route table), or one pair's routes with their route bytes.
 
-use super::output::{Format, columns, print_stdout};
+use super::output::{Format, broken_pipe_is_the_end, columns, print_stdout};
 use super::topology_args::TopologyArgs;
 use crate::cli::input_error;
 use crate::fabric::network::SwitchNetwork;
 use crate::routing::paths::NodePath;
 use crate::topologies::Built;
 use serde::Serialize;
+use std::io::Write;
 
 /// Describe a network of one (d+1)x(d+1) switch per node on any topology, or print one
 /// pair's routes, in the order the source router tries them, with their route bytes.
@@ -21,7 +22,7 @@ use serde::Serialize;
   kautzgen topology --topology torus --k 3 --n 2 --rings uni
   kautzgen topology --topology debruijn --d 2 --k 3 --src 000 --dst 111
   kautzgen topology --topology mesh --k 4 --n 2 --routes dimension-order --src 0,3 --dst 2,0
-  kautzgen topology --topology file:graph.txt --format json")]
+  kautzgen topology --topology file:graph.txt --all --format json")]
 pub struct Args {
     #[command(flatten)]
     topology: TopologyArgs,
@@ -33,6 +34,10 @@ pub struct Args {
     /// Destination node, named like --src.
     #[arg(long, value_name = "NODE", requires = "src")]
     dst: Option<String>,
+    /// Every ordered pair's routes, in node order, a line each: the route bytes of each
+    /// route, or with --format json one JSON object per pair.
+    #[arg(long, conflicts_with_all = ["src", "dst"])]
+    all: bool,
     /// Output: lines for people, or one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -43,6 +48,9 @@ const MAX_TABULATED_NODES: usize = 256;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let built = args.topology.build().map_err(input_error)?;
+    if args.all {
+        return all_pairs(&built, args.format);
+    }
     let text = match (&args.src, &args.dst) {
         (Some(src), Some(dst)) => {
             let (src, dst) = (node(&built.network, src)?, node(&built.network, dst)?);
@@ -221,4 +229,41 @@ fn pair(built: &Built, src: usize, dst: usize, routes: &[NodePath], format: Form
         built.route_source()
     );
     text + &columns(&rows)
+}
+
+/// Streams every ordered pair's routes; a closed pipe ends the output quietly.
+fn all_pairs(built: &Built, format: Format) -> anyhow::Result<()> {
+    let net = &built.network;
+    let n = net.node_count();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for s in 0..n {
+        for t in (0..n).filter(|&t| t != s) {
+            let routes = built
+                .routes(s, t)
+                .expect("two distinct nodes of the network");
+            let line = match format {
+                Format::Text => {
+                    let bytes: Vec<String> = routes
+                        .iter()
+                        .map(|r| {
+                            let ports: Vec<String> =
+                                net.port_route(r).iter().map(u8::to_string).collect();
+                            ports.join(" ")
+                        })
+                        .collect();
+                    format!(
+                        "{} -> {}: {}\n",
+                        net.node_name(s),
+                        net.node_name(t),
+                        bytes.join(" | ")
+                    )
+                }
+                Format::Json => pair(built, s, t, &routes, Format::Json),
+            };
+            if let Err(e) = out.write_all(line.as_bytes()) {
+                return broken_pipe_is_the_end(e);
+            }
+        }
+    }
+    out.flush().or_else(broken_pipe_is_the_end)
 }

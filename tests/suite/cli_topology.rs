@@ -123,6 +123,38 @@ fn an_edge_list_in_json() {
 }
 
 #[test]
+fn every_pair_s_route_bytes_a_line_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ring.txt");
+    std::fs::write(&path, "0 1\n1 2\n2 3\n3 0\n0 2\n").unwrap();
+    // Node 0 leaves for 1 by port 1 and for 2 by port 2; every other node has port 1 only.
+    // 0 -> 2 has two routes, directly and through 1; every other pair one.
+    assert_eq!(
+        ok(&["--topology", &format!("file:{}", path.display()), "--all"]),
+        "0 -> 1: 1\n0 -> 2: 2 | 1 1\n0 -> 3: 2 1\n\
+         1 -> 0: 1 1 1\n1 -> 2: 1\n1 -> 3: 1 1\n\
+         2 -> 0: 1 1\n2 -> 1: 1 1 1\n2 -> 3: 1\n\
+         3 -> 0: 1\n3 -> 1: 1 1\n3 -> 2: 1 2\n"
+    );
+    let json = ok(&[
+        "--topology",
+        "debruijn",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json.lines().count(), 8 * 7);
+    assert_eq!(
+        json.lines().next().unwrap(),
+        r#"{"topology":"B(2,3)","src":"000","dst":"001","routes":[{"len":1,"ports":[2],"walk":["000","001"]}]}"#
+    );
+}
+
+#[test]
 fn refusals_name_what_is_wrong() {
     for (args, message) in [
         (

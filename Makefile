@@ -115,9 +115,9 @@ run: deps $(KAUTZGEN)
 	$(call save,generated/network-k23-lint.txt,$(KAUTZGEN) lint generated/network-k23)
 	$(call save,generated/network-k23-verify.txt,$(KAUTZGEN) verify network --d 2 --k 3 --random-faulty-nodes 1)
 
-## verify-full: the suite's long tests, which make test leaves out (marked
-## `#[ignore = "make verify-full"]`: larger sizes and every vector where make test takes
-## every 7th); every ordered pair of K(4,5) (1,637,120) and the invalid words, in Verilator;
+## verify-full: the suite's long tests, which make test leaves out (each marked `#[ignore]`,
+## its reason saying what make test runs instead: a smaller size, or every 7th vector);
+## every ordered pair of K(4,5) (1,637,120) and the invalid words, in Verilator;
 ## then the 24-node K(2,4) network under load (saturated, one faulty node) against its model
 ## in Verilator and GHDL, message for message; then the ring of three self-timed switches
 ## and the self-timed K(2,3) network, each with fifty draws of its wires' delays, in GHDL

@@ -101,7 +101,7 @@ fn verilog_and_vhdl_of_k23_are_proved_equal() {
 }
 
 #[test]
-#[ignore = "make verify-full"]
+#[ignore = "long (about 9 s): make test proves K(1,2) and K(2,3); make verify-full runs this"]
 fn verilog_and_vhdl_of_k33_are_proved_equal() {
     assert_proved(&pipelined(3, 3), "pipelined", "K(3,3)");
 }

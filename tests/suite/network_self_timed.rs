@@ -473,7 +473,7 @@ fn wiring_faults_fail_as_in_the_synchronous_network() {
 }
 
 #[test]
-#[ignore = "make verify-full"]
+#[ignore = "long (about 7 s): make test runs each wiring fault in one simulator; make verify-full runs this, the other"]
 fn wiring_faults_fail_as_in_the_synchronous_network_in_the_other_simulator() {
     wiring_fault_fails("nacks-swapped", None, "icarus");
     wiring_fault_fails("links-swapped", Some(LINKS_SWAPPED_ALSO), "ghdl");

@@ -202,7 +202,7 @@ fn a_built_in_fault_in_the_vhdl_alone_gives_a_counterexample() {
 }
 
 #[test]
-#[ignore = "make verify-full"]
+#[ignore = "long (about 13 s): make test proves one VHDL-only fault; make verify-full runs this"]
 fn the_other_built_in_faults_in_the_vhdl_alone_give_counterexamples() {
     vhdl_faults_give_counterexamples(&[Fault::UsedBitNeverSet, Fault::PhaseBSkipped]);
 }

@@ -56,7 +56,7 @@ fn every_unit_is_lint_clean_at_its_first_two_sizes() {
 }
 
 #[test]
-#[ignore = "make verify-full"]
+#[ignore = "long (about 12 s): make test lints every kind at two sizes; make verify-full runs this"]
 fn every_unit_is_lint_clean_at_its_other_sizes() {
     lint_sizes(|all| &all[2..]);
 }

@@ -431,7 +431,7 @@ fn both_languages_are_proved_equal() {
 }
 
 #[test]
-#[ignore = "make verify-full"]
+#[ignore = "long (about 5 s): make test proves d = 2 and 4; make verify-full runs this"]
 fn both_languages_are_proved_equal_for_d_1_and_3() {
     proved_equal(&["1", "3"]);
 }

@@ -69,7 +69,7 @@ fn every_variant_is_lint_clean() {
 }
 
 #[test]
-#[ignore = "make verify-full"]
+#[ignore = "long (about 7 s): make test lints four cubes of every shape; make verify-full runs this"]
 fn every_variant_of_more_cubes_is_lint_clean() {
     lint_cubes(&[(2, 2), (3, 2), (4, 2), (5, 3)]);
 }
@@ -356,7 +356,7 @@ fn hardware_3_ary_3_cube_every_7th_vector_in_ghdl() {
 }
 
 #[test]
-#[ignore = "make verify-full"]
+#[ignore = "long (about 25 s): make test runs every vector in Verilator and every 7th in GHDL; make verify-full runs this"]
 fn hardware_3_ary_3_cube_every_input_and_mask_then_walks_in_ghdl() {
     cube_3_3_passes(&Ghdl::default(), Shard::WHOLE);
 }
@@ -419,7 +419,7 @@ fn hardware_every_7th_hop_on_cubes_too_big_to_enumerate_in_ghdl() {
 }
 
 #[test]
-#[ignore = "make verify-full"]
+#[ignore = "long (about 18 s): make test walks every 7th hop; make verify-full runs this"]
 fn hardware_walks_on_cubes_too_big_to_enumerate_in_ghdl() {
     walks_on_cubes_too_big_to_enumerate(Shard::WHOLE);
 }

@@ -16,6 +16,15 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+/// "a", "a and b", "a, b and c": names listed in a message.
+pub fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// `message` (a text or a typed error) as the user's input being wrong.
 pub fn input_error(message: impl fmt::Display + fmt::Debug + Send + Sync + 'static) -> InputError {
     InputError(anyhow::Error::msg(message))

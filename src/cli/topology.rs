@@ -45,6 +45,8 @@ pub struct Args {
 
 /// Most nodes whose every pair's routes are listed to give the route table's size.
 const MAX_TABULATED_NODES: usize = 256;
+/// Most nodes whose diameter is found, by a search from every node: a few seconds at most.
+const MAX_DIAMETER_NODES: usize = 4096;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let built = args.topology.build().map_err(input_error)?;
@@ -143,7 +145,7 @@ fn summary(built: &Built, format: Format) -> String {
         ports: net.ports(),
         links,
         idle_ports: net.node_count() * net.ports() - links,
-        diameter: (net.node_count() <= MAX_TABULATED_NODES * 16)
+        diameter: (net.node_count() <= MAX_DIAMETER_NODES)
             .then(|| net.digraph().diameter())
             .flatten(),
         routes: built.route_source(),

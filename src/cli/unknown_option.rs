@@ -1,6 +1,7 @@
 //! A clearer message than clap's for an option the chosen unit does not take: which units
 //! take it, and the options this one takes, both read from the registry's declarations.
 
+use crate::input::and_list;
 use crate::units::{self, Purpose, REGISTRY, UnitKind};
 use clap::Command;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
@@ -56,9 +57,9 @@ fn takes(kind: &dyn UnitKind, purpose: Purpose, long: &str) -> bool {
 /// "network unit", "kautz and mrns units", "kautz, mrns and switch units".
 fn owner_phrase(owners: &[&str]) -> String {
     match owners {
-        [one] => format!("{one} unit"),
-        [rest @ .., last] => format!("{} and {last} units", rest.join(", ")),
         [] => String::new(),
+        [one] => format!("{one} unit"),
+        _ => format!("{} units", and_list(owners)),
     }
 }
 

@@ -12,6 +12,7 @@ mod mesh;
 mod torus;
 
 use crate::fabric::network::{NetworkError, SwitchNetwork};
+use crate::input::and_list;
 use crate::routing::disjoint::{RouteKind, dimension_order_route, disjoint_routes};
 use crate::routing::kautz::{RouteError, route_set};
 use crate::routing::paths::NodePath;
@@ -161,7 +162,7 @@ pub fn build(kind: &dyn TopologyKind, given: &Given) -> Result<Built, TopologyEr
                 option: param.name(),
                 takers: format!(
                     "{} topolog{}",
-                    list(&takers, "and"),
+                    and_list(&takers),
                     if takers.len() == 1 { "y" } else { "ies" }
                 ),
                 topology: kind.name(),
@@ -177,15 +178,6 @@ pub fn build(kind: &dyn TopologyKind, given: &Given) -> Result<Built, TopologyEr
     kind.build(given)
 }
 
-/// "a", "a and b", "a, b and c".
-fn list(items: &[&str], and: &str) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} {and} {last}", rest.join(", ")),
-    }
-}
-
 /// The values of `wanted` options, or which of them are missing for `topology`.
 fn required<const N: usize>(
     topology: &'static str,
@@ -199,7 +191,7 @@ fn required<const N: usize>(
     if !missing.is_empty() {
         return Err(TopologyError::Missing {
             topology,
-            options: list(&missing, "and"),
+            options: and_list(&missing),
         });
     }
     Ok(wanted.map(|(v, _)| v.expect("none missing")))

@@ -47,13 +47,15 @@ SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5
 SYNTH_DIR := generated/synth
 
-.PHONY: all deps rust-deps venv run verify-full test bench netsim-sweep torus-fig4 synth synth-units clean
+.PHONY: all deps apt-deps rust-deps venv lint run verify-full test bench netsim-sweep torus-fig4 synth synth-units clean
 
 all: test
 
 ## deps: install the Debian packages, Rust components and Python venv that are missing
 ## (root, or sudo, for apt).
-deps: rust-deps venv
+deps: apt-deps rust-deps venv
+
+apt-deps:
 	@missing=""; \
 	for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -137,10 +139,15 @@ verify-full: deps $(KAUTZGEN)
 # The tests' simulations are short, so a Verilator model's C++ is compiled without
 # optimisation (OPT_FAST=-O0, which Verilator's make reads from MAKEFLAGS): compiling it
 # takes less than half the time, running it a little longer. `kautzgen verify` keeps -Os.
-test: deps
+# The venv's packages download while the lints compile: neither needs the other.
+test: apt-deps rust-deps
+	$(MAKE) --no-print-directory -j2 venv lint
+	OBJCACHE=$${OBJCACHE-ccache} MAKEFLAGS="OPT_FAST=-O0" $(CARGO) test --locked
+
+## lint: formatting and Clippy's lints, warnings refused.
+lint: rust-deps
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
-	OBJCACHE=$${OBJCACHE-ccache} MAKEFLAGS="OPT_FAST=-O0" $(CARGO) test --locked
 
 ## netsim-sweep: the network model over K(2,3), K(3,4) and K(4,5), 0 to d-1 faulty nodes
 ## and eight injection rates; table, CSV and chart in generated/netsim-sweep (about a minute).

@@ -9,7 +9,8 @@
 //! a [`SwitchMeasurement`] per degree of the network switch's cycle model.
 
 use crate::fabric::switch::{Arbiter, SwitchConfig};
-use crate::network::kautz_net::{KautzNet, NetError, NetParams};
+use crate::network::net::{Net, NetError, NetParams};
+use crate::network::plan::KautzPlan;
 use crate::network::switch::Switch;
 use crate::routing::flow::min_cost_disjoint_paths;
 use crate::routing::kautz::DisjointRoutes;
@@ -23,6 +24,7 @@ use crate::topology::kautz::{Kautz, KautzError, Letter};
 use crate::units::kautz::sequence::RouteGenUnit;
 use crate::units::switch::traffic::SwitchUnit;
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How fast one method computed route sets on one graph.
@@ -315,9 +317,10 @@ pub fn network_model(
     cycles: u64,
 ) -> Result<NetworkMeasurement, NetError> {
     let route_cycles = cycle_bound(graph.d(), graph.k()) as u64;
-    let params = NetParams::uniform(*graph, route_cycles, rate, 16, cycles, 1);
     let start = Instant::now();
-    let net = KautzNet::new(&params)?;
+    let plan = Arc::new(KautzPlan::new(*graph, route_cycles)?);
+    let params = NetParams::uniform(plan, rate, 16, cycles, 1);
+    let net = Net::new(&params)?;
     let nodes = net.healthy().len() as u64;
     let summary = net.run(|_| {});
     Ok(NetworkMeasurement {

@@ -50,22 +50,24 @@ const MAX_DIAMETER_NODES: usize = 4096;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let built = args.topology.build().map_err(input_error)?;
+    let network = built.network().map_err(input_error)?;
+    let net = network.as_ref();
     if args.all {
-        return all_pairs(&built, args.format);
+        return all_pairs(&built, net, args.format);
     }
     let text = match (&args.src, &args.dst) {
         (Some(src), Some(dst)) => {
-            let (src, dst) = (node(&built.network, src)?, node(&built.network, dst)?);
+            let (src, dst) = (node(net, src)?, node(net, dst)?);
             if src == dst {
                 return Err(input_error(anyhow::anyhow!(
                     "--src and --dst are the same node, {}; a route joins two different nodes",
-                    built.network.node_name(src)
+                    net.node_name(src)
                 )));
             }
             let routes = built.routes(src, dst).map_err(input_error)?;
-            pair(&built, src, dst, &routes, args.format)
+            pair(&built, net, src, dst, &routes, args.format)
         }
-        _ => summary(&built, args.format),
+        _ => summary(&built, net, args.format),
     };
     print_stdout(&text)
 }
@@ -105,8 +107,8 @@ struct Table {
     longest_route: usize,
 }
 
-fn table(built: &Built) -> Option<Table> {
-    let n = built.network.node_count();
+fn table(built: &Built, net: &SwitchNetwork) -> Option<Table> {
+    let n = net.node_count();
     if n > MAX_TABULATED_NODES {
         return None;
     }
@@ -136,8 +138,7 @@ fn table(built: &Built) -> Option<Table> {
     Some(table)
 }
 
-fn summary(built: &Built, format: Format) -> String {
-    let net = &built.network;
+fn summary(built: &Built, net: &SwitchNetwork, format: Format) -> String {
     let links = net.digraph().arc_count();
     let json = SummaryJson {
         topology: net.name(),
@@ -149,7 +150,7 @@ fn summary(built: &Built, format: Format) -> String {
             .then(|| net.digraph().diameter())
             .flatten(),
         routes: built.route_source(),
-        table: table(built),
+        table: table(built, net),
     };
     if format == Format::Json {
         return serde_json::to_string(&json).expect("summaries serialise") + "\n";
@@ -191,8 +192,14 @@ struct RouteJson<'a> {
     walk: Vec<&'a str>,
 }
 
-fn pair(built: &Built, src: usize, dst: usize, routes: &[NodePath], format: Format) -> String {
-    let net = &built.network;
+fn pair(
+    built: &Built,
+    net: &SwitchNetwork,
+    src: usize,
+    dst: usize,
+    routes: &[NodePath],
+    format: Format,
+) -> String {
     let json = PairJson {
         topology: net.name(),
         src: net.node_name(src),
@@ -234,8 +241,7 @@ fn pair(built: &Built, src: usize, dst: usize, routes: &[NodePath], format: Form
 }
 
 /// Streams every ordered pair's routes; a closed pipe ends the output quietly.
-fn all_pairs(built: &Built, format: Format) -> anyhow::Result<()> {
-    let net = &built.network;
+fn all_pairs(built: &Built, net: &SwitchNetwork, format: Format) -> anyhow::Result<()> {
     let n = net.node_count();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for s in 0..n {
@@ -260,7 +266,7 @@ fn all_pairs(built: &Built, format: Format) -> anyhow::Result<()> {
                         bytes.join(" | ")
                     )
                 }
-                Format::Json => pair(built, s, t, &routes, Format::Json),
+                Format::Json => pair(built, net, s, t, &routes, Format::Json),
             };
             if let Err(e) = out.write_all(line.as_bytes()) {
                 return broken_pipe_is_the_end(e);

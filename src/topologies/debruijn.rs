@@ -1,7 +1,8 @@
 //! `--topology debruijn`: B(d,k), its constant words' self-loops left idle.
 
-use super::{Built, Declared, Given, Param, Routes, TopologyError, TopologyKind, required};
+use super::{Built, Declared, Given, Param, TopologyError, TopologyKind, required};
 use crate::fabric::network::SwitchNetwork;
+use crate::network::plan::RouteRule;
 use crate::topology::debruijn::DeBruijn;
 
 pub struct Kind;
@@ -33,9 +34,9 @@ impl TopologyKind for Kind {
     fn build(&self, given: &Given) -> Result<Built, TopologyError> {
         let [d, k] = required(self.name(), [(given.d, "--d"), (given.k, "--k")])?;
         let graph = DeBruijn::new(d, k)?;
-        Ok(Built {
-            network: SwitchNetwork::debruijn(&graph)?,
-            routes: Routes::Disjoint,
-        })
+        Ok(Built::table(
+            SwitchNetwork::debruijn(&graph)?,
+            RouteRule::Disjoint,
+        ))
     }
 }

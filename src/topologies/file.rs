@@ -1,8 +1,9 @@
 //! `--topology file:PATH`: any strongly connected digraph, read from an edge list
 //! (`topology::edge_list`, docs/topologies.md).
 
-use super::{Built, Declared, Given, Routes, TopologyError, TopologyKind};
+use super::{Built, Declared, Given, TopologyError, TopologyKind};
 use crate::fabric::network::SwitchNetwork;
+use crate::network::plan::RouteRule;
 use crate::topology::edge_list;
 
 pub struct Kind;
@@ -36,9 +37,9 @@ impl TopologyKind for Kind {
             path: shown.clone(),
             error,
         })?;
-        Ok(Built {
-            network: SwitchNetwork::from_edge_list(&shown, &graph)?,
-            routes: Routes::Disjoint,
-        })
+        Ok(Built::table(
+            SwitchNetwork::from_edge_list(&shown, &graph)?,
+            RouteRule::Disjoint,
+        ))
     }
 }

@@ -1,7 +1,6 @@
 //! `--topology kautz`: K(d,k), the default, whose routes come from the route generator.
 
-use super::{Built, Declared, Given, Param, Routes, TopologyError, TopologyKind, required};
-use crate::fabric::network::SwitchNetwork;
+use super::{Built, Declared, Given, Param, TopologyError, TopologyKind, required};
 use crate::topology::kautz::Kautz;
 
 pub struct Kind;
@@ -33,9 +32,6 @@ impl TopologyKind for Kind {
     fn build(&self, given: &Given) -> Result<Built, TopologyError> {
         let [d, k] = required(self.name(), [(given.d, "--d"), (given.k, "--k")])?;
         let graph = Kautz::new(d, k)?;
-        Ok(Built {
-            network: SwitchNetwork::kautz(&graph)?,
-            routes: Routes::KautzGenerator(graph),
-        })
+        Ok(Built::Kautz(graph))
     }
 }

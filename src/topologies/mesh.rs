@@ -24,9 +24,7 @@ impl TopologyKind for Kind {
 
     fn build(&self, given: &Given) -> Result<Built, TopologyError> {
         let cube = cube(self.name(), given)?;
-        Ok(Built {
-            network: SwitchNetwork::mesh(&cube)?,
-            routes: routes(given, cube, Rings::Bidirectional, false),
-        })
+        let rule = routes(given, cube, Rings::Bidirectional, false);
+        Ok(Built::table(SwitchNetwork::mesh(&cube)?, rule))
     }
 }

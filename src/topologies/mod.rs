@@ -13,14 +13,18 @@ mod torus;
 
 use crate::fabric::network::{NetworkError, SwitchNetwork};
 use crate::input::and_list;
-use crate::routing::disjoint::{RouteKind, dimension_order_route, disjoint_routes};
+use crate::network::plan::{KautzPlan, Plan, PlanError, RouteRule, TablePlan};
+use crate::routing::disjoint::RouteKind;
 use crate::routing::kautz::{RouteError, route_set};
 use crate::routing::paths::NodePath;
+use crate::rtl::kautz_route::faithful;
 use crate::topology::debruijn::DeBruijnError;
 use crate::topology::edge_list::EdgeListError;
 use crate::topology::kautz::{Kautz, KautzError};
-use crate::topology::torus::{Rings, Torus, TorusError};
+use crate::topology::torus::{Rings, TorusError};
+use std::borrow::Cow;
 use std::path::PathBuf;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Every topology, in the order help lists them.
@@ -142,6 +146,8 @@ pub enum TopologyError {
     Torus(#[from] TorusError),
     #[error(transparent)]
     Network(#[from] NetworkError),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
     #[error("{path}: {error}")]
     EdgeList { path: String, error: EdgeListError },
     #[error("cannot read the edge list {path}: {error}")]
@@ -197,33 +203,48 @@ fn required<const N: usize>(
     Ok(wanted.map(|(v, _)| v.expect("none missing")))
 }
 
-/// Where a network's source routes come from.
+/// A topology built: how the network model and the network generator run it
+/// ([`Built::plan`]), and the network of switches and node paths that `kautzgen topology`
+/// shows.
 #[derive(Debug, Clone)]
-enum Routes {
-    /// The Kautz route generator's d node-disjoint routes.
-    KautzGenerator(Kautz),
-    /// [`disjoint_routes`] of the network's digraph.
-    Disjoint,
-    /// [`dimension_order_route`] on a torus (`wrap`) or mesh.
-    DimensionOrder {
-        cube: Torus,
-        rings: Rings,
-        wrap: bool,
-    },
-}
-
-/// A topology built: its network of switches and the source of its routes.
-#[derive(Debug, Clone)]
-pub struct Built {
-    pub network: SwitchNetwork,
-    routes: Routes,
+pub enum Built {
+    /// K(d,k) with its route generator. Its plan and its network of switches are made
+    /// only when asked for: each holds a different largest size.
+    Kautz(Kautz),
+    /// Any other network, its routers holding a route table.
+    Table(Arc<TablePlan>),
 }
 
 impl Built {
-    /// What the source router of a pair holds, in the order it tries them.
+    /// `network`, its routers holding route tables of `rule`'s routes.
+    fn table(network: SwitchNetwork, rule: RouteRule) -> Self {
+        Built::Table(Arc::new(TablePlan::new(network, rule)))
+    }
+
+    /// The topology as the network model runs it; a Kautz router's route generator is the
+    /// faithful architecture's.
+    pub fn plan(&self) -> Result<Arc<dyn Plan>, PlanError> {
+        Ok(match self {
+            Built::Kautz(graph) => {
+                let cycles = faithful::cycle_bound(graph.d(), graph.k()) as u64;
+                Arc::new(KautzPlan::new(*graph, cycles)?)
+            }
+            Built::Table(plan) => Arc::clone(plan) as Arc<dyn Plan>,
+        })
+    }
+
+    /// The network of switches, node by node.
+    pub fn network(&self) -> Result<Cow<'_, SwitchNetwork>, NetworkError> {
+        match self {
+            Built::Kautz(graph) => SwitchNetwork::kautz(graph).map(Cow::Owned),
+            Built::Table(plan) => Ok(Cow::Borrowed(plan.network())),
+        }
+    }
+
+    /// What the source router of a pair holds, in the order it tries them, as node paths.
     pub fn routes(&self, src: usize, dst: usize) -> Result<Vec<NodePath>, RouteError> {
-        Ok(match &self.routes {
-            Routes::KautzGenerator(graph) => {
+        Ok(match self {
+            Built::Kautz(graph) => {
                 let (s, t) = (graph.word_at(src), graph.word_at(dst));
                 route_set(graph, s.letters(), t.letters())?
                     .iter()
@@ -239,25 +260,20 @@ impl Built {
                     })
                     .collect()
             }
-            Routes::Disjoint => disjoint_routes(self.network.digraph(), src, dst),
-            Routes::DimensionOrder { cube, rings, wrap } => {
-                let (s, t) = (cube.node_at(src), cube.node_at(dst));
-                let route = dimension_order_route(cube, *rings, *wrap, &s, &t);
-                vec![route.iter().map(|n| cube.index_of(n)).collect()]
-            }
+            Built::Table(plan) => plan.rule().paths(plan.network(), src, dst),
         })
     }
 
     /// Where the routes come from, in a few words.
     pub fn route_source(&self) -> &'static str {
-        match self.routes {
-            Routes::KautzGenerator(_) => {
-                "the route generator's d node-disjoint routes, shortest first"
-            }
-            Routes::Disjoint => {
-                "as many node-disjoint routes as the pair has, least total length, shortest first"
-            }
-            Routes::DimensionOrder { .. } => "one dimension-order route, dimension 0 first",
+        match self {
+            Built::Kautz(_) => "the route generator's d node-disjoint routes, shortest first",
+            Built::Table(plan) => match plan.rule() {
+                RouteRule::Disjoint => {
+                    "as many node-disjoint routes as the pair has, least total length, shortest first"
+                }
+                RouteRule::DimensionOrder { .. } => "one dimension-order route, dimension 0 first",
+            },
         }
     }
 }

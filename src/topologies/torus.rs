@@ -1,7 +1,8 @@
 //! `--topology torus`: the k-ary n-cube, its rings one way (degree n) or both (degree 2n).
 
-use super::{Built, Declared, Given, Param, Routes, TopologyError, TopologyKind, required};
+use super::{Built, Declared, Given, Param, TopologyError, TopologyKind, required};
 use crate::fabric::network::SwitchNetwork;
+use crate::network::plan::RouteRule;
 use crate::routing::disjoint::RouteKind;
 use crate::topology::torus::{Rings, Torus};
 
@@ -32,10 +33,10 @@ pub(super) fn cube(topology: &'static str, given: &Given) -> Result<Torus, Topol
 }
 
 /// The routes `given` asks for on the torus (`wrap`) or mesh of `cube`.
-pub(super) fn routes(given: &Given, cube: Torus, rings: Rings, wrap: bool) -> Routes {
+pub(super) fn routes(given: &Given, cube: Torus, rings: Rings, wrap: bool) -> RouteRule {
     match given.routes.unwrap_or_default() {
-        RouteKind::Disjoint => Routes::Disjoint,
-        RouteKind::DimensionOrder => Routes::DimensionOrder { cube, rings, wrap },
+        RouteKind::Disjoint => RouteRule::Disjoint,
+        RouteKind::DimensionOrder => RouteRule::DimensionOrder { cube, rings, wrap },
     }
 }
 
@@ -63,9 +64,7 @@ impl TopologyKind for Kind {
     fn build(&self, given: &Given) -> Result<Built, TopologyError> {
         let cube = cube(self.name(), given)?;
         let rings = given.rings.unwrap_or(Rings::Bidirectional);
-        Ok(Built {
-            network: SwitchNetwork::torus(&cube, rings)?,
-            routes: routes(given, cube, rings, true),
-        })
+        let rule = routes(given, cube, rings, true);
+        Ok(Built::table(SwitchNetwork::torus(&cube, rings)?, rule))
     }
 }

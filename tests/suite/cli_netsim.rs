@@ -47,7 +47,7 @@ fn bad_input_is_refused_with_one_line() {
         ),
         (
             &["--faulty-link", "012"],
-            "faulty link '012' is not WORD:LETTER",
+            "faulty link '012' is not NODE:LETTER",
         ),
         (
             &["--faulty-link", "012:2"],
@@ -75,8 +75,8 @@ fn bad_input_is_refused_with_one_line() {
             "hot-spot fraction must be between 0 and 1, got 2",
         ),
         (
-            &["--bogus"],
-            "unexpected argument '--bogus' found (see --help)",
+            &["--no-such-option"],
+            "unexpected argument '--no-such-option' found (see --help)",
         ),
     ] {
         let mut line = vec!["netsim", "--d", "2", "--k", "3", "--cycles", "800"];

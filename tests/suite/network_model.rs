@@ -3,13 +3,16 @@
 //! checked on random runs of small graphs.
 
 use kautzgen::fabric::switch::Arbiter;
-use kautzgen::network::kautz_net::{FaultSpec, KautzNet, NetError, NetParams};
+use kautzgen::fabric::wiring::kautz_out_port;
 use kautzgen::network::message::{AttemptOutcome, Finished, Outcome};
+use kautzgen::network::net::{FaultSpec, Net, NetError, NetParams};
+use kautzgen::network::plan::KautzPlan;
 use kautzgen::network::traffic::{Pattern, Traffic};
 use kautzgen::random::SplitMix64;
 use kautzgen::routing::kautz::{route_set, walk};
 use kautzgen::topology::kautz::{Kautz, Letter};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// The route generator's cycle bound, k + 3(d+1) + 4 (docs/verification.md).
 fn bound(d: u64, k: u64) -> u64 {
@@ -17,10 +20,10 @@ fn bound(d: u64, k: u64) -> u64 {
 }
 
 fn params(d: u64, k: u64, rate: f64, cycles: u64, seed: u64) -> NetParams {
+    let plan = KautzPlan::new(Kautz::new(d, k).unwrap(), bound(d, k)).unwrap();
     NetParams {
-        graph: Kautz::new(d, k).unwrap(),
+        plan: Arc::new(plan),
         arbiter: Arbiter::RoundRobin,
-        route_cycles: bound(d, k),
         max_bytes: 16,
         traffic: Traffic {
             pattern: Pattern::Uniform,
@@ -43,8 +46,8 @@ fn word(graph: &Kautz, text: &str) -> Vec<Letter> {
 fn one_message(src: &str, dst: &str, bytes: u8, faults: FaultSpec) -> Finished {
     let mut p = params(2, 3, 0.0, 0, 1);
     p.faults = faults;
-    let graph = p.graph;
-    let mut net = KautzNet::new(&p).unwrap();
+    let graph = Kautz::new(2, 3).unwrap();
+    let mut net = Net::new(&p).unwrap();
     let (s, d) = (
         graph.index_of(&word(&graph, src)),
         graph.index_of(&word(&graph, dst)),
@@ -79,6 +82,11 @@ fn delivered(route: &str, start: u64) -> Seen {
     (route.into(), start, AttemptOutcome::Delivered, None)
 }
 
+/// A Kautz route's name as its hop letters.
+fn letters(route: &[u32]) -> Vec<Letter> {
+    route.iter().map(|&a| a as Letter).collect()
+}
+
 /// Every attempt of `f`.
 fn attempts(graph: &Kautz, f: &Finished, src: &str) -> Vec<Seen> {
     let src = word(graph, src);
@@ -88,8 +96,13 @@ fn attempts(graph: &Kautz, f: &Finished, src: &str) -> Vec<Seen> {
         .map(|a| {
             let at = a
                 .nack
-                .map(|(x, j)| (x, graph.format_letters(&walk(&src, &a.route)[j])));
-            (graph.format_letters(&a.route), a.start, a.outcome, at)
+                .map(|(x, j)| (x, graph.format_letters(&walk(&src, &letters(&a.route))[j])));
+            (
+                graph.format_letters(&letters(&a.route)),
+                a.start,
+                a.outcome,
+                at,
+            )
         })
         .collect()
 }
@@ -121,7 +134,7 @@ fn a_short_message_over_a_long_route_is_padded_to_hear_every_nack() {
     // 3 * 6 - 1 = 17; EOD in 33 + 16 = 49, res_valid in 50. Last byte: word 5 + 3 + 1 + 1
     // = 10, out of the sixth switch in 33 + 10 + 6 = 49, handed out in 50.
     let faults = FaultSpec {
-        nodes: vec![word(&graph, "120")],
+        nodes: vec![graph.index_of(&word(&graph, "120"))],
         ..FaultSpec::default()
     };
     let f = one_message("012", "201", 1, faults);
@@ -142,7 +155,7 @@ fn a_refusal_two_switches_out_reaches_the_source_three_cycles_later() {
     // S1 + 2 = 19; its NACK reaches the source in S1 + 3 + 1 = 21. Route 2 as above with
     // n = 16: 28 words, EOD in 33 + 27 = 60; last byte word 25, out in 33 + 25 + 6 = 64.
     let faults = FaultSpec {
-        links: vec![(word(&graph, "120"), 1)],
+        links: vec![(graph.index_of(&word(&graph, "120")), 1)],
         ..FaultSpec::default()
     };
     let f = one_message("012", "201", 16, faults);
@@ -162,7 +175,10 @@ fn a_message_whose_every_route_is_cut_fails_after_d_attempts() {
     // 120 and 121 faulty cut both routes at the source's switch: NACKs in 18 and 34
     // (S2 = 33); res_valid in 35.
     let faults = FaultSpec {
-        nodes: vec![word(&graph, "120"), word(&graph, "121")],
+        nodes: vec![
+            graph.index_of(&word(&graph, "120")),
+            graph.index_of(&word(&graph, "121")),
+        ],
         ..FaultSpec::default()
     };
     let f = one_message("012", "201", 16, faults);
@@ -174,9 +190,8 @@ fn a_message_whose_every_route_is_cut_fails_after_d_attempts() {
 }
 
 /// Checks the invariants of one random run and returns its finished messages.
-fn check_run(p: &NetParams) -> Vec<Finished> {
-    let graph = p.graph;
-    let net = KautzNet::new(p).unwrap();
+fn check_run(graph: &Kautz, p: &NetParams) -> Vec<Finished> {
+    let net = Net::new(p).unwrap();
     let faults = net.faults().clone();
     let faulty: HashSet<Vec<Letter>> = faults
         .nodes
@@ -186,7 +201,14 @@ fn check_run(p: &NetParams) -> Vec<Finished> {
     let links: HashSet<(Vec<Letter>, Letter)> = faults
         .links
         .iter()
-        .map(|&(v, a)| (graph.word_at(v as usize).letters().to_vec(), a))
+        .map(|&(v, port)| {
+            let word = graph.word_at(v as usize).letters().to_vec();
+            let last = word[word.len() - 1];
+            let letter = (0..=graph.d() as Letter)
+                .find(|&a| a != last && kautz_out_port(last, a) == port as u64)
+                .unwrap();
+            (word, letter)
+        })
         .collect();
     let mut finished = Vec::new();
     let summary = net.run(|f| finished.push(f.clone()));
@@ -204,23 +226,23 @@ fn check_run(p: &NetParams) -> Vec<Finished> {
         let src = graph.word_at(m.src as usize).letters().to_vec();
         let dst = graph.word_at(m.dst as usize).letters().to_vec();
         assert!(!faulty.contains(&src) && !faulty.contains(&dst));
-        let golden = route_set(&graph, &src, &dst).unwrap();
+        let golden = route_set(graph, &src, &dst).unwrap();
         let d = graph.d();
         assert!(!m.attempts.is_empty() && m.attempts.len() <= d * p.retry_rounds as usize);
         for (i, a) in m.attempts.iter().enumerate() {
             assert_eq!(a.route_index, i % d, "attempt {i} of message {}", m.id);
             assert_eq!(
-                a.route,
+                letters(&a.route),
                 golden[i % d].hops,
                 "attempt {i} of message {}",
                 m.id
             );
-            let nodes = walk(&src, &a.route);
+            let nodes = walk(&src, &letters(&a.route));
             let clean = nodes.iter().all(|v| !faulty.contains(v))
                 && nodes
                     .windows(2)
-                    .zip(&a.route[..])
-                    .all(|(pair, &z)| !links.contains(&(pair[0].clone(), z)));
+                    .zip(letters(&a.route))
+                    .all(|(pair, z)| !links.contains(&(pair[0].clone(), z)));
             match a.outcome {
                 AttemptOutcome::Delivered => assert!(clean, "a delivered route passes a fault"),
                 AttemptOutcome::Nack => {
@@ -258,7 +280,7 @@ fn random_runs_keep_every_message_and_use_the_golden_routes_in_order() {
             } else {
                 Arbiter::Fixed
             };
-            check_run(&p);
+            check_run(&Kautz::new(d, k).unwrap(), &p);
         }
     }
 }
@@ -271,7 +293,7 @@ fn with_fewer_faulty_nodes_than_d_a_message_alone_in_the_network_is_delivered() 
     for (d, k, seed) in [(2, 3, 1), (3, 2, 2), (3, 3, 3), (2, 4, 4)] {
         let mut p = params(d, k, 0.0, 0, seed);
         p.faults.random_nodes = d - 1;
-        let mut net = KautzNet::new(&p).unwrap();
+        let mut net = Net::new(&p).unwrap();
         let healthy = net.healthy().to_vec();
         let mut cycle = 0;
         for &s in &healthy {
@@ -302,14 +324,15 @@ fn with_fewer_faulty_nodes_than_d_a_message_alone_in_the_network_is_delivered() 
 #[test]
 fn the_same_seed_gives_the_same_run() {
     let p = params(3, 3, 0.05, 2000, 9);
-    let a: Vec<_> = check_run(&p);
-    let b: Vec<_> = check_run(&p);
+    let graph = Kautz::new(3, 3).unwrap();
+    let a: Vec<_> = check_run(&graph, &p);
+    let b: Vec<_> = check_run(&graph, &p);
     assert_eq!(a, b);
 }
 
 #[test]
 fn impossible_runs_are_refused_with_a_reason() {
-    let error = |p: &NetParams| KautzNet::new(p).unwrap_err().to_string();
+    let error = |p: &NetParams| Net::new(p).unwrap_err().to_string();
     let mut p = params(2, 3, 1.5, 10, 1);
     assert_eq!(error(&p), "injection rate must be between 0 and 1, got 1.5");
     p.traffic.rate = 0.1;
@@ -319,11 +342,12 @@ fn impossible_runs_are_refused_with_a_reason() {
         "12 faulty nodes of 12 leave fewer than two healthy nodes to send between"
     );
     p.faults.random_nodes = 0;
-    let graph = p.graph;
-    p.faults.nodes = vec![word(&graph, "010"), word(&graph, "010")];
+    let graph = Kautz::new(2, 3).unwrap();
+    let index = |text| graph.index_of(&word(&graph, text));
+    p.faults.nodes = vec![index("010"), index("010")];
     assert_eq!(error(&p), "faulty node 010 is given twice");
     p.faults.nodes.clear();
-    p.faults.links = vec![(word(&graph, "010"), 0)];
+    p.faults.links = vec![(index("010"), 0)];
     assert_eq!(
         error(&p),
         "faulty link 010:0: node 010 has no out-link by letter 0"
@@ -332,13 +356,14 @@ fn impossible_runs_are_refused_with_a_reason() {
     p.traffic.bytes = 0..=4;
     assert_eq!(error(&p), "message bytes must be 1 to 16, got 0..4");
     // 5 * 4^11 nodes.
-    let big = params(4, 12, 0.1, 10, 1);
     assert_eq!(
-        error(&big),
+        KautzPlan::new(Kautz::new(4, 12).unwrap(), bound(4, 12))
+            .unwrap_err()
+            .to_string(),
         "K(4,12) has 20971520 nodes; netsim holds at most 2097152 in memory"
     );
     let p = params(2, 3, 0.0, 0, 1);
-    let mut net = KautzNet::new(&p).unwrap();
+    let mut net = Net::new(&p).unwrap();
     assert_eq!(
         net.schedule(0, 3, 3, 1).unwrap_err(),
         NetError::Message {

@@ -1,9 +1,10 @@
-//! The `netsim` subcommand: runs the golden model of a whole K(d,k) network (switches,
-//! routers, route generators, processors) as the network-switch paper (Smit et al. 1991;
-//! see docs/papers.md) builds it, under a chosen traffic and faults, and prints what it
-//! measured (docs/network.md).
+//! The `netsim` subcommand: runs the golden model of a whole network (switches, routers
+//! with their route generators or route tables, processors) as the network-switch paper
+//! (Smit et al. 1991; see docs/papers.md) builds it, on any topology of the registry
+//! (`--topology`, docs/topologies.md), under a chosen traffic and faults, and prints what
+//! it measured (docs/network.md).
 //!
-//! In: the graph, the traffic, the faults, the run's length and seed. Out: a table or one
+//! In: the topology, the traffic, the faults, the run's length and seed. Out: a table or one
 //! JSON object on standard output, and with `--trace` one JSON line per message in a file.
 //!
 //! Its subcommands are files of this folder: `netsim sweep` ([`sweep`]), `netsim torus`
@@ -13,14 +14,14 @@ use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
+use crate::cli::topology_args::TopologyArgs;
 use crate::fabric::switch::Arbiter;
-use crate::network::kautz_net::{FaultSpec, KautzNet, NetParams};
+use crate::network::net::{FaultSpec, Net, NetParams};
+use crate::network::plan::Plan;
 use crate::network::stats::Summary;
 use crate::network::trace::trace_line;
 use crate::network::traffic::{Pattern, Traffic};
 use crate::output;
-use crate::rtl::kautz_route::faithful::cycle_bound;
-use crate::topology::kautz::Kautz;
 use crate::units::choice_arg::choice;
 use anyhow::Context;
 use std::path::PathBuf;
@@ -30,33 +31,31 @@ mod shards;
 mod sweep;
 mod torus;
 
-/// Simulate a whole Kautz network, message by message, cycle by cycle.
+/// Simulate a whole network of switches, message by message, cycle by cycle.
 #[derive(Debug, clap::Args)]
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
     allow_negative_numbers = true,
-    long_about = "Simulates K(d,k) as Smit, Havinga and Jansen build it in \"On the design of a \
+    long_about = "Simulates a network as Smit, Havinga and Jansen build it in \"On the design of a \
 dynamic reconfigurable network switch\" (1991): at every node a network switch, a \
-router and a route generator, and a processor that makes messages. A message goes over the \
-first of the d node-disjoint routes; on NACK the router tries the next; after d NACKs the \
+router and a processor that makes messages. On K(d,k) the router holds a route generator; \
+on every other topology a route table (docs/topologies.md). A message goes over the \
+first of its routes; on NACK the router tries the next; after the last NACK the \
 processor is told it failed. The model is cycle-exact with the generated RTL \
 (docs/network.md).\n\n\
 Processors inject for --cycles cycles, then the network drains until nothing is in flight.",
     after_help = "Examples:\n  \
 kautzgen netsim --d 2 --k 3 --rate 0.01 --cycles 10000 --seed 1\n  \
 kautzgen netsim --d 4 --k 5 --rate 0.002 --cycles 5000 --seed 7 --random-faulty-nodes 3 --format json\n  \
-kautzgen netsim --d 2 --k 3 --rate 0.02 --cycles 2000 --seed 1 --faulty-node 010 --trace trace.jsonl"
+kautzgen netsim --d 2 --k 3 --rate 0.02 --cycles 2000 --seed 1 --faulty-node 010 --trace trace.jsonl\n  \
+kautzgen netsim --topology torus --k 4 --n 2 --rate 0.01 --cycles 10000 --faulty-link 1,2:3"
 )]
 pub struct Args {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Degree d (1 to 15: a switch has d + 1 ports)
-    #[arg(long, required = true)]
-    d: Option<u64>,
-    /// Word length k (k >= 1)
-    #[arg(long, required = true)]
-    k: Option<u64>,
+    #[command(flatten)]
+    topology: TopologyArgs,
     /// Messages per healthy node per cycle, 0 to 1
     #[arg(long, required = true)]
     rate: Option<f64>,
@@ -81,14 +80,15 @@ pub struct Args {
     /// Faulty nodes drawn by the seed
     #[arg(long, default_value_t = 0, value_name = "F")]
     random_faulty_nodes: u64,
-    /// A faulty node (repeatable)
-    #[arg(long = "faulty-node", value_name = "WORD")]
+    /// A faulty node, named as --topology names it (repeatable)
+    #[arg(long = "faulty-node", value_name = "NODE")]
     faulty_nodes: Vec<String>,
-    /// A faulty link: the out-link of WORD by LETTER (repeatable)
-    #[arg(long = "faulty-link", value_name = "WORD:LETTER")]
+    /// A faulty link: the out-link of NODE by LETTER on K(d,k), by switch PORT (1 to d)
+    /// on every other topology (repeatable)
+    #[arg(long = "faulty-link", value_name = "NODE:LETTER|PORT")]
     faulty_links: Vec<String>,
-    /// Rounds of d attempts before a message is given up; rounds after the first start
-    /// after a random delay of 1 to 64 cycles
+    /// Rounds of attempts, one per route, before a message is given up; rounds after the
+    /// first start after a random delay of 1 to 64 cycles
     #[arg(long, default_value_t = 1, value_name = "R")]
     retry_rounds: u32,
     /// Output arbitration of the switches
@@ -115,9 +115,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => {}
     }
     let params = params(&args)?;
-    let net = KautzNet::new(&params).map_err(input_error)?;
+    let net = Net::new(&params).map_err(input_error)?;
     let healthy = net.healthy().len();
-    let graph = params.graph;
+    let plan = net.plan().clone();
     let bar = progress::bar(params.cycles, "netsim", "cycles");
     let on_cycles = |t: u64| bar.set_position(t.min(params.cycles));
     let summary = match &args.trace {
@@ -127,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let summary = net.run_observed(
                 |finished| {
                     if failure.is_ok() {
-                        failure = writeln!(out, "{}", trace_line(&graph, finished));
+                        failure = writeln!(out, "{}", trace_line(plan.as_ref(), finished));
                     }
                 },
                 on_cycles,
@@ -149,30 +149,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The run's parameters from the command line, every one checked.
 fn params(args: &Args) -> anyhow::Result<NetParams> {
-    let required = "clap makes --d, --k, --rate and --cycles required without a subcommand";
-    let graph =
-        Kautz::new(args.d.expect(required), args.k.expect(required)).map_err(input_error)?;
+    let required = "clap makes --rate and --cycles required without a subcommand";
+    let built = args.topology.build().map_err(input_error)?;
+    let plan = built.plan().map_err(input_error)?;
     let bytes = parse_bytes(&args.message_bytes).map_err(input_error)?;
-    let mut faults = FaultSpec {
-        random_nodes: args.random_faulty_nodes,
-        ..FaultSpec::default()
-    };
-    for word in &args.faulty_nodes {
-        let word = graph.parse_word(word).map_err(input_error)?;
-        faults.nodes.push(word.letters().to_vec());
-    }
-    for link in &args.faulty_links {
-        let (word, letter) = link.rsplit_once(':').ok_or_else(|| {
-            input_error(anyhow::anyhow!("faulty link '{link}' is not WORD:LETTER"))
-        })?;
-        let word = graph.parse_word(word).map_err(input_error)?;
-        let letter: u64 = letter.trim().parse().map_err(|_| {
-            input_error(anyhow::anyhow!(
-                "faulty link '{link}': '{letter}' is not a letter"
-            ))
-        })?;
-        faults.links.push((word.letters().to_vec(), letter));
-    }
+    let faults = fault_spec(args, plan.as_ref()).map_err(input_error)?;
     let max_bytes = u8::try_from(args.max_bytes)
         .ok()
         .filter(|&m| m > 0)
@@ -183,8 +164,7 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
             ))
         })?;
     Ok(NetParams {
-        route_cycles: cycle_bound(graph.d(), graph.k()) as u64,
-        graph,
+        plan,
         arbiter: args.arbiter,
         max_bytes,
         traffic: Traffic {
@@ -198,6 +178,30 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
         faults,
         retry_rounds: args.retry_rounds,
     })
+}
+
+/// The faults named on the command line, in `plan`'s names.
+fn fault_spec(args: &Args, plan: &dyn Plan) -> anyhow::Result<FaultSpec> {
+    let mut faults = FaultSpec {
+        random_nodes: args.random_faulty_nodes,
+        ..FaultSpec::default()
+    };
+    for node in &args.faulty_nodes {
+        faults.nodes.push(plan.parse_node(node)?);
+    }
+    let kind = plan.link_label();
+    for link in &args.faulty_links {
+        let (node, label) = link.rsplit_once(':').ok_or_else(|| {
+            anyhow::anyhow!("faulty link '{link}' is not NODE:{}", kind.to_uppercase())
+        })?;
+        let node = plan.parse_node(node)?;
+        let label: u64 = label
+            .trim()
+            .parse()
+            .map_err(|_| anyhow::anyhow!("faulty link '{link}': '{label}' is not a {kind}"))?;
+        faults.links.push((node, label));
+    }
+    Ok(faults)
 }
 
 /// `N` or `LO..HI`, each 1 to 255.
@@ -215,12 +219,11 @@ fn parse_bytes(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u8>> {
 
 /// The figures as an aligned table under a line that names the run.
 fn table(args: &Args, params: &NetParams, healthy: usize, s: &Summary) -> String {
-    let graph = &params.graph;
-    let nodes = graph.node_count_decimal();
+    let plan = &params.plan;
     let mut text = format!(
-        "K({},{}): {nodes} nodes, {healthy} healthy; {} traffic at rate {} for {} cycles, {} bytes a message, seed {}\n",
-        graph.d(),
-        graph.k(),
+        "{}: {} nodes, {healthy} healthy; {} traffic at rate {} for {} cycles, {} bytes a message, seed {}\n",
+        plan.name(),
+        plan.node_count(),
         format!("{:?}", args.traffic).to_lowercase(),
         params.traffic.rate,
         params.cycles,

@@ -1,16 +1,18 @@
 //! The Kautz sweep over a grid of graphs, fault counts and injection rates, the figures
 //! behind the claim of the network-switch paper (Smit et al. 1991; see docs/papers.md) that
 //! with d node-disjoint routes collisions are rare, run on the network model
-//! ([`crate::network::kautz_net`]) by the sweep driver ([`super::driver`]).
+//! ([`crate::network::net`]) by the sweep driver ([`super::driver`]).
 //!
 //! In: the grid ([`Grid`]). Out: one [`Row`] per point, the loads at which first-attempt
 //! success falls below a threshold ([`crossing`]), and the table and chart of the rows
 //! ([`report`]).
 
 use super::driver::{CsvRow, Experiment, optional_field};
-use crate::network::kautz_net::{KautzNet, NetError, NetParams};
+use crate::network::net::{Net, NetError, NetParams};
+use crate::network::plan::KautzPlan;
 use crate::network::stats::Summary;
 use crate::topology::kautz::Kautz;
+use std::sync::Arc;
 
 pub mod report;
 
@@ -61,7 +63,7 @@ impl Experiment for Grid {
 
     /// The run of one point.
     fn run(&self, point: &Point) -> Result<Row, NetError> {
-        let summary = KautzNet::new(&self.params(point))?.run(|_| {});
+        let summary = Net::new(&self.params(point)?)?.run(|_| {});
         Ok(Row {
             point: *point,
             summary,
@@ -78,24 +80,18 @@ impl Grid {
                 faults: graph.d() as u64 - 1,
                 rate: self.rates.first().copied().unwrap_or(0.0),
             };
-            KautzNet::new(&self.params(&worst))?;
+            Net::new(&self.params(&worst)?)?;
         }
         Ok(())
     }
 
-    fn params(&self, point: &Point) -> NetParams {
+    fn params(&self, point: &Point) -> Result<NetParams, NetError> {
         let (d, k) = (point.graph.d(), point.graph.k());
         let route_cycles = (self.route_cycles)(d, k) as u64;
-        let mut params = NetParams::uniform(
-            point.graph,
-            route_cycles,
-            point.rate,
-            self.bytes,
-            self.cycles,
-            self.seed,
-        );
+        let plan = Arc::new(KautzPlan::new(point.graph, route_cycles)?);
+        let mut params = NetParams::uniform(plan, point.rate, self.bytes, self.cycles, self.seed);
         params.faults.random_nodes = point.faults;
-        params
+        Ok(params)
     }
 }
 

@@ -4,7 +4,6 @@
 //! receiver can check every byte it reassembles without the model keeping a copy.
 
 use crate::random::mix;
-use crate::topology::kautz::Letter;
 use serde::Serialize;
 
 /// One message, from injection to its end.
@@ -47,8 +46,8 @@ pub enum AttemptOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
     /// The route's name, as the network model gave it to the router
-    /// ([`super::router::SourceRoute`]): a Kautz route's hop letters.
-    pub route: Vec<Letter>,
+    /// ([`super::router::SourceRoute`]).
+    pub route: Vec<u32>,
     /// Index of the route in the golden route set, from 0.
     pub route_index: usize,
     /// The cycle of its head.

@@ -5,9 +5,10 @@
 //! like those of [`crate::routing`]: the RTL is checked against them cycle by cycle. The
 //! sweeps and figures run on them are in the main crate's `experiments`.
 
-pub mod kautz_net;
 pub mod link;
 pub mod message;
+pub mod net;
+pub mod plan;
 pub mod router;
 pub mod stats;
 pub mod switch;

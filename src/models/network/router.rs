@@ -7,7 +7,7 @@
 //!
 //! In, per cycle: the NACK on the switch's input 0 and the word on its output 0. Out: the
 //! word the router puts on input 0 ([`Router::word`]) and, when an attempt or a message
-//! ends or a message arrives, an [`Event`]. The network model ([`super::kautz_net`]) drives
+//! ends or a message arrives, an [`Event`]. The network model ([`super::net`]) drives
 //! it; the RTL router is written from the same page and checked against it.
 
 use super::link::{IDLE, pack, unpack};
@@ -27,12 +27,12 @@ pub struct RouterParams {
 }
 
 /// One route of a message: the bytes the router sends, the output port at every switch,
-/// and the name reports give it, which the network model chooses (a Kautz route's hop
-/// letters); [`Attempt::route`] is that name.
+/// and the name reports give it, which the topology's plan chooses (a Kautz route's hop
+/// letters, another route's nodes: [`super::plan`]); [`Attempt::route`] is that name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceRoute {
     pub bytes: Vec<u8>,
-    pub name: Vec<u8>,
+    pub name: Vec<u32>,
 }
 
 /// The message a router holds, with its route set and where its attempts are.

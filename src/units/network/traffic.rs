@@ -1,5 +1,5 @@
 //! The network of `crate::rtl::network::whole` checked message by message against the
-//! golden network model ([`crate::network::kautz_net`]).
+//! golden network model ([`crate::network::net`]).
 //!
 //! The model runs first, with uniform traffic of 1 to `max_bytes` bytes per message at the
 //! asked rate and faulty nodes drawn from the seed. Its record of every message (the cycle
@@ -13,8 +13,9 @@
 //! destination, the last in the model's cycle. Anything the hardware reports beyond the
 //! model's messages (a verdict, an arrival, an `rx_error`) is a failure too.
 
-use crate::network::kautz_net::{KautzNet, NetError, NetParams};
 use crate::network::message::{Finished, Outcome, payload_byte};
+use crate::network::net::{Net, NetError, NetParams};
+use crate::network::plan::KautzPlan;
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::rtl::kautz_route::{pack_word, unpack_word};
 use crate::rtl::network::whole::{self, NetworkParams, node_prefix};
@@ -25,6 +26,7 @@ use crate::sim::{SimError, Simulator};
 use crate::topology::kautz::Kautz;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Cycles of traffic unless asked otherwise.
 pub const DEFAULT_CYCLES: u64 = 2_000;
@@ -114,18 +116,12 @@ impl NetworkUnit {
         let max = params.router.max_bytes;
         // The plain run of the sweeps and benchmarks, with this network's arbiter, messages
         // of every length the buffers take, and faulty nodes.
-        let mut model = NetParams::uniform(
-            *params.graph(),
-            params.router.route_cycles(),
-            rate,
-            max,
-            cycles,
-            seed,
-        );
+        let plan = KautzPlan::new(*params.graph(), params.router.route_cycles())?;
+        let mut model = NetParams::uniform(Arc::new(plan), rate, max, cycles, seed);
         model.arbiter = params.arbiter;
         model.traffic.bytes = 1..=max;
         model.faults.random_nodes = faults;
-        let net = KautzNet::new(&model)?;
+        let net = Net::new(&model)?;
         let faulty = net.faults().nodes.clone();
         let mut finished = Vec::new();
         net.run(|f| finished.push(f.clone()));

@@ -239,7 +239,7 @@ impl Traffic {
                     .iter()
                     .map(|r| SourceRoute {
                         bytes: kautz_route_bytes(last, &r.hops),
-                        name: r.hops.clone(),
+                        name: r.hops.iter().map(|&a| u32::from(a)).collect(),
                     })
                     .collect();
                 self.attempts = 0;

@@ -1,31 +1,30 @@
-//! The golden model of a whole K(d,k) network (docs/network.md): at every node a switch
-//! (the cycle model of [`super::switch`], unchanged), a router ([`super::router`]) and the
-//! processor that feeds it the run's traffic ([`super::traffic`]), the links wired by the
-//! Kautz arcs, faulty nodes and links marked at the switches that send into them.
+//! The golden model of a whole network of switches (docs/network.md): at every node a
+//! switch (the cycle model of [`super::switch`], the same whatever the topology), a router
+//! ([`super::router`]) and the processor that feeds it the run's traffic
+//! ([`super::traffic`]), the links wired as the topology's [`Plan`] says, faulty nodes and
+//! links marked at the switches that send into them. The plan also gives the routers their
+//! addresses and routes: K(d,k) its route generator's, every other topology a route table's.
 //!
 //! In: [`NetParams`]. Out: every message's [`Finished`] record, one at a time as messages
 //! end, and the run's [`Summary`]. Only the nodes where something happens in a cycle are
 //! stepped (a quiet switch with idle inputs stays quiet), so light traffic on a large
 //! graph costs little.
 
-use super::link::{pack, unpack};
+use super::link::{IDLE, pack, unpack};
 use super::message::{Finished, Message, Outcome, payload_byte};
-use super::router::{Event, Router, RouterParams, SourceRoute};
+use super::plan::{MAX_NODES, Plan, PlanError};
+use super::router::{Event, Router, RouterParams};
 use super::stats::{Stats, Summary};
 use super::switch::{Switch, Word};
 use super::traffic::{Pattern, Traffic, TrafficGen};
 use crate::fabric::switch::{Arbiter, SwitchConfig, SwitchConfigError};
-use crate::fabric::wiring::{Wiring, kautz_out_port, kautz_route_bytes};
+use crate::fabric::wiring::{Wiring, WiringError};
 use crate::random::{SplitMix64, mix};
-use crate::routing::kautz::route_set;
-use crate::topology::kautz::{Kautz, Letter};
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::sync::Arc;
 use thiserror::Error;
-
-/// Most nodes a model holds: about 1 KiB each, so at most 2 GiB.
-pub const MAX_NODES: u64 = 1 << 21;
-/// How often [`KautzNet::run_observed`] reports the cycle it has reached.
+/// How often [`Net::run_observed`] reports the cycle it has reached.
 pub const PROGRESS_CYCLES: u64 = 1024;
 
 /// Longest delay before a failed message's next round, in cycles.
@@ -38,8 +37,12 @@ const STALL_LIMIT: u64 = 1_000_000;
 pub enum NetError {
     #[error(transparent)]
     Switch(#[from] SwitchConfigError),
-    #[error("K({d},{k}) has {nodes} nodes; netsim holds at most {MAX_NODES} in memory")]
-    TooLarge { d: usize, k: usize, nodes: String },
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    #[error(transparent)]
+    Wiring(#[from] WiringError),
+    #[error("{network} has {nodes} nodes; netsim holds at most {MAX_NODES} in memory")]
+    TooLarge { network: String, nodes: usize },
     #[error("injection rate must be between 0 and 1, got {0}")]
     Rate(f64),
     #[error("hot-spot fraction must be between 0 and 1, got {0}")]
@@ -54,8 +57,12 @@ pub enum NetError {
     FaultyNodeTwice(String),
     #[error("faulty link {0} is given twice")]
     FaultyLinkTwice(String),
-    #[error("faulty link {word}:{letter}: node {word} has no out-link by letter {letter}")]
-    NoSuchLink { word: String, letter: u64 },
+    #[error("faulty link {node}:{label}: node {node} has no out-link by {kind} {label}")]
+    NoSuchLink {
+        node: String,
+        kind: &'static str,
+        label: u64,
+    },
     #[error("{faulty} faulty nodes of {nodes} leave fewer than two healthy nodes to send between")]
     TooManyFaults { faulty: u64, nodes: u64 },
     #[error("a message from {src} to {dst}: {why}")]
@@ -71,29 +78,29 @@ pub enum NetError {
 pub struct Faults {
     /// Faulty nodes, ascending.
     pub nodes: Vec<u32>,
-    /// Faulty out-links: (node, letter).
-    pub links: Vec<(u32, Letter)>,
+    /// Faulty out-links: (node, output port).
+    pub links: Vec<(u32, usize)>,
 }
 
-/// How faults are asked for: named nodes and links, plus a number of nodes drawn by the
-/// seed among the others.
+/// How faults are asked for: nodes and links named by the user (nodes by index, links by
+/// node and the label the plan gives out-links, [`Plan::link_label`]), plus a number of
+/// nodes drawn by the seed among the others.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FaultSpec {
     pub random_nodes: u64,
-    pub nodes: Vec<Vec<Letter>>,
-    pub links: Vec<(Vec<Letter>, u64)>,
+    pub nodes: Vec<usize>,
+    pub links: Vec<(usize, u64)>,
 }
 
 impl FaultSpec {
-    /// The faults of `graph`, the random ones drawn from `seed`.
-    pub fn resolve(&self, graph: &Kautz, seed: u64) -> Result<Faults, NetError> {
-        let n = graph.node_count().unwrap_or(u64::MAX);
-        let mut faulty = vec![false; n.min(MAX_NODES) as usize];
+    /// The faults of `plan`'s network, the random ones drawn from `seed`.
+    pub fn resolve(&self, plan: &dyn Plan, seed: u64) -> Result<Faults, NetError> {
+        let n = plan.node_count() as u64;
+        let mut faulty = vec![false; n as usize];
         let mut nodes = Vec::new();
-        for word in &self.nodes {
-            let v = graph.index_of(word);
+        for &v in &self.nodes {
             if std::mem::replace(&mut faulty[v], true) {
-                return Err(NetError::FaultyNodeTwice(graph.format_letters(word)));
+                return Err(NetError::FaultyNodeTwice(plan.node_name(v)));
             }
             nodes.push(v as u32);
         }
@@ -117,31 +124,30 @@ impl FaultSpec {
         }
         nodes.sort_unstable();
         let mut links = Vec::new();
-        for (word, letter) in &self.links {
-            let name = graph.format_letters(word);
-            if *letter > graph.d() as u64 || *letter == u64::from(word[word.len() - 1]) {
-                return Err(NetError::NoSuchLink {
-                    word: name,
-                    letter: *letter,
-                });
+        for &(v, label) in &self.links {
+            let name = plan.node_name(v);
+            let port = plan
+                .link_port(v, label)
+                .ok_or_else(|| NetError::NoSuchLink {
+                    node: name.clone(),
+                    kind: plan.link_label(),
+                    label,
+                })?;
+            if links.contains(&(v as u32, port)) {
+                return Err(NetError::FaultyLinkTwice(format!("{name}:{label}")));
             }
-            let link = (graph.index_of(word) as u32, *letter as Letter);
-            if links.contains(&link) {
-                return Err(NetError::FaultyLinkTwice(format!("{name}:{letter}")));
-            }
-            links.push(link);
+            links.push((v as u32, port));
         }
         Ok(Faults { nodes, links })
     }
 }
 
 /// Everything a run needs.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct NetParams {
-    pub graph: Kautz,
+    /// The topology: wiring, addresses, routes.
+    pub plan: Arc<dyn Plan>,
     pub arbiter: Arbiter,
-    /// The route generator's cycle bound B (`rtl::kautz_route::faithful::cycle_bound`).
-    pub route_cycles: u64,
     /// The router's message buffer, in bytes.
     pub max_bytes: u8,
     pub traffic: Traffic,
@@ -149,26 +155,18 @@ pub struct NetParams {
     pub cycles: u64,
     pub seed: u64,
     pub faults: FaultSpec,
-    /// Rounds of d attempts a processor makes before it gives a message up.
+    /// Rounds of attempts (one per route) a processor makes before it gives a message up.
     pub retry_rounds: u32,
 }
 
 impl NetParams {
     /// The plain run that benchmarks and sweeps make: uniform traffic of `bytes`-byte
-    /// messages at `rate`, round-robin switches, the paper's router (one round of d
+    /// messages at `rate`, round-robin switches, the paper's router (one round of
     /// attempts), no faults.
-    pub fn uniform(
-        graph: Kautz,
-        route_cycles: u64,
-        rate: f64,
-        bytes: u8,
-        cycles: u64,
-        seed: u64,
-    ) -> Self {
+    pub fn uniform(plan: Arc<dyn Plan>, rate: f64, bytes: u8, cycles: u64, seed: u64) -> Self {
         NetParams {
-            graph,
+            plan,
             arbiter: Arbiter::RoundRobin,
-            route_cycles,
             max_bytes: bytes,
             traffic: Traffic {
                 pattern: Pattern::Uniform,
@@ -219,7 +217,7 @@ fn mark(bits: &mut [u64], v: usize) {
     bits[v / 64] |= 1 << (v % 64);
 }
 
-/// What [`KautzNet::run_observed`] keeps from cycle to cycle, reused so that a cycle
+/// What [`Net::run_observed`] keeps from cycle to cycle, reused so that a cycle
 /// allocates nothing.
 struct Stepping {
     /// The nodes to step in this cycle and the next, as bit sets: stepping in index order
@@ -260,7 +258,7 @@ impl Stepping {
     }
 }
 
-/// A message asked for by [`KautzNet::schedule`]: (cycle, order asked, src, dst, bytes).
+/// A message asked for by [`Net::schedule`]: (cycle, order asked, src, dst, bytes).
 type Scheduled = (u64, u64, u32, u32, u8);
 
 /// A message waiting in its processor's queue, oldest ready first.
@@ -302,14 +300,9 @@ struct Wire {
     to: u32,
 }
 
-const _: () = assert!(MAX_NODES << 4 <= u32::MAX as u64);
+const _: () = assert!((MAX_NODES + 1) << 4 <= u32::MAX as u64);
 
 impl Wire {
-    const NONE: Wire = Wire {
-        from: u32::MAX,
-        to: u32::MAX,
-    };
-
     /// The node output p leads to.
     fn to_node(self) -> usize {
         (self.to >> 4) as usize
@@ -321,24 +314,48 @@ impl Wire {
     }
 }
 
-/// Every node's [`Wire`]s, port 0 unconnected, from the graph's [`Wiring`].
-fn wires(graph: &Kautz, nodes: usize) -> Vec<Wire> {
-    let wiring = Wiring::kautz(graph).expect("a switch's degree and a model's size suit a wiring");
-    let ports = graph.d() + 1;
-    let mut wires = vec![Wire::NONE; nodes * ports];
+/// Every node's [`Wire`]s from the [`Wiring`] (port 0's unused). A port without a link is
+/// wired to a spare link that stays idle (index nodes * ports) and a spare node that never
+/// sends a NACK (index nodes): the switch's fault mask keeps worms out of it.
+fn wires(wiring: &Wiring) -> Vec<Wire> {
+    let (nodes, ports) = (wiring.nodes(), wiring.ports() + 1);
+    let none = Wire {
+        from: (nodes * ports) as u32,
+        to: (nodes as u32) << 4,
+    };
+    let mut wires = vec![none; nodes * ports];
     for v in 0..nodes {
         for p in 1..ports {
-            let to = wiring
-                .output(v, p)
-                .expect("every Kautz node has d out-links");
-            let from = wiring.input(v, p).expect("every Kautz node has d in-links");
-            wires[v * ports + p] = Wire {
-                from: (from.node * ports + from.port) as u32,
-                to: (to.node as u32) << 4 | to.port as u32,
-            };
+            let wire = &mut wires[v * ports + p];
+            if let Some(from) = wiring.input(v, p) {
+                wire.from = (from.node * ports + from.port) as u32;
+            }
+            if let Some(to) = wiring.output(v, p) {
+                wire.to = (to.node as u32) << 4 | to.port as u32;
+            }
         }
     }
     wires
+}
+
+/// Bit p of node `v`'s fault mask: output p has no link, leads to a faulty node, or is a
+/// faulty link.
+fn fault_masks(wiring: &Wiring, faults: &Faults) -> Vec<u16> {
+    let mut is_faulty = vec![false; wiring.nodes()];
+    for &v in &faults.nodes {
+        is_faulty[v as usize] = true;
+    }
+    let mut masks: Vec<u16> = (0..wiring.nodes())
+        .map(|v| {
+            (1..=wiring.ports())
+                .filter(|&p| wiring.output(v, p).is_none_or(|to| is_faulty[to.node]))
+                .fold(0, |mask, p| mask | 1 << p)
+        })
+        .collect();
+    for &(v, p) in &faults.links {
+        masks[v as usize] |= 1 << p;
+    }
+    masks
 }
 
 /// A node's flags and counts that its step needs in every cycle, together so that they
@@ -360,22 +377,22 @@ struct NodeState {
 
 /// The network of one run.
 #[derive(Debug)]
-pub struct KautzNet {
-    graph: Kautz,
+pub struct Net {
+    plan: Arc<dyn Plan>,
     router: RouterParams,
     cycles: u64,
     retry_rounds: u32,
     ports: usize,
-    /// Node words, k letters each, by node index.
-    letters: Vec<Letter>,
     routers: Vec<Router>,
     /// Per node and port p >= 1: the link into input p and where output p leads (port 0
     /// unused), side by side because a step reads both.
     wires: Vec<Wire>,
     /// Every switch's output words, packed ([`super::link`]), by link index: the values of the
-    /// current cycle, in one small array so that reading a neighbour's is cheap.
+    /// current cycle, in one small array so that reading a neighbour's is cheap. One more,
+    /// always idle, feeds the inputs without a link.
     links: Vec<u16>,
-    /// Every switch's NACKs on its inputs, bit i for input i.
+    /// Every switch's NACKs on its inputs, bit i for input i; one more, always 0, for the
+    /// outputs without a link.
     nack_bits: Vec<u16>,
     switches: Vec<Switch<u8>>,
     /// What a node's own step reads and writes of it besides its switch and router.
@@ -383,7 +400,7 @@ pub struct KautzNet {
     healthy: Vec<u32>,
     queues: Vec<BinaryHeap<Queued>>,
     traffic: TrafficGen,
-    /// Messages asked for one by one ([`KautzNet::schedule`]).
+    /// Messages asked for one by one ([`Net::schedule`]).
     scheduled: BinaryHeap<Reverse<Scheduled>>,
     faults: Faults,
     max_bytes: u8,
@@ -392,69 +409,44 @@ pub struct KautzNet {
     in_system: u64,
 }
 
-impl KautzNet {
+impl Net {
     /// The network of `params`, every node reset, nothing injected yet.
     pub fn new(params: &NetParams) -> Result<Self, NetError> {
         check(params)?;
-        let graph = params.graph;
-        let (d, k) = (graph.d(), graph.k());
-        let nodes = match graph.node_count() {
-            Some(n) if n <= MAX_NODES => n as usize,
-            _ => {
-                return Err(NetError::TooLarge {
-                    d,
-                    k,
-                    nodes: graph.node_count_decimal(),
-                });
-            }
-        };
-        let config = SwitchConfig::new(d as u64, 8, params.arbiter)?;
-        let faults = params.faults.resolve(&graph, params.seed)?;
-        let ports = d + 1;
-        let mut letters = Vec::with_capacity(nodes * k);
-        for v in 0..nodes {
-            letters.extend_from_slice(graph.word_at(v).letters());
+        let plan = Arc::clone(&params.plan);
+        let nodes = plan.node_count();
+        if nodes as u64 > MAX_NODES {
+            return Err(NetError::TooLarge {
+                network: plan.name(),
+                nodes,
+            });
         }
-        let wires = wires(&graph, nodes);
-        let mut fault_mask = vec![0u16; nodes];
-        let mut is_faulty = vec![false; nodes];
-        for &v in &faults.nodes {
-            is_faulty[v as usize] = true;
-        }
-        for v in 0..nodes {
-            for p in 1..ports {
-                if is_faulty[wires[v * ports + p].to_node()] {
-                    fault_mask[v] |= 1 << p;
-                }
-            }
-        }
-        for &(v, a) in &faults.links {
-            let last = letters[v as usize * k + k - 1];
-            fault_mask[v as usize] |= 1 << kautz_out_port(last, a);
-        }
+        let config = SwitchConfig::new(plan.ports() as u64, 8, params.arbiter)?;
+        let wiring = plan.wiring()?;
+        let faults = params.faults.resolve(plan.as_ref(), params.seed)?;
+        let ports = wiring.ports() + 1;
+        let wires = wires(&wiring);
+        let fault_masks = fault_masks(&wiring, &faults);
         let healthy: Vec<u32> = (0..nodes as u32)
-            .filter(|&v| !is_faulty[v as usize])
+            .filter(|v| faults.nodes.binary_search(v).is_err())
             .collect();
-        let routers = (0..nodes)
-            .map(|v| Router::new(letters[v * k..(v + 1) * k].to_vec()))
-            .collect();
+        let routers = (0..nodes).map(|v| Router::new(plan.address(v))).collect();
         let traffic = TrafficGen::new(params.traffic.clone(), nodes, healthy.clone(), params.seed);
-        Ok(KautzNet {
+        Ok(Net {
             router: RouterParams {
-                address_bytes: k,
-                route_cycles: params.route_cycles,
+                address_bytes: plan.address_bytes(),
+                route_cycles: plan.route_cycles(),
                 seed: params.seed,
             },
             cycles: params.cycles,
             retry_rounds: params.retry_rounds,
             ports,
-            letters,
             routers,
             wires,
-            links: vec![0; nodes * ports],
-            nack_bits: vec![0; nodes],
+            links: vec![IDLE; nodes * ports + 1],
+            nack_bits: vec![0; nodes + 1],
             switches: vec![Switch::byte_wide(config); nodes],
-            state: fault_mask
+            state: fault_masks
                 .into_iter()
                 .map(|fault_mask| NodeState {
                     queued: 0,
@@ -472,12 +464,13 @@ impl KautzNet {
             stats: Stats::default(),
             pairing: HashMap::new(),
             in_system: 0,
-            graph,
+            plan,
         })
     }
 
-    pub fn graph(&self) -> &Kautz {
-        &self.graph
+    /// The topology the network is built on.
+    pub fn plan(&self) -> &Arc<dyn Plan> {
+        &self.plan
     }
 
     /// The healthy nodes, ascending.
@@ -510,7 +503,7 @@ impl KautzNet {
         if let Some(why) = why {
             let name = |v: u32| {
                 if v < n {
-                    self.graph.format_letters(self.word(v))
+                    self.plan.node_name(v as usize)
                 } else {
                     format!("#{v}")
                 }
@@ -527,19 +520,13 @@ impl KautzNet {
         Ok(())
     }
 
-    /// The word of node `v`.
-    pub fn word(&self, v: u32) -> &[Letter] {
-        let k = self.graph.k();
-        &self.letters[v as usize * k..(v as usize + 1) * k]
-    }
-
     /// Injects for the configured cycles, drains until nothing is in flight, and hands every
     /// message to `on_finish` as it ends. Returns the run's figures.
     pub fn run(self, on_finish: impl FnMut(&Finished)) -> Summary {
         self.run_observed(on_finish, |_| {})
     }
 
-    /// [`KautzNet::run`], telling `on_cycles` the cycle reached every
+    /// [`Net::run`], telling `on_cycles` the cycle reached every
     /// [`PROGRESS_CYCLES`] cycles, for a progress bar.
     pub fn run_observed(
         mut self,
@@ -723,17 +710,7 @@ impl KautzNet {
         }
         let Queued(message) = self.queues[v].pop().expect("peeked");
         self.state[v].queued -= 1;
-        let k = self.graph.k();
-        let (src, dst) = (message.src as usize, message.dst as usize);
-        let src_word = &self.letters[src * k..(src + 1) * k];
-        let routes = route_set(&self.graph, src_word, &self.letters[dst * k..(dst + 1) * k])
-            .expect("traffic runs between distinct nodes")
-            .iter()
-            .map(|r| SourceRoute {
-                bytes: kautz_route_bytes(src_word[k - 1], &r.hops),
-                name: r.hops.clone(),
-            })
-            .collect();
+        let routes = self.plan.routes(message.src as usize, message.dst as usize);
         self.routers[v].accept(&self.router, t, message, routes);
         self.state[v].router_quiet = false;
     }
@@ -798,11 +775,11 @@ impl KautzNet {
                 }
             }
             Event::Arrived { src, bytes } => {
-                if self.graph.check_letters(&src).is_err() {
+                let Some(src) = self.plan.node_at(&src) else {
                     self.stats.corrupted += 1;
                     return;
-                }
-                let key = (self.graph.index_of(&src) as u32, v);
+                };
+                let key = (src as u32, v);
                 match self
                     .pairing
                     .get_mut(&key)

@@ -30,6 +30,7 @@ mod kautz_routes;
 mod memory;
 mod network_model;
 mod network_self_timed;
+mod network_topologies;
 mod prove_equivalence;
 mod switch_model;
 mod synth_flow;

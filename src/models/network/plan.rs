@@ -19,7 +19,7 @@ use crate::topology::torus::{Rings, Torus};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use thiserror::Error;
 
 /// Most nodes a network model holds: about 1 KiB each, so at most 2 GiB.
@@ -252,7 +252,7 @@ pub struct TablePlan {
     network: SwitchNetwork,
     rule: RouteRule,
     /// The routes of the pairs asked for so far: a pair's routes are worked out once.
-    table: Mutex<HashMap<(usize, usize), Arc<[SourceRoute]>>>,
+    table: Mutex<HashMap<(usize, usize), Vec<SourceRoute>>>,
 }
 
 impl TablePlan {
@@ -348,7 +348,7 @@ impl Plan for TablePlan {
                 })
                 .collect()
         });
-        routes.to_vec()
+        routes.clone()
     }
 
     fn route_json(&self, name: &[u32]) -> Value {

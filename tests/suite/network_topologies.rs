@@ -78,11 +78,11 @@ fn one_message(
     finished.pop().unwrap()
 }
 
-/// Every attempt as (walk by name, start, outcome, NACK cycle and refusing node).
-fn attempts(
-    plan: &dyn Plan,
-    f: &Finished,
-) -> Vec<(String, u64, AttemptOutcome, Option<(u64, String)>)> {
+/// An attempt as (walk by name, start, outcome, NACK cycle and refusing node).
+type Seen = (String, u64, AttemptOutcome, Option<(u64, String)>);
+
+/// Every attempt of `f`.
+fn attempts(plan: &dyn Plan, f: &Finished) -> Vec<Seen> {
     f.message
         .attempts
         .iter()
@@ -201,7 +201,7 @@ fn topologies() -> Vec<Arc<dyn Plan>> {
         plan(
             SwitchNetwork::torus(&c, Rings::Bidirectional).unwrap(),
             RouteRule::DimensionOrder {
-                cube: c.clone(),
+                cube: c,
                 rings: Rings::Bidirectional,
                 wrap: true,
             },

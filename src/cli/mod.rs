@@ -15,7 +15,6 @@ mod prove;
 mod routes;
 mod synth;
 mod topology;
-mod topology_args;
 mod torus;
 mod unit;
 pub mod unknown_option;

@@ -2,11 +2,11 @@
 //! ports, diameter and route table), or one pair's routes with their route bytes.
 
 use super::output::{Format, broken_pipe_is_the_end, columns, print_stdout};
-use super::topology_args::TopologyArgs;
 use crate::cli::input_error;
 use crate::fabric::network::SwitchNetwork;
 use crate::routing::paths::NodePath;
 use crate::topologies::Built;
+use crate::units::topology_args::TopologyArgs;
 use serde::Serialize;
 use std::io::Write;
 

@@ -996,19 +996,18 @@ impl Module {
     ) -> Result<(), IrError> {
         let fail = |message: String| Err(IrError::new(&self.name, message));
         let selector_width = self.sig(selector).width;
-        let mut labels = Vec::new();
+        let mut labels = std::collections::HashSet::new();
         for (label, value) in arms {
             let value_of_label = match label {
                 Expr::Const { value, .. } => *value,
                 Expr::Named(id) => self.konst(*id).value,
                 _ => return fail("has a case label that is not a constant".to_string()),
             };
-            if self.width_of(label)? != selector_width || labels.contains(&value_of_label) {
+            if self.width_of(label)? != selector_width || !labels.insert(value_of_label) {
                 return fail(format!(
                     "has case label {value_of_label} repeated or of the wrong width"
                 ));
             }
-            labels.push(value_of_label);
             self.expect_width(target, value)?;
             usage.read(value);
         }

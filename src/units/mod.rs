@@ -21,6 +21,7 @@ pub mod network;
 pub mod options;
 pub mod router;
 pub mod switch;
+pub mod topology_args;
 pub mod torus;
 
 use crate::input::InputError;

@@ -16,8 +16,7 @@ use kautzgen::fabric::switch::Arbiter;
 use kautzgen::rtl::ir::{Direction, SignalKind, Timing};
 use kautzgen::rtl::network::switch::SwitchClocking;
 use kautzgen::rtl::network::whole::{
-    DEFAULT_TOP, NetLink, NetworkFault, NetworkParams, design, links, node_prefix, node_word,
-    out_fault_bits,
+    DEFAULT_TOP, NetLink, NetworkFault, NetworkParams, design, links, node_word, out_fault_bits,
 };
 use kautzgen::sim::Simulator;
 use kautzgen::sim::delays::DelaySource;
@@ -163,7 +162,7 @@ fn the_router_runs_on_the_node_clock() {
 /// Every node of K(2,3) by its letters, with its index in the graph's order.
 fn words(p: &NetworkParams) -> HashMap<Vec<Letter>, usize> {
     (0..p.nodes())
-        .map(|v| (p.graph().word_at(v).letters().to_vec(), v))
+        .map(|v| (p.graph().unwrap().word_at(v).letters().to_vec(), v))
         .collect()
 }
 
@@ -187,6 +186,7 @@ fn kautz_links(p: &NetworkParams) -> Vec<NetLink> {
                 to: index[&v],
                 in_port: port(u[1], u[0]),
                 nack_port: out_port,
+                idle: false,
             });
         }
     }
@@ -214,14 +214,16 @@ fn links_are_the_kautz_arcs_with_each_faults_swap() {
                 out_port: 1,
                 to: index[&vec![1, 0, 1]],
                 in_port: 1,
-                nack_port: 1
+                nack_port: 1,
+                idle: false
             },
             NetLink {
                 from: 0,
                 out_port: 2,
                 to: index[&vec![1, 0, 2]],
                 in_port: 1,
-                nack_port: 2
+                nack_port: 2,
+                idle: false
             },
         ]
     );
@@ -262,7 +264,7 @@ fn the_top_wires_exactly_the_links_and_drives_the_node_constants() {
         let dir = tempfile::tempdir().unwrap();
         write(&p, dir.path());
         let top = std::fs::read_to_string(dir.path().join("verilog/kautz_network.v")).unwrap();
-        let prefix = |v: usize| node_prefix(p.graph(), p.graph().word_at(v).letters());
+        let prefix = |v: usize| p.node_prefix(v);
         for link in links(&p) {
             let (from, to) = (prefix(link.from), prefix(link.to));
             let (sender, receiver) = (instance(&top, &from), instance(&top, &to));

@@ -14,7 +14,6 @@ use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
-use crate::cli::topology_args::TopologyArgs;
 use crate::fabric::switch::Arbiter;
 use crate::network::net::{FaultSpec, Net, NetParams};
 use crate::network::plan::Plan;
@@ -23,6 +22,7 @@ use crate::network::trace::trace_line;
 use crate::network::traffic::{Pattern, Traffic};
 use crate::output;
 use crate::units::choice_arg::choice;
+use crate::units::topology_args::TopologyArgs;
 use anyhow::Context;
 use std::path::PathBuf;
 

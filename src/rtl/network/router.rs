@@ -1,11 +1,13 @@
 //! The router of the network-switch paper (Smit et al. 1991): one per node, between its
 //! processor and port 0 of its switch, with the route generator of the route-generator paper
-//! (Smit et al. 1991) beside it (docs/network.md, "The router"; docs/papers.md lists both
+//! (Smit et al. 1991) beside it on K(d,k), a route table on every other network
+//! ([`super::route_table`]) (docs/network.md, "The router"; docs/papers.md lists both
 //! papers).
 //!
-//! In: [`RouterParams`] (the graph, the message buffer's size, a built-in fault for
-//! verification, the top's name). Out: a [`Design`] of the route generator's modules
-//! (`<top>_route_gen` and its blocks) and the router's top, which computes exactly what the
+//! In: [`RouterParams`] (where routes come from, the message buffer's size, a built-in
+//! fault for verification, the top's name). Out: a [`Design`] of the route generator's
+//! modules (`<top>_route_gen` and its blocks) or the route table (`<top>_route_table`) and
+//! the router's top, which computes exactly what the
 //! network model's router (src/models/network/router.rs) computes in every cycle:
 //! - **loader**: takes the message's bytes into the message buffer (a [`Memory`] of
 //!   `max_bytes` bytes, written at the byte's index), counts them, notes a message too
@@ -14,17 +16,20 @@
 //!   cycles that decides when a route is taken (T_i), when a head is sent (S_i) and what
 //!   the outcome is (V);
 //! - **worm**: the registers that walk the current attempt's worm word by word: the route
-//!   shifted one hop per word with the letter it came from, the source word shifted one
-//!   letter per word, the position in the worm and the buffer's read address, one word
-//!   ahead of the link;
+//!   shifted one hop per word (on K(d,k) with the letter it came from, from which the
+//!   hop's port is worked out; a table's routes are ports already), the source address
+//!   shifted one letter or byte per word, the position in the worm and the buffer's read
+//!   address, one word ahead of the link;
 //! - **receiver**: the arriving worm's source word, byte count and bytes, handed out one
 //!   cycle after they arrive.
 //!
 //! Every output is a register.
 
+use super::route_table::{self, RouteTable, TableError, TableWidths};
 use crate::bits::bits_for;
 use crate::choice::choice;
 use crate::fabric::switch::MAX_D as MAX_SWITCH_D;
+use crate::network::plan::{Plan, TABLE_ROUTE_CYCLES, TablePlan, index_bytes};
 use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{
     Clocking, Connections, ConstId, Design, Expr, Memory, Module, SignalId, Timing,
@@ -32,6 +37,7 @@ use crate::rtl::ir::{
 use crate::rtl::kautz_route::{self, RouteGenParams, RouteGenPorts, faithful::cycle_bound};
 use crate::topology::kautz::{Kautz, KautzError};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Default top module name.
@@ -64,16 +70,52 @@ pub enum RouterError {
         "the router talks to a switch of d+1 ports, and a switch has d = 1 to {MAX_SWITCH_D}, got --d {0}"
     )]
     Degree(u64),
+    #[error(transparent)]
+    Table(#[from] TableError),
 }
 
-/// What to build: the router of a node of `graph` with a buffer of `max_bytes` bytes, as
-/// the module `top`, with `fault` built in for verification only.
+/// Where a router's routes come from, which also decides how a node is addressed.
+#[derive(Debug, Clone)]
+pub enum RouteSource {
+    /// K(d,k)'s route generator beside the router; a node's address is its word.
+    Generator(Kautz),
+    /// A route table of every pair's routes (the network model's, from `plan`); a node's
+    /// address is its index, in bytes.
+    Table {
+        plan: Arc<TablePlan>,
+        table: Arc<RouteTable>,
+    },
+}
+
+impl PartialEq for RouteSource {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (RouteSource::Generator(a), RouteSource::Generator(b)) => a == b,
+            (RouteSource::Table { table: a, .. }, RouteSource::Table { table: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for RouteSource {}
+
+/// What to build: the router of a node of the network whose routes come from `source`,
+/// with a buffer of `max_bytes` bytes, as the module `top`, with `fault` built in for
+/// verification only.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RouterParams {
-    pub graph: Kautz,
+    pub source: RouteSource,
     pub max_bytes: u8,
     pub top: String,
     pub fault: Option<RouterFault>,
+}
+
+/// The buffer's size, checked.
+fn buffer_bytes(max_bytes: u64) -> Result<u8, RouterError> {
+    match max_bytes {
+        1..=255 => Ok(max_bytes as u8),
+        _ => Err(RouterError::MaxBytes(max_bytes)),
+    }
 }
 
 impl RouterParams {
@@ -83,12 +125,22 @@ impl RouterParams {
             return Err(RouterError::Degree(d));
         }
         let graph = Kautz::new(d, k)?;
-        if !(1..=255).contains(&max_bytes) {
-            return Err(RouterError::MaxBytes(max_bytes));
-        }
         Ok(RouterParams {
-            graph,
-            max_bytes: max_bytes as u8,
+            source: RouteSource::Generator(graph),
+            max_bytes: buffer_bytes(max_bytes)?,
+            top: top.to_string(),
+            fault: None,
+        })
+    }
+
+    /// The fault-free router of a node of `plan`'s network, holding its route table, with
+    /// a buffer of `max_bytes` bytes, under `top`.
+    pub fn table(plan: Arc<TablePlan>, max_bytes: u64, top: &str) -> Result<Self, RouterError> {
+        let max_bytes = buffer_bytes(max_bytes)?;
+        let table = Arc::new(RouteTable::of(&plan)?);
+        Ok(RouterParams {
+            source: RouteSource::Table { plan, table },
+            max_bytes,
             top: top.to_string(),
             fault: None,
         })
@@ -98,56 +150,143 @@ impl RouterParams {
         RouterParams { fault, ..self }
     }
 
-    /// The route generator beside the router.
-    pub fn route_gen(&self) -> RouteGenParams {
-        RouteGenParams {
-            graph: self.graph,
-            top: format!("{}_route_gen", self.top),
-            // The router's cycle model takes the faithful generator's bound.
-            arch: kautz_route::Arch::Faithful,
+    /// K(d,k), when the router's routes come from its route generator.
+    pub fn graph(&self) -> Option<&Kautz> {
+        match &self.source {
+            RouteSource::Generator(graph) => Some(graph),
+            RouteSource::Table { .. } => None,
         }
     }
 
-    /// W: bits per letter, the route generator's.
+    /// The route generator beside the router, on K(d,k).
+    pub fn route_gen(&self) -> Option<RouteGenParams> {
+        self.graph().map(|&graph| RouteGenParams {
+            graph,
+            top: format!("{}_route_gen", self.top),
+            // The router's cycle model takes the faithful generator's bound.
+            arch: kautz_route::Arch::Faithful,
+        })
+    }
+
+    /// d: the switch's network ports.
+    pub fn ports(&self) -> usize {
+        match &self.source {
+            RouteSource::Generator(graph) => graph.d(),
+            RouteSource::Table { plan, .. } => plan.ports(),
+        }
+    }
+
+    /// W: bits per letter (a Kautz route's hop) or per port (a table route's hop), and of
+    /// the attempts: values 0..=d.
     pub fn letter_bits(&self) -> u32 {
-        self.route_gen().letter_bits()
+        bits_for(self.ports() as u64 + 1)
+    }
+
+    /// The units of a node's address (a word's k letters, or an index's bytes) and the
+    /// bits of each (W, or 8).
+    pub fn address_units(&self) -> (u32, u32) {
+        match &self.source {
+            RouteSource::Generator(graph) => (graph.k() as u32, self.letter_bits()),
+            RouteSource::Table { plan, .. } => (index_bytes(plan.node_count()) as u32, 8),
+        }
+    }
+
+    /// Bits of a node's address on the ports (`node`, `tx_dst`, `rx_src`).
+    pub fn address_bits(&self) -> u32 {
+        let (units, bits) = self.address_units();
+        units * bits
+    }
+
+    /// Node `v`'s address as its ports carry it: the plan's address bytes, first most
+    /// significant, each in a unit of [`RouterParams::address_units`].
+    pub fn address_word(&self, address: &[u8]) -> u64 {
+        let bits = self.address_units().1;
+        address
+            .iter()
+            .fold(0, |word, &unit| word << bits | u64::from(unit))
     }
 
     /// B: cycles from `init` or `next_route` to taking the route.
     pub fn route_cycles(&self) -> u64 {
-        cycle_bound(self.graph.d(), self.graph.k()) as u64
+        match &self.source {
+            RouteSource::Generator(graph) => cycle_bound(graph.d(), graph.k()) as u64,
+            RouteSource::Table { .. } => TABLE_ROUTE_CYCLES,
+        }
     }
 
-    /// The longest worm, in words: L = k + 2 hops and `max_bytes` bytes.
+    /// The most hops of a route: k + 2 on K(d,k), the table's longest route.
+    pub fn max_hops(&self) -> u64 {
+        match &self.source {
+            RouteSource::Generator(graph) => graph.k() as u64 + 2,
+            RouteSource::Table { table, .. } => table.longest() as u64,
+        }
+    }
+
+    /// The longest worm, in words: L = the most hops, and `max_bytes` bytes.
     pub fn max_worm(&self) -> u64 {
-        let (k, l) = (self.graph.k() as u64, self.graph.k() as u64 + 2);
+        let (k, l) = (u64::from(self.address_units().0), self.max_hops());
         (l + k + u64::from(self.max_bytes) + 4).max(3 * (l + 1) - 1)
     }
 
-    /// "router of a node of K(2,3) (16-byte buffer, B = 16)".
+    /// "router of a node of K(2,3) (16-byte buffer, B = 16)", "router of a node of B(2,3)
+    /// (16-byte buffer, route table of 19 routes of at most 3 hops, 8-bit words, B = 2)".
     pub fn describe(&self) -> String {
-        format!(
-            "router of a node of K({},{}) ({}-byte buffer, B = {})",
-            self.graph.d(),
-            self.graph.k(),
-            self.max_bytes,
-            self.route_cycles()
-        )
+        match &self.source {
+            RouteSource::Generator(graph) => format!(
+                "router of a node of K({},{}) ({}-byte buffer, B = {})",
+                graph.d(),
+                graph.k(),
+                self.max_bytes,
+                self.route_cycles()
+            ),
+            RouteSource::Table { plan, table } => format!(
+                "router of a node of {} ({}-byte buffer, route table of {}, B = {})",
+                plan.name(),
+                self.max_bytes,
+                table.describe(self.letter_bits()),
+                self.route_cycles()
+            ),
+        }
     }
 }
 
 /// The router's hardware.
 pub fn design(params: &RouterParams) -> Design {
-    let route_gen = kautz_route::design(&params.route_gen());
-    let top = router_module(params, route_gen.top());
-    let mut modules = route_gen.modules;
+    let (mut modules, design_params) = match &params.source {
+        RouteSource::Generator(graph) => {
+            let gen_params = params.route_gen().expect("a generator on K(d,k)");
+            let route_gen = kautz_route::design(&gen_params);
+            let kautz = [("d", graph.d()), ("k", graph.k())];
+            (
+                route_gen.modules,
+                kautz.map(|(n, v)| (n, v as u64)).to_vec(),
+            )
+        }
+        RouteSource::Table { plan, table } => {
+            let widths = TableWidths {
+                w: params.letter_bits(),
+                address: params.address_bits(),
+            };
+            let name = format!("{}_route_table", params.top);
+            let rom = route_table::module(table, widths, &name);
+            let sizes = [
+                ("d", plan.ports()),
+                ("nodes", plan.node_count()),
+                ("table_routes", table.entries()),
+                ("table_word_bits", table.word_bits(widths.w) as usize),
+            ];
+            (vec![rom], sizes.map(|(n, v)| (n, v as u64)).to_vec())
+        }
+    };
+    let top = router_module(params, modules.last().expect("the route source's top"));
     modules.push(top);
+    let mut design_params: BTreeMap<String, u64> = design_params
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value))
+        .collect();
+    design_params.insert("max_bytes".to_string(), u64::from(params.max_bytes));
     Design {
-        params: BTreeMap::from([
-            ("d".to_string(), params.graph.d() as u64),
-            ("k".to_string(), params.graph.k() as u64),
-            ("max_bytes".to_string(), u64::from(params.max_bytes)),
-        ]),
+        params: design_params,
         summary: params.describe(),
         modules,
         timing: Timing::Synchronous,
@@ -202,13 +341,18 @@ const RX_STATES: [(&str, &str); 5] = [
 #[derive(Clone, Copy)]
 struct Sizes {
     d: u64,
+    /// Units of a node's address: a word's letters, an index's bytes.
     k: u32,
-    /// Bits of a letter and of a route's length.
+    /// Bits of a hop (a letter, or a table's port) and of a route's length.
     w: u32,
     lw: u32,
-    /// Bits of a node word and of a route.
+    /// Bits of an address unit (a letter, or a byte).
+    uw: u32,
+    /// Bits of a node's address and of a route.
     kw: u32,
     rw: u32,
+    /// The route's hops are ports (a table's), not letters to turn into ports.
+    hops_are_ports: bool,
     /// `max_bytes`, the buffer's words and its address bits.
     max: u64,
     depth: u32,
@@ -222,18 +366,23 @@ struct Sizes {
 
 impl Sizes {
     fn of(params: &RouterParams) -> Self {
-        let generator = params.route_gen();
-        let (d, k) = (params.graph.d() as u64, params.graph.k() as u32);
-        let (w, lw) = (generator.letter_bits(), generator.length_bits());
+        let (k, uw) = params.address_units();
+        let w = params.letter_bits();
+        let lw = match &params.source {
+            RouteSource::Generator(_) => params.route_gen().expect("K(d,k)").length_bits(),
+            RouteSource::Table { table, .. } => table.length_bits(),
+        };
         let depth = params.max_bytes.max(2) as u32;
         let b = params.route_cycles();
         Sizes {
-            d,
+            d: params.ports() as u64,
             k,
             w,
             lw,
-            kw: k * w,
-            rw: (k + 2) * w,
+            uw,
+            kw: k * uw,
+            rw: params.max_hops() as u32 * w,
+            hops_are_ports: params.graph().is_none(),
             max: u64::from(params.max_bytes),
             depth,
             aw: Memory::address_width(depth),
@@ -341,7 +490,8 @@ struct Verdicts {
 #[derive(Clone, Copy)]
 struct Worm {
     hops: SignalId,
-    prev: SignalId,
+    /// The letter the next hop leaves from (K(d,k) only: a table's hops are ports).
+    prev: Option<SignalId>,
     srcw: SignalId,
     route_in: SignalId,
     next: SignalId,
@@ -387,10 +537,16 @@ fn control_in(io: &Io) -> Expr {
     Expr::from(io.arr_valid).and(io.arr_ctl.into())
 }
 
-/// Port of the out-link by letter `a` (`w` bits) at a node whose last letter is `last`.
-fn port(a: Expr, last: Expr, w: u32) -> Expr {
-    let up = extend(a.clone().lt(last), 1, 8);
-    extend(a, w, 8) + up
+/// Port of the out-link by letter `a` (`w` bits) at a node whose last letter is `last`;
+/// a table's hop `a` is its port already (no `last`).
+fn port(a: Expr, last: Option<Expr>, w: u32) -> Expr {
+    match last {
+        Some(last) => {
+            let up = extend(a.clone().lt(last), 1, 8);
+            extend(a, w, 8) + up
+        }
+        None => extend(a, w, 8),
+    }
 }
 
 /// The sender's blocks, which the sequencer's registers and the worm read.
@@ -435,6 +591,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
 /// The module and its ports.
 fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
     let Sizes { w, kw, .. } = *s;
+    let docs = AddressDocs::of(s);
     let mut m = Module::new(
         params.top.clone(),
         &[
@@ -443,7 +600,7 @@ fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
                 params.describe()
             ),
             "Takes a message from the processor into its buffer, sends it as a worm over the",
-            "node-disjoint routes of the route generator, one attempt per NACK, reports the",
+            docs.routes,
             "outcome, and hands out the messages that arrive (docs/network.md).",
         ],
     );
@@ -456,11 +613,7 @@ fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
     );
     let tx_data = m.input("tx_data", 8, "the byte offered");
     let tx_last = m.input("tx_last", 1, "the byte offered is the message's last");
-    let tx_dst = m.input(
-        "tx_dst",
-        kw,
-        "destination word, with the first byte, b1 in the most significant letter",
-    );
+    let tx_dst = m.input("tx_dst", kw, docs.tx_dst);
     let res_valid = m.output("res_valid", 1, "one cycle: the outcome of the last message");
     let res_status = m.output(
         "res_status",
@@ -476,11 +629,7 @@ fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
     let rx_data = m.output("rx_data", 8, "the byte (0 without rx_valid)");
     let rx_first = m.output("rx_first", 1, "the message's first byte");
     let rx_last = m.output("rx_last", 1, "the message's last byte: it has arrived");
-    let rx_src = m.output(
-        "rx_src",
-        kw,
-        "its source word, with every byte (0 without rx_valid)",
-    );
+    let rx_src = m.output("rx_src", kw, docs.rx_src);
     let rx_len = m.output(
         "rx_len",
         8,
@@ -491,11 +640,7 @@ fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
         1,
         "one cycle: a worm ended before its bytes, or had none",
     );
-    let node = m.input(
-        "node",
-        kw,
-        "this node's word, a1 in the most significant letter (a constant in a network)",
-    );
+    let node = m.input("node", kw, docs.node);
     let net_valid = m.output("net_valid", 1, "to the switch's input 0: a word");
     let net_ctl = m.output(
         "net_ctl",
@@ -534,6 +679,33 @@ fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
         arr_data,
     };
     (m, io)
+}
+
+/// What the ports that carry a node's address, and the routes, are called in the HDL.
+struct AddressDocs {
+    routes: &'static str,
+    tx_dst: &'static str,
+    rx_src: &'static str,
+    node: &'static str,
+}
+
+impl AddressDocs {
+    fn of(s: &Sizes) -> Self {
+        match s.hops_are_ports {
+            false => AddressDocs {
+                routes: "node-disjoint routes of the route generator, one attempt per NACK, reports the",
+                tx_dst: "destination word, with the first byte, b1 in the most significant letter",
+                rx_src: "its source word, with every byte (0 without rx_valid)",
+                node: "this node's word, a1 in the most significant letter (a constant in a network)",
+            },
+            true => AddressDocs {
+                routes: "routes of its route table, one attempt per NACK, reports the",
+                tx_dst: "destination node's index, with the first byte",
+                rx_src: "its source node's index, with every byte (0 without rx_valid)",
+                node: "this node's index (a constant in a network)",
+            },
+        }
+    }
 }
 
 /// Loader: the byte handshake with the processor, and whether bytes are still coming.
@@ -701,14 +873,18 @@ fn route_generator(
         ..
     } = *io;
     let first = intake.first;
-    let gen_valid = m.internal("gen_valid", 1, "route generator: a route is shown");
-    let gen_route = m.internal("gen_route", rw, "route generator: hops z1..zL, z1 first");
-    let gen_len = m.internal("gen_len", lw, "route generator: L");
-    let gen_done = m.internal("gen_done", 1, "route generator: no further route");
+    let what = match s.hops_are_ports {
+        false => "route generator",
+        true => "route table",
+    };
+    let gen_valid = m.internal("gen_valid", 1, &format!("{what}: a route is shown"));
+    let gen_route = m.internal("gen_route", rw, &format!("{what}: hops z1..zL, z1 first"));
+    let gen_len = m.internal("gen_len", lw, &format!("{what}: L"));
+    let gen_done = m.internal("gen_done", 1, &format!("{what}: no further route"));
     let gen_error = m.internal(
         "gen_error",
         1,
-        "route generator: the destination is not a node, or is this node",
+        &format!("{what}: the destination is not a node, or is this node"),
     );
     let take_route = m.internal(
         "take_route",
@@ -728,11 +904,18 @@ fn route_generator(
         .bind(&p.route_len, gen_len)
         .bind(&p.done, gen_done)
         .bind(&p.error, gen_error);
-    m.instance(
-        "u_route_gen",
-        connections,
-        "Route generator of the route-generator paper (Smit et al. 1991): init with the first byte, next_route when a route is taken.",
-    );
+    match s.hops_are_ports {
+        false => m.instance(
+            "u_route_gen",
+            connections,
+            "Route generator of the route-generator paper (Smit et al. 1991): init with the first byte, next_route when a route is taken.",
+        ),
+        true => m.instance(
+            "u_route_table",
+            connections,
+            "The route table: init with the first byte, next_route when a route is taken.",
+        ),
+    }
     Generator {
         valid: gen_valid,
         route: gen_route,
@@ -778,14 +961,21 @@ fn schedule(
     let nack = nacked(io);
     let sending = is(p_send);
     let need_route = m.internal("need_route", 1, "a route is wanted this cycle");
-    m.assign(
-        need_route,
-        is(p_route).or(sending
-            .clone()
-            .and(nack.clone())
-            .and(Expr::from(attempt).ne(Expr::konst(w, d)))),
-        "Waiting for one, or a NACK of attempt i < d.",
-    );
+    match s.hops_are_ports {
+        false => m.assign(
+            need_route,
+            is(p_route).or(sending
+                .clone()
+                .and(nack.clone())
+                .and(Expr::from(attempt).ne(Expr::konst(w, d)))),
+            "Waiting for one, or a NACK of attempt i < d.",
+        ),
+        true => m.assign(
+            need_route,
+            is(p_route).or(sending.clone().and(nack.clone()).and(!Expr::from(gen_done))),
+            "Waiting for one, or a NACK while the table has a further route.",
+        ),
+    }
     let due = m.internal("due", 1, "T_i: a route is wanted and the timer has run out");
     m.assign(
         due,
@@ -872,14 +1062,21 @@ fn verdicts(
         "The EOD sent without a NACK.",
     );
     let failed = m.internal("failed", 1, "verdict: failed (V = x_d)");
-    m.assign(
-        failed,
-        sending
-            .clone()
-            .and(nack.clone())
-            .and(Expr::from(attempt).eq(Expr::konst(w, d))),
-        "The NACK of attempt d.",
-    );
+    match s.hops_are_ports {
+        false => m.assign(
+            failed,
+            sending
+                .clone()
+                .and(nack.clone())
+                .and(Expr::from(attempt).eq(Expr::konst(w, d))),
+            "The NACK of attempt d.",
+        ),
+        true => m.assign(
+            failed,
+            sending.clone().and(nack.clone()).and(generator.done.into()),
+            "The NACK of the pair's last route.",
+        ),
+    }
     let refused = m.internal("refused", 1, "verdict: refused (V = max(T_1, t_last))");
     let last_taken = Expr::from(take).and(tx_last.into());
     m.assign(
@@ -1082,11 +1279,13 @@ fn worm(m: &mut Module, s: &Sizes, sender: &Sender) -> Worm {
         rw,
         "the route, shifted one hop per hop word sent: the next hop first",
     );
-    let prev = m.internal(
-        "prev",
-        w,
-        "the last letter of the node the next hop leaves from",
-    );
+    let prev = (!s.hops_are_ports).then(|| {
+        m.internal(
+            "prev",
+            w,
+            "the last letter of the node the next hop leaves from",
+        )
+    });
     let srcw = m.internal(
         "srcw",
         kw,
@@ -1221,7 +1420,7 @@ fn worm_word(
     worm: &Worm,
     more_words: SignalId,
 ) -> SignalId {
-    let Sizes { w, kw, rw, .. } = *s;
+    let Sizes { w, uw, kw, rw, .. } = *s;
     let Io {
         net_valid, net_ctl, ..
     } = *io;
@@ -1242,19 +1441,19 @@ fn worm_word(
     } = *worm;
     let start_send = sender.schedule.start_send;
     let is_eod = Expr::from(next).eq(sender.verdicts.eod_pos.into());
-    let port = |a: Expr, last: Expr| port(a, last, w);
+    let port = |a: Expr, last: Option<Expr>| port(a, last, w);
     let word = m.internal("word", 8, "the data of the next word");
     m.assign(
         word,
         Expr::mux(
             is_hop.into(),
-            port(slice(hops, rw - w, w), prev.into()),
+            port(slice(hops, rw - w, w), prev.map(Expr::from)),
             Expr::mux(
                 is_zero.into(),
                 Expr::zero(8),
                 Expr::mux(
                     is_src.into(),
-                    extend(slice(srcw, kw - w, w), w, 8),
+                    extend(slice(srcw, kw - uw, uw), uw, 8),
                     Expr::mux(
                         is_len.into(),
                         count.into(),
@@ -1308,10 +1507,10 @@ fn worm_shift(
         ..
     } = *worm;
     let start_send = sender.schedule.start_send;
-    let node_last = slice(node, 0, w);
+    let node_last = (!s.hops_are_ports).then(|| slice(node, 0, w));
     let first_hop = slice(route_in, rw - w, w);
     let hop_word = Expr::from(more_words).and(is_hop.into());
-    let port = |a: Expr, last: Expr| port(a, last, w);
+    let port = |a: Expr, last: Option<Expr>| port(a, last, w);
     m.register(
         net_data,
         0,
@@ -1346,16 +1545,18 @@ fn worm_shift(
         ),
         "The route copied at T_i; past z1 with the head, one hop further per route byte.",
     );
-    m.register(
-        prev,
-        0,
-        Expr::mux(
-            start_send.into(),
-            first_hop,
-            Expr::mux(hop_word, slice(hops, rw - w, w), prev.into()),
-        ),
-        "z_i after route byte i-1 (z1 with the head).",
-    );
+    if let Some(prev) = prev {
+        m.register(
+            prev,
+            0,
+            Expr::mux(
+                start_send.into(),
+                first_hop,
+                Expr::mux(hop_word, slice(hops, rw - w, w), prev.into()),
+            ),
+            "z_i after route byte i-1 (z1 with the head).",
+        );
+    }
     m.register(
         hop_count,
         0,
@@ -1374,7 +1575,7 @@ fn worm_source_and_bytes(
     worm: &Worm,
     more_words: SignalId,
 ) {
-    let Sizes { w, kw, aw, .. } = *s;
+    let Sizes { uw, kw, aw, .. } = *s;
     let node = io.node;
     let read_addr = sender.buffer.read_addr;
     let Worm {
@@ -1397,7 +1598,7 @@ fn worm_source_and_bytes(
         Expr::mux(
             start_send.into(),
             node.into(),
-            Expr::mux(src_word, shift_letter(srcw, kw, w), srcw.into()),
+            Expr::mux(src_word, shift_letter(srcw, kw, uw), srcw.into()),
         ),
         "This node's word with the head, one letter further per source word.",
     );
@@ -1590,7 +1791,7 @@ fn receiver_state(m: &mut Module, s: &Sizes, io: &Io, r: &Receiver) {
 
 /// Receiver: the source word and byte count taken in, and the outputs to the processor.
 fn receiver_outputs(m: &mut Module, s: &Sizes, io: &Io, r: &Receiver) {
-    let Sizes { k, w, kw, .. } = *s;
+    let Sizes { k, uw, kw, .. } = *s;
     let Io {
         arr_data,
         rx_valid,
@@ -1621,9 +1822,9 @@ fn receiver_outputs(m: &mut Module, s: &Sizes, io: &Io, r: &Receiver) {
         Expr::mux(
             Expr::from(head_in).or(src_in.into()),
             if k == 1 {
-                slice(arr_data, 0, w)
+                slice(arr_data, 0, uw)
             } else {
-                Expr::concat(vec![slice(rx_acc, 0, kw - w), slice(arr_data, 0, w)])
+                Expr::concat(vec![slice(rx_acc, 0, kw - uw), slice(arr_data, 0, uw)])
             },
             rx_acc.into(),
         ),

@@ -1,19 +1,27 @@
-//! A whole K(d,k) network of the network-switch paper (Smit et al. 1991; see docs/papers.md)
-//! in one design (docs/network.md, "The network in RTL"): at every node a switch
-//! ([`super::switch`]) and a router with its route generator
-//! ([`super::router`]), the links wired by the Kautz arcs.
+//! A whole network of the network-switch paper (Smit et al. 1991; see docs/papers.md) in
+//! one design (docs/network.md, "The network in RTL"): at every node a switch
+//! ([`super::switch`]) and a router ([`super::router`]) with its route generator on K(d,k),
+//! its route table on any other topology (docs/topologies.md), the links wired as the
+//! topology's wiring says.
 //!
-//! In: [`NetworkParams`] (the graph, the routers' buffer size, the switches' arbiter and
+//! In: [`NetworkParams`] (the router, which knows the topology; the switches' arbiter and
 //! clocking, a built-in wiring fault for verification, the top's name). Out: a [`Design`]
 //! of the router's and the switch's modules, a node module (`<top>_node`: one switch, one
-//! router, the router on port 0) and the top, which instantiates one node per word and wires
-//! out-link p of node v to in-link q of the node it leads to, NACK back the other way
-//! ([`links`], from the graph's [`Wiring`], the one the golden model wires with).
+//! router, the router on port 0) and the top, which instantiates one node per node and
+//! wires out-link p of node v to in-link q of the node it leads to, NACK back the other way
+//! ([`links`], from the topology's [`Wiring`](crate::fabric::wiring::Wiring), the one the
+//! golden model wires with).
 //!
-//! Every node's processor side is a group of top ports named after its word (`n012_tx_valid`,
-//! ...), and so are its fault inputs: `n012_fault` makes node 012 faulty (its in-neighbours'
-//! switches take no new worm into it, as the model's fault mask does), `n012_link_fault` bit
-//! p-1 makes its out-link on port p faulty.
+//! Every node's processor side is a group of top ports named after it (`n012_tx_valid` for
+//! the Kautz word 012, `n7_tx_valid` for node 7 of any other topology), and so are its
+//! fault inputs: `n012_fault` makes node 012 faulty (its in-neighbours' switches take no
+//! new worm into it, as the model's fault mask does), `n012_link_fault` bit p-1 makes its
+//! out-link on port p faulty.
+//!
+//! A switch port without a link (de Bruijn's self-loops, a mesh's boundary) is wired, in
+//! node and port order, to an input without one, by an idle link that its sender marks
+//! faulty, as the model does: no worm ever takes it, and every wire of the top has both
+//! ends, as lint asks.
 //!
 //! Self-timed ([`SwitchClocking::SelfTimed`]), every node's switch makes the node's clock
 //! from its neighbours' clocks, which run beside each link (`cl` with the words, `cla` back
@@ -22,15 +30,15 @@
 //! give what the top wires and drives, for a testbench that wires the nodes itself (with
 //! wire delays, which the top's wires lack).
 
-use super::router::{self, RouterError, RouterParams};
+use super::router::{self, RouteSource, RouterError, RouterParams};
 use super::switch::{self, SwitchClocking, SwitchParams};
 use crate::choice::choice;
 use crate::fabric::switch::{Arbiter, SwitchConfig};
-use crate::fabric::wiring::Wiring;
+use crate::fabric::wiring::End;
+use crate::network::plan::{KautzPlan, Plan, TablePlan};
 use crate::rtl::ir::{Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
-use crate::rtl::kautz_route::pack_word;
 use crate::topology::kautz::{Kautz, Letter};
-use std::collections::BTreeMap;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Default top module name.
@@ -66,13 +74,16 @@ pub enum NetworkError {
         "K({d},{k}) has {nodes} nodes, each a switch, a router and a route generator: generate networks of at most {MAX_NODES} nodes"
     )]
     TooLarge { d: usize, k: usize, nodes: String },
+    #[error("{network} has {nodes} nodes: generate networks of at most {MAX_NODES} nodes")]
+    TooManyNodes { network: String, nodes: usize },
     #[error(
         "the network's built-in faults swap two out-links of a node, which needs d >= 2, got d = 1"
     )]
     NoLinksToSwap,
 }
 
-/// What to build: the network of `router.graph`, every router as `router` says (its buffer),
+/// What to build: the network of the router's topology, every router as `router` says (its
+/// routes and buffer),
 /// every switch arbitrating with `arbiter` and clocked by `clocking`, as the module `top`,
 /// with `fault` built in for verification only.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +105,7 @@ impl NetworkParams {
         top: &str,
     ) -> Result<Self, NetworkError> {
         let router = RouterParams::new(d, k, max_bytes, &format!("{top}_router"))?;
-        let graph = router.graph;
+        let graph = *router.graph().expect("a router on K(d,k)");
         if graph.node_count().is_none_or(|n| n > MAX_NODES) {
             return Err(NetworkError::TooLarge {
                 d: graph.d(),
@@ -102,13 +113,36 @@ impl NetworkParams {
                 nodes: graph.node_count_decimal(),
             });
         }
-        Ok(NetworkParams {
+        Ok(NetworkParams::of(router, arbiter, top))
+    }
+
+    /// The fault-free network of `plan`, its routers holding route tables, with buffers of
+    /// `max_bytes` bytes, under `top`.
+    pub fn table(
+        plan: Arc<TablePlan>,
+        max_bytes: u64,
+        arbiter: Arbiter,
+        top: &str,
+    ) -> Result<Self, NetworkError> {
+        let nodes = plan.node_count();
+        if nodes as u64 > MAX_NODES {
+            return Err(NetworkError::TooManyNodes {
+                network: plan.name(),
+                nodes,
+            });
+        }
+        let router = RouterParams::table(plan, max_bytes, &format!("{top}_router"))?;
+        Ok(NetworkParams::of(router, arbiter, top))
+    }
+
+    fn of(router: RouterParams, arbiter: Arbiter, top: &str) -> Self {
+        NetworkParams {
             router,
             arbiter,
             clocking: SwitchClocking::Synchronous,
             top: top.to_string(),
             fault: None,
-        })
+        }
     }
 
     /// The network whose switches are clocked by `clocking`: self-timed, each node runs on
@@ -118,24 +152,41 @@ impl NetworkParams {
     }
 
     pub fn with_fault(self, fault: Option<NetworkFault>) -> Result<Self, NetworkError> {
-        if fault.is_some() && self.graph().d() < 2 {
+        if fault.is_some() && self.ports() < 2 {
             return Err(NetworkError::NoLinksToSwap);
         }
         Ok(NetworkParams { fault, ..self })
     }
 
-    pub fn graph(&self) -> &Kautz {
-        &self.router.graph
+    /// K(d,k), when the routers hold route generators.
+    pub fn graph(&self) -> Option<&Kautz> {
+        self.router.graph()
+    }
+
+    /// The topology as the network model runs it: the same wiring, addresses and routes.
+    pub fn plan(&self) -> Arc<dyn Plan> {
+        match &self.router.source {
+            RouteSource::Generator(graph) => Arc::new(
+                KautzPlan::new(*graph, self.router.route_cycles())
+                    .expect("a network small enough to generate is small enough to model"),
+            ),
+            RouteSource::Table { plan, .. } => Arc::clone(plan) as Arc<dyn Plan>,
+        }
     }
 
     /// The nodes, N.
     pub fn nodes(&self) -> usize {
-        self.graph().node_count().expect("checked in new()") as usize
+        self.plan().node_count()
+    }
+
+    /// d: the network ports of every switch.
+    pub fn ports(&self) -> usize {
+        self.router.ports()
     }
 
     /// The switch of every node.
     pub fn switch(&self) -> SwitchParams {
-        let config = SwitchConfig::new(self.graph().d() as u64, DATA_BITS, self.arbiter)
+        let config = SwitchConfig::new(self.ports() as u64, DATA_BITS, self.arbiter)
             .expect("the router's degree suits a switch");
         SwitchParams::new(config)
             .with_clocking(self.clocking)
@@ -143,22 +194,38 @@ impl NetworkParams {
     }
 
     /// "network of K(2,3): 12 nodes, 3x3 switches, routers with 16-byte buffers (B = 16)",
-    /// "self-timed network of ..." when its switches make their own clocks.
+    /// "network of B(2,3): 8 nodes, 3x3 switches, routers with 16-byte buffers and route
+    /// tables of 19 routes of at most 3 hops, 8-bit words (B = 2)", "self-timed network of
+    /// ..." when its switches make their own clocks.
     pub fn describe(&self) -> String {
-        let g = self.graph();
         let clocking = match self.clocking {
             SwitchClocking::Synchronous => "",
             SwitchClocking::SelfTimed => "self-timed ",
         };
+        let tables = match &self.router.source {
+            RouteSource::Generator(_) => String::new(),
+            RouteSource::Table { table, .. } => format!(
+                " and route tables of {}",
+                table.describe(self.router.letter_bits())
+            ),
+        };
         format!(
-            "{clocking}network of K({},{}): {} nodes, {p}x{p} switches, routers with {}-byte buffers (B = {})",
-            g.d(),
-            g.k(),
+            "{clocking}network of {}: {} nodes, {p}x{p} switches, routers with {}-byte buffers{tables} (B = {})",
+            self.plan().name(),
             self.nodes(),
             self.router.max_bytes,
             self.router.route_cycles(),
-            p = g.d() + 1
+            p = self.ports() + 1
         )
+    }
+
+    /// The prefix of node `v`'s ports on the top: `n` and its Kautz word ([`node_prefix`]),
+    /// or its index on any other topology (`n7`).
+    pub fn node_prefix(&self, v: usize) -> String {
+        match self.graph() {
+            Some(graph) => node_prefix(graph, graph.word_at(v).letters()),
+            None => format!("n{v}"),
+        }
     }
 }
 
@@ -177,7 +244,9 @@ pub fn node_prefix(graph: &Kautz, letters: &[Letter]) -> String {
 /// ports 1..=d), and the receiver's NACK on that in-link comes back to `from`'s
 /// `out<nack_port>_nack`. Both faults show here and only here: `LinksSwapped` gives node 0's
 /// out-links on ports 1 and 2 each other's `to` and `in_port`, `NacksSwapped` gives them
-/// each other's `nack_port` (otherwise `nack_port` is `out_port`). A self-timed network's
+/// each other's `nack_port` (otherwise `nack_port` is `out_port`). An `idle` link joins a
+/// port without a link to an input without one (see the module's docs): its sender marks
+/// it faulty. A self-timed network's
 /// clock wires follow the link, whatever the NACK does: `from`'s `out<out_port>_cl` drives
 /// `to`'s `in<in_port>_cl`, and `to`'s `in<in_port>_cla` drives `from`'s `out<out_port>_cla`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,57 +256,64 @@ pub struct NetLink {
     pub to: usize,
     pub in_port: usize,
     pub nack_port: usize,
+    pub idle: bool,
 }
 
 /// Every link of the network, as the top wires them: node 0's out-links on ports 1..=d,
 /// then node 1's, and so on, so that out-link p of node v is at `v * d + p - 1`. Each node
 /// is fed on each of its in-ports by exactly one link.
 pub fn links(params: &NetworkParams) -> Vec<NetLink> {
-    let wiring = wiring(params);
-    (0..params.nodes())
-        .flat_map(|v| out_links(params, &wiring, v))
-        .collect()
-}
-
-/// The network's links by the Kautz arcs, before any fault.
-fn wiring(params: &NetworkParams) -> Wiring {
-    Wiring::kautz(params.graph()).expect("a network's degree and size suit a wiring")
-}
-
-/// Node `v`'s out-links on ports 1..=d, as `wiring` has them, with the fault's swap.
-fn out_links(params: &NetworkParams, wiring: &Wiring, v: usize) -> Vec<NetLink> {
-    let mut out: Vec<NetLink> = (1..=wiring.ports())
-        .map(|p| {
-            let to = wiring
-                .output(v, p)
-                .expect("every Kautz node has d out-links");
+    let wiring = params
+        .plan()
+        .wiring()
+        .expect("a network's degree and size suit a wiring");
+    let mut idle_inputs = (0..wiring.nodes())
+        .flat_map(|v| (1..=wiring.ports()).map(move |q| End { node: v, port: q }))
+        .filter(|&end| wiring.input(end.node, end.port).is_none());
+    let mut links: Vec<NetLink> = (0..wiring.nodes())
+        .flat_map(|v| (1..=wiring.ports()).map(move |p| (v, p)))
+        .map(|(v, p)| {
+            let (to, idle) = match wiring.output(v, p) {
+                Some(to) => (to, false),
+                None => (
+                    idle_inputs.next().expect("as many idle inputs as outputs"),
+                    true,
+                ),
+            };
             NetLink {
                 from: v,
                 out_port: p,
                 to: to.node,
                 in_port: to.port,
                 nack_port: p,
+                idle,
             }
         })
         .collect();
-    match (params.fault, v) {
-        (Some(NetworkFault::LinksSwapped), 0) => {
+    let d = wiring.ports();
+    with_fault(params.fault, &mut links[..d]);
+    links
+}
+
+/// Node 0's out-links `out` with the built-in fault's swap.
+fn with_fault(fault: Option<NetworkFault>, out: &mut [NetLink]) {
+    match fault {
+        Some(NetworkFault::LinksSwapped) => {
             let (one, two) = (out[0], out[1]);
             (out[0].to, out[0].in_port) = (two.to, two.in_port);
             (out[1].to, out[1].in_port) = (one.to, one.in_port);
         }
-        (Some(NetworkFault::NacksSwapped), 0) => {
+        Some(NetworkFault::NacksSwapped) => {
             (out[0].nack_port, out[1].nack_port) = (out[1].nack_port, out[0].nack_port);
         }
-        _ => {}
+        None => {}
     }
-    out
 }
 
-/// The value of node `v`'s `node` input: its word as [`pack_word`] packs it, k*W bits.
+/// The value of node `v`'s `node` input: its address (a Kautz word's letters, W bits
+/// each; any other node's index), as [`RouterParams::address_word`] packs it.
 pub fn node_word(params: &NetworkParams, v: usize) -> u64 {
-    let graph = params.graph();
-    pack_word(graph.word_at(v).letters(), params.router.letter_bits())
+    params.router.address_word(&params.plan().address(v))
 }
 
 /// The value of node `v`'s `out_fault` input when the nodes marked in `faulty` (by index)
@@ -246,9 +322,10 @@ pub fn node_word(params: &NetworkParams, v: usize) -> u64 {
 /// computes exactly this from its fault inputs, over the same [`links`]; a testbench that
 /// instantiates the nodes without the top drives it.
 pub fn out_fault_bits(params: &NetworkParams, v: usize, faulty: &[bool], link_fault: u64) -> u64 {
-    out_links(params, &wiring(params), v)
+    let d = params.ports();
+    links(params)[v * d..(v + 1) * d]
         .iter()
-        .filter(|link| faulty[link.to] || link_fault >> (link.out_port - 1) & 1 == 1)
+        .filter(|link| link.idle || faulty[link.to] || link_fault >> (link.out_port - 1) & 1 == 1)
         .fold(0, |bits, link| bits | 1 << (link.out_port - 1))
 }
 
@@ -262,14 +339,10 @@ pub fn design(params: &NetworkParams) -> Design {
     modules.extend(switch.modules);
     modules.push(node);
     modules.push(top);
-    let g = params.graph();
+    let mut design_params = router.params;
+    design_params.insert("nodes".to_string(), params.nodes() as u64);
     Design {
-        params: BTreeMap::from([
-            ("d".to_string(), g.d() as u64),
-            ("k".to_string(), g.k() as u64),
-            ("max_bytes".to_string(), u64::from(params.router.max_bytes)),
-            ("nodes".to_string(), params.nodes() as u64),
-        ]),
+        params: design_params,
         summary: params.describe(),
         modules,
         timing: match params.clocking {
@@ -312,8 +385,9 @@ fn processor_ports(router: &Module) -> Vec<(&str, u32, Direction, &str)> {
 /// come and go beside the words on every link (`cl` with the words, `cla` with the NACK),
 /// and the router runs on it too.
 fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Module {
-    let d = params.graph().d();
-    let kw = params.graph().k() as u32 * params.router.letter_bits();
+    let d = params.ports();
+    let kw = params.router.address_bits();
+    let tables = params.graph().is_none();
     let self_timed = params.clocking == SwitchClocking::SelfTimed;
     let mut doc = vec![
         format!("One node of the {}.", params.describe()),
@@ -331,7 +405,10 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
     let node = m.input(
         "node",
         kw,
-        "this node's word, a1 in the most significant letter",
+        match tables {
+            false => "this node's word, a1 in the most significant letter",
+            true => "this node's index",
+        },
     );
     let out_fault = m.input(
         "out_fault",
@@ -366,7 +443,10 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
     m.instance(
         "u_router",
         router_connections,
-        "The router and its route generator, on port 0.",
+        match tables {
+            false => "The router and its route generator, on port 0.",
+            true => "The router and its route table, on port 0.",
+        },
     );
     m.instance(
         "u_switch",
@@ -553,10 +633,8 @@ struct NodePorts<'r> {
 
 impl<'r> NodePorts<'r> {
     fn declare(m: &mut Module, params: &NetworkParams, router: &'r Module, v: usize) -> Self {
-        let graph = params.graph();
-        let word = graph.word_at(v).letters().to_vec();
-        let prefix = node_prefix(graph, &word);
-        let shown = graph.format_letters(&word);
+        let prefix = params.node_prefix(v);
+        let shown = params.plan().node_name(v);
         let node_clk = (params.clocking == SwitchClocking::SelfTimed).then(|| {
             m.output(
                 &format!("{prefix}_node_clk"),
@@ -577,7 +655,7 @@ impl<'r> NodePorts<'r> {
         );
         let link_fault = m.input(
             &format!("{prefix}_link_fault"),
-            graph.d() as u32,
+            params.ports() as u32,
             &format!("node {shown}: bit p-1, its out-link on port p is faulty"),
         );
         NodePorts {
@@ -605,17 +683,28 @@ struct TopWiring<'r> {
     incoming: Vec<NetLink>,
 }
 
-/// The top: one node per word, the links by the Kautz arcs ([`links`]).
+/// The top: one node per node of the topology, the links as its wiring says ([`links`]).
 fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Module {
-    let (d, n) = (params.graph().d(), params.nodes());
+    let (d, n) = (params.ports(), params.nodes());
     let self_timed = params.clocking == SwitchClocking::SelfTimed;
+    let named = match params.graph() {
+        Some(_) => {
+            "Every node's processor side is a group of ports named after its word; nXXX_fault"
+        }
+        None => "Every node's processor side is a group of ports named after its index; nXXX_fault",
+    };
     let mut doc = vec![
         format!("The {},", params.describe()),
         "as the network-switch paper (Smit et al. 1991) builds it.".to_string(),
-        "Every node's processor side is a group of ports named after its word; nXXX_fault"
-            .to_string(),
+        named.to_string(),
         "makes node XXX faulty, nXXX_link_fault bit p-1 its out-link on port p.".to_string(),
     ];
+    if params.graph().is_none() {
+        doc.push(
+            "A port without a link is wired to an input without one and marked faulty: idle."
+                .to_string(),
+        );
+    }
     if self_timed {
         doc.extend([
             "No clock comes in: each node's switch makes its clock from its neighbours',"
@@ -672,7 +761,7 @@ fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Mod
 /// Node `v`'s instance: its clocking, word and out-link faults, its processor side, and
 /// its in-links and out-links.
 fn node_instance(m: &mut Module, params: &NetworkParams, node: &Module, top: &TopWiring, v: usize) {
-    let d = params.graph().d();
+    let d = params.ports();
     let ports = &top.nodes[v];
     let outgoing = &top.links[v * d..(v + 1) * d];
     let out_fault = Expr::concat(
@@ -680,7 +769,12 @@ fn node_instance(m: &mut Module, params: &NetworkParams, node: &Module, top: &To
             .iter()
             .rev()
             .map(|link| {
-                Expr::from(top.nodes[link.to].fault).or(Expr::Slice {
+                // An idle link is faulty whatever its node and link inputs say.
+                let to = match link.idle {
+                    true => Expr::bit(true),
+                    false => top.nodes[link.to].fault.into(),
+                };
+                to.or(Expr::Slice {
                     signal: ports.link_fault,
                     lo: link.out_port as u32 - 1,
                     width: 1,
@@ -693,10 +787,7 @@ fn node_instance(m: &mut Module, params: &NetworkParams, node: &Module, top: &To
     bind("rst", top.reset.into());
     bind(
         "node",
-        Expr::konst(
-            params.graph().k() as u32 * params.router.letter_bits(),
-            node_word(params, v),
-        ),
+        Expr::konst(params.router.address_bits(), node_word(params, v)),
     );
     bind("out_fault", out_fault);
     match top.clock {

@@ -1,6 +1,8 @@
-//! A whole network on K(d,k) as the network-switch paper (Smit et al. 1991) builds it: at
-//! every node a switch and a router with its route generator, the links wired by the Kautz
-//! arcs. Checked message by message against the network model ([`traffic`]): the model's
+//! A whole network as the network-switch paper (Smit et al. 1991) builds it, on any
+//! topology of the registry (`--topology`, docs/topologies.md): at every node a switch and a
+//! router with its route generator (K(d,k)) or route table (every other topology), the links
+//! wired as the topology says. Checked message by message against the network model
+//! ([`traffic`]): the model's
 //! run drives the nodes' processor ports, and every message's verdict, attempts, cycles
 //! and bytes must come out of the hardware as out of the model; the self-timed network
 //! with a delay on every wire between its nodes.
@@ -19,23 +21,22 @@ use crate::rtl::network::whole::{self, NetworkFault, NetworkParams};
 use crate::sim::bits::Bits;
 use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::{SimError, Simulator, export};
+use crate::topologies::Built;
 use crate::units::check::{Check, ExportError, Run, Simulation, Verdict};
 use crate::units::choice_arg::choice;
 use crate::units::options::{And, DelaysArg, FaultArg, WaveArg, read};
+use crate::units::topology_args::TopologyArgs;
 use crate::units::{Declared, HardwareUnit, Purpose};
 use clap::ArgMatches;
 use traffic::NetworkUnit;
 
-/// The network's graph, buffers, arbiters and clocking.
+/// The network's topology, buffers, arbiters and clocking.
 #[derive(Debug, Clone, clap::Args)]
 #[group(skip)]
 pub struct Args {
-    /// Degree of K(d,k): letters are 0..=d (1 to 15, the switch's).
-    #[arg(long)]
-    pub d: u64,
-    /// Word length of K(d,k); the network has at most 1024 nodes.
-    #[arg(long)]
-    pub k: u64,
+    /// The topology (at most 1024 nodes) and its options.
+    #[command(flatten)]
+    pub topology: TopologyArgs,
     /// Bytes each router's message buffer holds, the longest message (1 to 255).
     #[arg(long, default_value_t = DEFAULT_MAX_BYTES as u64)]
     pub max_bytes: u64,
@@ -78,29 +79,50 @@ pub struct Selection {
 pub static KIND: Declared<Args, Selection, And<WaveArg, DelaysArg>> = Declared {
     name: "network",
     aliases: &["kautz-network"],
-    about: "A whole network on K(d,k) as the network-switch paper (Smit et al. 1991) builds it: at every node a switch and a router with its route generator, the links wired by the Kautz arcs, every node's processor side and faults as ports",
+    about: "A whole network as the network-switch paper (Smit et al. 1991) builds it, on any topology (K(d,k) by default): at every node a switch and a router with its route generator (K(d,k)) or route table, the links wired by the topology, every node's processor side and faults as ports",
     docs: "docs/network.md",
     unit: Network::from_args,
     options: PhantomData,
 };
 
-/// The network with validated parameters.
-pub struct Network(pub NetworkParams);
+/// The top's name unless `--top` says otherwise: `kautz_network` (whole::DEFAULT_TOP),
+/// `debruijn_network`, `torus_network`, `mesh_network`, and `graph_network` for an edge
+/// list.
+fn default_top(topology: &TopologyArgs) -> String {
+    match topology.kind.name() {
+        "kautz" => whole::DEFAULT_TOP.to_string(),
+        "file" => "graph_network".to_string(),
+        name => format!("{name}_network"),
+    }
+}
+
+/// The network with validated parameters, and the topology's options as given.
+pub struct Network(pub NetworkParams, TopologyArgs);
 
 impl Network {
     /// The unit the options describe, validated.
     fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
-        NetworkParams::new(
-            args.d,
-            args.k,
-            args.max_bytes,
-            args.arbiter,
-            top.unwrap_or(whole::DEFAULT_TOP),
-        )
-        .map(|params| {
-            Box::new(Network(params.with_clocking(args.clocking))) as Box<dyn HardwareUnit>
-        })
-        .map_err(input_error)
+        let built = args.topology.build().map_err(input_error)?;
+        let default_top = default_top(&args.topology);
+        let top = top.unwrap_or(&default_top);
+        let params = match built {
+            Built::Kautz(graph) => NetworkParams::new(
+                graph.d() as u64,
+                graph.k() as u64,
+                args.max_bytes,
+                args.arbiter,
+                top,
+            ),
+            Built::Table(plan) => NetworkParams::table(plan, args.max_bytes, args.arbiter, top),
+        }
+        .map_err(input_error)?;
+        if args.clocking == SwitchClocking::SelfTimed && params.graph().is_none() {
+            return Err(input_error(
+                "--clocking self-timed builds K(d,k) networks only; the other topologies are synchronous",
+            ));
+        }
+        let network = Network(params.with_clocking(args.clocking), args.topology);
+        Ok(Box::new(network) as Box<dyn HardwareUnit>)
     }
 }
 
@@ -111,8 +133,7 @@ impl HardwareUnit for Network {
 
     fn command_line(&self) -> String {
         let p = &self.0;
-        let g = p.graph();
-        let mut words = format!("network --d {} --k {}", g.d(), g.k());
+        let mut words = format!("network {}", self.1.command_line());
         if p.router.max_bytes != DEFAULT_MAX_BYTES {
             words += &format!(" --max-bytes {}", p.router.max_bytes);
         }
@@ -122,7 +143,7 @@ impl HardwareUnit for Network {
         if p.clocking == SwitchClocking::SelfTimed {
             words += " --clocking self-timed";
         }
-        if p.top != whole::DEFAULT_TOP {
+        if p.top != default_top(&self.1) {
             words += &format!(" --top {}", p.top);
         }
         words
@@ -181,7 +202,7 @@ impl Network {
     /// The network with the fault asked for, under the traffic of `selection`; the model
     /// is run here.
     fn traffic(&self, selection: &Selection) -> Result<NetworkUnit, InputError> {
-        let port_bits = self.0.graph().k() as u32 * self.0.router.letter_bits();
+        let port_bits = self.0.router.address_bits();
         if port_bits > 64 {
             return Err(input_error(format!(
                 "the network's node words are {port_bits} bits (k*W) and the testbench drives ports of at most 64 bits: verify a smaller K(d,k)"

@@ -15,18 +15,14 @@
 
 use crate::network::message::{Finished, Outcome, payload_byte};
 use crate::network::net::{Net, NetError, NetParams};
-use crate::network::plan::KautzPlan;
 use crate::rtl::ir::{Design, Direction, SignalKind};
-use crate::rtl::kautz_route::{pack_word, unpack_word};
-use crate::rtl::network::whole::{self, NetworkParams, node_prefix};
+use crate::rtl::network::whole::{self, NetworkParams};
 use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::function::{FunctionReport, parse_line, row_ports, simulate};
 use crate::sim::self_timed::{Bench, Link, describe_stop};
 use crate::sim::{SimError, Simulator};
-use crate::topology::kautz::Kautz;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
-use std::sync::Arc;
 
 /// Cycles of traffic unless asked otherwise.
 pub const DEFAULT_CYCLES: u64 = 2_000;
@@ -116,8 +112,7 @@ impl NetworkUnit {
         let max = params.router.max_bytes;
         // The plain run of the sweeps and benchmarks, with this network's arbiter, messages
         // of every length the buffers take, and faulty nodes.
-        let plan = KautzPlan::new(*params.graph(), params.router.route_cycles())?;
-        let mut model = NetParams::uniform(Arc::new(plan), rate, max, cycles, seed);
+        let mut model = NetParams::uniform(params.plan(), rate, max, cycles, seed);
         model.arbiter = params.arbiter;
         model.traffic.bytes = 1..=max;
         model.faults.random_nodes = faults;
@@ -143,14 +138,13 @@ impl NetworkUnit {
     /// "network of K(2,3): ...: 2000 cycles of uniform traffic at 0.01 per node (seed 1),
     /// faulty nodes 010 and 201: 231 messages in 2051 cycles".
     pub fn describe(&self) -> String {
-        let g = self.params.graph();
         let faulty = match self.faulty.len() {
             0 => "no faulty node".to_string(),
             _ => {
                 let words: Vec<String> = self
                     .faulty
                     .iter()
-                    .map(|&v| g.format_letters(g.word_at(v as usize).letters()))
+                    .map(|&v| self.node_name(v as usize))
                     .collect();
                 format!("faulty nodes {}", words.join(", "))
             }
@@ -178,10 +172,8 @@ impl NetworkUnit {
     /// The stimulus: one row of input port values (top port order, without `clk` and
     /// `rst`) per cycle.
     fn rows(&self, design: &Design) -> Vec<Vec<u64>> {
-        let g = self.params.graph();
-        let w = self.params.router.letter_bits();
         let inputs = port_index(design, Direction::Input);
-        let prefixes = prefixes(g);
+        let prefixes = prefixes(&self.params);
         let mut row = vec![0u64; inputs.len()];
         for &v in &self.faulty {
             row[inputs[&format!("{}_fault", prefixes[v as usize])]] = 1;
@@ -191,7 +183,7 @@ impl NetworkUnit {
             let m = &f.message;
             let prefix = &prefixes[m.src as usize];
             let at = |name: &str| inputs[&format!("{prefix}_{name}")];
-            let dst = pack_word(g.word_at(m.dst as usize).letters(), w);
+            let dst = self.address_word(m.dst);
             for j in 0..usize::from(m.bytes) {
                 let row = &mut rows[m.handed as usize + j];
                 row[at("tx_valid")] = 1;
@@ -212,8 +204,6 @@ impl NetworkUnit {
     /// `tx_ready` high while the source hands its bytes over. This is what
     /// [`NetworkUnit::verify`] judges, checked cycle by cycle.
     pub fn checked_cycles(&self, design: &Design) -> Vec<MaskedCycle> {
-        let g = self.params.graph();
-        let w = self.params.router.letter_bits();
         let columns = self.columns(design);
         let widths: Vec<u32> = row_ports(design)
             .filter(|(_, s)| s.kind == SignalKind::Port(Direction::Output))
@@ -264,12 +254,7 @@ impl NetworkUnit {
                 set(row, m.dst, "rx_first", u64::from(j == 0));
                 set(row, m.dst, "rx_last", u64::from(j + 1 == bytes));
             }
-            set(
-                first,
-                m.dst,
-                "rx_src",
-                pack_word(g.word_at(m.src as usize).letters(), w),
-            );
+            set(first, m.dst, "rx_src", self.address_word(m.src));
             set(first, m.dst, "rx_len", bytes);
         }
         cycles
@@ -300,7 +285,7 @@ impl NetworkUnit {
     /// The links of the network as a testbench wires its nodes, each wire named by the node
     /// that receives it (`n012.in1_cl`; [`LinkWires`]).
     pub fn links(&self) -> Vec<Link> {
-        let prefixes = prefixes(self.params.graph());
+        let prefixes = prefixes(&self.params);
         whole::links(&self.params)
             .into_iter()
             .map(|link| Link {
@@ -337,7 +322,7 @@ impl NetworkUnit {
             .iter()
             .find(|m| m.name == node_name)
             .expect("the network has its node module");
-        let d = self.params.graph().d();
+        let d = self.params.ports();
         let clock_inputs: Vec<String> = (1..=d)
             .flat_map(|p| [format!("in{p}_cl"), format!("out{p}_cla")])
             .collect();
@@ -367,9 +352,8 @@ impl NetworkUnit {
         );
         let mut report = FunctionReport::new(simulator.name());
         if let Some(stopped) = &run.stopped {
-            let g = self.params.graph();
             let names: Vec<String> = (0..self.params.nodes())
-                .map(|v| format!("node {}", g.format_letters(g.word_at(v).letters())))
+                .map(|v| format!("node {}", self.node_name(v)))
                 .collect();
             report.fail(shown, || describe_stop(stopped, &names, &clock_inputs));
         }
@@ -392,7 +376,7 @@ impl NetworkUnit {
         for &v in &self.faulty {
             faulty[v as usize] = true;
         }
-        prefixes(self.params.graph())
+        prefixes(&self.params)
             .iter()
             .enumerate()
             .map(|(v, prefix)| {
@@ -418,7 +402,7 @@ impl NetworkUnit {
     /// name: looked up once rather than in every row.
     fn columns(&self, design: &Design) -> Vec<HashMap<&'static str, usize>> {
         let outputs = port_index(design, Direction::Output);
-        prefixes(self.params.graph())
+        prefixes(&self.params)
             .iter()
             .map(|prefix| {
                 OBSERVED
@@ -469,8 +453,6 @@ impl NetworkUnit {
         by_handover: &[&Finished],
         arrivals: &mut Arrivals,
     ) -> BTreeMap<u64, Arrival> {
-        let g = self.params.graph();
-        let w = self.params.router.letter_bits();
         let mut delivered: Vec<&Finished> = by_handover
             .iter()
             .copied()
@@ -480,7 +462,7 @@ impl NetworkUnit {
         let mut arrival_of = BTreeMap::new();
         for f in delivered {
             let m = &f.message;
-            let src = pack_word(g.word_at(m.src as usize).letters(), w);
+            let src = self.address_word(m.src);
             if let Some(a) = arrivals
                 .get_mut(&(m.dst as usize, src))
                 .and_then(VecDeque::pop_front)
@@ -554,8 +536,6 @@ impl NetworkUnit {
         seen: &Observed,
         arrivals: &Arrivals,
     ) -> Vec<(u64, Option<String>)> {
-        let g = self.params.graph();
-        let w = self.params.router.letter_bits();
         let mut out = Vec::new();
         for (v, verdicts) in seen.verdicts.iter().enumerate() {
             for extra in verdicts {
@@ -578,7 +558,7 @@ impl NetworkUnit {
             out.push((a.cycle, Some(format!(
                 "node {}: RTL handed out a message the model did not deliver: from {}, {} bytes, in cycle {}",
                 self.node_name(*v),
-                g.format_letters(&unpack_word(a.src, g.k(), w)),
+                self.address_name(a.src),
                 a.len,
                 a.cycle
             ))));
@@ -595,10 +575,29 @@ impl NetworkUnit {
         out
     }
 
-    /// Node `v`'s word, as messages name it.
+    /// Node `v`'s name (a Kautz word), as messages name it.
     fn node_name(&self, v: usize) -> String {
-        let g = self.params.graph();
-        g.format_letters(g.word_at(v).letters())
+        self.model.plan.node_name(v)
+    }
+
+    /// Node `v`'s address as the ports carry it (`tx_dst`, `rx_src`).
+    fn address_word(&self, v: u32) -> u64 {
+        let address = self.model.plan.address(v as usize);
+        self.params.router.address_word(&address)
+    }
+
+    /// The node whose address the ports show as `word`, by name, or its units when it is
+    /// no node's.
+    fn address_name(&self, word: u64) -> String {
+        let (units, bits) = self.params.router.address_units();
+        let address: Vec<u8> = (0..units)
+            .rev()
+            .map(|i| (word >> (i * bits) & ((1 << bits) - 1)) as u8)
+            .collect();
+        match self.model.plan.node_at(&address) {
+            Some(v) => self.node_name(v),
+            None => format!("no node ({address:?})"),
+        }
     }
 }
 
@@ -730,11 +729,8 @@ fn is_link_port(name: &str) -> bool {
 }
 
 /// The port-name prefix of every node, by node index.
-fn prefixes(graph: &Kautz) -> Vec<String> {
-    let n = graph.node_count().expect("a network small enough to build") as usize;
-    (0..n)
-        .map(|v| node_prefix(graph, graph.word_at(v).letters()))
-        .collect()
+fn prefixes(params: &NetworkParams) -> Vec<String> {
+    (0..params.nodes()).map(|v| params.node_prefix(v)).collect()
 }
 
 /// Position of each of the top's ports of `direction` among those ports, without `clk` and

@@ -10,6 +10,7 @@ use crate::rtl::ir::Design;
 use crate::rtl::network::router::{
     self as rtl_router, DEFAULT_MAX_BYTES, RouterFault, RouterParams,
 };
+use crate::topology::kautz::Kautz;
 use crate::units::check::{Check, FamilyCheck};
 use crate::units::options::{FaultArg, WaveArg, read};
 use crate::units::{Declared, HardwareUnit, Purpose};
@@ -58,6 +59,13 @@ pub static KIND: Declared<Args, Selection, WaveArg> = Declared {
 /// The router with validated parameters.
 pub struct Router(pub RouterParams);
 
+/// The graph of a router unit's params: the unit is built on K(d,k) alone.
+pub(crate) fn kautz(params: &RouterParams) -> Kautz {
+    *params
+        .graph()
+        .expect("the router unit is built on K(d,k), with its route generator")
+}
+
 impl Router {
     /// The unit the options describe, validated.
     fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
@@ -79,7 +87,8 @@ impl HardwareUnit for Router {
 
     fn command_line(&self) -> String {
         let p = &self.0;
-        let mut words = format!("router --d {} --k {}", p.graph.d(), p.graph.k());
+        let graph = kautz(p);
+        let mut words = format!("router --d {} --k {}", graph.d(), graph.k());
         if p.max_bytes != DEFAULT_MAX_BYTES {
             words += &format!(" --max-bytes {}", p.max_bytes);
         }
@@ -103,7 +112,7 @@ impl HardwareUnit for Router {
     fn check(&self, matches: &ArgMatches, _purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
         let selection: Selection = read(matches)?;
         let fault = selection.fault.parse::<RouterFault>("router")?;
-        let port_bits = self.0.graph.k() as u32 * self.0.letter_bits();
+        let port_bits = self.0.address_bits();
         if port_bits > 64 {
             return Err(input_error(format!(
                 "the router's node words are {port_bits} bits (k*W) and the stream check drives ports of at most 64 bits: check a smaller K(d,k)"

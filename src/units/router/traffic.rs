@@ -53,7 +53,7 @@ impl RouterUnit {
     /// The model's parameters for this router.
     fn model_params(&self) -> ModelParams {
         ModelParams {
-            address_bytes: self.params.graph.k(),
+            address_bytes: self.params.address_units().0 as usize,
             route_cycles: self.params.route_cycles(),
             seed: self.seed,
         }
@@ -178,7 +178,7 @@ fn outputs(model: &Router, t: u64, w: u32, events: &mut Vec<Event>) -> Vec<u64> 
 impl Traffic {
     /// The environment of `unit`'s router, at a node drawn from its seed.
     fn new(unit: &RouterUnit) -> Self {
-        let graph = unit.params.graph;
+        let graph = super::kautz(&unit.params);
         let mut rng = SplitMix64::new(unit.seed);
         let node = match graph.node_count() {
             Some(n) => graph.word_at(rng.below(n) as usize).letters().to_vec(),

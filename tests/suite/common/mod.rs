@@ -12,8 +12,14 @@ use std::process::Command;
 /// Runs `kautzgen` with `args`: its exit status (-1 when killed), standard output and
 /// standard error.
 pub fn kautzgen(args: &[&str]) -> (i32, String, String) {
+    kautzgen_in(Path::new("."), args)
+}
+
+/// [`kautzgen`] run in `dir`.
+pub fn kautzgen_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_kautzgen"))
         .args(args)
+        .current_dir(dir)
         .output()
         .unwrap();
     (

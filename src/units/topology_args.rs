@@ -4,6 +4,7 @@
 //! what it means for each topology that takes it. An option the chosen topology does not
 //! take is refused by `topologies::build`, from the same declarations.
 
+use crate::choice::Choice;
 use crate::routing::disjoint::RouteKind;
 use crate::topologies::{self, Built, Given, Param, REGISTRY, TopologyError, TopologyKind};
 use crate::topology::torus::Rings;
@@ -32,6 +33,35 @@ impl TopologyArgs {
     /// The network the options describe, or why there is none.
     pub fn build(&self) -> Result<Built, TopologyError> {
         topologies::build(self.kind, &self.given)
+    }
+
+    /// The options as a command line gives them: `--d 2 --k 3` for the default Kautz
+    /// topology, `--topology torus --k 3 --n 2 --rings uni` for another.
+    pub fn command_line(&self) -> String {
+        let given = &self.given;
+        let mut words = Vec::new();
+        match (self.kind.name(), &given.path) {
+            ("kautz", _) => {}
+            (_, Some(path)) => words.push(format!("--topology file:{}", path.display())),
+            (name, None) => words.push(format!("--topology {name}")),
+        }
+        let numbers = [
+            (Param::D, given.d),
+            (Param::K, given.k),
+            (Param::N, given.n),
+        ];
+        for (param, value) in numbers {
+            if let Some(value) = value {
+                words.push(format!("--{} {value}", param.name()));
+            }
+        }
+        if let Some(rings) = given.rings {
+            words.push(format!("--{} {}", Param::Rings.name(), rings.name()));
+        }
+        if let Some(routes) = given.routes {
+            words.push(format!("--{} {}", Param::Routes.name(), routes.name()));
+        }
+        words.join(" ")
     }
 }
 

@@ -24,6 +24,7 @@ mod cli_units;
 mod clock_rendezvous;
 mod exported_testbench;
 mod first_page;
+mod flow_model;
 mod function_flow;
 mod hdl_generate;
 mod kautz_routes;

@@ -1,7 +1,8 @@
 //! The configuration of the network switch of Smit, Havinga and Jansen (1991; see
 //! docs/papers.md), as its hardware and its cycle model both take it: the degree, the data
-//! width of a link word, the arbiter, and the faults a switch can have built in on purpose.
-//! docs/switch.md specifies the switch.
+//! width of a link word, the arbiter, the flow control (and its buffers' size), and the
+//! faults a switch can have built in on purpose. docs/switch.md specifies the switch,
+//! docs/flow-control.md its flow controls.
 
 use crate::choice::choice;
 use thiserror::Error;
@@ -23,6 +24,25 @@ choice! {
         Fixed = "fixed": "Network inputs 1, 2, ..., d before the local router's input 0, always",
     }
 }
+
+choice! {
+    /// What a switch does with a worm whose output is taken (docs/flow-control.md).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum Flow {
+        #[default]
+        Nack = "nack":
+            "Wormhole with drop and NACK (the network-switch paper's nosy worms): a head whose output is taken is refused",
+        Vct = "vct":
+            "Virtual cut-through: a head whose output is taken is taken into its input's buffer and sent on when the output frees; NACK only when that buffer is occupied",
+        Saf = "saf":
+            "Store-and-forward: every worm is taken whole into its input's buffer before its head goes on; NACK when that buffer is occupied",
+    }
+}
+
+/// Words an input buffer holds unless asked otherwise.
+pub const DEFAULT_BUFFER_WORDS: u64 = 32;
+/// Most words an input buffer holds.
+pub const MAX_BUFFER_WORDS: u64 = 4096;
 
 choice! {
     /// Faults built into the switch on purpose, to see verification catch them.
@@ -51,14 +71,21 @@ pub enum SwitchConfigError {
         d: u64,
         need: u32,
     },
+    #[error("an input buffer holds 2 to {MAX_BUFFER_WORDS} words, got {0}")]
+    BufferWords(u64),
 }
 
-/// The switch's size and arbitration (in bytes, as every switch of a network keeps a copy).
+/// The switch's size, arbitration and flow control (in bytes, as every switch of a network
+/// keeps a copy).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SwitchConfig {
     d: u8,
     data_bits: u8,
     arbiter: Arbiter,
+    flow: Flow,
+    /// Words of each input's buffer (vct and saf): a worm's words after its head here,
+    /// its EOD included.
+    buffer_words: u16,
 }
 
 /// Bits to write the numbers 0..=n, at least 1.
@@ -89,7 +116,35 @@ impl SwitchConfig {
             d: d as u8,
             data_bits: data_bits as u8,
             arbiter,
+            flow: Flow::Nack,
+            buffer_words: 0,
         })
+    }
+
+    /// The same switch with flow control `flow`, its input buffers of `buffer_words` words
+    /// (vct and saf; nack has none and ignores it).
+    pub fn with_flow(self, flow: Flow, buffer_words: u64) -> Result<Self, SwitchConfigError> {
+        let buffer_words = match flow {
+            Flow::Nack => 0,
+            Flow::Vct | Flow::Saf if (2..=MAX_BUFFER_WORDS).contains(&buffer_words) => {
+                buffer_words as u16
+            }
+            Flow::Vct | Flow::Saf => return Err(SwitchConfigError::BufferWords(buffer_words)),
+        };
+        Ok(SwitchConfig {
+            flow,
+            buffer_words,
+            ..self
+        })
+    }
+
+    pub fn flow(&self) -> Flow {
+        self.flow
+    }
+
+    /// Words of each input's buffer; 0 without buffers (nack).
+    pub fn buffer_words(&self) -> usize {
+        usize::from(self.buffer_words)
     }
 
     pub fn d(&self) -> usize {

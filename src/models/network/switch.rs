@@ -1,7 +1,8 @@
 //! The cycle model of the switch of Smit, Havinga and Jansen, "On the design of a dynamic
-//! reconfigurable network switch" (1991; see docs/papers.md): a (d+1)x(d+1) bufferless
-//! wormhole crossbar that consumes one route byte per hop and answers NACK when a worm cannot
-//! go on.
+//! reconfigurable network switch" (1991; see docs/papers.md): a (d+1)x(d+1) wormhole
+//! crossbar that consumes one route byte per hop and answers NACK when a worm cannot go on;
+//! bufferless as the paper builds it, or with a buffer of one worm per input for virtual
+//! cut-through and store-and-forward (docs/flow-control.md).
 //!
 //! In: the words on every input link, the NACKs on every output link and the fault mask of
 //! one cycle ([`Switch::step`]). Out: the words on every output link and the NACKs on every
@@ -10,7 +11,7 @@
 //! cycle; docs/switch.md specifies both. A step allocates nothing, so a network model can
 //! drive thousands of switches.
 
-use crate::fabric::switch::{Arbiter, MAX_D, SwitchConfig, SwitchFault};
+use crate::fabric::switch::{Arbiter, Flow, MAX_D, SwitchConfig, SwitchFault};
 
 /// One link word: valid, the type bit (head or EOD), data. An idle link carries
 /// [`Word::IDLE`]; data words are at most the configured width.
@@ -104,6 +105,53 @@ impl PortPerPort {
     }
 }
 
+/// What one cycle of the outputs did, by input (by output for `released`).
+#[derive(Debug, Default)]
+struct Pass {
+    /// Granted an output this cycle.
+    granted: u16,
+    /// Still holding an output after this cycle.
+    forwarding: u16,
+    /// Its output was NACKed.
+    nacked: u16,
+    /// Its word through its output was an EOD.
+    eod: u16,
+    /// Outputs released this cycle.
+    released: u16,
+}
+
+impl Pass {
+    /// The outputs just granted to an input of `ready` (a buffer's worm).
+    fn granted_outputs<D: LinkData>(&self, switch: &Switch<D>, ready: u16) -> u16 {
+        (0..switch.config.ports())
+            .filter(|&p| switch.first >> p & 1 == 1 && ready >> switch.holder.get(p) & 1 == 1)
+            .fold(0, |m, p| m | 1 << p)
+    }
+}
+
+/// One input's buffer (vct and saf): the worm taken in after its head here, until its EOD
+/// has been sent on without a NACK.
+#[derive(Debug, Clone, Default)]
+struct InputBuffer {
+    /// Its words after the head, the EOD last once in: (type bit, data).
+    words: Vec<(bool, u64)>,
+    /// The output its head asked for.
+    port: usize,
+    occupied: bool,
+    /// The EOD is not in yet: the link's words go on into it.
+    filling: bool,
+    /// Words sent on since it was last granted its output.
+    sent: usize,
+}
+
+/// The buffers of a switch with vct or saf flow control.
+#[derive(Debug, Clone)]
+struct Buffers {
+    inputs: Vec<InputBuffer>,
+    /// Bit p: output p is held by a buffer's worm (its holder's), not by a link's.
+    from_buffer: u16,
+}
+
 /// The state of one switch: the registers of the RTL, but for one liberty that no port
 /// can see: the round-robin pointer moves at the grant here, in the RTL in the cycle after
 /// (while the output is held, so no arbitration reads it in between). `D` holds the output
@@ -129,6 +177,8 @@ pub struct Switch<D: LinkData = u64> {
     out_ctl: u16,
     /// Bit i: NACK to input i's sender.
     nack: u16,
+    /// The input buffers, with vct or saf flow control.
+    buffers: Option<Box<Buffers>>,
 }
 
 impl Switch {
@@ -171,6 +221,7 @@ impl<D: LinkData> Switch<D> {
             out_valid: 0,
             out_ctl: 0,
             nack: 0,
+            buffers: None,
         };
         switch.reset();
         switch
@@ -191,6 +242,13 @@ impl<D: LinkData> Switch<D> {
         self.out_valid = 0;
         self.out_ctl = 0;
         self.nack = 0;
+        self.buffers = match self.config.flow() {
+            Flow::Nack => None,
+            Flow::Vct | Flow::Saf => Some(Box::new(Buffers {
+                inputs: vec![InputBuffer::default(); self.config.ports()],
+                from_buffer: 0,
+            })),
+        };
     }
 
     /// Every input but the local router's: the order 1, 2, ..., d, 0.
@@ -220,7 +278,20 @@ impl<D: LinkData> Switch<D> {
     /// No worm holds an output, no input is dropping, no NACK or first word is pending,
     /// and every output link is idle.
     pub fn is_quiet(&self) -> bool {
-        self.held == 0 && self.first == 0 && self.busy == 0 && self.nack == 0 && self.out_valid == 0
+        self.held == 0
+            && self.first == 0
+            && self.busy == 0
+            && self.nack == 0
+            && self.out_valid == 0
+            && self
+                .buffers
+                .as_ref()
+                .is_none_or(|b| b.inputs.iter().all(|buffer| !buffer.occupied))
+    }
+
+    /// Input `i`'s buffer holds a worm, or part of one (never without buffers).
+    pub fn buffer_occupied(&self, i: usize) -> bool {
+        self.buffers.as_ref().is_some_and(|b| b.inputs[i].occupied)
     }
 
     /// The winner among `requests` (a mask of inputs) for output `p`: the lowest at or
@@ -248,10 +319,20 @@ impl<D: LinkData> Switch<D> {
     /// [`Switch::step`] with the output links' NACKs as a mask, bit p for output p: the
     /// form a network model gathers them in, without a slice per switch.
     pub fn step_masked(&mut self, inputs: &[Word], out_nack: u16, fault: u64) {
-        let ports = self.config.ports();
-        debug_assert_eq!(inputs.len(), ports);
+        debug_assert_eq!(inputs.len(), self.config.ports());
         debug_assert!(inputs.iter().all(|w| w.data <= self.config.data_mask()));
+        match self.buffers.take() {
+            None => self.step_wormhole(inputs, out_nack, fault),
+            Some(mut buffers) => {
+                self.step_buffered(&mut buffers, inputs, out_nack, fault);
+                self.buffers = Some(buffers);
+            }
+        }
+    }
 
+    /// The step of the bufferless switch (nack): docs/switch.md.
+    fn step_wormhole(&mut self, inputs: &[Word], out_nack: u16, fault: u64) {
+        let ports = self.config.ports();
         // Heads, and the output each asks for (none for a route byte above d).
         let mut requests = [0u16; MAX_PORTS];
         let mut heads = 0u16;
@@ -263,10 +344,137 @@ impl<D: LinkData> Switch<D> {
                 }
             }
         }
+        let pass = self.crossbar(inputs, &requests, out_nack, fault);
+        let cut = pass.nacked & !pass.eod;
+        let refused = heads & !pass.granted;
+        self.busy = pass.granted | pass.forwarding | refused | cut;
+        self.nack = match self.fault {
+            Some(SwitchFault::NackNotReturned) => cut,
+            _ => refused | cut,
+        };
+    }
 
-        let mut accepted = 0u16;
-        let mut still_forwarding = 0u16;
-        let mut cut = 0u16;
+    /// The step of the switch with input buffers (vct, saf): docs/flow-control.md. A
+    /// buffer whose worm is whole asks for its output; a head asks for its own (vct only)
+    /// when its input's buffer is empty. A head not granted is taken into an empty buffer
+    /// (its output exists and is not faulty), else refused; a buffer's worm NACKed further
+    /// on stays for another try, one sent to its EOD frees the buffer.
+    fn step_buffered(&mut self, b: &mut Buffers, inputs: &[Word], out_nack: u16, fault: u64) {
+        let ports = self.config.ports();
+        let cut_through = self.config.flow() == Flow::Vct;
+        let mut launching = 0u16;
+        for p in (0..ports).filter(|&p| b.from_buffer >> p & 1 == 1) {
+            launching |= 1 << self.holder.get(p);
+        }
+        let occupied = (0..ports).fold(0u16, |m, i| m | u16::from(b.inputs[i].occupied) << i);
+        let mut requests = [0u16; MAX_PORTS];
+        let (mut heads, mut ready) = (0u16, 0u16);
+        for (i, w) in inputs.iter().enumerate() {
+            let buffer = &b.inputs[i];
+            if buffer.occupied && !buffer.filling && launching >> i & 1 == 0 {
+                ready |= 1 << i;
+                requests[buffer.port] |= 1 << i;
+            }
+            if self.busy >> i & 1 == 0 && w.is_control() {
+                heads |= 1 << i;
+                if cut_through && !buffer.occupied && w.data < ports as u64 {
+                    requests[w.data as usize] |= 1 << i;
+                }
+            }
+        }
+        // The crossbar's words: a launching input's buffer word, else its link's.
+        let mut words = [Word::IDLE; MAX_PORTS];
+        for (i, word) in words.iter_mut().enumerate().take(ports) {
+            let buffer = &b.inputs[i];
+            *word = match launching >> i & 1 == 1 {
+                // Past its last word only with the fault that keeps an output after its EOD.
+                true => buffer
+                    .words
+                    .get(buffer.sent)
+                    .map_or(Word::IDLE, |&(ctl, data)| Word {
+                        valid: true,
+                        ctl,
+                        data,
+                    }),
+                false => inputs[i],
+            };
+        }
+        let pass = self.crossbar(&words[..ports], &requests, out_nack, fault);
+        for (i, buffer) in b.inputs.iter_mut().enumerate() {
+            if launching >> i & 1 == 0 {
+                continue;
+            }
+            match (pass.nacked >> i & 1 == 1, pass.eod >> i & 1 == 1) {
+                (true, _) => buffer.sent = 0,
+                (false, true) => *buffer = InputBuffer::default(),
+                (false, false) => buffer.sent += 1,
+            }
+        }
+        b.from_buffer = (b.from_buffer & !pass.released) | pass.granted_outputs(self, ready);
+        let linked = !launching;
+        let cut = pass.nacked & !pass.eod & linked;
+        let accepted = pass.granted & !ready;
+        let (absorbed, overflow) =
+            self.fill_buffers(b, inputs, heads & !accepted & !occupied, fault);
+        let refused = heads & !accepted & !absorbed;
+        let filling = (0..ports).fold(0u16, |m, i| m | u16::from(b.inputs[i].filling) << i);
+        self.busy = accepted | (pass.forwarding & linked) | refused | cut | overflow | filling;
+        self.nack = match self.fault {
+            Some(SwitchFault::NackNotReturned) => cut | overflow,
+            _ => refused | cut | overflow,
+        };
+    }
+
+    /// Takes the heads of `candidates` whose output exists and is not faulty into their
+    /// empty buffers, and this cycle's words of the buffers already filling; returns the
+    /// heads taken in and the buffers that overflowed (emptied, their sender NACKed).
+    fn fill_buffers(
+        &self,
+        b: &mut Buffers,
+        inputs: &[Word],
+        candidates: u16,
+        fault: u64,
+    ) -> (u16, u16) {
+        let ports = self.config.ports();
+        let (mut absorbed, mut overflow) = (0u16, 0u16);
+        for (i, w) in inputs.iter().enumerate() {
+            let buffer = &mut b.inputs[i];
+            if candidates >> i & 1 == 1 {
+                let port = w.data as usize;
+                if port < ports && fault >> port & 1 == 0 {
+                    absorbed |= 1 << i;
+                    *buffer = InputBuffer {
+                        port,
+                        occupied: true,
+                        filling: true,
+                        ..InputBuffer::default()
+                    };
+                }
+            } else if buffer.filling && w.valid {
+                if buffer.words.len() == self.config.buffer_words() {
+                    overflow |= 1 << i;
+                    *buffer = InputBuffer::default();
+                } else {
+                    buffer.words.push((w.ctl, w.data));
+                    buffer.filling = !w.ctl;
+                }
+            }
+        }
+        (absorbed, overflow)
+    }
+
+    /// One cycle of the outputs: each held output forwards its owner's word from `words`
+    /// (by input) and is released by a NACK or the EOD; each free output that is not
+    /// faulty grants the winner of its `requests`.
+    fn crossbar(
+        &mut self,
+        words: &[Word],
+        requests: &[u16; MAX_PORTS],
+        out_nack: u16,
+        fault: u64,
+    ) -> Pass {
+        let ports = self.config.ports();
+        let mut pass = Pass::default();
         let mut held = self.held;
         let mut holder = self.holder;
         let mut first = 0u16;
@@ -275,7 +483,7 @@ impl<D: LinkData> Switch<D> {
         for p in 0..ports {
             match self.owner(p) {
                 Some(i) => {
-                    let w = inputs[i];
+                    let w = words[i];
                     let is_first = self.first >> p & 1 == 1;
                     let eod = w.is_control();
                     let nacked = out_nack >> p & 1 == 1;
@@ -287,12 +495,12 @@ impl<D: LinkData> Switch<D> {
                         nacked || (eod && self.fault != Some(SwitchFault::OutputKeptAfterEod));
                     if released {
                         held &= !(1 << p);
+                        pass.released |= 1 << p;
                     } else {
-                        still_forwarding |= 1 << i;
+                        pass.forwarding |= 1 << i;
                     }
-                    if nacked && !eod {
-                        cut |= 1 << i;
-                    }
+                    pass.nacked |= u16::from(nacked) << i;
+                    pass.eod |= u16::from(eod) << i;
                 }
                 None => {
                     let available = fault >> p & 1 == 0;
@@ -305,24 +513,19 @@ impl<D: LinkData> Switch<D> {
                         held |= 1 << p;
                         holder.set(p, i);
                         first |= 1 << p;
-                        accepted |= 1 << i;
+                        pass.granted |= 1 << i;
                         self.granted.set(p, i);
                     }
                 }
             }
         }
-        let refused = heads & !accepted;
         self.held = held;
         self.holder = holder;
         self.first = first;
         self.out_data = out_data;
         self.out_valid = out_valid;
         self.out_ctl = out_ctl;
-        self.busy = accepted | still_forwarding | refused | cut;
-        self.nack = match self.fault {
-            Some(SwitchFault::NackNotReturned) => cut,
-            _ => refused | cut,
-        };
+        pass
     }
 
     /// Output p's round-robin pointer as a thermometer: the inputs above the one it last

@@ -73,6 +73,10 @@ pub enum SwitchConfigError {
     },
     #[error("an input buffer holds 2 to {MAX_BUFFER_WORDS} words, got {0}")]
     BufferWords(u64),
+    #[error(
+        "a buffered word is its data and a type bit in at most 64 bits: vct and saf take at most 63 data bits, got {0}"
+    )]
+    BufferedDataBits(u64),
 }
 
 /// The switch's size, arbitration and flow control (in bytes, as every switch of a network
@@ -131,6 +135,9 @@ impl SwitchConfig {
             }
             Flow::Vct | Flow::Saf => return Err(SwitchConfigError::BufferWords(buffer_words)),
         };
+        if flow != Flow::Nack && self.data_bits >= 64 {
+            return Err(SwitchConfigError::BufferedDataBits(self.data_bits.into()));
+        }
         Ok(SwitchConfig {
             flow,
             buffer_words,

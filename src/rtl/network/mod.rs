@@ -5,4 +5,5 @@
 pub mod route_table;
 pub mod router;
 pub mod switch;
+mod switch_buffers;
 pub mod whole;

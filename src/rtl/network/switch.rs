@@ -19,7 +19,7 @@
 
 use crate::choice::choice;
 use crate::clocking::Rendezvous;
-use crate::fabric::switch::{Arbiter, SwitchConfig, SwitchFault};
+use crate::fabric::switch::{Arbiter, Flow, SwitchConfig, SwitchFault};
 use crate::rtl::ir::{
     Clocking, Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing,
     port_struct, ports,
@@ -123,13 +123,23 @@ impl SwitchParams {
             SwitchClocking::Synchronous => "",
             SwitchClocking::SelfTimed => ", self-timed",
         };
+        let (kind, buffers) = match c.flow() {
+            Flow::Nack => ("wormhole", String::new()),
+            Flow::Vct => ("virtual cut-through", buffers_of(c.buffer_words())),
+            Flow::Saf => ("store-and-forward", buffers_of(c.buffer_words())),
+        };
         format!(
-            "{p}x{p} wormhole switch with NACK (d = {}, {} data bits, {arbiter} arbitration{clocking})",
+            "{p}x{p} {kind} switch with NACK (d = {}, {} data bits, {arbiter} arbitration{buffers}{clocking})",
             c.d(),
             c.data_bits(),
             p = c.ports()
         )
     }
+}
+
+/// ", a 32-word buffer per input".
+fn buffers_of(words: usize) -> String {
+    format!(", a {words}-word buffer per input")
 }
 
 /// The switch's hardware.
@@ -156,11 +166,15 @@ pub fn design(params: &SwitchParams) -> Design {
             }
         }
     };
+    let mut design_params = BTreeMap::from([
+        ("d".to_string(), c.d() as u64),
+        ("data_bits".to_string(), c.data_bits() as u64),
+    ]);
+    if c.flow() != Flow::Nack {
+        design_params.insert("buffer_words".to_string(), c.buffer_words() as u64);
+    }
     Design {
-        params: BTreeMap::from([
-            ("d".to_string(), c.d() as u64),
-            ("data_bits".to_string(), c.data_bits() as u64),
-        ]),
+        params: design_params,
         summary: params.describe(),
         modules,
         timing,
@@ -177,12 +191,12 @@ fn lowest_set_bit(signal: SignalId, width: u32) -> Expr {
 }
 
 /// `value` if `bit`, else zero (`width` bits): one AND gate per bit.
-fn gate(bit: Expr, value: Expr, width: u32) -> Expr {
+pub(super) fn gate(bit: Expr, value: Expr, width: u32) -> Expr {
     Expr::mux(bit, value, Expr::zero(width))
 }
 
 /// Bit `i` of `signal`.
-fn bit(signal: SignalId, i: u32) -> Expr {
+pub(super) fn bit(signal: SignalId, i: u32) -> Expr {
     Expr::Slice {
         signal,
         lo: i,
@@ -191,7 +205,7 @@ fn bit(signal: SignalId, i: u32) -> Expr {
 }
 
 port_struct!(
-    struct OutputPorts {
+    pub(super) struct OutputPorts {
         clk, rst, req, fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl,
         out_data,
     }
@@ -524,39 +538,49 @@ fn reset_mask(ports: u32) -> u64 {
 
 /// One link of the switch: its word (valid bit, type bit, data) one way, its NACK the other.
 #[derive(Clone, Copy)]
-struct Link {
-    valid: SignalId,
-    ctl: SignalId,
-    data: SignalId,
-    nack: SignalId,
+pub(super) struct Link {
+    pub(super) valid: SignalId,
+    pub(super) ctl: SignalId,
+    pub(super) data: SignalId,
+    pub(super) nack: SignalId,
 }
 
 /// The switch module's ports: clock and reset, the fault bits, every input and output link.
-struct SwitchIo {
-    clocking: Clocking,
-    fault: SignalId,
-    ins: Vec<Link>,
-    outs: Vec<Link>,
+pub(super) struct SwitchIo {
+    pub(super) clocking: Clocking,
+    pub(super) fault: SignalId,
+    pub(super) ins: Vec<Link>,
+    pub(super) outs: Vec<Link>,
 }
 
 /// The input side's vectors, input i at bit i (at bits i*W up for the data).
-struct InputVectors {
-    all_valid: SignalId,
-    all_ctl: SignalId,
-    all_data: SignalId,
-    busy: SignalId,
-    forwarding: SignalId,
-    head: SignalId,
-    accepted: SignalId,
-    nacked: SignalId,
+pub(super) struct InputVectors {
+    pub(super) all_valid: SignalId,
+    pub(super) all_ctl: SignalId,
+    pub(super) all_data: SignalId,
+    pub(super) busy: SignalId,
+    pub(super) forwarding: SignalId,
+    pub(super) head: SignalId,
+    pub(super) accepted: SignalId,
+    pub(super) nacked: SignalId,
 }
 
 /// What an output instance tells the input side: its grants, its owner, and the NACK from
 /// its receiver.
-struct OutputState {
-    grant: SignalId,
-    owner: SignalId,
-    nack: SignalId,
+pub(super) struct OutputState {
+    pub(super) grant: SignalId,
+    pub(super) owner: SignalId,
+    pub(super) nack: SignalId,
+}
+
+/// What feeds the outputs: the crossbar's words (valid bits, type bits, data, input i at
+/// bit i), and each output's requests with what they are.
+pub(super) struct Crossbar {
+    pub(super) valid: SignalId,
+    pub(super) ctl: SignalId,
+    pub(super) data: SignalId,
+    /// Output o's requests, bit i for input i, and the line that says what they are.
+    pub(super) requests: Vec<(Expr, String)>,
 }
 
 /// The synchronous switch: input links, NACKs towards the senders, and the outputs. The
@@ -579,12 +603,42 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
     );
     let io = switch_io(&mut m, p, w);
     let inputs = input_vectors(&mut m, &io.ins, p, w);
-    let outputs: Vec<OutputState> = (0..p)
-        .map(|o| output_instance(&mut m, output, &io, &inputs, o, w))
-        .collect();
-    input_state(&mut m, &inputs, &outputs, p);
-    input_registers(&mut m, params.fault, &inputs, &io.ins, p);
+    match c.flow() {
+        Flow::Nack => {
+            let crossbar = Crossbar {
+                valid: inputs.all_valid,
+                ctl: inputs.all_ctl,
+                data: inputs.all_data,
+                requests: (0..p).map(|o| head_requests(&io, &inputs, o, w)).collect(),
+            };
+            let outputs: Vec<OutputState> = (0..p)
+                .map(|o| output_instance(&mut m, output, &io, &crossbar, o))
+                .collect();
+            input_state(&mut m, &inputs, &outputs, p);
+            input_registers(&mut m, params.fault, &inputs, &io.ins, p);
+        }
+        Flow::Vct | Flow::Saf => {
+            super::switch_buffers::buffered_input_side(&mut m, params, &io, &inputs, output)
+        }
+    }
     m
+}
+
+/// Output `o`'s requests without buffers: the heads whose route byte is `o`.
+pub(super) fn head_requests(
+    io: &SwitchIo,
+    inputs: &InputVectors,
+    o: u32,
+    w: u32,
+) -> (Expr, String) {
+    let p = io.ins.len() as u32;
+    let wants = (0..p).rev().map(|i| {
+        bit(inputs.head, i).and(Expr::from(io.ins[i as usize].data).eq(Expr::konst(w, o as u64)))
+    });
+    (
+        Expr::concat(wants.collect()),
+        format!("Heads whose route byte is {o}."),
+    )
 }
 
 /// The switch's clock, reset and fault bits, then its input links and its output links.
@@ -664,7 +718,7 @@ fn output_link(m: &mut Module, o: u32, w: u32) -> Link {
 }
 
 /// Every input's link as one vector, and the vectors of the input side's state.
-fn input_vectors(m: &mut Module, ins: &[Link], p: u32, w: u32) -> InputVectors {
+pub(super) fn input_vectors(m: &mut Module, ins: &[Link], p: u32, w: u32) -> InputVectors {
     // Input i at bit i: the first part of a concatenation is the most significant.
     let side_by_side = |part: fn(&Link) -> SignalId| {
         Expr::concat(ins.iter().rev().map(|l| part(l).into()).collect())
@@ -716,14 +770,13 @@ fn input_vectors(m: &mut Module, ins: &[Link], p: u32, w: u32) -> InputVectors {
     }
 }
 
-/// Output `o`'s requests (the heads whose route byte is `o`) and its instance.
-fn output_instance(
+/// Output `o`'s requests (`crossbar.requests[o]`) and its instance, fed by the crossbar.
+pub(super) fn output_instance(
     m: &mut Module,
     (output, op): &(Module, OutputPorts),
     io: &SwitchIo,
-    inputs: &InputVectors,
+    crossbar: &Crossbar,
     o: u32,
-    w: u32,
 ) -> OutputState {
     let p = io.ins.len() as u32;
     let req = m.internal(
@@ -731,14 +784,8 @@ fn output_instance(
         p,
         &format!("bit i: the head on input i asks for output {o}"),
     );
-    let wants = (0..p).rev().map(|i| {
-        bit(inputs.head, i).and(Expr::from(io.ins[i as usize].data).eq(Expr::konst(w, o as u64)))
-    });
-    m.assign(
-        req,
-        Expr::concat(wants.collect()),
-        &format!("Heads whose route byte is {o}."),
-    );
+    let (wants, doc) = &crossbar.requests[o as usize];
+    m.assign(req, wants.clone(), doc);
     let grant = m.internal(
         &format!("grant{o}"),
         p,
@@ -756,9 +803,9 @@ fn output_instance(
         .bind(&op.req, req)
         .bind(&op.fault, bit(io.fault, o))
         .bind(&op.nack, link.nack)
-        .bind(&op.in_valid, inputs.all_valid)
-        .bind(&op.in_ctl, inputs.all_ctl)
-        .bind(&op.in_data, inputs.all_data)
+        .bind(&op.in_valid, crossbar.valid)
+        .bind(&op.in_ctl, crossbar.ctl)
+        .bind(&op.in_data, crossbar.data)
         .bind(&op.grant, grant)
         .bind(&op.owner, owner)
         .bind(&op.out_valid, link.valid)

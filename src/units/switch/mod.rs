@@ -10,7 +10,9 @@ pub mod traffic;
 use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
-use crate::fabric::switch::{Arbiter, DEFAULT_DATA_BITS, SwitchConfig, SwitchFault};
+use crate::fabric::switch::{
+    Arbiter, DEFAULT_BUFFER_WORDS, DEFAULT_DATA_BITS, Flow, SwitchConfig, SwitchFault,
+};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
 use crate::rtl::network::switch::{
@@ -25,7 +27,7 @@ use crate::units::options::{And, DelaysArg, FaultArg, WaveArg, read};
 use crate::units::{Declared, HardwareUnit, Purpose};
 use clap::ArgMatches;
 use ring::Ring;
-use traffic::{DIRECTED_CYCLES, SwitchUnit};
+use traffic::SwitchUnit;
 
 /// The switch's size, arbiter and clocking.
 #[derive(Debug, Clone, clap::Args)]
@@ -41,6 +43,13 @@ pub struct Args {
     /// Which head wins an output that several ask for in one cycle.
     #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     pub arbiter: Arbiter,
+    /// What becomes of a worm whose output is taken (docs/flow-control.md).
+    #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
+    pub flow: Flow,
+    /// Words of each input's buffer, with --flow vct or saf: a worm's words after its head,
+    /// its EOD included (2 to 4096) [default: 32].
+    #[arg(long, value_name = "N")]
+    pub buffer_words: Option<u64>,
     /// One clock for all switches, or the self-timed switch of the network-switch paper
     /// (Smit et al. 1991) that makes its own clock from its neighbours' (simulation only:
     /// it has a combinational loop).
@@ -83,8 +92,20 @@ pub struct Switch(pub SwitchParams);
 impl Switch {
     /// The unit the options describe, validated.
     fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let config =
-            SwitchConfig::new(args.d, args.data_bits, args.arbiter).map_err(input_error)?;
+        if args.flow == Flow::Nack && args.buffer_words.is_some() {
+            return Err(input_error(
+                "--buffer-words sizes the input buffers of --flow vct and saf; --flow nack has none",
+            ));
+        }
+        if args.flow != Flow::Nack && args.clocking == SwitchClocking::SelfTimed {
+            return Err(input_error(
+                "--flow vct and saf are built synchronous; the self-timed switch is the paper's, --flow nack",
+            ));
+        }
+        let buffer_words = args.buffer_words.unwrap_or(DEFAULT_BUFFER_WORDS);
+        let config = SwitchConfig::new(args.d, args.data_bits, args.arbiter)
+            .and_then(|c| c.with_flow(args.flow, buffer_words))
+            .map_err(input_error)?;
         Ok(Box::new(Switch(
             SwitchParams::new(config)
                 .with_clocking(args.clocking)
@@ -107,6 +128,12 @@ impl HardwareUnit for Switch {
         }
         if c.arbiter() != Arbiter::RoundRobin {
             words += " --arbiter fixed";
+        }
+        if c.flow() != Flow::Nack {
+            words += &format!(" --flow {}", c.flow().name());
+            if c.buffer_words() as u64 != DEFAULT_BUFFER_WORDS {
+                words += &format!(" --buffer-words {}", c.buffer_words());
+            }
         }
         if p.clocking == SwitchClocking::SelfTimed {
             words += " --clocking self-timed";
@@ -144,10 +171,11 @@ impl HardwareUnit for Switch {
             let fault = selection.fault.parse::<SwitchFault>("switch")?;
             let cycles = selection.cycles.unwrap_or(traffic::DEFAULT_CYCLES);
             let unit = SwitchUnit::new(self.0.clone().with_fault(fault), cycles, seed);
+            let directed = unit.directed_cycles();
             let heading = format!(
-                "{}: {DIRECTED_CYCLES} directed and {} random cycles (seed {seed}): {} cycles",
+                "{}: {directed} directed and {} random cycles (seed {seed}): {} cycles",
                 unit.describe(),
-                unit.cycle_count() - DIRECTED_CYCLES,
+                unit.cycle_count() - directed,
                 unit.cycle_count()
             );
             return Ok(Box::new(FamilyCheck::stream(Box::new(unit), heading)));

@@ -5,10 +5,12 @@
 //! ([`crate::network::switch::Switch`]), as real neighbours would make it: senders that
 //! stop a worm the cycle after they see its NACK, receivers that NACK some of the worms
 //! they are sent one cycle later, and a fault mask that changes. First come directed cases
-//! (docs/switch.md names them), then `cycles` cycles of random traffic from `seed`. The
+//! (docs/switch.md names them; with input buffers, docs/flow-control.md names four more),
+//! then `cycles` cycles of random traffic from `seed`. The
 //! hardware, possibly with a built-in fault, gets the same inputs and must give the model's
 //! outputs.
 
+use crate::fabric::switch::Flow;
 use crate::network::switch::{Switch, Word};
 use crate::random::SplitMix64;
 use crate::rtl::ir::Design;
@@ -49,9 +51,19 @@ impl SwitchUnit {
         }
     }
 
+    /// Cycles of the directed cases: nine, and four more with input buffers.
+    pub fn directed_cycles(&self) -> u64 {
+        match self.params.config.flow() {
+            Flow::Nack => DIRECTED_CYCLES,
+            Flow::Vct | Flow::Saf => {
+                DIRECTED_CYCLES + BUFFER_CASES_CYCLES + self.params.config.buffer_words() as u64 + 8
+            }
+        }
+    }
+
     /// Cycles in all: the directed cases, then the random traffic.
     pub fn cycle_count(&self) -> u64 {
-        DIRECTED_CYCLES + self.cycles
+        self.directed_cycles() + self.cycles
     }
 
     /// The inputs of every cycle, made in closed loop with the fault-free model.
@@ -116,6 +128,9 @@ impl StreamUnit for SwitchUnit {
 
 /// Length of the directed part: nine cases, 20 cycles apart.
 pub const DIRECTED_CYCLES: u64 = 180;
+/// Length of the buffers' directed cases but the last: three, 20 cycles apart. The last, an
+/// overflow, takes a worm one word longer than the buffer and a few cycles to drain.
+const BUFFER_CASES_CYCLES: u64 = 60;
 
 /// A worm as its sender sends it: head (ctl=1, the route byte), body words, EOD.
 pub(crate) fn worm(route: u64, body: &[u64], mask: u64) -> Vec<Word> {
@@ -198,6 +213,8 @@ struct Traffic {
     ports: usize,
     d: u64,
     mask: u64,
+    /// The first cycle of random traffic.
+    random_from: u64,
 }
 
 impl Traffic {
@@ -218,8 +235,12 @@ impl Traffic {
             ports,
             d: ports as u64 - 1,
             mask,
+            random_from: unit.directed_cycles(),
         };
         traffic.script();
+        if unit.params.config.flow() != Flow::Nack {
+            traffic.buffer_script(unit.params.config.buffer_words());
+        }
         traffic
     }
 
@@ -259,6 +280,36 @@ impl Traffic {
         self.queue(1, 160, 1, &[]);
     }
 
+    /// The buffers' directed cases (docs/flow-control.md), after the others, 20 cycles
+    /// apart but the last.
+    fn buffer_script(&mut self, words: usize) {
+        let t = DIRECTED_CYCLES;
+        // A head blocked and taken into its buffer: input 1 holds output 1; input 0's head
+        // for it a cycle later waits in the buffer and goes on when the output frees.
+        self.queue(1, t + 2, 1, &[0x91, 0x92, 0x93, 0x94]);
+        self.queue(0, t + 3, 1, &[0x95, 0x96]);
+        // A full buffer, then NACK: input 0's worm waits for output 0, held by a long worm
+        // from input 1; the next head on input 0, for a free output, is refused.
+        self.queue(
+            1,
+            t + 20,
+            0,
+            &[0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7, 0xA8],
+        );
+        self.queue(0, t + 21, 0, &[0xA9]);
+        self.queue(0, t + 26, 1, &[0xAA]);
+        // The EOD taken in on the cycle the output frees, and the buffer drained while a new
+        // head arrives: input 1 holds output 1 to its EOD in t+43; input 0's worm, blocked
+        // in t+41, has its EOD in then, and goes out from t+44 to its EOD in t+46; the head
+        // on input 0 in t+46 finds the buffer still full, the one in t+48 an empty one.
+        self.queue(1, t + 40, 1, &[0xB1, 0xB2]);
+        self.queue(0, t + 41, 1, &[0xB3]);
+        self.queue(0, t + 46, 0, &[0xB4]);
+        self.queue(0, t + 48, 0, &[0xB5]);
+        // A worm one word longer than the buffer (its EOD does not fit): NACKed, dropped.
+        self.queue(0, t + 60, 1, &vec![0xC0; words]);
+    }
+
     /// A random worm: a route byte (now and then one that names no output), 1 to 6 body
     /// words, the EOD.
     fn random_worm(&mut self) -> Vec<Word> {
@@ -277,7 +328,7 @@ impl Traffic {
 
     /// The inputs of `cycle`, given the model's outputs visible in it.
     fn next(&mut self, cycle: u64, model: &Switch) -> SwitchInputs {
-        let random = cycle >= DIRECTED_CYCLES;
+        let random = cycle >= self.random_from;
         let mut words = Vec::with_capacity(self.ports);
         for i in 0..self.ports {
             if random && self.senders[i].is_idle() {

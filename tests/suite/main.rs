@@ -45,6 +45,7 @@ mod unit_network;
 mod unit_network_topologies;
 mod unit_router;
 mod unit_switch;
+mod unit_switch_flows;
 mod unit_torus;
 mod verify_icarus;
 mod verify_sim;

@@ -29,7 +29,7 @@ fn params(d: u64, bits: u64, arbiter: Arbiter) -> SwitchParams {
     SwitchParams::new(SwitchConfig::new(d, bits, arbiter).unwrap())
 }
 
-fn run(simulator: &dyn Simulator, unit: &SwitchUnit) -> FunctionReport {
+pub(crate) fn run(simulator: &dyn Simulator, unit: &SwitchUnit) -> FunctionReport {
     verify(simulator, unit, 2, None).unwrap_or_else(|e| panic!("{}: {e}", simulator.name()))
 }
 
@@ -185,7 +185,11 @@ fn every_output_of_64_bit_words_d2_equals_the_model_in_ghdl() {
 
 /// The cycles in which the model with `fault` shows other outputs than the fault-free one,
 /// on `unit`'s inputs, and the first of them as `verify` words a failure.
-fn differing_cycles(unit: &SwitchUnit, p: &SwitchParams, fault: SwitchFault) -> (u64, String) {
+pub(crate) fn differing_cycles(
+    unit: &SwitchUnit,
+    p: &SwitchParams,
+    fault: SwitchFault,
+) -> (u64, String) {
     let ports = p.config.ports();
     let mut good = Switch::new(p.config.clone());
     let mut bad = Switch::with_fault(p.config.clone(), Some(fault));

@@ -6,4 +6,5 @@ pub mod route_table;
 pub mod router;
 pub mod switch;
 mod switch_buffers;
+mod switch_parts;
 pub mod whole;

@@ -14,12 +14,11 @@
 //! is sent again from its first word; one sent to its EOD frees the buffer. A word that
 //! finds the RAM full empties it and NACKs the sender.
 
-use super::switch::{
-    Crossbar, InputVectors, OutputPorts, OutputState, SwitchIo, SwitchParams, bit, gate,
-    output_instance,
+use super::switch_parts::{
+    Crossbar, InputVectors, OutputPorts, OutputState, SwitchIo, bit, gate, output_instance,
 };
 use crate::bits::bits_for;
-use crate::fabric::switch::{Flow, SwitchFault};
+use crate::fabric::switch::{Flow, SwitchConfig, SwitchFault};
 use crate::rtl::ir::{Expr, Memory, Module, SignalId};
 
 /// One input's buffer: its registers and its RAM's read word.
@@ -43,26 +42,24 @@ struct BufferState {
 /// `inputs`' declarations.
 pub(super) fn buffered_input_side(
     m: &mut Module,
-    params: &SwitchParams,
+    (c, fault): (&SwitchConfig, Option<SwitchFault>),
     io: &SwitchIo,
     inputs: &InputVectors,
     output: &(Module, OutputPorts),
 ) {
-    let c = &params.config;
     let (p, w) = (c.ports() as u32, c.data_bits());
-    let state = buffer_state(m, params, p);
+    let state = buffer_state(m, c, p);
     let crossbar = crossbar(m, io, inputs, &state, c.flow(), w);
     let outputs: Vec<OutputState> = (0..p)
         .map(|o| output_instance(m, output, io, &crossbar, o))
         .collect();
-    let decisions = decisions(m, params, io, inputs, &state, &crossbar, &outputs);
-    buffer_registers(m, params, io, inputs, &state, &decisions);
-    link_registers(m, params.fault, io, inputs, &state, &decisions);
+    let decisions = decisions(m, (c, fault), io, inputs, &state, &crossbar, &outputs);
+    buffer_registers(m, c, io, inputs, &state, &decisions);
+    link_registers(m, fault, io, inputs, &state, &decisions);
 }
 
 /// The buffers' registers and RAM read words, declared.
-fn buffer_state(m: &mut Module, params: &SwitchParams, p: u32) -> BufferState {
-    let c = &params.config;
+fn buffer_state(m: &mut Module, c: &SwitchConfig, p: u32) -> BufferState {
     let words = c.buffer_words() as u64;
     let occ = m.internal(
         "occ",
@@ -233,14 +230,13 @@ struct Decisions {
 /// The outputs' verdicts on each input, and what becomes of each head and link word.
 fn decisions(
     m: &mut Module,
-    params: &SwitchParams,
+    (c, fault): (&SwitchConfig, Option<SwitchFault>),
     io: &SwitchIo,
     inputs: &InputVectors,
     state: &BufferState,
     crossbar: &Crossbar,
     outputs: &[OutputState],
 ) -> Decisions {
-    let c = &params.config;
     let (p, w) = (c.ports() as u32, c.data_bits());
     m.assign(
         inputs.forwarding,
@@ -287,7 +283,7 @@ fn decisions(
         p,
         "bit i: input i's output is released this cycle",
     );
-    let release = match params.fault {
+    let release = match fault {
         Some(SwitchFault::OutputKeptAfterEod) => Expr::from(inputs.nacked),
         _ => Expr::from(inputs.nacked).or(eod.into()),
     };
@@ -417,13 +413,12 @@ fn decisions(
 /// Each buffer's registers and RAM, and the vectors of their state.
 fn buffer_registers(
     m: &mut Module,
-    params: &SwitchParams,
+    c: &SwitchConfig,
     io: &SwitchIo,
     inputs: &InputVectors,
     state: &BufferState,
     d: &Decisions,
 ) {
-    let c = &params.config;
     let w = c.data_bits();
     let words = c.buffer_words() as u32;
     let gone = Expr::and_all([

@@ -523,7 +523,7 @@ fn each_units_help_lists_only_its_own_options() {
     for (args, expected) in [
         (
             &["generate", "switch", "--help"][..],
-            "--d --quiet --data-bits --arbiter --clocking --seed --cycles --fault --top --out --force --lang --testbench",
+            "--d --quiet --data-bits --arbiter --flow --buffer-words --clocking --seed --top --cycles --fault --out --force --lang --testbench",
         ),
         (
             &["generate", "network", "--help"],

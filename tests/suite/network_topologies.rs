@@ -307,3 +307,55 @@ fn the_same_seed_gives_the_same_run_on_a_table_network() {
     };
     assert_eq!(run(), run());
 }
+
+/// Zero-load latency, the wormhole textbook's hops plus message length, in this network's
+/// terms: a message of n bytes alone in the network, from a router idle in cycle 0, waits
+/// for its route and its last byte (head in S = max(B, n - 1) + 1), crosses the L + 1
+/// switches of its route one cycle each, and is W = (L + 1) + a + 1 + n words long up to
+/// its last byte (a route byte per switch, the address, the count, the bytes); it is handed
+/// out one cycle after the last switch. So latency = S + W + (L + 1): it is checked for
+/// every ordered pair of every topology, over the route the message took.
+#[test]
+fn zero_load_latency_is_the_wait_plus_hops_plus_worm_length_on_every_pair() {
+    let mut plans = topologies();
+    let kautz = kautzgen::topology::kautz::Kautz::new(2, 3).unwrap();
+    plans.push(Arc::new(
+        kautzgen::network::plan::KautzPlan::new(kautz, 3 + 3 * 3 + 4).unwrap(),
+    ));
+    let n = 16u64;
+    for plan in plans {
+        let nodes = plan.node_count();
+        let (b, a) = (plan.route_cycles(), plan.address_bytes() as u64);
+        let mut p = params(plan.clone(), 0.0, 0, 1);
+        p.max_bytes = n as u8;
+        let mut net = Net::new(&p).unwrap();
+        let mut cycle = 0;
+        for s in 0..nodes as u32 {
+            for t in (0..nodes as u32).filter(|&t| t != s) {
+                net.schedule(cycle, s, t, n as u8).unwrap();
+                cycle += 500;
+            }
+        }
+        let name = plan.name();
+        let mut seen = 0;
+        net.run(|f| {
+            let m = &f.message;
+            let a0 = &m.attempts[0];
+            assert_eq!(m.attempts.len(), 1, "{name}: message {} retried", m.id);
+            let hops = plan.routes(m.src as usize, m.dst as usize)[a0.route_index]
+                .bytes
+                .len() as u64;
+            let start = b.max(n - 1) + 1;
+            let words = (hops + 1) + a + 1 + n;
+            assert_eq!(
+                f.arrive.unwrap() - m.inject,
+                start + words + (hops + 1),
+                "{name}: {} -> {}",
+                plan.node_name(m.src as usize),
+                plan.node_name(m.dst as usize)
+            );
+            seen += 1;
+        });
+        assert_eq!(seen, nodes * (nodes - 1), "{name}");
+    }
+}

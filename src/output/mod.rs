@@ -1,6 +1,6 @@
 //! Writing the user's outputs without destroying what kautzgen did not write.
 //!
-//! [`file`] writes one output file: a regular file is replaced atomically with its mode
+//! [`file`](mod@file) writes one output file: a regular file is replaced atomically with its mode
 //! kept, a symlink's target is written, a FIFO, a device or `-` is written in place.
 //! [`dir`] writes one output directory: a directory kautzgen wrote (it holds [`MARKER`]) is
 //! replaced whole, anything else the user has there is refused unless forced. Both

@@ -96,7 +96,7 @@ pub enum SimError {
     )]
     Compile {
         simulator: &'static str,
-        /// The first error line of the log, as ": <line>", or empty.
+        /// The first error line of the log, as `: <line>`, or empty.
         first: String,
         log: PathBuf,
     },

@@ -1,6 +1,6 @@
 //! A simulation of self-timed nodes wired with delays, in GHDL or Icarus Verilog: the
 //! testbench of testbenches/self_timed.*.tera, shared by the ring of self-timed switches
-//! ([`super::ring`]) and the self-timed network.
+//! ([`crate::units::switch::ring`]) and the self-timed network.
 //!
 //! Every node is an instance of one module with `rst` (an input, synchronous to the node's
 //! clock) and `node_clk` (an output: the clock it makes). Each wire between nodes is a

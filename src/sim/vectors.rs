@@ -2,9 +2,9 @@
 //!
 //! In: a Kautz graph, which pairs to simulate ([`Pairs`]: every ordered pair, or a seeded
 //! sample) and which shard of them ([`Shard`]). Out: a [`VectorSet`], whose [`Vector`]s carry
-//! a source and a destination (the selected pairs, then a fixed list of invalid words), how
-//! the testbench drives them ([`Stimulus`]) and what the route generator must answer
-//! ([`Expected`], from `route_set`); and [`stimulus_file`], the lines the testbenches read.
+//! a source and a destination (the selected pairs, then a fixed list of invalid words,
+//! [`invalid_pairs`]) and what the route generator must answer ([`Expected`], from
+//! `route_set`).
 //!
 //! Vectors are made on demand from their position, so that a sweep over every pair of a
 //! large graph never holds more than one batch in memory.

@@ -1,5 +1,5 @@
-//! How a sequence unit's data inputs and items read in a report ("src=0,1,2", "[d0=1
-//! d2=0]", "[2012]"): one description that kautzgen's reports print from in Rust and the
+//! How a sequence unit's data inputs and items read in a report (`src=0,1,2`, `[d0=1
+//! d2=0]`, `[2012]`): one description that kautzgen's reports print from in Rust and the
 //! self-checking testbenches print from in Verilog and VHDL, so that a failure reads the
 //! same in `kautzgen verify` and in an exported testbench.
 //!

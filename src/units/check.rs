@@ -135,7 +135,7 @@ pub struct FamilyCheck {
 }
 
 impl FamilyCheck {
-    /// A function unit checked on the vectors of `shard`: "<unit>: N vectors".
+    /// A function unit checked on the vectors of `shard`: `<unit>: N vectors`.
     pub fn function(unit: Box<dyn FunctionUnit>, shard: Shard) -> Self {
         let heading = format!(
             "{}: {} vectors",

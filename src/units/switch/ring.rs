@@ -1,12 +1,12 @@
 //! Three self-timed switches in a bidirectional ring (Fig. 3 of the network-switch paper,
 //! Smit et al. 1991), simulated with wires of different delays in GHDL and Icarus Verilog
-//! ([`super::self_timed`]) and compared, cycle for cycle of each switch's own clock, with
+//! ([`crate::sim::self_timed`]) and compared, cycle for cycle of each switch's own clock, with
 //! three synchronous cycle models wired the same way.
 //!
 //! Switch s sends on its link 1 to switch s+1 and on its link 2 to switch s-1 (mod 3), so
 //! every switch has both others as neighbours, each twice. Each link's data, NACK, cl and
 //! cla wires get their own transport delay, drawn from the seed inside the documented
-//! ranges or read from a file ([`super::delays`]). Each switch's local router port is
+//! ranges or read from a file ([`crate::sim::delays`]). Each switch's local router port is
 //! driven from a file on its own clock, by worms of random routes, and every output of
 //! every switch is recorded after each of its own rising edges. A ring whose clocks stop
 //! before the last cycle fails, with the state each switch stopped in.

@@ -18,6 +18,10 @@ impl TopologyKind for Kind {
         "The de Bruijn digraph B(d,k); its d self-loops keep their ports idle"
     }
 
+    fn network_top(&self) -> &'static str {
+        "debruijn_network"
+    }
+
     fn params(&self) -> &'static [Declared] {
         &[
             Declared {

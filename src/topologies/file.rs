@@ -19,6 +19,10 @@ impl TopologyKind for Kind {
         "file:PATH, any strongly connected digraph from an edge list ('FROM TO' per line)"
     }
 
+    fn network_top(&self) -> &'static str {
+        "graph_network"
+    }
+
     fn params(&self) -> &'static [Declared] {
         &[]
     }

@@ -16,6 +16,10 @@ impl TopologyKind for Kind {
         "The Kautz digraph K(d,k); routes from the route generator"
     }
 
+    fn network_top(&self) -> &'static str {
+        crate::rtl::network::whole::DEFAULT_TOP
+    }
+
     fn params(&self) -> &'static [Declared] {
         &[
             Declared {

@@ -18,6 +18,10 @@ impl TopologyKind for Kind {
         "The k-ary n-mesh: the bidirectional torus without its wraparound links"
     }
 
+    fn network_top(&self) -> &'static str {
+        "mesh_network"
+    }
+
     fn params(&self) -> &'static [Declared] {
         &GRID_PARAMS
     }

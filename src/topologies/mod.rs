@@ -49,6 +49,9 @@ pub trait TopologyKind: Sync {
     /// One line saying what it is.
     fn about(&self) -> &'static str;
 
+    /// The top module of its generated network unless `--top` says otherwise.
+    fn network_top(&self) -> &'static str;
+
     /// The options it takes, each with what it means for this topology.
     fn params(&self) -> &'static [Declared];
 

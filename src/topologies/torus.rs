@@ -49,6 +49,10 @@ impl TopologyKind for Kind {
         "The k-ary n-cube, its rings unidirectional (--rings uni) or bidirectional (bi)"
     }
 
+    fn network_top(&self) -> &'static str {
+        "torus_network"
+    }
+
     fn params(&self) -> &'static [Declared] {
         &[
             GRID_PARAMS[0],

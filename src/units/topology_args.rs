@@ -41,7 +41,7 @@ impl TopologyArgs {
         let given = &self.given;
         let mut words = Vec::new();
         match (self.kind.name(), &given.path) {
-            ("kautz", _) => {}
+            (DEFAULT_TOPOLOGY, _) => {}
             (_, Some(path)) => words.push(format!("--topology file:{}", path.display())),
             (name, None) => words.push(format!("--topology {name}")),
         }
@@ -64,6 +64,9 @@ impl TopologyArgs {
         words.join(" ")
     }
 }
+
+/// `--topology` unless given.
+const DEFAULT_TOPOLOGY: &str = "kautz";
 
 /// `--topology`'s value: a topology's name, and the path of `file:PATH`.
 #[derive(Debug, Clone)]
@@ -133,7 +136,7 @@ impl Args for TopologyArgs {
             Arg::new("topology")
                 .long("topology")
                 .value_name("TOPOLOGY")
-                .default_value("kautz")
+                .default_value(DEFAULT_TOPOLOGY)
                 .value_parser(parse_topology)
                 .help(format!("The network's topology: {}", names()))
                 .long_help(format!(

@@ -92,7 +92,7 @@ impl RouteTable {
         self.length_bits() + self.longest() as u32 * w
     }
 
-    /// "132 routes, 3 ports of 2 bits each at most, 8-bit words".
+    /// "72 routes of at most 5 hops, 13-bit words".
     pub fn describe(&self, w: u32) -> String {
         format!(
             "{} routes of at most {} hops, {}-bit words",

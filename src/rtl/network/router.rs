@@ -252,15 +252,11 @@ impl RouterParams {
 
 /// The router's hardware.
 pub fn design(params: &RouterParams) -> Design {
-    let (mut modules, design_params) = match &params.source {
+    let (mut modules, sizes) = match &params.source {
         RouteSource::Generator(graph) => {
             let gen_params = params.route_gen().expect("a generator on K(d,k)");
-            let route_gen = kautz_route::design(&gen_params);
-            let kautz = [("d", graph.d()), ("k", graph.k())];
-            (
-                route_gen.modules,
-                kautz.map(|(n, v)| (n, v as u64)).to_vec(),
-            )
+            let sizes = vec![("d", graph.d()), ("k", graph.k())];
+            (kautz_route::design(&gen_params).modules, sizes)
         }
         RouteSource::Table { plan, table } => {
             let widths = TableWidths {
@@ -268,21 +264,20 @@ pub fn design(params: &RouterParams) -> Design {
                 address: params.address_bits(),
             };
             let name = format!("{}_route_table", params.top);
-            let rom = route_table::module(table, widths, &name);
-            let sizes = [
+            let sizes = vec![
                 ("d", plan.ports()),
                 ("nodes", plan.node_count()),
                 ("table_routes", table.entries()),
                 ("table_word_bits", table.word_bits(widths.w) as usize),
             ];
-            (vec![rom], sizes.map(|(n, v)| (n, v as u64)).to_vec())
+            (vec![route_table::module(table, widths, &name)], sizes)
         }
     };
     let top = router_module(params, modules.last().expect("the route source's top"));
     modules.push(top);
-    let mut design_params: BTreeMap<String, u64> = design_params
+    let mut design_params: BTreeMap<String, u64> = sizes
         .into_iter()
-        .map(|(name, value)| (name.to_string(), value))
+        .map(|(name, value)| (name.to_string(), value as u64))
         .collect();
     design_params.insert("max_bytes".to_string(), u64::from(params.max_bytes));
     Design {

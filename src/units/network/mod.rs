@@ -85,17 +85,6 @@ pub static KIND: Declared<Args, Selection, And<WaveArg, DelaysArg>> = Declared {
     options: PhantomData,
 };
 
-/// The top's name unless `--top` says otherwise: `kautz_network` (whole::DEFAULT_TOP),
-/// `debruijn_network`, `torus_network`, `mesh_network`, and `graph_network` for an edge
-/// list.
-fn default_top(topology: &TopologyArgs) -> String {
-    match topology.kind.name() {
-        "kautz" => whole::DEFAULT_TOP.to_string(),
-        "file" => "graph_network".to_string(),
-        name => format!("{name}_network"),
-    }
-}
-
 /// The network with validated parameters, and the topology's options as given.
 pub struct Network(pub NetworkParams, TopologyArgs);
 
@@ -103,8 +92,7 @@ impl Network {
     /// The unit the options describe, validated.
     fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
         let built = args.topology.build().map_err(input_error)?;
-        let default_top = default_top(&args.topology);
-        let top = top.unwrap_or(&default_top);
+        let top = top.unwrap_or(args.topology.kind.network_top());
         let params = match built {
             Built::Kautz(graph) => NetworkParams::new(
                 graph.d() as u64,
@@ -143,7 +131,7 @@ impl HardwareUnit for Network {
         if p.clocking == SwitchClocking::SelfTimed {
             words += " --clocking self-timed";
         }
-        if p.top != default_top(&self.1) {
+        if p.top != self.1.kind.network_top() {
             words += &format!(" --top {}", p.top);
         }
         words

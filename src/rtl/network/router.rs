@@ -229,7 +229,7 @@ impl RouterParams {
     }
 
     /// "router of a node of K(2,3) (16-byte buffer, B = 16)", "router of a node of B(2,3)
-    /// (16-byte buffer, route table of 19 routes of at most 3 hops, 8-bit words, B = 2)".
+    /// (16-byte buffer, route table of 72 routes of at most 5 hops, 13-bit words, B = 2)".
     pub fn describe(&self) -> String {
         match &self.source {
             RouteSource::Generator(graph) => format!(

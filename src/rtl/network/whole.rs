@@ -195,7 +195,7 @@ impl NetworkParams {
 
     /// "network of K(2,3): 12 nodes, 3x3 switches, routers with 16-byte buffers (B = 16)",
     /// "network of B(2,3): 8 nodes, 3x3 switches, routers with 16-byte buffers and route
-    /// tables of 19 routes of at most 3 hops, 8-bit words (B = 2)", "self-timed network of
+    /// tables of 72 routes of at most 5 hops, 13-bit words (B = 2)", "self-timed network of
     /// ..." when its switches make their own clocks.
     pub fn describe(&self) -> String {
         let clocking = match self.clocking {

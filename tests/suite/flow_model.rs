@@ -2,7 +2,7 @@
 //! store-and-forward (saf), against docs/flow-control.md: directed cases with every cycle
 //! worked out by hand (a head blocked and taken into its buffer, sent on when its output
 //! frees; a full buffer and a NACK; a buffer draining while a new head arrives; an EOD in
-//! the cycle its output frees; a buffer's worm NACKed further on and sent again; a buffer
+//! the cycle its output frees; a buffer's worm NACKed further on and dropped; a buffer
 //! that overflows), and the same worm under each flow control.
 
 use kautzgen::fabric::switch::{Arbiter, Flow, SwitchConfig};
@@ -166,25 +166,23 @@ fn an_eod_taken_in_the_cycle_its_output_frees_goes_on_the_cycle_after() {
 }
 
 #[test]
-fn a_buffers_worm_nacked_further_on_is_sent_again_and_no_nack_goes_back() {
+fn a_buffers_worm_nacked_further_on_is_dropped_and_no_nack_goes_back() {
     // B is granted in cycle 5 as in the first case; a NACK on output 2 in cycle 7 (its 22)
-    // releases the output and nothing goes on. The buffer keeps B: granted again in cycle
-    // 8, 21 marked after 9, 22 after 10, the EOD after 11. Its sender never hears a NACK.
+    // releases the output and nothing goes on. B is dropped: the buffer is empty after
+    // cycle 7, so a head for output 1 on input 0 in cycle 8 goes through (its word after
+    // cycle 9), and output 2 stays idle. Its sender never hears a NACK.
     let mut s = switch(Flow::Vct, 32);
-    let seen = run(&mut s, 13, &[(1, 0, A), (0, 1, B)], &[(7, 2)]);
-    assert_eq!(
-        output(&seen, 2)[5..13],
-        [
-            IDLE,
-            marked(0x21),
-            IDLE,
-            IDLE,
-            marked(0x21),
-            data(0x22),
-            eod(),
-            IDLE
-        ]
+    let seen = run(
+        &mut s,
+        12,
+        &[(1, 0, A), (0, 1, B), (0, 8, &[head(1), data(0x31), eod()])],
+        &[(7, 2)],
     );
+    assert_eq!(
+        output(&seen, 2)[5..12],
+        [IDLE, marked(0x21), IDLE, IDLE, IDLE, IDLE, IDLE]
+    );
+    assert_eq!(output(&seen, 1)[8..11], [IDLE, marked(0x31), eod()]);
     assert_eq!(nacked(&seen, 0), Vec::<usize>::new());
     assert!(s.is_quiet());
 }

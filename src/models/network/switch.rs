@@ -358,7 +358,7 @@ impl<D: LinkData> Switch<D> {
     /// buffer whose worm is whole asks for its output; a head asks for its own (vct only)
     /// when its input's buffer is empty. A head not granted is taken into an empty buffer
     /// (its output exists and is not faulty), else refused; a buffer's worm NACKed further
-    /// on stays for another try, one sent to its EOD frees the buffer.
+    /// on is dropped, one sent to its EOD frees the buffer.
     fn step_buffered(&mut self, b: &mut Buffers, inputs: &[Word], out_nack: u16, fault: u64) {
         let ports = self.config.ports();
         let cut_through = self.config.flow() == Flow::Vct;
@@ -404,10 +404,13 @@ impl<D: LinkData> Switch<D> {
             if launching >> i & 1 == 0 {
                 continue;
             }
-            match (pass.nacked >> i & 1 == 1, pass.eod >> i & 1 == 1) {
-                (true, _) => buffer.sent = 0,
-                (false, true) => *buffer = InputBuffer::default(),
-                (false, false) => buffer.sent += 1,
+            // A NACK further on drops the worm, as under nack: a buffer that kept it and
+            // asked again could wait forever on a cycle of full buffers
+            // (docs/flow-control.md, "In a network").
+            if pass.nacked >> i & 1 == 1 || pass.eod >> i & 1 == 1 {
+                *buffer = InputBuffer::default();
+            } else {
+                buffer.sent += 1;
             }
         }
         b.from_buffer = (b.from_buffer & !pass.released) | pass.granted_outputs(self, ready);

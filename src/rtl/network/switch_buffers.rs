@@ -11,8 +11,8 @@
 //! not granted is taken in when its buffer is empty and its output exists and is not
 //! faulty, else refused with a NACK. The crossbar takes a launching input's word from its
 //! RAM (read one cycle ahead), any other's from its link. A buffer's worm NACKed further on
-//! is sent again from its first word; one sent to its EOD frees the buffer. A word that
-//! finds the RAM full empties it and NACKs the sender.
+//! is dropped; one sent to its EOD frees the buffer. A word that finds the RAM full empties
+//! it and NACKs the sender.
 
 use super::switch_parts::{
     Crossbar, InputVectors, OutputPorts, OutputState, SwitchIo, bit, gate, output_instance,
@@ -421,16 +421,12 @@ fn buffer_registers(
 ) {
     let w = c.data_bits();
     let words = c.buffer_words() as u32;
-    let gone = Expr::and_all([
-        state.launch.into(),
-        !Expr::from(inputs.nacked),
-        d.eod.into(),
-    ]);
+    let gone = Expr::from(state.launch).and(Expr::from(inputs.nacked).or(d.eod.into()));
     m.register(
         state.occ,
         0,
         Expr::from(d.absorb).or(Expr::and_all([state.occ.into(), !Expr::from(d.overflow), !gone])),
-        "Taken in with its head; emptied when its worm has gone to its EOD without a NACK, or by an overflow.",
+        "Taken in with its head; emptied when its worm has gone to its EOD or is NACKed further on (dropped), or by an overflow.",
     );
     m.register(
         state.fill,

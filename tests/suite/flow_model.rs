@@ -216,6 +216,37 @@ fn store_and_forward_takes_every_worm_whole_before_its_head_goes_on() {
 }
 
 #[test]
+fn a_head_marked_not_to_be_buffered_passes_as_a_nosy_worm() {
+    // The top data bit (0x80 of 8) marks a head not to be buffered. Under saf, A marked
+    // alone goes through at once, as under vct: 11 marked after cycle 1. B marked, blocked
+    // by A (unmarked, under vct) in cycle 1: refused with a NACK after cycle 1, input 0's
+    // buffer left empty.
+    let marked_a = &[head(0x82), data(0x11), data(0x12), eod()];
+    let mut s = switch(Flow::Saf, 32);
+    let seen = run(&mut s, 5, &[(1, 0, marked_a)], &[]);
+    assert_eq!(
+        output(&seen, 2)[..4],
+        [IDLE, marked(0x11), data(0x12), eod()]
+    );
+    let marked_b = &[head(0x82), data(0x21), data(0x22), eod()];
+    let mut v = switch(Flow::Vct, 32);
+    let seen = run(&mut v, 8, &[(1, 0, A), (0, 1, marked_b)], &[]);
+    assert_eq!(nacked(&seen, 0), [1]);
+    assert!(!v.buffer_occupied(0));
+    assert_eq!(output(&seen, 2)[4..], [IDLE; 4]);
+}
+
+#[test]
+fn a_marked_head_needs_a_data_bit_above_the_port_numbers() {
+    // d = 3 names ports 0 to 3 in 2 bits: buffered flows need 3.
+    let config = SwitchConfig::new(3, 2, Arbiter::RoundRobin).unwrap();
+    assert_eq!(
+        config.with_flow(Flow::Vct, 32).unwrap_err().to_string(),
+        "vct and saf mark a head that must not be buffered with the top data bit, above the port numbers: d = 3 needs at least 3 data bits, got 2"
+    );
+}
+
+#[test]
 fn a_worm_longer_than_the_buffer_is_nacked_and_dropped() {
     // A 4-word buffer: the worm's words after its head are 4 data words and the EOD. The
     // fifth, in cycle 5, finds the buffer full: NACK after cycle 5, the buffer emptied,

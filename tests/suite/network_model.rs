@@ -2,7 +2,7 @@
 //! by hand from docs/network.md and docs/switch.md, and the invariants of the network issue
 //! checked on random runs of small graphs.
 
-use kautzgen::fabric::switch::Arbiter;
+use kautzgen::fabric::switch::{Arbiter, Flow};
 use kautzgen::fabric::wiring::kautz_out_port;
 use kautzgen::network::message::{AttemptOutcome, Finished, Outcome};
 use kautzgen::network::net::{FaultSpec, Net, NetError, NetParams};
@@ -35,6 +35,7 @@ fn params(d: u64, k: u64, rate: f64, cycles: u64, seed: u64) -> NetParams {
         seed,
         faults: FaultSpec::default(),
         retry_rounds: 1,
+        flow: Flow::Nack,
     }
 }
 
@@ -249,6 +250,7 @@ fn check_run(graph: &Kautz, p: &NetParams) -> Vec<Finished> {
                     let (x, j) = a.nack.unwrap();
                     assert!(j < nodes.len() && x > a.start && (x - a.start - 1) % 3 == 0);
                 }
+                AttemptOutcome::Timeout => panic!("a timeout without buffered switches"),
             }
         }
         let last_delivered = m.attempts.last().unwrap().outcome == AttemptOutcome::Delivered;

@@ -3,7 +3,7 @@
 //! one-byte address), and the invariants of random runs with faults on each topology.
 
 use kautzgen::fabric::network::SwitchNetwork;
-use kautzgen::fabric::switch::Arbiter;
+use kautzgen::fabric::switch::{Arbiter, Flow};
 use kautzgen::network::message::{AttemptOutcome, Finished, Outcome};
 use kautzgen::network::net::{FaultSpec, Net, NetParams};
 use kautzgen::network::plan::{Plan, RouteRule, TablePlan};
@@ -16,7 +16,7 @@ use kautzgen::topology::torus::{Rings, Torus};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-fn plan(network: SwitchNetwork, rule: RouteRule) -> Arc<dyn Plan> {
+pub(crate) fn plan(network: SwitchNetwork, rule: RouteRule) -> Arc<dyn Plan> {
     Arc::new(TablePlan::new(network, rule))
 }
 
@@ -40,7 +40,7 @@ fn chorded_ring() -> Arc<dyn Plan> {
     plan(network, RouteRule::Disjoint)
 }
 
-fn params(plan: Arc<dyn Plan>, rate: f64, cycles: u64, seed: u64) -> NetParams {
+pub(crate) fn params(plan: Arc<dyn Plan>, rate: f64, cycles: u64, seed: u64) -> NetParams {
     NetParams {
         plan,
         arbiter: Arbiter::RoundRobin,
@@ -55,6 +55,7 @@ fn params(plan: Arc<dyn Plan>, rate: f64, cycles: u64, seed: u64) -> NetParams {
         seed,
         faults: FaultSpec::default(),
         retry_rounds: 1,
+        flow: Flow::Nack,
     }
 }
 
@@ -185,7 +186,7 @@ fn a_message_on_an_edge_list_goes_round_the_ring_padded_to_hear_every_nack() {
 }
 
 /// Every topology of the list, small.
-fn topologies() -> Vec<Arc<dyn Plan>> {
+pub(crate) fn topologies() -> Vec<Arc<dyn Plan>> {
     let c = cube(3, 2);
     vec![
         debruijn23(),
@@ -275,7 +276,9 @@ fn check_run(p: &NetParams) {
 }
 
 /// The digraph of a wiring, arcs in port order.
-fn digraph_of(wiring: &kautzgen::fabric::wiring::Wiring) -> kautzgen::topology::digraph::Digraph {
+pub(crate) fn digraph_of(
+    wiring: &kautzgen::fabric::wiring::Wiring,
+) -> kautzgen::topology::digraph::Digraph {
     kautzgen::topology::digraph::Digraph::from_fn(wiring.nodes(), |v| {
         (1..=wiring.ports())
             .filter_map(|p| wiring.output(v, p).map(|e| e.node))

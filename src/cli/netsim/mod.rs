@@ -14,7 +14,7 @@ use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
-use crate::fabric::switch::Arbiter;
+use crate::fabric::switch::{Arbiter, Flow};
 use crate::network::net::{FaultSpec, Net, NetParams};
 use crate::network::plan::Plan;
 use crate::network::stats::Summary;
@@ -94,6 +94,10 @@ pub struct Args {
     /// Output arbitration of the switches
     #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     arbiter: Arbiter,
+    /// The switches' flow control (docs/flow-control.md): with vct and saf, buffers hold
+    /// the longest worm and the routers acknowledge every message
+    #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
+    flow: Flow,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -136,6 +140,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         })?,
     };
     bar.finish_and_clear();
+    if let Some(violation) = summary.flow.as_ref().and_then(|f| f.violation()) {
+        anyhow::bail!(
+            "the network model broke acknowledged delivery: {violation} (docs/flow-control.md)"
+        );
+    }
     let text = match args.format {
         Format::Json => {
             let mut value = serde_json::to_value(&summary).context("summary as JSON")?;
@@ -166,6 +175,7 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
     Ok(NetParams {
         plan,
         arbiter: args.arbiter,
+        flow: args.flow,
         max_bytes,
         traffic: Traffic {
             pattern: args.traffic,
@@ -220,8 +230,12 @@ fn parse_bytes(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u8>> {
 /// The figures as an aligned table under a line that names the run.
 fn table(args: &Args, params: &NetParams, healthy: usize, s: &Summary) -> String {
     let plan = &params.plan;
+    let flow = match params.flow {
+        Flow::Nack => String::new(),
+        flow => format!("{} flow control; ", flow.name()),
+    };
     let mut text = format!(
-        "{}: {} nodes, {healthy} healthy; {} traffic at rate {} for {} cycles, {} bytes a message, seed {}\n",
+        "{}: {} nodes, {healthy} healthy; {flow}{} traffic at rate {} for {} cycles, {} bytes a message, seed {}\n",
         plan.name(),
         plan.node_count(),
         format!("{:?}", args.traffic).to_lowercase(),
@@ -253,7 +267,27 @@ fn table(args: &Args, params: &NetParams, healthy: usize, s: &Summary) -> String
         ),
         ("cycles run", s.cycles.to_string()),
     ];
-    for (name, value) in rows {
+    let flow_rows = s.flow.iter().flat_map(|f| {
+        [
+            ("ACKs sent", f.acks_sent.to_string()),
+            ("ACKs dropped", f.acks_dropped.to_string()),
+            ("timeouts", f.timeouts.to_string()),
+            ("duplicates", f.duplicates.to_string()),
+            ("unacknowledged", f.unacknowledged.to_string()),
+            (
+                "longest buffer hold",
+                format!(
+                    "{} cycles (bound {})",
+                    f.longest_buffer_hold, f.buffer_hold_bound
+                ),
+            ),
+            (
+                "longest message",
+                format!("{} cycles (bound {})", f.longest_message, f.message_bound),
+            ),
+        ]
+    });
+    for (name, value) in rows.into_iter().chain(flow_rows) {
         text.push_str(&format!("{name:<22} {value}\n"));
     }
     text

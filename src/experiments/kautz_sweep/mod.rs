@@ -163,6 +163,7 @@ impl CsvRow for Row {
                 cycles: f[12].parse().ok()?,
                 receive_errors: 0,
                 corrupted: 0,
+                flow: None,
             },
         })
     }
@@ -219,6 +220,7 @@ mod tests {
                 cycles: 1000,
                 receive_errors: 0,
                 corrupted: 0,
+                flow: None,
             },
         }
     }

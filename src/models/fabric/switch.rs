@@ -77,6 +77,10 @@ pub enum SwitchConfigError {
         "a buffered word is its data and a type bit in at most 64 bits: vct and saf take at most 63 data bits, got {0}"
     )]
     BufferedDataBits(u64),
+    #[error(
+        "vct and saf mark a head that must not be buffered with the top data bit, above the port numbers: d = {d} needs at least {need} data bits, got {bits}"
+    )]
+    MarkBit { bits: u64, d: u64, need: u32 },
 }
 
 /// The switch's size, arbitration and flow control (in bytes, as every switch of a network
@@ -138,6 +142,14 @@ impl SwitchConfig {
         if flow != Flow::Nack && self.data_bits >= 64 {
             return Err(SwitchConfigError::BufferedDataBits(self.data_bits.into()));
         }
+        let need = bits_for(self.d.into()) + 1;
+        if flow != Flow::Nack && u32::from(self.data_bits) < need {
+            return Err(SwitchConfigError::MarkBit {
+                bits: self.data_bits.into(),
+                d: self.d.into(),
+                need,
+            });
+        }
         Ok(SwitchConfig {
             flow,
             buffer_words,
@@ -147,6 +159,12 @@ impl SwitchConfig {
 
     pub fn flow(&self) -> Flow {
         self.flow
+    }
+
+    /// With buffers (vct, saf): the top data bit, which marks a head whose worm must not be
+    /// buffered (an acknowledgement: docs/flow-control.md); its other bits name the port.
+    pub fn no_buffer_mark(&self) -> Option<u64> {
+        (self.flow != Flow::Nack).then(|| 1 << (self.data_bits - 1))
     }
 
     /// Words of each input's buffer; 0 without buffers (nack).

@@ -40,6 +40,8 @@ pub fn payload_byte(seed: u64, id: u64, index: usize) -> u8 {
 pub enum AttemptOutcome {
     Nack,
     Delivered,
+    /// Under acknowledged delivery: its ACK did not come within the attempt's bound.
+    Timeout,
 }
 
 /// One worm sent for a message.

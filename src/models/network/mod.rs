@@ -5,6 +5,7 @@
 //! like those of [`crate::routing`]: the RTL is checked against them cycle by cycle. The
 //! sweeps and figures run on them are in the main crate's `experiments`.
 
+pub mod acked;
 pub mod link;
 pub mod message;
 pub mod net;

@@ -10,14 +10,16 @@
 //! stepped (a quiet switch with idle inputs stays quiet), so light traffic on a large
 //! graph costs little.
 
+use super::acked::Bounds;
 use super::link::{IDLE, pack, unpack};
 use super::message::{Finished, Message, Outcome, payload_byte};
 use super::plan::{MAX_NODES, Plan, PlanError};
 use super::router::{Event, Router, RouterParams};
-use super::stats::{Stats, Summary};
+use super::stats::{FlowSummary, Stats, Summary};
 use super::switch::{Switch, Word};
 use super::traffic::{Pattern, Traffic, TrafficGen};
-use crate::fabric::switch::{Arbiter, SwitchConfig, SwitchConfigError};
+use crate::choice::Choice;
+use crate::fabric::switch::{Arbiter, Flow, MAX_BUFFER_WORDS, SwitchConfig, SwitchConfigError};
 use crate::fabric::wiring::{Wiring, WiringError};
 use crate::random::{SplitMix64, mix};
 use std::cmp::{Ordering, Reverse};
@@ -53,6 +55,18 @@ pub enum NetError {
     MaxBytes(u64),
     #[error("retry rounds must be at least 1, got 0")]
     RetryRounds,
+    #[error(
+        "--flow {0} takes one round of attempts: a message sent again in a later round could be handed out twice (docs/flow-control.md)"
+    )]
+    RetryRoundsWithBuffers(&'static str),
+    #[error(
+        "--flow {0} needs round-robin switches: a fixed arbiter can keep a buffered worm waiting for ever (docs/flow-control.md)"
+    )]
+    FixedWithBuffers(&'static str),
+    #[error(
+        "--flow {flow}: the longest worm has {words} words, more than a switch's buffer holds ({MAX_BUFFER_WORDS} after its head)"
+    )]
+    WormTooLong { flow: &'static str, words: u64 },
     #[error("faulty node {0} is given twice")]
     FaultyNodeTwice(String),
     #[error("faulty link {0} is given twice")]
@@ -148,6 +162,9 @@ pub struct NetParams {
     /// The topology: wiring, addresses, routes.
     pub plan: Arc<dyn Plan>,
     pub arbiter: Arbiter,
+    /// The switches' flow control; buffers hold the longest worm, and the routers then
+    /// acknowledge what they receive ([`super::acked`]).
+    pub flow: Flow,
     /// The router's message buffer, in bytes.
     pub max_bytes: u8,
     pub traffic: Traffic,
@@ -167,6 +184,7 @@ impl NetParams {
         NetParams {
             plan,
             arbiter: Arbiter::RoundRobin,
+            flow: Flow::Nack,
             max_bytes: bytes,
             traffic: Traffic {
                 pattern: Pattern::Uniform,
@@ -208,6 +226,14 @@ fn check(params: &NetParams) -> Result<(), NetError> {
     }
     if params.retry_rounds == 0 {
         return Err(NetError::RetryRounds);
+    }
+    if params.flow != Flow::Nack {
+        if params.retry_rounds > 1 {
+            return Err(NetError::RetryRoundsWithBuffers(params.flow.name()));
+        }
+        if params.arbiter == Arbiter::Fixed {
+            return Err(NetError::FixedWithBuffers(params.flow.name()));
+        }
     }
     Ok(())
 }
@@ -283,11 +309,22 @@ impl PartialEq for Queued {
 impl Eq for Queued {}
 
 /// A delivered message waits for its arrival, or an arrival for its message's verdict,
-/// whichever comes second: per (source, destination) both come in the same order.
+/// whichever comes second: per (source, destination) both come in the same order (under
+/// acknowledged delivery too: a source holds one message until its outcome).
 #[derive(Debug, Default)]
 struct Pairing {
     verdicts: VecDeque<(Message, u64)>,
     arrivals: VecDeque<(u64, Vec<u8>)>,
+}
+
+/// Whether `bytes` are those of message `id` of `count` bytes, as the run of `seed` makes
+/// them.
+fn carries(bytes: &[u8], id: u64, count: u8, seed: u64) -> bool {
+    bytes.len() == usize::from(count)
+        && bytes
+            .iter()
+            .enumerate()
+            .all(|(j, &b)| b == payload_byte(seed, id, j))
 }
 
 /// Both ends of a node's port p >= 1.
@@ -407,6 +444,8 @@ pub struct Net {
     stats: Stats,
     pairing: HashMap<(u32, u32), Pairing>,
     in_system: u64,
+    /// With buffered switches (vct, saf), under acknowledged delivery: the bounds it keeps.
+    bounds: Option<Bounds>,
 }
 
 impl Net {
@@ -421,7 +460,25 @@ impl Net {
                 nodes,
             });
         }
-        let config = SwitchConfig::new(plan.ports() as u64, 8, params.arbiter)?;
+        let bounds =
+            (params.flow != Flow::Nack).then(|| Bounds::of(plan.as_ref(), params.max_bytes));
+        let mut config = SwitchConfig::new(plan.ports() as u64, 8, params.arbiter)?;
+        if let Some(bounds) = &bounds {
+            // A buffer holds the longest worm's words after its head.
+            if bounds.worm > MAX_BUFFER_WORDS + 1 {
+                return Err(NetError::WormTooLong {
+                    flow: params.flow.name(),
+                    words: bounds.worm,
+                });
+            }
+            config = config.with_flow(params.flow, bounds.worm - 1)?;
+        }
+        let router = RouterParams {
+            address_bytes: plan.address_bytes(),
+            route_cycles: plan.route_cycles(),
+            seed: params.seed,
+            ack_timeout: bounds.map(|b| b.attempt),
+        };
         let wiring = plan.wiring()?;
         let faults = params.faults.resolve(plan.as_ref(), params.seed)?;
         let ports = wiring.ports() + 1;
@@ -430,14 +487,12 @@ impl Net {
         let healthy: Vec<u32> = (0..nodes as u32)
             .filter(|v| faults.nodes.binary_search(v).is_err())
             .collect();
-        let routers = (0..nodes).map(|v| Router::new(plan.address(v))).collect();
+        let routers = (0..nodes)
+            .map(|v| Router::new(&router, plan.address(v)))
+            .collect();
         let traffic = TrafficGen::new(params.traffic.clone(), nodes, healthy.clone(), params.seed);
         Ok(Net {
-            router: RouterParams {
-                address_bytes: plan.address_bytes(),
-                route_cycles: plan.route_cycles(),
-                seed: params.seed,
-            },
+            router,
             cycles: params.cycles,
             retry_rounds: params.retry_rounds,
             ports,
@@ -461,9 +516,17 @@ impl Net {
             scheduled: BinaryHeap::new(),
             faults,
             max_bytes: params.max_bytes,
-            stats: Stats::default(),
+            stats: Stats {
+                flow: bounds.map(|b| FlowSummary {
+                    buffer_hold_bound: b.buffer_hold,
+                    message_bound: b.message,
+                    ..FlowSummary::default()
+                }),
+                ..Stats::default()
+            },
             pairing: HashMap::new(),
             in_system: 0,
+            bounds,
             plan,
         })
     }
@@ -569,6 +632,14 @@ impl Net {
             }
             std::mem::swap(&mut step.active, &mut step.next_active);
             t += 1;
+        }
+        if let Some(flow) = &mut self.stats.flow {
+            for counts in self.routers.iter().filter_map(Router::ack_counts) {
+                flow.acks_sent += counts.acks_sent;
+                flow.acks_dropped += counts.acks_dropped;
+                flow.duplicates += counts.duplicates;
+                flow.timeouts += counts.timeouts;
+            }
         }
         self.stats.summary(t, self.healthy.len() as u64)
     }
@@ -698,6 +769,9 @@ impl Net {
         }
         self.nack_bits[v] = nack_bits;
         state.quiet = switch.is_quiet();
+        if let Some(flow) = &mut self.stats.flow {
+            flow.longest_buffer_hold = flow.longest_buffer_hold.max(switch.longest_buffer_hold());
+        }
     }
 
     /// Node `v`'s processor hands its oldest ready message to the router, if it is idle.
@@ -711,7 +785,11 @@ impl Net {
         let Queued(message) = self.queues[v].pop().expect("peeked");
         self.state[v].queued -= 1;
         let routes = self.plan.routes(message.src as usize, message.dst as usize);
-        self.routers[v].accept(&self.router, t, message, routes);
+        let dst_address = self
+            .bounds
+            .is_some()
+            .then(|| self.plan.address(message.dst as usize));
+        self.routers[v].accept(&self.router, t, message, routes, dst_address);
         self.state[v].router_quiet = false;
     }
 
@@ -737,6 +815,24 @@ impl Net {
     /// What node `v`'s router reported at the end of cycle `t`.
     fn handle(&mut self, t: u64, v: u32, event: Event, on_finish: &mut impl FnMut(&Finished)) {
         match event {
+            Event::Failed(message) if self.bounds.is_some() => {
+                self.fail_acked(t, message, on_finish)
+            }
+            Event::Delivered(message) if self.bounds.is_some() => {
+                self.deliver_acked(t, message, on_finish)
+            }
+            Event::Arrived { src, bytes } if self.bounds.is_some() => {
+                self.arrive_acked(t, v, &src, bytes)
+            }
+            Event::AckDue { src, seq } => match self.plan.node_at(&src) {
+                Some(to) => {
+                    let routes = self.plan.routes(v as usize, to);
+                    self.routers[v as usize].queue_ack(to as u32, routes, seq);
+                    // It has an ACK to send: it is clocked until it has.
+                    self.state[v as usize].router_quiet = false;
+                }
+                None => self.stats.corrupted += 1,
+            },
             Event::Failed(mut message) => {
                 if message.round + 1 < self.retry_rounds {
                     message.round += 1;
@@ -802,6 +898,82 @@ impl Net {
         }
     }
 
+    /// Under acknowledged delivery, a message that arrived at node `v` in cycle `t`: its
+    /// source must still hold it (a copy that outlives its message breaks the bound the
+    /// protocol rests on). It waits for its message's verdict, which comes after the ACK.
+    fn arrive_acked(&mut self, t: u64, v: u32, src: &[u8], bytes: Vec<u8>) {
+        let Some(src) = self.plan.node_at(src) else {
+            self.stats.corrupted += 1;
+            return;
+        };
+        let held = self.routers[src].held_id();
+        let flow = self.stats.flow.as_mut().expect("acknowledged delivery");
+        if held.is_none_or(|id| !carries(&bytes, id, bytes.len() as u8, self.router.seed)) {
+            flow.late_copies += 1;
+            return;
+        }
+        self.pairing
+            .entry((src as u32, v))
+            .or_default()
+            .arrivals
+            .push_back((t + 1, bytes));
+    }
+
+    /// Under acknowledged delivery, a message whose ACK came in cycle `t`: its arrival
+    /// came first (the ACK is sent at the data worm's EOD); one missing was lost.
+    fn deliver_acked(&mut self, t: u64, message: Message, on_finish: &mut impl FnMut(&Finished)) {
+        let key = (message.src, message.dst);
+        match self.take_arrival(key) {
+            Some((arrive, bytes)) => self.arrive(message, t + 1, arrive, &bytes, on_finish),
+            None => {
+                self.stats
+                    .flow
+                    .as_mut()
+                    .expect("acknowledged delivery")
+                    .lost += 1;
+                self.finish(
+                    Finished {
+                        message,
+                        outcome: Outcome::Failed,
+                        done: t + 1,
+                        arrive: None,
+                    },
+                    on_finish,
+                );
+            }
+        }
+    }
+
+    /// Under acknowledged delivery, a message whose last route ended in cycle `t` without
+    /// an ACK. It may have arrived all the same (every ACK of it lost): it is failed, as
+    /// its source reports, and counted unacknowledged.
+    fn fail_acked(&mut self, t: u64, message: Message, on_finish: &mut impl FnMut(&Finished)) {
+        let arrival = self.take_arrival((message.src, message.dst));
+        if arrival.is_some() {
+            self.stats
+                .flow
+                .as_mut()
+                .expect("acknowledged delivery")
+                .unacknowledged += 1;
+        }
+        self.finish(
+            Finished {
+                message,
+                outcome: Outcome::Failed,
+                done: t + 1,
+                arrive: arrival.map(|(arrive, _)| arrive),
+            },
+            on_finish,
+        );
+    }
+
+    /// The arrival waiting for pair `key`'s verdict, if any.
+    fn take_arrival(&mut self, key: (u32, u32)) -> Option<(u64, Vec<u8>)> {
+        let arrival = self.pairing.get_mut(&key)?.arrivals.pop_front();
+        self.prune(key);
+        arrival
+    }
+
     /// Forgets a pair with nothing waiting, so the map holds only messages in flight.
     fn prune(&mut self, key: (u32, u32)) {
         if self
@@ -822,13 +994,7 @@ impl Net {
         bytes: &[u8],
         on_finish: &mut impl FnMut(&Finished),
     ) {
-        let seed = self.router.seed;
-        let intact = bytes.len() == usize::from(message.bytes)
-            && bytes
-                .iter()
-                .enumerate()
-                .all(|(j, &b)| b == payload_byte(seed, message.id, j));
-        if !intact {
+        if !carries(bytes, message.id, message.bytes, self.router.seed) {
             self.stats.corrupted += 1;
         }
         self.finish(
@@ -843,6 +1009,10 @@ impl Net {
     }
 
     fn finish(&mut self, finished: Finished, on_finish: &mut impl FnMut(&Finished)) {
+        if let Some(flow) = &mut self.stats.flow {
+            let took = finished.done - finished.message.handed;
+            flow.longest_message = flow.longest_message.max(took);
+        }
         self.stats.finish(&finished);
         self.in_system -= 1;
         on_finish(&finished);

@@ -19,7 +19,7 @@ use crate::topology::torus::{Rings, Torus};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use thiserror::Error;
 
 /// Most nodes a network model holds: about 1 KiB each, so at most 2 GiB.
@@ -95,7 +95,14 @@ pub trait Plan: fmt::Debug + Send + Sync {
 
     /// B: cycles from a message's first byte, or from the previous route, to its next route.
     fn route_cycles(&self) -> u64;
+
+    /// L: the most hops a route takes (or a bound on it), which sizes a switch's buffers.
+    fn max_hops(&self) -> usize;
 }
+
+/// Most nodes of a route table whose every pair's routes are worked out for
+/// [`Plan::max_hops`]; above it, a simple path's bound, N - 1 hops.
+pub const EXACT_HOPS_NODES: usize = 256;
 
 /// K(d,k) with its route generator.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -208,6 +215,10 @@ impl Plan for KautzPlan {
     fn route_cycles(&self) -> u64 {
         self.route_cycles
     }
+
+    fn max_hops(&self) -> usize {
+        self.graph.k() + 2
+    }
 }
 
 /// Where a route table's routes come from.
@@ -253,6 +264,8 @@ pub struct TablePlan {
     rule: RouteRule,
     /// The routes of the pairs asked for so far: a pair's routes are worked out once.
     table: Mutex<HashMap<(usize, usize), Vec<SourceRoute>>>,
+    /// The longest route's hops, once worked out.
+    longest: OnceLock<usize>,
 }
 
 impl TablePlan {
@@ -261,6 +274,7 @@ impl TablePlan {
             network,
             rule,
             table: Mutex::new(HashMap::new()),
+            longest: OnceLock::new(),
         }
     }
 
@@ -365,5 +379,20 @@ impl Plan for TablePlan {
 
     fn route_cycles(&self) -> u64 {
         TABLE_ROUTE_CYCLES
+    }
+
+    fn max_hops(&self) -> usize {
+        let n = self.node_count();
+        if n > EXACT_HOPS_NODES {
+            return n - 1;
+        }
+        *self.longest.get_or_init(|| {
+            let pairs = (0..n).flat_map(|s| (0..n).filter(move |&t| t != s).map(move |t| (s, t)));
+            pairs
+                .flat_map(|(s, t)| self.routes(s, t))
+                .map(|r| r.bytes.len())
+                .max()
+                .unwrap_or(0)
+        })
     }
 }

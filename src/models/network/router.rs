@@ -9,7 +9,12 @@
 //! word the router puts on input 0 ([`Router::word`]) and, when an attempt or a message
 //! ends or a message arrives, an [`Event`]. The network model ([`super::net`]) drives
 //! it; the RTL router is written from the same page and checked against it.
+//!
+//! Behind buffered switches the router acknowledges what it receives and waits for the
+//! ACKs of what it sends ([`super::acked`], docs/flow-control.md); behind the paper's
+//! bufferless switches the EOD sent without a NACK is the acknowledgement.
 
+use super::acked::{ACK_MARK, ACK_QUEUE, ACK_ROUNDS, AckJob, Acked, DataPhase, Job, worm_words};
 use super::link::{IDLE, pack, unpack};
 use super::message::{Attempt, AttemptOutcome, Message, payload_byte};
 use super::switch::Word;
@@ -24,6 +29,9 @@ pub struct RouterParams {
     pub route_cycles: u64,
     /// The run's seed, from which every message's bytes are made.
     pub seed: u64,
+    /// Under acknowledged delivery (buffered switches): how long a source waits for an
+    /// attempt's ACK ([`super::acked::Bounds::attempt`]).
+    pub ack_timeout: Option<u64>,
 }
 
 /// One route of a message: the bytes the router sends, the output port at every switch,
@@ -88,6 +96,8 @@ enum Receive {
     /// Source address bytes taken so far (fewer than the address's, at most 64).
     Source(u8),
     Length,
+    /// Bytes of the sequence number taken so far (acknowledged delivery).
+    Sequence(u8),
     /// Data bytes taken so far.
     Data(u8),
     /// Padding up to the EOD, after the last byte or an error.
@@ -114,6 +124,9 @@ pub enum Event {
     /// more than `max_bytes` bytes); `res_valid` the next cycle. The network model never
     /// offers such a message; the RTL router's check does.
     Refused(Message),
+    /// A data worm's EOD came in (acknowledged delivery): an ACK of `seq` is owed to
+    /// `src`, whose routes the network model gives [`Router::queue_ack`].
+    AckDue { src: Vec<u8>, seq: u16 },
 }
 
 /// One node's router. A network model holds one per node and touches it in every cycle
@@ -137,11 +150,14 @@ pub struct Router {
     rx_len: u8,
     rx_bytes: Vec<u8>,
     rx_out: RxOut,
+    /// Under acknowledged delivery: its sequence numbers, ACKs and sender.
+    ack: Option<Box<Acked>>,
 }
 
 impl Router {
-    /// The router of the node at `address`, idle.
-    pub fn new(address: Vec<u8>) -> Self {
+    /// The router of the node at `address`, idle; under acknowledged delivery when
+    /// `params` say so.
+    pub fn new(params: &RouterParams, address: Vec<u8>) -> Self {
         Router {
             address: address.into_boxed_slice(),
             held: None,
@@ -154,6 +170,7 @@ impl Router {
             rx_len: 0,
             rx_bytes: Vec::new(),
             rx_out: RxOut::default(),
+            ack: params.ack_timeout.map(|_| Box::default()),
         }
     }
 
@@ -195,9 +212,22 @@ impl Router {
         }
     }
 
-    /// Nothing held, nothing being received, nothing on the link.
+    /// Nothing held, nothing being received, nothing on the link, no ACK to send.
     pub fn is_quiet(&self) -> bool {
-        self.is_idle() && self.receive == Receive::Idle && !self.word().valid
+        self.is_idle()
+            && self.receive == Receive::Idle
+            && !self.word().valid
+            && self.ack.as_ref().is_none_or(|a| a.is_quiet())
+    }
+
+    /// What the router has counted under acknowledged delivery.
+    pub fn ack_counts(&self) -> Option<super::acked::AckCounts> {
+        self.ack.as_ref().map(|a| a.counts)
+    }
+
+    /// The held message's id, while it is held.
+    pub fn held_id(&self) -> Option<u64> {
+        self.held.as_ref().map(|h| h.message.id)
     }
 
     /// Takes `message` of `bytes` bytes (which may be more than a `u8` counts), its first
@@ -216,19 +246,22 @@ impl Router {
     }
 
     /// Takes `message` from the processor, its first byte in cycle `a` and the rest in the
-    /// cycles after; `routes` are its routes, in the order they are tried. The router must
-    /// be idle.
+    /// cycles after; `routes` are its routes, in the order they are tried. Under
+    /// acknowledged delivery `dst_address` is its destination's, which its ACK names. The
+    /// router must be idle.
     pub fn accept(
         &mut self,
         params: &RouterParams,
         a: u64,
         mut message: Message,
         routes: Vec<SourceRoute>,
+        dst_address: Option<Vec<u8>>,
     ) {
         debug_assert!(self.is_idle());
         message.handed = a;
         let t_last = a + u64::from(message.bytes) - 1;
         let taken = a + params.route_cycles;
+        let dst = message.dst;
         self.held = Some(Box::new(Held {
             message,
             routes,
@@ -236,35 +269,53 @@ impl Router {
             attempt: 0,
             last_byte: t_last,
         }));
-        self.start = taken.max(t_last) + 1;
-        self.fill_worm(params);
+        match self.ack.as_mut() {
+            None => {
+                self.start = taken.max(t_last) + 1;
+                self.fill_worm(params);
+            }
+            Some(ack) => {
+                let next = ack.next_seq.entry(dst).or_insert(0);
+                ack.held_seq = *next;
+                *next = next.wrapping_add(1);
+                ack.held_dst = dst_address.expect("a destination's address").into();
+                ack.acked = false;
+                ack.data = DataPhase::Waiting;
+            }
+        }
     }
 
-    /// The words of the current attempt, into `worm`.
+    /// Owes node `to` an ACK of `seq`, to send over `routes`; dropped when [`ACK_QUEUE`]
+    /// are already waiting (the source sends again). Only under acknowledged delivery.
+    pub fn queue_ack(&mut self, to: u32, routes: Vec<SourceRoute>, seq: u16) {
+        let ack = self.ack.as_mut().expect("acknowledged delivery");
+        if ack.queue.len() == ACK_QUEUE {
+            ack.counts.acks_dropped += 1;
+            return;
+        }
+        ack.queue.push_back(AckJob {
+            to,
+            routes,
+            seq,
+            attempt: 0,
+        });
+    }
+
+    /// The words of the current attempt of the held message, into `worm`.
     fn fill_worm(&mut self, params: &RouterParams) {
         let held = self.held.as_ref().expect("a message held");
-        let route = &held.routes[held.attempt].bytes;
         let message = &held.message;
-        let n = usize::from(message.bytes);
-        let hops = route.len();
-        let len = (hops + params.address_bytes + n + 4).max(3 * (hops + 1) - 1);
-        let worm = &mut self.worm;
-        worm.clear();
-        let data = |x: u64| pack(Word::data(x));
-        for (i, &port) in route.iter().enumerate() {
-            // The first route byte is the head: the only control word before the EOD.
-            worm.push(pack(if i == 0 {
-                Word::control(u64::from(port))
-            } else {
-                Word::data(u64::from(port))
-            }));
-        }
-        worm.push(data(0));
-        worm.extend(self.address.iter().map(|&x| data(u64::from(x))));
-        worm.push(data(n as u64));
-        worm.extend((0..n).map(|j| data(u64::from(payload_byte(params.seed, message.id, j)))));
-        worm.resize(len - 1, data(0));
-        worm.push(pack(Word::control(0)));
+        let seq = self.ack.as_ref().map(|a| a.held_seq);
+        let bytes =
+            (0..usize::from(message.bytes)).map(|j| payload_byte(params.seed, message.id, j));
+        build_worm(
+            &mut self.worm,
+            &held.routes[held.attempt].bytes,
+            0,
+            &self.address,
+            seq,
+            bytes,
+        );
     }
 
     /// The end of cycle `t`: `nack` is the switch's `in0_nack` and `arriving` its output 0 in
@@ -280,6 +331,9 @@ impl Router {
         self.rx_out = RxOut::default();
         if arriving.valid || self.receive != Receive::Idle {
             self.receive(arriving, events);
+        }
+        if self.ack.is_some() {
+            return self.clock_acked(params, t, nack, events);
         }
         if let Some(refusal) = &self.refusal {
             if refusal.verdict == t {
@@ -299,7 +353,7 @@ impl Router {
         if nack {
             debug_assert!(t > self.start, "a NACK in the cycle of its own head");
             let refused_at = ((t - self.start - 1) / 3) as usize;
-            let attempt = self.record(AttemptOutcome::Nack, Some((t, refused_at)));
+            let attempt = self.record(self.start, AttemptOutcome::Nack, Some((t, refused_at)));
             let held = self.held.as_mut().expect("held above");
             if attempt + 1 < held.routes.len() {
                 held.attempt += 1;
@@ -312,12 +366,164 @@ impl Router {
                 events.push(Event::Failed(message));
             }
         } else if position + 1 == self.worm.len() {
-            self.record(AttemptOutcome::Delivered, None);
+            self.record(self.start, AttemptOutcome::Delivered, None);
             let message = self.release();
             events.push(Event::Delivered(message));
         } else {
             self.word = self.worm[position + 1];
         }
+    }
+
+    /// The end of cycle `t` under acknowledged delivery: the receiver; the sender's job
+    /// (a worm of the held message's or an ACK's); the held message's ACK or timeout,
+    /// which may end it; then the sender's next job.
+    fn clock_acked(&mut self, params: &RouterParams, t: u64, nack: bool, events: &mut Vec<Event>) {
+        if let Some(refusal) = &self.refusal
+            && refusal.verdict == t
+        {
+            let refusal = self.refusal.take().expect("held above");
+            events.push(Event::Refused(refusal.message));
+        }
+        self.step_job(params, t, nack);
+        let ack = self.ack.as_mut().expect("acknowledged delivery");
+        if let DataPhase::Parked { deadline } = ack.data
+            && deadline == t
+        {
+            ack.counts.timeouts += 1;
+            self.end_attempt(AttemptOutcome::Timeout, None);
+        }
+        self.conclude(t, events);
+        self.select(params, t);
+    }
+
+    /// One cycle of the sender's job: its head waits for its route, its words go out, a
+    /// NACK or its EOD ends it.
+    fn step_job(&mut self, params: &RouterParams, t: u64, nack: bool) {
+        let ack = self.ack.as_mut().expect("acknowledged delivery");
+        if matches!(ack.job, Job::Idle) {
+            return;
+        }
+        if t < self.start {
+            self.word = self.word_before(t + 1);
+            return;
+        }
+        let position = (t - self.start) as usize;
+        let ended = nack || position + 1 == self.worm.len();
+        if !ended {
+            self.word = self.worm[position + 1];
+            return;
+        }
+        self.word = IDLE;
+        match std::mem::take(&mut ack.job) {
+            Job::Data if nack => {
+                let refused_at = ((t - self.start - 1) / 3) as usize;
+                self.end_attempt(AttemptOutcome::Nack, Some((t, refused_at)));
+            }
+            Job::Data => {
+                ack.data = DataPhase::Parked {
+                    deadline: t + params.ack_timeout.expect("acknowledged delivery"),
+                };
+            }
+            Job::Ack(mut job) if nack => {
+                job.attempt += 1;
+                if job.attempt < ACK_ROUNDS * job.routes.len() {
+                    ack.queue.push_front(job);
+                } else {
+                    ack.counts.acks_dropped += 1;
+                }
+            }
+            Job::Ack(_) => ack.counts.acks_sent += 1,
+            Job::Idle => unreachable!("checked above"),
+        }
+    }
+
+    /// Records the held message's current attempt as `outcome`; its next route waits for
+    /// the sender, or none is left.
+    fn end_attempt(&mut self, outcome: AttemptOutcome, nack: Option<(u64, usize)>) {
+        let start = self
+            .ack
+            .as_ref()
+            .expect("acknowledged delivery")
+            .attempt_start;
+        let attempt = self.record(start, outcome, nack);
+        let held = self.held.as_mut().expect("a message held");
+        let ack = self.ack.as_mut().expect("acknowledged delivery");
+        ack.data = if attempt + 1 < held.routes.len() {
+            held.attempt += 1;
+            DataPhase::Waiting
+        } else {
+            DataPhase::Exhausted
+        };
+    }
+
+    /// Ends the held message when its ACK has come and no worm of it is going out (a
+    /// lookup under way is given up), or when its last route has ended without one.
+    fn conclude(&mut self, t: u64, events: &mut Vec<Event>) {
+        let ack = self.ack.as_mut().expect("acknowledged delivery");
+        let sending = matches!(ack.job, Job::Data) && t + 1 >= self.start;
+        if ack.acked && !sending {
+            if matches!(ack.job, Job::Data) {
+                ack.job = Job::Idle;
+                self.word = IDLE;
+            }
+            if matches!(ack.data, DataPhase::Parked { .. }) {
+                let start = ack.attempt_start;
+                self.record(start, AttemptOutcome::Delivered, None);
+            }
+            self.finish_held();
+            events.push(Event::Delivered(self.release_message()));
+        } else if ack.data == DataPhase::Exhausted {
+            self.finish_held();
+            events.push(Event::Failed(self.release_message()));
+        }
+    }
+
+    /// The held message's state cleared, its ACK no longer awaited.
+    fn finish_held(&mut self) {
+        let ack = self.ack.as_mut().expect("acknowledged delivery");
+        ack.data = DataPhase::None;
+        ack.acked = false;
+    }
+
+    /// The sender's next job when it has none: an ACK first, but not twice in a row while
+    /// the held message waits. Its route is looked up from cycle `t`.
+    fn select(&mut self, params: &RouterParams, t: u64) {
+        let ack = self.ack.as_mut().expect("acknowledged delivery");
+        if !matches!(ack.job, Job::Idle) {
+            return;
+        }
+        let waiting = ack.data == DataPhase::Waiting;
+        let b = params.route_cycles;
+        let ack_next = !ack.queue.is_empty() && (!waiting || !ack.after_ack);
+        if ack_next {
+            let job = ack.queue.pop_front().expect("not empty");
+            let route = job.attempt % job.routes.len();
+            let taken = ack.lookup(b, t, job.to, route, job.routes.len());
+            self.start = taken + 1;
+            build_worm(
+                &mut self.worm,
+                &job.routes[route].bytes,
+                ACK_MARK,
+                &self.address,
+                Some(job.seq),
+                std::iter::empty(),
+            );
+            ack.job = Job::Ack(job);
+            ack.after_ack = true;
+        } else if waiting {
+            let held = self.held.as_ref().expect("a message waits");
+            let dst = held.message.dst;
+            let taken = ack.lookup(b, t, dst, held.attempt, held.routes.len());
+            self.start = taken.max(held.last_byte) + 1;
+            ack.attempt_start = self.start;
+            ack.data = DataPhase::Active;
+            ack.job = Job::Data;
+            ack.after_ack = false;
+            self.fill_worm(params);
+        } else {
+            return;
+        }
+        self.word = self.word_before(t + 1);
     }
 
     /// The packed word of cycle `next` while the attempt waits for its head.
@@ -337,19 +543,56 @@ impl Router {
         self.held.take().expect("a message held").message
     }
 
-    /// Appends the current attempt to the message's record; returns its index. The route
-    /// moves into the record: attempts only go forward, so it is not needed again.
-    fn record(&mut self, outcome: AttemptOutcome, nack: Option<(u64, usize)>) -> usize {
+    /// The held message, let go; the sender may go on with an ACK's worm.
+    fn release_message(&mut self) -> Message {
+        self.held.take().expect("a message held").message
+    }
+
+    /// Appends the current attempt, its head in cycle `start`, to the message's record;
+    /// returns its index. The route moves into the record: attempts only go forward, so
+    /// it is not needed again.
+    fn record(&mut self, start: u64, outcome: AttemptOutcome, nack: Option<(u64, usize)>) -> usize {
         let held = self.held.as_mut().expect("an attempt under way");
         let index = held.attempt;
         held.message.attempts.push(Attempt {
             route: std::mem::take(&mut held.routes[index].name),
             route_index: index,
-            start: self.start,
+            start,
             outcome,
             nack,
         });
         index
+    }
+
+    /// The receiver ready for the arriving message's `rx_len` bytes.
+    fn start_data(&mut self) -> Receive {
+        self.rx_bytes.clear();
+        self.rx_bytes.reserve(usize::from(self.rx_len));
+        Receive::Data(0)
+    }
+
+    /// The arriving worm's sequence number is whole with its low byte `low`: an ACK ends
+    /// the held message's wait when it names its destination and number; a data worm is
+    /// acknowledged at its EOD and handed out unless its number is the one last handed
+    /// out from its source (a copy of a message already handed out).
+    fn sequenced(&mut self, low: u8) -> Receive {
+        let ack = self.ack.as_mut().expect("acknowledged delivery");
+        ack.rx_seq |= u16::from(low);
+        if self.rx_len == 0 {
+            ack.acked |= self.held.is_some()
+                && ack.data != DataPhase::None
+                && *ack.held_dst == *self.rx_src
+                && ack.held_seq == ack.rx_seq;
+            return Receive::Skip;
+        }
+        ack.rx_ack_due = true;
+        if ack.accepted.get(self.rx_src.as_slice()) == Some(&ack.rx_seq) {
+            ack.counts.duplicates += 1;
+            return Receive::Skip;
+        }
+        ack.accepted
+            .insert(self.rx_src.clone().into_boxed_slice(), ack.rx_seq);
+        self.start_data()
     }
 
     /// The receiver's step for the word on output 0.
@@ -370,11 +613,24 @@ impl Router {
                 }
             }
             Receive::Idle => Receive::Idle,
-            Receive::Skip if w.ctl => Receive::Idle,
+            Receive::Skip if w.ctl => {
+                if let Some(ack) = self.ack.as_mut()
+                    && std::mem::take(&mut ack.rx_ack_due)
+                {
+                    events.push(Event::AckDue {
+                        src: self.rx_src.clone(),
+                        seq: ack.rx_seq,
+                    });
+                }
+                Receive::Idle
+            }
             Receive::Skip => Receive::Skip,
             _ if w.ctl => {
                 events.push(Event::ReceiveError);
                 self.rx_out.error = true;
+                if let Some(ack) = self.ack.as_mut() {
+                    ack.rx_ack_due = false;
+                }
                 Receive::Idle
             }
             Receive::Source(taken) => {
@@ -385,6 +641,10 @@ impl Router {
                     Receive::Source(taken + 1)
                 }
             }
+            Receive::Length if self.ack.is_some() => {
+                self.rx_len = byte;
+                Receive::Sequence(0)
+            }
             Receive::Length if byte == 0 => {
                 events.push(Event::ReceiveError);
                 self.rx_out.error = true;
@@ -392,10 +652,13 @@ impl Router {
             }
             Receive::Length => {
                 self.rx_len = byte;
-                self.rx_bytes.clear();
-                self.rx_bytes.reserve(usize::from(byte));
-                Receive::Data(0)
+                self.start_data()
             }
+            Receive::Sequence(0) => {
+                self.ack.as_mut().expect("acknowledged delivery").rx_seq = u16::from(byte) << 8;
+                Receive::Sequence(1)
+            }
+            Receive::Sequence(_) => self.sequenced(byte),
             Receive::Data(taken) => {
                 self.rx_bytes.push(byte);
                 self.rx_out.byte = Some((byte, taken == 0, taken + 1 == self.rx_len));
@@ -412,6 +675,47 @@ impl Router {
             }
         };
     }
+}
+
+/// The words of a worm over `route` (every route byte or-ed with `mark`) from the node of
+/// `address` into `worm`: the nosy worm of docs/network.md, with the sequence number `seq`
+/// after its byte count under acknowledged delivery (docs/flow-control.md); `bytes` empty
+/// for an ACK.
+fn build_worm(
+    worm: &mut Vec<u16>,
+    route: &[u8],
+    mark: u8,
+    address: &[u8],
+    seq: Option<u16>,
+    bytes: impl ExactSizeIterator<Item = u8>,
+) {
+    let n = bytes.len();
+    let len = worm_words(
+        route.len() as u64,
+        address.len() as u64,
+        n as u64,
+        seq.is_some(),
+    ) as usize;
+    worm.clear();
+    let data = |x: u8| pack(Word::data(u64::from(x)));
+    for (i, &port) in route.iter().enumerate() {
+        // The first route byte is the head: the only control word before the EOD.
+        let byte = u64::from(port | mark);
+        worm.push(pack(if i == 0 {
+            Word::control(byte)
+        } else {
+            Word::data(byte)
+        }));
+    }
+    worm.push(data(mark));
+    worm.extend(address.iter().map(|&x| data(x)));
+    worm.push(data(n as u8));
+    if let Some(seq) = seq {
+        worm.extend(seq.to_be_bytes().map(data));
+    }
+    worm.extend(bytes.map(data));
+    worm.resize(len - 1, data(0));
+    worm.push(pack(Word::control(0)));
 }
 
 #[cfg(test)]

@@ -22,6 +22,8 @@ pub struct Stats {
     /// bytes were not the message's.
     pub receive_errors: u64,
     pub corrupted: u64,
+    /// Under acknowledged delivery (buffered switches).
+    pub flow: Option<FlowSummary>,
 }
 
 impl Stats {
@@ -62,6 +64,7 @@ impl Stats {
             cycles,
             receive_errors: self.receive_errors,
             corrupted: self.corrupted,
+            flow: self.flow.clone(),
         }
     }
 }
@@ -97,4 +100,64 @@ pub struct Summary {
     pub cycles: u64,
     pub receive_errors: u64,
     pub corrupted: u64,
+    /// With buffered switches (vct, saf): what acknowledged delivery did, and the bounds
+    /// it keeps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flow: Option<FlowSummary>,
+}
+
+/// What acknowledged delivery did in a run of buffered switches (docs/flow-control.md),
+/// and the bounds it keeps, which [`FlowSummary::violation`] checks.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FlowSummary {
+    /// ACK worms sent whole, and ACKs given up (every route NACKed, or the queue full).
+    pub acks_sent: u64,
+    pub acks_dropped: u64,
+    /// Data worms that arrived again after their message was handed out, not handed out
+    /// twice.
+    pub duplicates: u64,
+    /// Attempts whose ACK did not come in time.
+    pub timeouts: u64,
+    /// Messages handed out at their destination whose source never heard so (it reported
+    /// them failed).
+    pub unacknowledged: u64,
+    /// Invariants, 0 in every run: data worms that arrived after their message had ended,
+    /// and messages acknowledged but never handed out.
+    pub late_copies: u64,
+    pub lost: u64,
+    /// The longest a worm stayed in one switch's buffer, and the bound.
+    pub longest_buffer_hold: u64,
+    pub buffer_hold_bound: u64,
+    /// The longest from a message handed to its router to its outcome, and the bound.
+    pub longest_message: u64,
+    pub message_bound: u64,
+}
+
+impl FlowSummary {
+    /// The first bound or invariant the run broke, as a sentence.
+    pub fn violation(&self) -> Option<String> {
+        if self.longest_buffer_hold > self.buffer_hold_bound {
+            Some(format!(
+                "a worm stayed {} cycles in a switch's buffer, beyond the bound of {}",
+                self.longest_buffer_hold, self.buffer_hold_bound
+            ))
+        } else if self.longest_message > self.message_bound {
+            Some(format!(
+                "a message took {} cycles to its outcome, beyond the bound of {}",
+                self.longest_message, self.message_bound
+            ))
+        } else if self.late_copies > 0 {
+            Some(format!(
+                "{} data worms arrived after their message had ended",
+                self.late_copies
+            ))
+        } else if self.lost > 0 {
+            Some(format!(
+                "{} messages were acknowledged but never handed out",
+                self.lost
+            ))
+        } else {
+            None
+        }
+    }
 }

@@ -142,6 +142,8 @@ struct InputBuffer {
     filling: bool,
     /// Words sent on since it was last granted its output.
     sent: usize,
+    /// Cycles since its head was taken in.
+    held_for: u64,
 }
 
 /// The buffers of a switch with vct or saf flow control.
@@ -289,6 +291,19 @@ impl<D: LinkData> Switch<D> {
                 .is_none_or(|b| b.inputs.iter().all(|buffer| !buffer.occupied))
     }
 
+    /// The longest any buffer holds its worm now, in cycles since its head was taken in
+    /// (0 without buffers).
+    pub fn longest_buffer_hold(&self) -> u64 {
+        self.buffers.as_ref().map_or(0, |b| {
+            b.inputs
+                .iter()
+                .filter(|buffer| buffer.occupied)
+                .map(|buffer| buffer.held_for)
+                .max()
+                .unwrap_or(0)
+        })
+    }
+
     /// Input `i`'s buffer holds a worm, or part of one (never without buffers).
     pub fn buffer_occupied(&self, i: usize) -> bool {
         self.buffers.as_ref().is_some_and(|b| b.inputs[i].occupied)
@@ -355,20 +370,25 @@ impl<D: LinkData> Switch<D> {
     }
 
     /// The step of the switch with input buffers (vct, saf): docs/flow-control.md. A
-    /// buffer whose worm is whole asks for its output; a head asks for its own (vct only)
-    /// when its input's buffer is empty. A head not granted is taken into an empty buffer
-    /// (its output exists and is not faulty), else refused; a buffer's worm NACKed further
-    /// on is dropped, one sent to its EOD frees the buffer.
+    /// buffer whose worm is whole asks for its output; a head asks for its own when its
+    /// input's buffer is empty, under vct, or under saf when it is marked not to be
+    /// buffered. A head not granted is taken into an empty buffer (unmarked, its output
+    /// there and not faulty), else refused; a buffer's worm NACKed further on is dropped,
+    /// one sent to its EOD frees the buffer.
     fn step_buffered(&mut self, b: &mut Buffers, inputs: &[Word], out_nack: u16, fault: u64) {
         let ports = self.config.ports();
         let cut_through = self.config.flow() == Flow::Vct;
+        let mark = self.config.no_buffer_mark().expect("buffers");
+        for buffer in b.inputs.iter_mut().filter(|buffer| buffer.occupied) {
+            buffer.held_for += 1;
+        }
         let mut launching = 0u16;
         for p in (0..ports).filter(|&p| b.from_buffer >> p & 1 == 1) {
             launching |= 1 << self.holder.get(p);
         }
         let occupied = (0..ports).fold(0u16, |m, i| m | u16::from(b.inputs[i].occupied) << i);
         let mut requests = [0u16; MAX_PORTS];
-        let (mut heads, mut ready) = (0u16, 0u16);
+        let (mut heads, mut ready, mut marked) = (0u16, 0u16, 0u16);
         for (i, w) in inputs.iter().enumerate() {
             let buffer = &b.inputs[i];
             if buffer.occupied && !buffer.filling && launching >> i & 1 == 0 {
@@ -377,8 +397,11 @@ impl<D: LinkData> Switch<D> {
             }
             if self.busy >> i & 1 == 0 && w.is_control() {
                 heads |= 1 << i;
-                if cut_through && !buffer.occupied && w.data < ports as u64 {
-                    requests[w.data as usize] |= 1 << i;
+                let is_marked = w.data & mark != 0;
+                marked |= u16::from(is_marked) << i;
+                let port = w.data & !mark;
+                if (cut_through || is_marked) && !buffer.occupied && port < ports as u64 {
+                    requests[port as usize] |= 1 << i;
                 }
             }
         }
@@ -418,7 +441,7 @@ impl<D: LinkData> Switch<D> {
         let cut = pass.nacked & !pass.eod & linked;
         let accepted = pass.granted & !ready;
         let (absorbed, overflow) =
-            self.fill_buffers(b, inputs, heads & !accepted & !occupied, fault);
+            self.fill_buffers(b, inputs, heads & !accepted & !occupied & !marked, fault);
         let refused = heads & !accepted & !absorbed;
         let filling = (0..ports).fold(0u16, |m, i| m | u16::from(b.inputs[i].filling) << i);
         self.busy = accepted | (pass.forwarding & linked) | refused | cut | overflow | filling;

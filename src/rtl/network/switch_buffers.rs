@@ -7,9 +7,10 @@
 //! written at `cnt_i` as the link brings them; its state (`occ` holds a worm, `fill` the
 //! EOD is not in yet, `launch` the worm holds an output, `bport_i` the output its head
 //! asked for); and `sent_i`, the word going out. A whole worm that is not going out asks
-//! for its output; a head asks for its own only under vct, with its buffer empty. A head
-//! not granted is taken in when its buffer is empty and its output exists and is not
-//! faulty, else refused with a NACK. The crossbar takes a launching input's word from its
+//! for its output; a head asks for its own when its buffer is empty, under vct, or under
+//! saf when the top bit of its data marks it not to be buffered (an acknowledgement; its
+//! other bits name the port). A head not granted is taken in when its buffer is empty, it
+//! is unmarked and its output exists and is not faulty, else refused with a NACK. The crossbar takes a launching input's word from its
 //! RAM (read one cycle ahead), any other's from its link. A buffer's worm NACKed further on
 //! is dropped; one sent to its EOD frees the buffer. A word that finds the RAM full empties
 //! it and NACKs the sender.
@@ -31,6 +32,7 @@ struct Buffer {
 
 /// The vectors of the buffers' state, input i at bit i.
 struct BufferState {
+    marked: SignalId,
     occ: SignalId,
     fill: SignalId,
     launch: SignalId,
@@ -48,7 +50,7 @@ pub(super) fn buffered_input_side(
     output: &(Module, OutputPorts),
 ) {
     let (p, w) = (c.ports() as u32, c.data_bits());
-    let state = buffer_state(m, c, p);
+    let state = buffer_state(m, c, io, p);
     let crossbar = crossbar(m, io, inputs, &state, c.flow(), w);
     let outputs: Vec<OutputState> = (0..p)
         .map(|o| output_instance(m, output, io, &crossbar, o))
@@ -59,8 +61,28 @@ pub(super) fn buffered_input_side(
 }
 
 /// The buffers' registers and RAM read words, declared.
-fn buffer_state(m: &mut Module, c: &SwitchConfig, p: u32) -> BufferState {
+fn buffer_state(m: &mut Module, c: &SwitchConfig, io: &SwitchIo, p: u32) -> BufferState {
     let words = c.buffer_words() as u64;
+    let marked = m.internal(
+        "marked",
+        p,
+        "bit i: the top data bit of input i's word, which marks a head not to be buffered",
+    );
+    let w = c.data_bits();
+    m.assign(
+        marked,
+        Expr::concat(
+            (0..p as usize)
+                .rev()
+                .map(|i| Expr::Slice {
+                    signal: io.ins[i].data,
+                    lo: w - 1,
+                    width: 1,
+                })
+                .collect(),
+        ),
+        "A head's mark: pass as a nosy worm.",
+    );
     let occ = m.internal(
         "occ",
         p,
@@ -113,6 +135,7 @@ fn buffer_state(m: &mut Module, c: &SwitchConfig, p: u32) -> BufferState {
         "A whole worm waits.",
     );
     BufferState {
+        marked,
         occ,
         fill,
         launch,
@@ -190,16 +213,17 @@ fn crossbar(
                 let buffer = &state.buffers[i as usize];
                 let port_bits = m.sig(buffer.port).width;
                 let whole = bit(state.ready, i).and(Expr::from(buffer.port).eq(Expr::konst(port_bits, o.into())));
+                let head = bit(inputs.head, i)
+                    .and(!bit(state.occ, i))
+                    .and(head_port(io, i, w).eq(Expr::konst(w - 1, o.into())));
                 match flow {
-                    Flow::Vct => whole.or(bit(inputs.head, i)
-                        .and(!bit(state.occ, i))
-                        .and(Expr::from(io.ins[i as usize].data).eq(Expr::konst(w, o.into())))),
-                    Flow::Saf | Flow::Nack => whole,
+                    Flow::Vct => whole.or(head),
+                    Flow::Saf | Flow::Nack => whole.or(head.and(bit(state.marked, i))),
                 }
             });
             let doc = match flow {
                 Flow::Vct => format!("Whole buffered worms for output {o}, and heads for it on inputs whose buffer is empty."),
-                Flow::Saf | Flow::Nack => format!("Whole buffered worms for output {o}."),
+                Flow::Saf | Flow::Nack => format!("Whole buffered worms for output {o}, and marked heads for it on inputs whose buffer is empty."),
             };
             (Expr::concat(wants.collect()), doc)
         })
@@ -209,6 +233,15 @@ fn crossbar(
         ctl,
         data,
         requests,
+    }
+}
+
+/// The port input `i`'s word names as a head: its data but the top bit (the mark).
+fn head_port(io: &SwitchIo, i: u32, w: u32) -> Expr {
+    Expr::Slice {
+        signal: io.ins[i as usize].data,
+        lo: 0,
+        width: w - 1,
     }
 }
 
@@ -295,13 +328,12 @@ fn decisions(
     let port_ok = m.internal(
         "port_ok",
         p,
-        "bit i: the head on input i names an output that is not faulty",
+        "bit i: the head on input i names (in all but its mark) an output that is not faulty",
     );
     let oks = (0..p).rev().map(|i| {
-        let data = io.ins[i as usize].data;
         Expr::or_all((0..p).map(|o| {
-            Expr::from(data)
-                .eq(Expr::konst(w, o.into()))
+            head_port(io, i, w)
+                .eq(Expr::konst(w - 1, o.into()))
                 .and(!bit(io.fault, o))
         }))
     });
@@ -321,9 +353,10 @@ fn decisions(
             inputs.head.into(),
             !Expr::from(inputs.accepted),
             !Expr::from(state.occ),
+            !Expr::from(state.marked),
             port_ok.into(),
         ]),
-        "A head not granted, its buffer empty, its output there to wait for.",
+        "An unmarked head not granted, its buffer empty, its output there to wait for.",
     );
     let refused = m.internal("refused", p, "bit i: input i's head is refused");
     m.assign(

@@ -53,6 +53,7 @@ impl RouterUnit {
     /// The model's parameters for this router.
     fn model_params(&self) -> ModelParams {
         ModelParams {
+            ack_timeout: None,
             address_bytes: self.params.address_units().0 as usize,
             route_cycles: self.params.route_cycles(),
             seed: self.seed,
@@ -111,7 +112,7 @@ impl StreamUnit for RouterUnit {
     fn cycles(&self) -> Vec<Cycle> {
         let mut env = Traffic::new(self);
         let node_bits = pack_word(&env.node, env.w);
-        let mut model = Router::new(env.node.clone());
+        let mut model = Router::new(&self.model_params(), env.node.clone());
         let mut events = Vec::new();
         let mut out = Vec::with_capacity(self.cycles as usize);
         for t in 0..self.cycles {
@@ -243,7 +244,7 @@ impl Traffic {
                     })
                     .collect();
                 self.attempts = 0;
-                model.accept(&self.model_params, t, message, self.routes.clone());
+                model.accept(&self.model_params, t, message, self.routes.clone(), None);
             }
             _ => model.refuse(&self.model_params, t, message, bytes),
         }

@@ -128,9 +128,9 @@ impl StreamUnit for SwitchUnit {
 
 /// Length of the directed part: nine cases, 20 cycles apart.
 pub const DIRECTED_CYCLES: u64 = 180;
-/// Length of the buffers' directed cases but the last: three, 20 cycles apart. The last, an
+/// Length of the buffers' directed cases but the last: four, 20 cycles apart. The last, an
 /// overflow, takes a worm one word longer than the buffer and a few cycles to drain.
-const BUFFER_CASES_CYCLES: u64 = 60;
+const BUFFER_CASES_CYCLES: u64 = 80;
 
 /// A worm as its sender sends it: head (ctl=1, the route byte), body words, EOD.
 pub(crate) fn worm(route: u64, body: &[u64], mask: u64) -> Vec<Word> {
@@ -213,6 +213,8 @@ struct Traffic {
     ports: usize,
     d: u64,
     mask: u64,
+    /// With buffers: the mark of a head not to be buffered.
+    mark: Option<u64>,
     /// The first cycle of random traffic.
     random_from: u64,
 }
@@ -235,6 +237,7 @@ impl Traffic {
             ports,
             d: ports as u64 - 1,
             mask,
+            mark: unit.params.config.no_buffer_mark(),
             random_from: unit.directed_cycles(),
         };
         traffic.script();
@@ -306,18 +309,30 @@ impl Traffic {
         self.queue(0, t + 41, 1, &[0xB3]);
         self.queue(0, t + 46, 0, &[0xB4]);
         self.queue(0, t + 48, 0, &[0xB5]);
+        // A head marked not to be buffered (an acknowledgement) finds its output held by a
+        // worm from input 1: refused with a NACK, its buffer left empty; a marked head for a
+        // free output goes through as a nosy worm, under saf too.
+        let mark = self.mark.expect("buffers");
+        self.queue(1, t + 60, 1, &[0xD1, 0xD2, 0xD3, 0xD4]);
+        self.queue(0, t + 61, mark | 1, &[0xD5]);
+        self.queue(0, t + 70, mark, &[0xD6, 0xD7]);
         // A worm one word longer than the buffer (its EOD does not fit): NACKed, dropped.
-        self.queue(0, t + 60, 1, &vec![0xC0; words]);
+        self.queue(0, t + 80, 1, &vec![0xC0; words]);
     }
 
-    /// A random worm: a route byte (now and then one that names no output), 1 to 6 body
-    /// words, the EOD.
+    /// A random worm: a route byte (now and then one that names no output; with buffers,
+    /// one in four marked not to be buffered), 1 to 6 body words, the EOD.
     fn random_worm(&mut self) -> Vec<Word> {
-        let route = if self.d < self.mask && self.rng.below(8) == 0 {
+        let mut route = if self.d < self.mask && self.rng.below(8) == 0 {
             self.d + 1 + self.rng.below(self.mask - self.d)
         } else {
             self.rng.below(self.d + 1)
         };
+        if let Some(mark) = self.mark
+            && self.rng.below(4) == 0
+        {
+            route |= mark;
+        }
         let body: Vec<u64> = (0..1 + self.rng.below(6))
             .map(|_| self.rng.next_u64())
             .collect();

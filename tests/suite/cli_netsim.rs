@@ -78,6 +78,18 @@ fn bad_input_is_refused_with_one_line() {
             &["--no-such-option"],
             "unexpected argument '--no-such-option' found (see --help)",
         ),
+        (
+            &["--flow", "vct", "--retry-rounds", "2"],
+            "--flow vct takes one round of attempts: a message sent again in a later round could be handed out twice (docs/flow-control.md)",
+        ),
+        (
+            &["--flow", "saf", "--arbiter", "fixed"],
+            "--flow saf needs round-robin switches: a fixed arbiter can keep a buffered worm waiting for ever (docs/flow-control.md)",
+        ),
+        (
+            &["--flow", "wormhole"],
+            "invalid value 'wormhole' for '--flow <FLOW>' [possible values: nack, vct, saf] (see --help)",
+        ),
     ] {
         let mut line = vec!["netsim", "--d", "2", "--k", "3", "--cycles", "800"];
         if !extra.contains(&"--rate") {
@@ -180,6 +192,60 @@ fn the_json_summary_and_the_trace_tell_the_same_story() {
     );
     let (_, again, _) = kautzgen(&line);
     assert_eq!(again, stdout);
+}
+
+#[test]
+fn a_buffered_run_says_what_acknowledged_delivery_did() {
+    let mut line = RUN.to_vec();
+    line.extend(["--flow", "vct"]);
+    let (status, stdout, stderr) = kautzgen(&line);
+    assert_eq!(status, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "K(2,3): 12 nodes, 12 healthy; vct flow control; uniform traffic at rate 0.02 for 800 cycles, 16 bytes a message, seed 1"
+    );
+    let names: Vec<&str> = lines[10..].iter().map(|l| l[..22].trim_end()).collect();
+    assert_eq!(
+        names,
+        [
+            "ACKs sent",
+            "ACKs dropped",
+            "timeouts",
+            "duplicates",
+            "unacknowledged",
+            "longest buffer hold",
+            "longest message"
+        ]
+    );
+    line.extend(["--format", "json"]);
+    let (_, stdout, _) = kautzgen(&line);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let flow = json["flow"].as_object().unwrap();
+    let keys: Vec<&str> = flow.keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "acks_dropped",
+            "acks_sent",
+            "buffer_hold_bound",
+            "duplicates",
+            "late_copies",
+            "longest_buffer_hold",
+            "longest_message",
+            "lost",
+            "message_bound",
+            "timeouts",
+            "unacknowledged"
+        ]
+    );
+    assert_eq!(
+        (flow["late_copies"].as_u64(), flow["lost"].as_u64()),
+        (Some(0), Some(0))
+    );
+    // K(2,3), 16-byte messages: the longest worm is 5 + 3 + 16 + 6 = 30 words; a buffer
+    // holds one at most 2 * 30 + 3 * 31 = 153 cycles.
+    assert_eq!(flow["buffer_hold_bound"].as_u64(), Some(153));
 }
 
 #[test]

@@ -38,10 +38,19 @@ SYNTH_UNITS := \
   switch-d2:"switch --d 2" \
   switch-d4:"switch --d 4" \
   switch-d8:"switch --d 8" \
+  switch-vct-d2:"switch --d 2 --flow vct" \
+  switch-saf-d2:"switch --d 2 --flow saf" \
+  switch-vct-d4:"switch --d 4 --flow vct" \
+  switch-saf-d4:"switch --d 4 --flow saf" \
   router-k23:"router --d 2 --k 3"
-# The 12-node network (about 7,000 LUTs, near all of an iCE40 HX8K) is placed on the
-# ECP5-25k alone, with fewer seeds: each run takes minutes.
-SYNTH_ECP5_UNITS := network-k23:"network --d 2 --k 3"
+# The small network of each topology (3,500 to 7,500 LUTs, near all of an iCE40 HX8K) is
+# placed on the ECP5-25k alone, with fewer seeds: each run takes minutes.
+SYNTH_ECP5_UNITS := network-k23:"network --d 2 --k 3" \
+  debruijn-network-b23:"network --topology debruijn --d 2 --k 3" \
+  torus-network-uni-k3-n2:"network --topology torus --k 3 --n 2 --rings uni" \
+  torus-network-bi-k3-n2:"network --topology torus --k 3 --n 2" \
+  mesh-network-k3-n2:"network --topology mesh --k 3 --n 2" \
+  graph-network-chordal-ring-10:"network --topology file:docs/graphs/chordal-ring-10.txt"
 SYNTH_ECP5_SEEDS := 3
 SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5

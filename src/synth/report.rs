@@ -344,6 +344,7 @@ struct DocRow {
     target: String,
     luts: String,
     flip_flops: String,
+    rams: String,
     fmax: String,
     spread: String,
     cycles: String,
@@ -429,6 +430,24 @@ fn by_target(report: &SynthReport) -> Vec<(Target, Both<'_>)> {
         .collect()
 }
 
+/// The RAM cells of one result and their kind: `3 block` (iCE40 SB_RAM40_4K, ECP5
+/// DP16KD), `18 DPR16X4` (ECP5 distributed RAM of 16 words of 4 bits), `0`.
+fn ram_text(r: &TargetResult) -> String {
+    let kinds: Vec<&str> = r
+        .cells
+        .keys()
+        .filter_map(|cell| match cell.as_str() {
+            c if c.starts_with("SB_RAM") || c == "DP16KD" => Some("block"),
+            c if c.starts_with("TRELLIS_DPR") => Some(&c["TRELLIS_".len()..]),
+            _ => None,
+        })
+        .collect();
+    match kinds.as_slice() {
+        [] => r.rams.to_string(),
+        kinds => format!("{} {}", r.rams, kinds.join("+")),
+    }
+}
+
 /// `docs/synthesis.md` from the reports of many runs; `command` is what produced them.
 pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, ReportError> {
     let mut rows = Vec::new();
@@ -448,6 +467,7 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
                 target: target.device().to_string(),
                 luts: both(&|r| r.luts.to_string()),
                 flip_flops: both(&|r| r.flip_flops.to_string()),
+                rams: both(&ram_text),
                 fmax: both(&|r| format!("{:.1}", r.fmax_median)),
                 spread: both(&|r| format!("{:.1}-{:.1}", r.fmax_min, r.fmax_max)),
                 cycles: match &report.cycles {

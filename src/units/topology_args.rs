@@ -66,7 +66,7 @@ impl TopologyArgs {
 }
 
 /// `--topology` unless given.
-const DEFAULT_TOPOLOGY: &str = "kautz";
+pub(crate) const DEFAULT_TOPOLOGY: &str = "kautz";
 
 /// `--topology`'s value: a topology's name, and the path of `file:PATH`.
 #[derive(Debug, Clone)]

@@ -25,6 +25,7 @@ use crate::topologies::Built;
 use crate::units::check::{Check, ExportError, Run, Simulation, Verdict};
 use crate::units::choice_arg::choice;
 use crate::units::options::{And, DelaysArg, FaultArg, WaveArg, read};
+use crate::units::topology_args::DEFAULT_TOPOLOGY;
 use crate::units::topology_args::TopologyArgs;
 use crate::units::{Declared, HardwareUnit, Purpose};
 use clap::ArgMatches;
@@ -115,8 +116,13 @@ impl Network {
 }
 
 impl HardwareUnit for Network {
+    /// `network` on K(d,k), else its top's name (`debruijn-network`, `torus-network`, ...):
+    /// synthesis reports tell the topologies apart by it.
     fn name(&self) -> String {
-        "network".to_string()
+        match self.1.kind.name() {
+            DEFAULT_TOPOLOGY => "network".to_string(),
+            _ => self.1.kind.network_top().replace('_', "-"),
+        }
     }
 
     fn command_line(&self) -> String {

@@ -115,8 +115,13 @@ impl Switch {
 }
 
 impl HardwareUnit for Switch {
+    /// `switch`, or `switch-vct` and `switch-saf` with buffers: synthesis reports tell the
+    /// flow controls apart by it.
     fn name(&self) -> String {
-        "switch".to_string()
+        match self.0.config.flow() {
+            Flow::Nack => "switch".to_string(),
+            flow => format!("switch-{}", flow.name()),
+        }
     }
 
     fn command_line(&self) -> String {

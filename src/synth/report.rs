@@ -694,6 +694,18 @@ mod tests {
     }
 
     #[test]
+    fn a_ram_count_names_its_kind() {
+        let mut r = report(None).results[0].clone();
+        assert_eq!(ram_text(&r), "0");
+        r.rams = 18;
+        r.cells = BTreeMap::from([("TRELLIS_DPR16X4".into(), 18), ("LUT4".into(), 300)]);
+        assert_eq!(ram_text(&r), "18 DPR16X4");
+        r.rams = 3;
+        r.cells = BTreeMap::from([("SB_RAM40_4K".into(), 3)]);
+        assert_eq!(ram_text(&r), "3 block");
+    }
+
+    #[test]
     fn the_document_puts_the_languages_side_by_side() {
         let cycles = Cycles {
             mean: 19.0,
@@ -703,7 +715,7 @@ mod tests {
         };
         let doc = render_doc(&[report(Some(cycles))], "make synth").unwrap();
         assert!(doc.contains(
-            "| kautz-route-gen | d=4, k=5 | iCE40 HX8K (CT256) | 230 / 230 | 103 / 103 | 95.0 / 82.5 | 90.0-100.0 / 80.0-85.0 | 19.0 (max 24, bound 24) | 5.000 M/s / 4.342 M/s |"
+            "| kautz-route-gen | d=4, k=5 | iCE40 HX8K (CT256) | 230 / 230 | 103 / 103 | 0 / 0 | 95.0 / 82.5 | 90.0-100.0 / 80.0-85.0 | 19.0 (max 24, bound 24) | 5.000 M/s / 4.342 M/s |"
         ), "{doc}");
         assert!(doc.contains("Yosys 0.23"));
         assert!(

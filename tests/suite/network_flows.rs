@@ -4,7 +4,7 @@
 //! latency on every pair of every topology beside the textbook's formulas, and random runs
 //! at and above saturation on every topology, with faults, that keep every bound.
 
-use crate::network_topologies::{params, plan, topologies};
+use crate::network_topologies::{every_pair_alone, params, plan, topologies};
 use kautzgen::fabric::network::SwitchNetwork;
 use kautzgen::fabric::switch::{Arbiter, Flow};
 use kautzgen::network::acked::worm_words;
@@ -178,14 +178,7 @@ fn zero_load_latency_is_hops_plus_length_under_vct_and_hops_times_length_under_s
             let (b, a) = (plan.route_cycles(), plan.address_bytes() as u64);
             let mut p = params(plan.clone(), 0.0, 0, 1);
             p.flow = flow;
-            let mut net = Net::new(&p).unwrap();
-            let mut cycle = 0;
-            for s in 0..nodes as u32 {
-                for t in (0..nodes as u32).filter(|&t| t != s) {
-                    net.schedule(cycle, s, t, n as u8).unwrap();
-                    cycle += 1000;
-                }
-            }
+            let net = every_pair_alone(&p, n as u8, 1000);
             let name = format!("{} {flow:?}", plan.name());
             let mut seen = 0;
             net.run(|f| {

@@ -311,6 +311,18 @@ fn the_same_seed_gives_the_same_run_on_a_table_network() {
     assert_eq!(run(), run());
 }
 
+/// The network of `p` with one message of `bytes` bytes for every ordered pair, `gap`
+/// cycles apart: each alone in the network.
+pub(crate) fn every_pair_alone(p: &NetParams, bytes: u8, gap: u64) -> Net {
+    let mut net = Net::new(p).unwrap();
+    let nodes = p.plan.node_count() as u32;
+    let pairs = (0..nodes).flat_map(|s| (0..nodes).filter(move |&t| t != s).map(move |t| (s, t)));
+    for (i, (s, t)) in pairs.enumerate() {
+        net.schedule(i as u64 * gap, s, t, bytes).unwrap();
+    }
+    net
+}
+
 /// Zero-load latency, the wormhole textbook's hops plus message length, in this network's
 /// terms: a message of n bytes alone in the network, from a router idle in cycle 0, waits
 /// for its route and its last byte (head in S = max(B, n - 1) + 1), crosses the L + 1
@@ -331,14 +343,7 @@ fn zero_load_latency_is_the_wait_plus_hops_plus_worm_length_on_every_pair() {
         let (b, a) = (plan.route_cycles(), plan.address_bytes() as u64);
         let mut p = params(plan.clone(), 0.0, 0, 1);
         p.max_bytes = n as u8;
-        let mut net = Net::new(&p).unwrap();
-        let mut cycle = 0;
-        for s in 0..nodes as u32 {
-            for t in (0..nodes as u32).filter(|&t| t != s) {
-                net.schedule(cycle, s, t, n as u8).unwrap();
-                cycle += 500;
-            }
-        }
+        let net = every_pair_alone(&p, n as u8, 500);
         let name = plan.name();
         let mut seen = 0;
         net.run(|f| {

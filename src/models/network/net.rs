@@ -840,15 +840,7 @@ impl Net {
                     self.queues[v as usize].push(Queued(message));
                     self.state[v as usize].queued += 1;
                 } else {
-                    self.finish(
-                        Finished {
-                            message,
-                            outcome: Outcome::Failed,
-                            done: t + 1,
-                            arrive: None,
-                        },
-                        on_finish,
-                    );
+                    self.fail(message, t + 1, None, on_finish);
                 }
             }
             Event::Delivered(message) => {
@@ -931,15 +923,7 @@ impl Net {
                     .as_mut()
                     .expect("acknowledged delivery")
                     .lost += 1;
-                self.finish(
-                    Finished {
-                        message,
-                        outcome: Outcome::Failed,
-                        done: t + 1,
-                        arrive: None,
-                    },
-                    on_finish,
-                );
+                self.fail(message, t + 1, None, on_finish);
             }
         }
     }
@@ -956,12 +940,24 @@ impl Net {
                 .expect("acknowledged delivery")
                 .unacknowledged += 1;
         }
+        self.fail(message, t + 1, arrival.map(|(arrive, _)| arrive), on_finish);
+    }
+
+    /// `message` failed, its outcome reported in cycle `done` (it may have arrived all the
+    /// same, in cycle `arrive`).
+    fn fail(
+        &mut self,
+        message: Message,
+        done: u64,
+        arrive: Option<u64>,
+        on_finish: &mut impl FnMut(&Finished),
+    ) {
         self.finish(
             Finished {
                 message,
                 outcome: Outcome::Failed,
-                done: t + 1,
-                arrive: arrival.map(|(arrive, _)| arrive),
+                done,
+                arrive,
             },
             on_finish,
         );

@@ -14,8 +14,8 @@ use super::plan::Plan;
 use super::router::SourceRoute;
 use std::collections::{HashMap, VecDeque};
 
-/// ACKs a router holds waiting for its sender; one more is dropped (its source times out
-/// and sends again).
+/// ACKs a router holds, the one being sent included; one more is dropped (its source times
+/// out and sends again).
 pub const ACK_QUEUE: usize = 4;
 
 /// Rounds of an ACK's routes before it is given up: an ACK passes as a nosy worm, so it
@@ -107,7 +107,8 @@ pub enum Job {
     Idle,
     /// An attempt of the held message: its route's lookup, then its worm.
     Data,
-    Ack(AckJob),
+    /// An attempt of the ACK at the queue's front.
+    Ack,
 }
 
 /// Where the held message is.
@@ -154,6 +155,8 @@ pub struct Acked {
     pub data: DataPhase,
     /// The held message's ACK has come.
     pub acked: bool,
+    /// The ACKs owed, oldest first; the one being sent stays at the front until it has
+    /// gone or is given up.
     pub queue: VecDeque<AckJob>,
     pub job: Job,
     /// The last job was an ACK: a waiting message goes next.

@@ -286,7 +286,8 @@ impl Router {
     }
 
     /// Owes node `to` an ACK of `seq`, to send over `routes`; dropped when [`ACK_QUEUE`]
-    /// are already waiting (the source sends again). Only under acknowledged delivery.
+    /// are already held, the one being sent included (the source sends again). Only under
+    /// acknowledged delivery.
     pub fn queue_ack(&mut self, to: u32, routes: Vec<SourceRoute>, seq: u16) {
         let ack = self.ack.as_mut().expect("acknowledged delivery");
         if ack.queue.len() == ACK_QUEUE {
@@ -424,15 +425,18 @@ impl Router {
                     deadline: t + params.ack_timeout.expect("acknowledged delivery"),
                 };
             }
-            Job::Ack(mut job) if nack => {
+            Job::Ack if nack => {
+                let job = ack.queue.front_mut().expect("the ACK being sent");
                 job.attempt += 1;
-                if job.attempt < ACK_ROUNDS * job.routes.len() {
-                    ack.queue.push_front(job);
-                } else {
+                if job.attempt == ACK_ROUNDS * job.routes.len() {
+                    ack.queue.pop_front();
                     ack.counts.acks_dropped += 1;
                 }
             }
-            Job::Ack(_) => ack.counts.acks_sent += 1,
+            Job::Ack => {
+                ack.queue.pop_front();
+                ack.counts.acks_sent += 1;
+            }
             Job::Idle => unreachable!("checked above"),
         }
     }
@@ -496,9 +500,11 @@ impl Router {
         let b = params.route_cycles;
         let ack_next = !ack.queue.is_empty() && (!waiting || !ack.after_ack);
         if ack_next {
-            let job = ack.queue.pop_front().expect("not empty");
-            let route = job.attempt % job.routes.len();
-            let taken = ack.lookup(b, t, job.to, route, job.routes.len());
+            let job = ack.queue.front().expect("not empty");
+            let (to, count) = (job.to, job.routes.len());
+            let route = job.attempt % count;
+            let taken = ack.lookup(b, t, to, route, count);
+            let job = ack.queue.front().expect("not empty");
             self.start = taken + 1;
             build_worm(
                 &mut self.worm,
@@ -508,7 +514,7 @@ impl Router {
                 Some(job.seq),
                 std::iter::empty(),
             );
-            ack.job = Job::Ack(job);
+            ack.job = Job::Ack;
             ack.after_ack = true;
         } else if waiting {
             let held = self.held.as_ref().expect("a message waits");

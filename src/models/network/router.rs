@@ -467,7 +467,10 @@ impl Router {
         let sending = matches!(ack.job, Job::Data) && t + 1 >= self.start;
         if ack.acked && !sending {
             if matches!(ack.job, Job::Data) {
+                // The lookup is given up before its route is taken: the route source's
+                // next route is no longer known.
                 ack.job = Job::Idle;
+                ack.context = None;
                 self.word = IDLE;
             }
             if matches!(ack.data, DataPhase::Parked { .. }) {

@@ -4,6 +4,7 @@
 
 pub mod route_table;
 pub mod router;
+mod router_acked;
 pub mod switch;
 mod switch_buffers;
 mod switch_parts;

@@ -29,6 +29,7 @@ use super::route_table::{self, RouteTable, TableError, TableWidths};
 use crate::bits::bits_for;
 use crate::choice::choice;
 use crate::fabric::switch::MAX_D as MAX_SWITCH_D;
+use crate::network::acked::worm_words;
 use crate::network::plan::{Plan, TABLE_ROUTE_CYCLES, TablePlan, index_bytes};
 use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{
@@ -108,6 +109,9 @@ pub struct RouterParams {
     pub max_bytes: u8,
     pub top: String,
     pub fault: Option<RouterFault>,
+    /// Behind buffered switches: acknowledged delivery ([`super::router_acked`]), a source
+    /// waiting this many cycles for an attempt's ACK.
+    pub ack_timeout: Option<u64>,
 }
 
 /// The buffer's size, checked.
@@ -130,6 +134,7 @@ impl RouterParams {
             max_bytes: buffer_bytes(max_bytes)?,
             top: top.to_string(),
             fault: None,
+            ack_timeout: None,
         })
     }
 
@@ -143,11 +148,20 @@ impl RouterParams {
             max_bytes,
             top: top.to_string(),
             fault: None,
+            ack_timeout: None,
         })
     }
 
     pub fn with_fault(self, fault: Option<RouterFault>) -> Self {
         RouterParams { fault, ..self }
+    }
+
+    /// The router under acknowledged delivery, waiting `timeout` cycles for an ACK.
+    pub fn with_ack_timeout(self, ack_timeout: Option<u64>) -> Self {
+        RouterParams {
+            ack_timeout,
+            ..self
+        }
     }
 
     /// K(d,k), when the router's routes come from its route generator.
@@ -222,10 +236,11 @@ impl RouterParams {
         }
     }
 
-    /// The longest worm, in words: L = the most hops, and `max_bytes` bytes.
+    /// The longest worm, in words: L = the most hops, and `max_bytes` bytes (and the
+    /// sequence number under acknowledged delivery).
     pub fn max_worm(&self) -> u64 {
         let (k, l) = (u64::from(self.address_units().0), self.max_hops());
-        (l + k + u64::from(self.max_bytes) + 4).max(3 * (l + 1) - 1)
+        worm_words(l, k, u64::from(self.max_bytes), self.ack_timeout.is_some())
     }
 
     /// "router of a node of K(2,3) (16-byte buffer, B = 16)", "router of a node of B(2,3)
@@ -273,7 +288,11 @@ pub fn design(params: &RouterParams) -> Design {
             (vec![route_table::module(table, widths, &name)], sizes)
         }
     };
-    let top = router_module(params, modules.last().expect("the route source's top"));
+    let route_source = modules.last().expect("the route source's top");
+    let top = match params.ack_timeout {
+        None => router_module(params, route_source),
+        Some(timeout) => super::router_acked::module(params, route_source, timeout),
+    };
     modules.push(top);
     let mut design_params: BTreeMap<String, u64> = sizes
         .into_iter()
@@ -289,12 +308,12 @@ pub fn design(params: &RouterParams) -> Design {
 }
 
 /// Bits `lo .. lo+width` of `signal`.
-fn slice(signal: SignalId, lo: u32, width: u32) -> Expr {
+pub(super) fn slice(signal: SignalId, lo: u32, width: u32) -> Expr {
     Expr::Slice { signal, lo, width }
 }
 
 /// `signal` (of `width` bits, letters of `w` bits) shifted up by one letter, zero-filled.
-fn shift_letter(signal: SignalId, width: u32, w: u32) -> Expr {
+pub(super) fn shift_letter(signal: SignalId, width: u32, w: u32) -> Expr {
     if width == w {
         Expr::zero(w)
     } else {
@@ -334,33 +353,33 @@ const RX_STATES: [(&str, &str); 5] = [
 
 /// The router's widths, from its parameters.
 #[derive(Clone, Copy)]
-struct Sizes {
-    d: u64,
+pub(super) struct Sizes {
+    pub(super) d: u64,
     /// Units of a node's address: a word's letters, an index's bytes.
-    k: u32,
+    pub(super) k: u32,
     /// Bits of a hop (a letter, or a table's port) and of a route's length.
-    w: u32,
-    lw: u32,
+    pub(super) w: u32,
+    pub(super) lw: u32,
     /// Bits of an address unit (a letter, or a byte).
-    uw: u32,
+    pub(super) uw: u32,
     /// Bits of a node's address and of a route.
-    kw: u32,
-    rw: u32,
+    pub(super) kw: u32,
+    pub(super) rw: u32,
     /// The route's hops are ports (a table's), not letters to turn into ports.
-    hops_are_ports: bool,
+    pub(super) hops_are_ports: bool,
     /// `max_bytes`, the buffer's words and its address bits.
-    max: u64,
-    depth: u32,
-    aw: u32,
+    pub(super) max: u64,
+    pub(super) depth: u32,
+    pub(super) aw: u32,
     /// B, the route generator's cycle bound, and the bits of the timer that counts it.
-    b: u64,
-    tw: u32,
+    pub(super) b: u64,
+    pub(super) tw: u32,
     /// Bits of a position in the worm.
-    pw: u32,
+    pub(super) pw: u32,
 }
 
 impl Sizes {
-    fn of(params: &RouterParams) -> Self {
+    pub(super) fn of(params: &RouterParams) -> Self {
         let (k, uw) = params.address_units();
         let w = params.letter_bits();
         let lw = match &params.source {
@@ -392,31 +411,31 @@ impl Sizes {
 /// The router's ports: the processor's side (tx, res, rx), the node's word, and the
 /// switch's input 0 (net) and output 0 (arr).
 #[derive(Clone, Copy)]
-struct Io {
-    clocking: Clocking,
-    tx_valid: SignalId,
-    tx_ready: SignalId,
-    tx_data: SignalId,
-    tx_last: SignalId,
-    tx_dst: SignalId,
-    res_valid: SignalId,
-    res_status: SignalId,
-    res_attempts: SignalId,
-    rx_valid: SignalId,
-    rx_data: SignalId,
-    rx_first: SignalId,
-    rx_last: SignalId,
-    rx_src: SignalId,
-    rx_len: SignalId,
-    rx_error: SignalId,
-    node: SignalId,
-    net_valid: SignalId,
-    net_ctl: SignalId,
-    net_data: SignalId,
-    net_nack: SignalId,
-    arr_valid: SignalId,
-    arr_ctl: SignalId,
-    arr_data: SignalId,
+pub(super) struct Io {
+    pub(super) clocking: Clocking,
+    pub(super) tx_valid: SignalId,
+    pub(super) tx_ready: SignalId,
+    pub(super) tx_data: SignalId,
+    pub(super) tx_last: SignalId,
+    pub(super) tx_dst: SignalId,
+    pub(super) res_valid: SignalId,
+    pub(super) res_status: SignalId,
+    pub(super) res_attempts: SignalId,
+    pub(super) rx_valid: SignalId,
+    pub(super) rx_data: SignalId,
+    pub(super) rx_first: SignalId,
+    pub(super) rx_last: SignalId,
+    pub(super) rx_src: SignalId,
+    pub(super) rx_len: SignalId,
+    pub(super) rx_error: SignalId,
+    pub(super) node: SignalId,
+    pub(super) net_valid: SignalId,
+    pub(super) net_ctl: SignalId,
+    pub(super) net_data: SignalId,
+    pub(super) net_nack: SignalId,
+    pub(super) arr_valid: SignalId,
+    pub(super) arr_ctl: SignalId,
+    pub(super) arr_data: SignalId,
 }
 
 /// The loader's byte handshake and the sender's state.
@@ -440,11 +459,11 @@ impl Intake {
 
 /// The message buffer and its byte count.
 #[derive(Clone, Copy)]
-struct Buffer {
-    count: SignalId,
-    over: SignalId,
-    read_data: SignalId,
-    read_addr: SignalId,
+pub(super) struct Buffer {
+    pub(super) count: SignalId,
+    pub(super) over: SignalId,
+    pub(super) read_data: SignalId,
+    pub(super) read_addr: SignalId,
 }
 
 /// The route generator's outputs, and `take_route`, its `next_route`.
@@ -523,18 +542,18 @@ impl Receiver {
 }
 
 /// The sender is NACKed: the worm on the link was refused.
-fn nacked(io: &Io) -> Expr {
+pub(super) fn nacked(io: &Io) -> Expr {
     Expr::from(io.net_nack)
 }
 
 /// A control word arrives from the switch.
-fn control_in(io: &Io) -> Expr {
+pub(super) fn control_in(io: &Io) -> Expr {
     Expr::from(io.arr_valid).and(io.arr_ctl.into())
 }
 
 /// Port of the out-link by letter `a` (`w` bits) at a node whose last letter is `last`;
 /// a table's hop `a` is its port already (no `last`).
-fn port(a: Expr, last: Option<Expr>, w: u32) -> Expr {
+pub(super) fn port(a: Expr, last: Option<Expr>, w: u32) -> Expr {
     match last {
         Some(last) => {
             let up = extend(a.clone().lt(last), 1, 8);
@@ -559,7 +578,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     let s = Sizes::of(params);
     let (mut m, io) = ports(params, &s);
     let intake = intake(&mut m, &io);
-    let buffer = buffer(&mut m, &s, &io, &intake);
+    let buffer = buffer(&mut m, &s, &io, (intake.first, intake.more));
     let generator = route_generator(&mut m, &s, &io, &intake, route_gen);
     let schedule = schedule(&mut m, &s, &io, &intake, &buffer, &generator);
     let verdicts = verdicts(&mut m, &s, &io, &intake, &buffer, &generator, &schedule);
@@ -584,7 +603,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
 }
 
 /// The module and its ports.
-fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
+pub(super) fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
     let Sizes { w, kw, .. } = *s;
     let docs = AddressDocs::of(s);
     let mut m = Module::new(
@@ -765,12 +784,16 @@ fn intake(m: &mut Module, io: &Io) -> Intake {
 }
 
 /// Loader: the message buffer, its byte count and whether the message is too long.
-fn buffer(m: &mut Module, s: &Sizes, io: &Io, intake: &Intake) -> Buffer {
+pub(super) fn buffer(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    (first, more): (SignalId, SignalId),
+) -> Buffer {
     let Sizes { max, depth, aw, .. } = *s;
     let Io {
         clocking, tx_data, ..
     } = *io;
-    let Intake { first, more, .. } = *intake;
     let count = m.internal(
         "count",
         8,

@@ -32,9 +32,10 @@
 
 use super::router::{self, RouteSource, RouterError, RouterParams};
 use super::switch::{self, SwitchClocking, SwitchParams};
-use crate::choice::choice;
-use crate::fabric::switch::{Arbiter, SwitchConfig};
+use crate::choice::{Choice, choice};
+use crate::fabric::switch::{Arbiter, Flow, SwitchConfig};
 use crate::fabric::wiring::End;
+use crate::network::acked::Bounds;
 use crate::network::plan::{KautzPlan, Plan, TablePlan};
 use crate::rtl::ir::{Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use crate::topology::kautz::{Kautz, Letter};
@@ -90,6 +91,9 @@ pub enum NetworkError {
 pub struct NetworkParams {
     pub router: RouterParams,
     pub arbiter: Arbiter,
+    /// The switches' flow control; with buffers the routers acknowledge what they
+    /// receive (docs/flow-control.md).
+    pub flow: Flow,
     pub clocking: SwitchClocking,
     pub top: String,
     pub fault: Option<NetworkFault>,
@@ -139,6 +143,7 @@ impl NetworkParams {
         NetworkParams {
             router,
             arbiter,
+            flow: Flow::Nack,
             clocking: SwitchClocking::Synchronous,
             top: top.to_string(),
             fault: None,
@@ -149,6 +154,19 @@ impl NetworkParams {
     /// the clock its switch makes from its neighbours', and the top has no clock input.
     pub fn with_clocking(self, clocking: SwitchClocking) -> Self {
         NetworkParams { clocking, ..self }
+    }
+
+    /// The network whose switches have flow control `flow`: under vct and saf, buffers of
+    /// the longest worm and routers that acknowledge every message, waiting the bound of
+    /// an attempt for an ACK ([`Bounds`]).
+    pub fn with_flow(self, flow: Flow) -> Self {
+        let timeout = (flow != Flow::Nack)
+            .then(|| Bounds::of(self.plan().as_ref(), self.router.max_bytes).attempt);
+        NetworkParams {
+            flow,
+            router: self.router.with_ack_timeout(timeout),
+            ..self
+        }
     }
 
     pub fn with_fault(self, fault: Option<NetworkFault>) -> Result<Self, NetworkError> {
@@ -186,8 +204,14 @@ impl NetworkParams {
 
     /// The switch of every node.
     pub fn switch(&self) -> SwitchParams {
-        let config = SwitchConfig::new(self.ports() as u64, DATA_BITS, self.arbiter)
+        let mut config = SwitchConfig::new(self.ports() as u64, DATA_BITS, self.arbiter)
             .expect("the router's degree suits a switch");
+        if self.flow != Flow::Nack {
+            let words = Bounds::of(self.plan().as_ref(), self.router.max_bytes).worm - 1;
+            config = config
+                .with_flow(self.flow, words)
+                .expect("a network's longest worm fits a buffer");
+        }
         SwitchParams::new(config)
             .with_clocking(self.clocking)
             .with_top(&format!("{}_switch", self.top))
@@ -209,8 +233,16 @@ impl NetworkParams {
                 table.describe(self.router.letter_bits())
             ),
         };
+        let flow = match self.flow {
+            Flow::Nack => String::new(),
+            flow => format!(" with {} buffers", flow.name()),
+        };
+        let acked = match self.router.ack_timeout {
+            None => String::new(),
+            Some(timeout) => format!(", acknowledged delivery (ACK timeout {timeout})"),
+        };
         format!(
-            "{clocking}network of {}: {} nodes, {p}x{p} switches, routers with {}-byte buffers{tables} (B = {})",
+            "{clocking}network of {}: {} nodes, {p}x{p} switches{flow}, routers with {}-byte buffers{tables} (B = {}){acked}",
             self.plan().name(),
             self.nodes(),
             self.router.max_bytes,

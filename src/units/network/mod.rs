@@ -12,7 +12,7 @@ pub mod traffic;
 use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
-use crate::fabric::switch::Arbiter;
+use crate::fabric::switch::{Arbiter, Flow};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
 use crate::rtl::network::router::DEFAULT_MAX_BYTES;
@@ -44,6 +44,10 @@ pub struct Args {
     /// Which head wins a switch output that several ask for in one cycle.
     #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     pub arbiter: Arbiter,
+    /// The switches' flow control (docs/flow-control.md): with vct and saf, buffers hold
+    /// the longest worm and the routers acknowledge every message.
+    #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
+    pub flow: Flow,
     /// One clock for the whole network, or at every node the self-timed switch of the
     /// network-switch paper (Smit et al. 1991), which makes the node's clock from its
     /// neighbours' (simulation only: it has combinational loops).
@@ -110,6 +114,18 @@ impl Network {
                 "--clocking self-timed builds K(d,k) networks only; the other topologies are synchronous",
             ));
         }
+        if args.clocking == SwitchClocking::SelfTimed && args.flow != Flow::Nack {
+            return Err(input_error(
+                "--flow vct and saf are built synchronous; the self-timed switch is the paper's, --flow nack",
+            ));
+        }
+        if args.flow != Flow::Nack && args.arbiter == Arbiter::Fixed {
+            return Err(input_error(format!(
+                "--flow {} needs round-robin switches: a fixed arbiter can keep a buffered worm waiting for ever (docs/flow-control.md)",
+                args.flow.name()
+            )));
+        }
+        let params = params.with_flow(args.flow);
         let network = Network(params.with_clocking(args.clocking), args.topology);
         Ok(Box::new(network) as Box<dyn HardwareUnit>)
     }
@@ -133,6 +149,9 @@ impl HardwareUnit for Network {
         }
         if p.arbiter != Arbiter::RoundRobin {
             words += " --arbiter fixed";
+        }
+        if p.flow != Flow::Nack {
+            words += &format!(" --flow {}", p.flow.name());
         }
         if p.clocking == SwitchClocking::SelfTimed {
             words += " --clocking self-timed";

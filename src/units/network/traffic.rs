@@ -114,6 +114,7 @@ impl NetworkUnit {
         // of every length the buffers take, and faulty nodes.
         let mut model = NetParams::uniform(params.plan(), rate, max, cycles, seed);
         model.arbiter = params.arbiter;
+        model.flow = params.flow;
         model.traffic.bytes = 1..=max;
         model.faults.random_nodes = faults;
         let net = Net::new(&model)?;
@@ -445,7 +446,8 @@ impl NetworkUnit {
         out.into_iter().map(|(_, entry)| entry).collect()
     }
 
-    /// Pairs each message the model delivered, in the order the model delivered them,
+    /// Pairs each message the model handed out at its destination (every delivered one,
+    /// and a failed one whose every ACK was lost), in the order the model handed them out,
     /// with the next arrival the hardware handed out at its destination from its source,
     /// which it takes out of `arrivals`; the arrivals by message id.
     fn match_arrivals(
@@ -456,7 +458,7 @@ impl NetworkUnit {
         let mut delivered: Vec<&Finished> = by_handover
             .iter()
             .copied()
-            .filter(|f| f.outcome == Outcome::Delivered)
+            .filter(|f| f.arrive.is_some())
             .collect();
         delivered.sort_by_key(|f| f.arrive);
         let mut arrival_of = BTreeMap::new();
@@ -490,10 +492,11 @@ impl NetworkUnit {
         let expected_bytes: Vec<u8> = (0..usize::from(m.bytes))
             .map(|j| payload_byte(self.model.seed, m.id, j))
             .collect();
-        let (status, arrive) = match f.outcome {
-            Outcome::Delivered => (0, f.arrive),
-            Outcome::Failed => (1, None),
+        let status = match f.outcome {
+            Outcome::Delivered => 0,
+            Outcome::Failed => 1,
         };
+        let arrive = f.arrive;
         let expected = Verdict {
             cycle: f.done,
             status,

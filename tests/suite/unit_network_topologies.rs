@@ -32,7 +32,14 @@ fn injected(dir: &Path, traffic: &[&str]) -> u64 {
 /// `verify network --sim <sim>` on `topology` passes every message, as many as netsim
 /// injects, at rate 0.015 for 1200 cycles with `faults` faulty nodes drawn by seed 3.
 fn network_matches_model(topology: &[&str], faults: &str, sim: &str) {
+    network_matches_model_for(topology, faults, sim, 1200);
+}
+
+/// The same for `cycles` cycles of injection: a hundred messages or so a thousand cycles
+/// on the small networks.
+pub(crate) fn network_matches_model_for(topology: &[&str], faults: &str, sim: &str, cycles: u64) {
     let dir = tempfile::tempdir().unwrap();
+    let cycles = cycles.to_string();
     std::fs::write(dir.path().join("ring.txt"), CHORDAL_RING).unwrap();
     let traffic = [
         topology,
@@ -40,7 +47,7 @@ fn network_matches_model(topology: &[&str], faults: &str, sim: &str) {
             "--rate",
             "0.015",
             "--cycles",
-            "1200",
+            &cycles,
             "--random-faulty-nodes",
             faults,
             "--seed",
@@ -49,7 +56,10 @@ fn network_matches_model(topology: &[&str], faults: &str, sim: &str) {
     ]
     .concat();
     let messages = injected(dir.path(), &traffic);
-    assert!(messages > 100, "too little traffic: {messages}");
+    assert!(
+        messages * 12 > cycles.parse::<u64>().unwrap(),
+        "too little traffic: {messages}"
+    );
     let args = [&["verify", "network"], &traffic[..], &["--sim", sim]].concat();
     let (status, stdout, stderr) = kautzgen_in(dir.path(), &args);
     assert_eq!(status, 0, "{stdout}{stderr}");

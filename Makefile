@@ -50,7 +50,9 @@ SYNTH_ECP5_UNITS := network-k23:"network --d 2 --k 3" \
   torus-network-uni-k3-n2:"network --topology torus --k 3 --n 2 --rings uni" \
   torus-network-bi-k3-n2:"network --topology torus --k 3 --n 2" \
   mesh-network-k3-n2:"network --topology mesh --k 3 --n 2" \
-  graph-network-chordal-ring-10:"network --topology file:docs/graphs/chordal-ring-10.txt"
+  graph-network-chordal-ring-10:"network --topology file:docs/graphs/chordal-ring-10.txt" \
+  network-vct-k23:"network --d 2 --k 3 --flow vct" \
+  network-saf-k23:"network --d 2 --k 3 --flow saf"
 SYNTH_ECP5_SEEDS := 3
 SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5

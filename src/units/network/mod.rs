@@ -132,12 +132,17 @@ impl Network {
 }
 
 impl HardwareUnit for Network {
-    /// `network` on K(d,k), else its top's name (`debruijn-network`, `torus-network`, ...):
-    /// synthesis reports tell the topologies apart by it.
+    /// `network` on K(d,k), else its top's name (`debruijn-network`, `torus-network`, ...),
+    /// and its flow control unless nack (`network-vct`): synthesis reports tell them apart
+    /// by it.
     fn name(&self) -> String {
-        match self.1.kind.name() {
+        let base = match self.1.kind.name() {
             DEFAULT_TOPOLOGY => "network".to_string(),
             _ => self.1.kind.network_top().replace('_', "-"),
+        };
+        match self.0.flow {
+            Flow::Nack => base,
+            flow => format!("{base}-{}", flow.name()),
         }
     }
 

@@ -917,6 +917,31 @@ fn queue_mid(m: &mut Module, s: &Sizes, r: &Regs, g: &RouteGen, st: &Step) -> Qu
     }
 }
 
+/// The sender's next job: an ACK first, but not twice in a row while the message waits.
+struct Choice {
+    /// The held message's lookup is given up: its ACK came first.
+    cancel: Expr,
+    sel_ack: SignalId,
+    sel_data: SignalId,
+    /// The job's destination and route index, and whether the route source shows it next.
+    to: SignalId,
+    idx: SignalId,
+    cont: SignalId,
+    d_att_next: SignalId,
+    failed: SignalId,
+}
+
+/// What starts this cycle and how the held message ends.
+struct Start {
+    init: Expr,
+    take: SignalId,
+    start_ack: SignalId,
+    start_send: SignalId,
+    refuse_now: Expr,
+    refused: SignalId,
+    verdict: SignalId,
+}
+
 /// The held message's outcome, and the sender's next job and its lookup.
 #[allow(clippy::too_many_arguments)]
 fn outcome_and_next(
@@ -930,19 +955,51 @@ fn outcome_and_next(
     (over, timeout): (SignalId, u64),
     st: Step,
 ) -> (Flow, QueueMid) {
-    let Sizes { w, tw, b, kw, .. } = *s;
     let q = queue_mid(m, s, r, g, &st);
+    let c = choose(m, s, io, r, loader, &st, &q);
+    let start = start_and_verdict(m, r, loader, g, &st, &c, over);
+    lookup_registers(m, s, r, g, &st, &c, &start);
+    job_registers(m, r, &st, &c, &start);
+    let n_att_next = message_registers(m, s, io, r, loader, rx, &st, &c, &start);
+    outputs(m, s, io, r, &st, (&c, &start), (n_att_next, timeout));
+    let next = st.pos.next;
+    let at_next_eod = m.internal(
+        "at_next_eod",
+        1,
+        "the word after the one on the link is the EOD",
+    );
+    m.assign(
+        at_next_eod,
+        Expr::from(next).eq(st.pos.eod_pos.into()),
+        "The EOD comes next.",
+    );
+    let flow = Flow {
+        take: start.take,
+        start_send: start.start_send,
+        start_ack: start.start_ack,
+        more_words: st.more_words,
+        next,
+        at_next_eod,
+    };
+    (flow, q)
+}
+
+/// The next job, from the queue after this cycle's ACK attempt and the held message after
+/// this cycle's step.
+fn choose(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    r: &Regs,
+    loader: &Loader,
+    st: &Step,
+    q: &QueueMid,
+) -> Choice {
+    let Sizes { w, kw, .. } = *s;
     let data_job = r.job_is(J_DATA);
-    let ack_job = r.job_is(J_ACK);
     let cancel = Expr::from(st.delivered)
         .and(data_job.clone())
         .and(!Expr::from(st.ended));
-    // The next job: an ACK first, but not twice in a row while the message waits.
-    let refusing = m.internal(
-        "refusing",
-        1,
-        "the held message is refused once its bytes are in",
-    );
     let job_mid_idle = Expr::from(st.ended).or(cancel.clone()).or(r.job_is(J_IDLE));
     let failed = m.internal(
         "failed",
@@ -1018,7 +1075,6 @@ fn outcome_and_next(
         Expr::mux(sel_ack.into(), q.route[0].into(), d_att_next.into()),
         "Its next route.",
     );
-    let sel = Expr::from(sel_ack).or(sel_data.into());
     let cont = m.internal("cont", 1, "the route source shows the route wanted next");
     m.assign(
         cont,
@@ -1029,6 +1085,43 @@ fn outcome_and_next(
             Expr::from(r.ctx_idx).eq(idx.into()),
         ]),
         "Its pair, and the route after the one taken last.",
+    );
+    Choice {
+        cancel,
+        sel_ack,
+        sel_data,
+        to,
+        idx,
+        cont,
+        d_att_next,
+        failed,
+    }
+}
+
+/// The route taken now, the head that goes out next cycle, and the held message's verdict.
+fn start_and_verdict(
+    m: &mut Module,
+    r: &Regs,
+    loader: &Loader,
+    g: &RouteGen,
+    st: &Step,
+    c: &Choice,
+    over: SignalId,
+) -> Start {
+    let Choice {
+        sel_ack,
+        sel_data,
+        cont,
+        failed,
+        ..
+    } = *c;
+    let data_job = r.job_is(J_DATA);
+    let ack_job = r.job_is(J_ACK);
+    let sel = Expr::from(sel_ack).or(sel_data.into());
+    let refusing = m.internal(
+        "refusing",
+        1,
+        "the held message is refused once its bytes are in",
     );
     let init = sel.clone().and(!Expr::from(cont));
     let take_sel = sel.clone().and(cont.into()).and(st.tick0.clone());
@@ -1101,6 +1194,35 @@ fn outcome_and_next(
         Expr::or_all([st.delivered.into(), failed.into(), refused.into()]),
         "Any outcome.",
     );
+    Start {
+        init,
+        take,
+        start_ack,
+        start_send,
+        refuse_now,
+        refused,
+        verdict,
+    }
+}
+
+/// The route source's registers: its timer, the routes to step past, its pair and index.
+fn lookup_registers(
+    m: &mut Module,
+    s: &Sizes,
+    r: &Regs,
+    g: &RouteGen,
+    st: &Step,
+    c: &Choice,
+    start: &Start,
+) {
+    let Sizes { w, tw, b, .. } = *s;
+    let (init, take, to, idx, cancel) = (
+        start.init.clone(),
+        start.take,
+        c.to,
+        c.idx,
+        c.cancel.clone(),
+    );
     let next_route = Expr::from(take).or(st.step.into());
     m.assign(
         g.init,
@@ -1167,6 +1289,13 @@ fn outcome_and_next(
         ),
         "0 from init, one up per next_route.",
     );
+}
+
+/// The sender's job and phase, and whether its last job was an ACK.
+fn job_registers(m: &mut Module, r: &Regs, st: &Step, c: &Choice, start: &Start) {
+    let (sel_ack, sel_data, cancel) = (c.sel_ack, c.sel_data, c.cancel.clone());
+    let (start_send, take, refuse_now) = (start.start_send, start.take, start.refuse_now.clone());
+    let sel = Expr::from(sel_ack).or(sel_data.into());
     let job_idle_after = Expr::from(st.ended)
         .or(cancel)
         .or(refuse_now.clone())
@@ -1209,6 +1338,24 @@ fn outcome_and_next(
         ),
         "Whether the last job taken was an ACK.",
     );
+}
+
+/// The held message's registers: attempts, route index, phase, ACK, the handshake.
+#[allow(clippy::too_many_arguments)]
+fn message_registers(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    r: &Regs,
+    loader: &Loader,
+    rx: &Rx,
+    st: &Step,
+    c: &Choice,
+    start: &Start,
+) -> SignalId {
+    let w = s.w;
+    let (sel_data, d_att_next) = (c.sel_data, c.d_att_next);
+    let (verdict, refuse_now) = (start.verdict, start.refuse_now.clone());
     let parked_record =
         Expr::from(st.delivered).and(Expr::from(st.dph_mid).eq(r.dphases[D_PARKED].into()));
     let n_att_next = m.internal("n_att_next", w, "the attempts recorded after this cycle");
@@ -1275,25 +1422,21 @@ fn outcome_and_next(
         (!held_next).or(loader.still_loading.into()),
         "Ready while no message is held and while its bytes come.",
     );
-    let next = st.pos.next;
-    let at_next_eod = m.internal(
-        "at_next_eod",
-        1,
-        "the word after the one on the link is the EOD",
-    );
-    m.assign(
-        at_next_eod,
-        Expr::from(next).eq(st.pos.eod_pos.into()),
-        "The EOD comes next.",
-    );
-    let flow = Flow {
-        take,
-        start_send,
-        start_ack,
-        more_words: st.more_words,
-        next,
-        at_next_eod,
-    };
+    n_att_next
+}
+
+/// The outcome's ports and the attempt's timeout.
+fn outputs(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    r: &Regs,
+    st: &Step,
+    (c, start): (&Choice, &Start),
+    (n_att_next, timeout): (SignalId, u64),
+) {
+    let w = s.w;
+    let (failed, refused, verdict) = (c.failed, start.refused, start.verdict);
     let res_status = Expr::mux(
         failed.into(),
         Expr::konst(2, 1),
@@ -1332,7 +1475,6 @@ fn outcome_and_next(
         ),
         "The attempt's bound from its EOD, counted down while it waits for its ACK.",
     );
-    (flow, q)
 }
 
 /// The worm on the link, word by word: the head's port, the route bytes (marked on an

@@ -755,6 +755,24 @@ fn intake(m: &mut Module, io: &Io) -> Intake {
         "Taken while a message is held: one of its later bytes.",
     );
     let loading = m.internal("loading", 1, "bytes are still coming (a < t <= t_last)");
+    let still_loading = still_loading(m, (first, take, tx_last), loading);
+    Intake {
+        phases: [p_idle, p_route, p_ready, p_send, p_drop],
+        phase,
+        take,
+        first,
+        more,
+        still_loading,
+    }
+}
+
+/// `still_loading` (bytes come after this cycle), from the first byte taken to the one with
+/// `tx_last`, and the register `loading` that holds it.
+pub(super) fn still_loading(
+    m: &mut Module,
+    (first, take, tx_last): (SignalId, SignalId, SignalId),
+    loading: SignalId,
+) -> SignalId {
     let still_loading = m.internal(
         "still_loading",
         1,
@@ -773,14 +791,7 @@ fn intake(m: &mut Module, io: &Io) -> Intake {
         still_loading.into(),
         "Loading until the last byte.",
     );
-    Intake {
-        phases: [p_idle, p_route, p_ready, p_send, p_drop],
-        phase,
-        take,
-        first,
-        more,
-        still_loading,
-    }
+    still_loading
 }
 
 /// Loader: the message buffer, its byte count and whether the message is too long.

@@ -25,6 +25,7 @@
 
 use super::router::{
     Buffer, Io, RouterParams, Sizes, buffer, control_in, nacked, port, ports, shift_letter, slice,
+    still_loading,
 };
 use crate::bits::bits_for;
 use crate::network::acked::{ACK_MARK, ACK_QUEUE, ACK_ROUNDS};
@@ -260,24 +261,7 @@ fn loader(m: &mut Module, io: &Io, r: &Regs) -> Loader {
         Expr::from(take).and(r.held.into()),
         "Taken while held.",
     );
-    let still_loading = m.internal(
-        "still_loading",
-        1,
-        "bytes still come after this cycle: the last is not yet taken",
-    );
-    m.assign(
-        still_loading,
-        Expr::from(first)
-            .or(r.loading.into())
-            .and(!Expr::from(take).and(io.tx_last.into())),
-        "From the first byte until the one with tx_last.",
-    );
-    m.register(
-        r.loading,
-        0,
-        still_loading.into(),
-        "Loading until the last byte.",
-    );
+    let still_loading = still_loading(m, (first, take, io.tx_last), r.loading);
     Loader {
         take,
         first,

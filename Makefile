@@ -44,15 +44,16 @@ SYNTH_UNITS := \
   switch-saf-d4:"switch --d 4 --flow saf" \
   router-k23:"router --d 2 --k 3"
 # The small network of each topology (3,500 to 7,500 LUTs, near all of an iCE40 HX8K) is
-# placed on the ECP5-25k alone, with fewer seeds: each run takes minutes.
+# placed on the ECP5-25k alone, with fewer seeds: each run takes minutes. The buffered
+# networks are K(2,2): K(2,3) with buffers and acknowledged delivery fills the ECP5-25k.
 SYNTH_ECP5_UNITS := network-k23:"network --d 2 --k 3" \
   debruijn-network-b23:"network --topology debruijn --d 2 --k 3" \
   torus-network-uni-k3-n2:"network --topology torus --k 3 --n 2 --rings uni" \
   torus-network-bi-k3-n2:"network --topology torus --k 3 --n 2" \
   mesh-network-k3-n2:"network --topology mesh --k 3 --n 2" \
   graph-network-chordal-ring-10:"network --topology file:docs/graphs/chordal-ring-10.txt" \
-  network-vct-k23:"network --d 2 --k 3 --flow vct" \
-  network-saf-k23:"network --d 2 --k 3 --flow saf"
+  network-vct-k22:"network --d 2 --k 2 --flow vct" \
+  network-saf-k22:"network --d 2 --k 2 --flow saf"
 SYNTH_ECP5_SEEDS := 3
 SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5

@@ -527,7 +527,7 @@ fn each_units_help_lists_only_its_own_options() {
         ),
         (
             &["generate", "network", "--help"],
-            "--quiet --topology --d --k --n --rings --routes --max-bytes --top --arbiter --clocking --seed --cycles --rate --random-faulty-nodes --fault --out --force --lang --testbench",
+            "--quiet --topology --d --k --n --rings --routes --max-bytes --top --arbiter --flow --clocking --seed --cycles --rate --random-faulty-nodes --fault --out --force --lang --testbench",
         ),
         (
             &["verify", "torus", "--help"],

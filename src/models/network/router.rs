@@ -146,7 +146,8 @@ pub struct Router {
     /// The word on the switch's input 0, packed ([`super::link`]).
     word: u16,
     receive: Receive,
-    rx_src: Vec<u8>,
+    /// The arriving worm's source address, as long as this node's.
+    rx_src: Box<[u8]>,
     rx_len: u8,
     rx_bytes: Vec<u8>,
     rx_out: RxOut,
@@ -158,6 +159,7 @@ impl Router {
     /// The router of the node at `address`, idle; under acknowledged delivery when
     /// `params` say so.
     pub fn new(params: &RouterParams, address: Vec<u8>) -> Self {
+        let rx_src = vec![0; address.len()].into_boxed_slice();
         Router {
             address: address.into_boxed_slice(),
             held: None,
@@ -166,7 +168,7 @@ impl Router {
             refusal: None,
             word: IDLE,
             receive: Receive::Idle,
-            rx_src: Vec::new(),
+            rx_src,
             rx_len: 0,
             rx_bytes: Vec::new(),
             rx_out: RxOut::default(),
@@ -201,7 +203,7 @@ impl Router {
                 data,
                 first,
                 last,
-                src: self.rx_src.clone(),
+                src: self.rx_src.to_vec(),
                 len: self.rx_len,
                 error: self.rx_out.error,
             },
@@ -595,12 +597,11 @@ impl Router {
             return Receive::Skip;
         }
         ack.rx_ack_due = true;
-        if ack.accepted.get(self.rx_src.as_slice()) == Some(&ack.rx_seq) {
+        if ack.accepted.get(&self.rx_src) == Some(&ack.rx_seq) {
             ack.counts.duplicates += 1;
             return Receive::Skip;
         }
-        ack.accepted
-            .insert(self.rx_src.clone().into_boxed_slice(), ack.rx_seq);
+        ack.accepted.insert(self.rx_src.clone(), ack.rx_seq);
         self.start_data()
     }
 
@@ -613,8 +614,7 @@ impl Router {
         let byte = w.data as u8;
         self.receive = match self.receive {
             Receive::Idle if w.ctl => {
-                self.rx_src.clear();
-                self.rx_src.push(byte);
+                self.rx_src[0] = byte;
                 if k == 1 {
                     Receive::Length
                 } else {
@@ -627,7 +627,7 @@ impl Router {
                     && std::mem::take(&mut ack.rx_ack_due)
                 {
                     events.push(Event::AckDue {
-                        src: self.rx_src.clone(),
+                        src: self.rx_src.to_vec(),
                         seq: ack.rx_seq,
                     });
                 }
@@ -643,7 +643,7 @@ impl Router {
                 Receive::Idle
             }
             Receive::Source(taken) => {
-                self.rx_src.push(byte);
+                self.rx_src[usize::from(taken)] = byte;
                 if usize::from(taken) + 1 == k {
                     Receive::Length
                 } else {
@@ -673,7 +673,7 @@ impl Router {
                 self.rx_out.byte = Some((byte, taken == 0, taken + 1 == self.rx_len));
                 if taken + 1 == self.rx_len {
                     events.push(Event::Arrived {
-                        src: self.rx_src.clone(),
+                        src: self.rx_src.to_vec(),
                         // Taken, not copied: only the event needs them now.
                         bytes: std::mem::take(&mut self.rx_bytes),
                     });

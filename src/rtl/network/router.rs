@@ -109,7 +109,7 @@ pub struct RouterParams {
     pub max_bytes: u8,
     pub top: String,
     pub fault: Option<RouterFault>,
-    /// Behind buffered switches: acknowledged delivery ([`super::router_acked`]), a source
+    /// Behind buffered switches: acknowledged delivery (`router_acked.rs`), a source
     /// waiting this many cycles for an attempt's ACK.
     pub ack_timeout: Option<u64>,
 }

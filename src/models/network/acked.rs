@@ -10,8 +10,8 @@
 //! Here: the bounds the protocol rests on, worked out from the network ([`Bounds`]), and a
 //! router's state under it ([`Acked`]), which [`super::router::Router`] steps.
 
+use super::message::SourceRoute;
 use super::plan::Plan;
-use super::router::SourceRoute;
 use std::collections::{HashMap, VecDeque};
 
 /// ACKs a router holds, the one being sent included; one more is dropped (its source times

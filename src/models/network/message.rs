@@ -34,6 +34,15 @@ pub fn payload_byte(seed: u64, id: u64, index: usize) -> u8 {
     (mix(seed ^ mix(id.wrapping_mul(0x100).wrapping_add(index as u64))) & 0xff) as u8
 }
 
+/// One route of a message: the bytes the router sends, the output port at every switch,
+/// and the name reports give it, which the topology's plan chooses (a Kautz route's hop
+/// letters, another route's nodes: [`super::plan`]); [`Attempt::route`] is that name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceRoute {
+    pub bytes: Vec<u8>,
+    pub name: Vec<u32>,
+}
+
 /// How an attempt ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -48,7 +57,7 @@ pub enum AttemptOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
     /// The route's name, as the network model gave it to the router
-    /// ([`super::router::SourceRoute`]).
+    /// ([`SourceRoute`]).
     pub route: Vec<u32>,
     /// Index of the route in the golden route set, from 0.
     pub route_index: usize,

@@ -8,7 +8,7 @@
 //!   its index in [`index_bytes`] bytes, most significant first, its routes those of a
 //!   [`RouteRule`], named by the nodes they visit.
 
-use super::router::SourceRoute;
+use super::message::SourceRoute;
 use crate::fabric::network::SwitchNetwork;
 use crate::fabric::wiring::{Wiring, WiringError, kautz_out_port, kautz_route_bytes};
 use crate::routing::disjoint::{dimension_order_route, disjoint_routes};

@@ -16,7 +16,7 @@
 
 use super::acked::{ACK_MARK, ACK_QUEUE, ACK_ROUNDS, AckJob, Acked, DataPhase, Job, worm_words};
 use super::link::{IDLE, pack, unpack};
-use super::message::{Attempt, AttemptOutcome, Message, payload_byte};
+use super::message::{Attempt, AttemptOutcome, Message, SourceRoute, payload_byte};
 use super::switch::Word;
 
 /// What every router of a network shares.
@@ -32,15 +32,6 @@ pub struct RouterParams {
     /// Under acknowledged delivery (buffered switches): how long a source waits for an
     /// attempt's ACK ([`super::acked::Bounds::attempt`]).
     pub ack_timeout: Option<u64>,
-}
-
-/// One route of a message: the bytes the router sends, the output port at every switch,
-/// and the name reports give it, which the topology's plan chooses (a Kautz route's hop
-/// letters, another route's nodes: [`super::plan`]); [`Attempt::route`] is that name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceRoute {
-    pub bytes: Vec<u8>,
-    pub name: Vec<u32>,
 }
 
 /// The message a router holds, with its route set and where its attempts are.

@@ -12,8 +12,9 @@
 //! a built-in fault, gets the same inputs and must give the model's outputs.
 
 use crate::fabric::wiring::kautz_route_bytes;
+use crate::network::message::SourceRoute;
 use crate::network::message::{Message, payload_byte};
-use crate::network::router::{Event, Router, RouterParams as ModelParams, SourceRoute};
+use crate::network::router::{Event, Router, RouterParams as ModelParams};
 use crate::network::switch::Word;
 use crate::random::SplitMix64;
 use crate::routing::kautz::route_set;

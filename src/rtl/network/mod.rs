@@ -5,6 +5,7 @@
 pub mod route_table;
 pub mod router;
 mod router_acked;
+mod router_parts;
 pub mod switch;
 mod switch_buffers;
 mod switch_parts;

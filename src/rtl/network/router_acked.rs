@@ -23,9 +23,8 @@
 //! in [`super::router`]; the worm here carries two more words, and the receiver two more
 //! states.
 
-use super::router::{
-    Buffer, Io, RouterParams, Sizes, buffer, control_in, nacked, port, ports, shift_letter, slice,
-    still_loading,
+use super::router_parts::{
+    Buffer, Io, Sizes, buffer, control_in, nacked, port, shift_letter, slice, still_loading,
 };
 use crate::bits::bits_for;
 use crate::network::acked::{ACK_MARK, ACK_QUEUE, ACK_ROUNDS};
@@ -36,11 +35,16 @@ use crate::rtl::kautz_route::RouteGenPorts;
 /// Bits of a sequence number.
 const SEQ: u32 = 16;
 
-/// The router's top under acknowledged delivery, with `route_gen` (the route generator or
-/// table) beside it and a source waiting `timeout` cycles for an ACK.
-pub(super) fn module(params: &RouterParams, route_gen: &Module, timeout: u64) -> Module {
-    let s = Sizes::of(params);
-    let (mut m, io) = ports(params, &s);
+/// The router's top under acknowledged delivery, in `m` after its ports `io` (of sizes
+/// `s`), with `route_gen` (the route generator or table) beside it and a source waiting
+/// `timeout` cycles for an ACK.
+pub(super) fn module(
+    mut m: Module,
+    (s, io): (&Sizes, &Io),
+    route_gen: &Module,
+    timeout: u64,
+) -> Module {
+    let (s, io) = (*s, *io);
     let r = Regs::declare(&mut m, &s, timeout);
     let loader = loader(&mut m, &io, &r);
     let buf = buffer(&mut m, &s, &io, (loader.first, loader.more));

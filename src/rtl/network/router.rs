@@ -27,7 +27,8 @@
 
 use super::route_table::{self, RouteTable, TableError, TableWidths};
 use super::router_parts::{
-    Buffer, Io, Sizes, buffer, control_in, nacked, port, shift_letter, slice, still_loading,
+    Buffer, Io, Sizes, buffer, control_in, hand_out, nacked, port, shift_in_address, shift_letter,
+    slice, still_loading,
 };
 use crate::bits::bits_for;
 use crate::choice::choice;
@@ -1603,18 +1604,6 @@ fn receiver_state(m: &mut Module, s: &Sizes, io: &Io, r: &Receiver) {
 
 /// Receiver: the source word and byte count taken in, and the outputs to the processor.
 fn receiver_outputs(m: &mut Module, s: &Sizes, io: &Io, r: &Receiver) {
-    let Sizes { k, uw, kw, .. } = *s;
-    let Io {
-        arr_data,
-        rx_valid,
-        rx_data,
-        rx_first,
-        rx_last,
-        rx_src,
-        rx_len,
-        rx_error,
-        ..
-    } = *io;
     let Receiver {
         rx_count,
         rx_acc,
@@ -1628,53 +1617,28 @@ fn receiver_outputs(m: &mut Module, s: &Sizes, io: &Io, r: &Receiver) {
         last_in,
         ..
     } = *r;
-    m.register(
-        rx_acc,
-        0,
-        Expr::mux(
-            Expr::from(head_in).or(src_in.into()),
-            if k == 1 {
-                slice(arr_data, 0, uw)
-            } else {
-                Expr::concat(vec![slice(rx_acc, 0, kw - uw), slice(arr_data, 0, uw)])
-            },
-            rx_acc.into(),
-        ),
+    shift_in_address(
+        m,
+        s,
+        io,
+        (rx_acc, Expr::from(head_in).or(src_in.into())),
         "Each letter shifted in at the bottom (its low W bits): x1 ends most significant.",
     );
     m.register(
         rx_n,
         0,
-        Expr::mux(len_in.into(), arr_data.into(), rx_n.into()),
+        Expr::mux(len_in.into(), io.arr_data.into(), rx_n.into()),
         "n.",
     );
-    m.register(
-        rx_valid,
-        0,
-        data_in.into(),
-        "A byte, one cycle after it arrived.",
-    );
-    let gated = |value: Expr, width: u32| Expr::mux(data_in.into(), value, Expr::zero(width));
-    m.register(rx_data, 0, gated(arr_data.into(), 8), "The byte.");
-    m.register(
-        rx_first,
-        0,
-        Expr::from(data_in).and(Expr::from(rx_count).eq(Expr::zero(8))),
-        "Byte 1.",
-    );
-    m.register(
-        rx_last,
-        0,
-        last_in.into(),
-        "Byte n: the message has arrived.",
-    );
-    m.register(rx_src, 0, gated(rx_acc.into(), kw), "Its source word.");
-    m.register(rx_len, 0, gated(rx_n.into(), 8), "Its byte count.");
-    m.register(
-        rx_error,
-        0,
-        Expr::from(early).or(zero_len.into()),
-        "A worm that ended before its bytes, or had none.",
+    hand_out(
+        m,
+        (s.kw, io),
+        (data_in.into(), rx_count, last_in.into()),
+        (rx_acc, rx_n),
+        (
+            Expr::from(early).or(zero_len.into()),
+            "A worm that ended before its bytes, or had none.",
+        ),
     );
 }
 

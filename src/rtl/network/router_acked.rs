@@ -24,7 +24,8 @@
 //! states.
 
 use super::router_parts::{
-    Buffer, Io, Sizes, buffer, control_in, nacked, port, shift_letter, slice, still_loading,
+    Buffer, Io, Sizes, buffer, control_in, hand_out, nacked, port, shift_in_address, shift_letter,
+    slice, still_loading,
 };
 use crate::bits::bits_for;
 use crate::network::acked::{ACK_MARK, ACK_QUEUE, ACK_ROUNDS};
@@ -337,7 +338,7 @@ struct Rx {
 /// The receiver: as the bufferless network's, with the sequence number after the count;
 /// byte count 0 is an ACK.
 fn receiver(m: &mut Module, s: &Sizes, io: &Io, r: &Regs) -> Rx {
-    let Sizes { k, uw, kw, .. } = *s;
+    let Sizes { k, kw, .. } = *s;
     let states = m.states(
         3,
         &[
@@ -490,18 +491,11 @@ fn receiver(m: &mut Module, s: &Sizes, io: &Io, r: &Regs) -> Rx {
         "Address units from the head on, bytes from the number on.",
     );
     let unit_in = head_in.clone().or(plain.and(is(1)));
-    m.register(
-        rx_acc,
-        0,
-        Expr::mux(
-            unit_in,
-            if k == 1 {
-                slice(io.arr_data, 0, uw)
-            } else {
-                Expr::concat(vec![slice(rx_acc, 0, kw - uw), slice(io.arr_data, 0, uw)])
-            },
-            rx_acc.into(),
-        ),
+    shift_in_address(
+        m,
+        s,
+        io,
+        (rx_acc, unit_in),
         "Each unit shifted in at the bottom.",
     );
     m.register(rx_n, 0, Expr::mux(len_in, data.clone(), rx_n.into()), "n.");
@@ -517,24 +511,13 @@ fn receiver(m: &mut Module, s: &Sizes, io: &Io, r: &Regs) -> Rx {
         Expr::mux(lo_in.into(), seq, rx_seq.into()),
         "The number.",
     );
-    m.register(
-        io.rx_valid,
-        0,
-        data_in.clone(),
-        "A byte, one cycle after it arrived.",
+    hand_out(
+        m,
+        (kw, io),
+        (data_in, rx_count, last_in),
+        (rx_acc, rx_n),
+        (early, "A worm that ended before its bytes."),
     );
-    let gated = |value: Expr, width: u32| Expr::mux(data_in.clone(), value, Expr::zero(width));
-    m.register(io.rx_data, 0, gated(data, 8), "The byte.");
-    m.register(
-        io.rx_first,
-        0,
-        data_in.clone().and(Expr::from(rx_count).eq(Expr::zero(8))),
-        "Byte 1.",
-    );
-    m.register(io.rx_last, 0, last_in, "Byte n: the message has arrived.");
-    m.register(io.rx_src, 0, gated(rx_acc.into(), kw), "Its source.");
-    m.register(io.rx_len, 0, gated(rx_n.into(), 8), "Its byte count.");
-    m.register(io.rx_error, 0, early, "A worm that ended before its bytes.");
     accepted_table(m, s, io, fresh, (rx_acc, rx_hi), (acc, acc_ok));
     Rx {
         ack_match,

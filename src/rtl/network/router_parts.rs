@@ -227,3 +227,59 @@ pub(super) fn buffer(
         read_addr,
     }
 }
+
+/// The arriving message's address, one unit (a letter, or a byte: the low `uw` bits of
+/// the word) shifted in at the bottom of `rx_acc` in each cycle of `unit_in`.
+pub(super) fn shift_in_address(
+    m: &mut Module,
+    s: &Sizes,
+    io: &Io,
+    (rx_acc, unit_in): (SignalId, Expr),
+    doc: &str,
+) {
+    let Sizes { k, uw, kw, .. } = *s;
+    m.register(
+        rx_acc,
+        0,
+        Expr::mux(
+            unit_in,
+            if k == 1 {
+                slice(io.arr_data, 0, uw)
+            } else {
+                Expr::concat(vec![slice(rx_acc, 0, kw - uw), slice(io.arr_data, 0, uw)])
+            },
+            rx_acc.into(),
+        ),
+        doc,
+    );
+}
+
+/// The receiver's ports to the processor, registered: each byte of `data_in` (the first
+/// when `rx_count` is 0, the last with `last_in`) with its source `rx_acc` and count
+/// `rx_n`, and `error` (with its description).
+pub(super) fn hand_out(
+    m: &mut Module,
+    (kw, io): (u32, &Io),
+    (data_in, rx_count, last_in): (Expr, SignalId, Expr),
+    (rx_acc, rx_n): (SignalId, SignalId),
+    (error, error_doc): (Expr, &str),
+) {
+    m.register(
+        io.rx_valid,
+        0,
+        data_in.clone(),
+        "A byte, one cycle after it arrived.",
+    );
+    let gated = |value: Expr, width: u32| Expr::mux(data_in.clone(), value, Expr::zero(width));
+    m.register(io.rx_data, 0, gated(io.arr_data.into(), 8), "The byte.");
+    m.register(
+        io.rx_first,
+        0,
+        data_in.clone().and(Expr::from(rx_count).eq(Expr::zero(8))),
+        "Byte 1.",
+    );
+    m.register(io.rx_last, 0, last_in, "Byte n: the message has arrived.");
+    m.register(io.rx_src, 0, gated(rx_acc.into(), kw), "Its source word.");
+    m.register(io.rx_len, 0, gated(rx_n.into(), 8), "Its byte count.");
+    m.register(io.rx_error, 0, error, error_doc);
+}

@@ -4,14 +4,16 @@
 //! In: a router, its faulty links, the [`ChannelGraph`] built for them and a cycle of it.
 //! Out: a [`Witness`]: one message per dependency c_i -> c_(i+1) of the cycle, the one
 //! whose state created that dependency in the analysis ([`ChannelGraph::origin`]), all
-//! placed at cycle 0 in [`TorusNet`] with the same faults, and the run's outcome: deadlock
+//! placed at cycle 0 in the network engine with switches that route
+//! ([`crate::network::switch_routed`]) and the same faults, and the run's outcome: deadlock
 //! (with the simulator's cycle of worms, and whether it is exactly the analysed cycle) or
 //! every message delivered. docs/torus.md, "The witness in the simulator", says why the
 //! messages are as long as they are.
 
-use crate::network::torus_net::{
-    DEFAULT_BUFFER_FLITS, TorusNet, TorusNetError, TorusParams, TorusSummary,
-};
+use crate::network::cube_run::CubeRun;
+use crate::network::net::{Net, NetError};
+use crate::network::params::DEFAULT_BUFFER_FLITS;
+use crate::network::stats::{RoutingSummary, Summary};
 use crate::routing::torus::{Action, Header, Router};
 use crate::routing::torus_cdg::ChannelGraph;
 use crate::topology::torus::{Faults, Link, Node, PortMask};
@@ -27,7 +29,7 @@ pub enum WitnessError {
     #[error("{from} -> {to} is not a dependency of the analysed graph")]
     NotADependency { from: Link, to: Link },
     #[error(transparent)]
-    Net(#[from] TorusNetError),
+    Net(#[from] NetError),
 }
 
 /// One placed message: it holds `route`'s last link and asks for `wants`.
@@ -51,7 +53,9 @@ pub struct Witness {
     /// Message i (simulator id i) holds the cycle's channel i and asks for channel i + 1.
     pub messages: Vec<Placed>,
     pub message_flits: u64,
-    pub summary: TorusSummary,
+    pub summary: Summary,
+    /// The summary's figures of switches that route: the deadlock and its waiting worms.
+    pub routing: RoutingSummary,
     /// Deadlocked, and the simulator's waiting worms hold the analysed cycle's channels at
     /// their headers, in its order, each asking for the next.
     pub exact: bool,
@@ -61,7 +65,7 @@ impl Witness {
     /// The channel each of the simulator's waiting worms holds at its header, in the
     /// order it lists them (empty without deadlock; `-` for a worm still at its source).
     pub fn waiting_channels(&self) -> Vec<String> {
-        header_channels(&self.summary)
+        header_channels(&self.routing)
     }
 
     /// Why the placement need not hold the cycle: the hops a message takes only when ports
@@ -114,8 +118,9 @@ pub fn place(
         .map(|(from, to)| placed(router, faults, graph, from, to))
         .collect::<Result<Vec<_>, _>>()?;
     let message_flits = message_flits(&messages);
-    let params = TorusParams {
-        torus: *router.torus(),
+    let cube = *router.torus();
+    let params = CubeRun {
+        cube,
         algorithm: router.algorithm(),
         rate: 0.0,
         cycles: 0,
@@ -123,18 +128,25 @@ pub fn place(
         message_flits,
         buffer_flits: DEFAULT_BUFFER_FLITS,
         faulty_links: faults.links().cloned().collect(),
-        random_faults: 0,
-        messages: messages
-            .iter()
-            .map(|m| (m.src.clone(), m.dst.clone()))
-            .collect(),
-    };
-    let summary = TorusNet::new(&params)?.run();
-    let exact = summary.deadlock && is_the_cycle(&summary, cycle);
+        random_faulty_links: 0,
+    }
+    .params()?;
+    let mut net = Net::new(&params)?;
+    for m in &messages {
+        let index = |node| cube.index_of(node) as u32;
+        net.schedule(0, index(&m.src), index(&m.dst), message_flits as u8)?;
+    }
+    let mut summary = net.run(|_| {});
+    let routing = summary
+        .routing
+        .take()
+        .expect("switches that route report their deadlock");
+    let exact = routing.deadlock && is_the_cycle(&routing, cycle);
     Ok(Witness {
         messages,
         message_flits,
         summary,
+        routing,
         exact,
     })
 }
@@ -157,8 +169,8 @@ fn message_flits(messages: &[Placed]) -> u64 {
     DEFAULT_BUFFER_FLITS * hops as u64
 }
 
-fn header_channels(summary: &TorusSummary) -> Vec<String> {
-    summary
+fn header_channels(routing: &RoutingSummary) -> Vec<String> {
+    routing
         .wait_cycle
         .iter()
         .map(|w| w.holds.last().map_or("-".to_string(), String::clone))
@@ -167,10 +179,10 @@ fn header_channels(summary: &TorusSummary) -> Vec<String> {
 
 /// Whether the waiting worms are the analysed cycle: their header channels are the
 /// cycle's channels in its order (from any of them), and each asks for the next.
-fn is_the_cycle(summary: &TorusSummary, cycle: &[Link]) -> bool {
+fn is_the_cycle(routing: &RoutingSummary, cycle: &[Link]) -> bool {
     let cycle: Vec<String> = cycle.iter().map(Link::to_string).collect();
-    let held = header_channels(summary);
-    let wanted = summary.wait_cycle.iter().map(|w| &w.wants);
+    let held = header_channels(routing);
+    let wanted = routing.wait_cycle.iter().map(|w| &w.wants);
     let rotation = |r: usize| cycle[r..].iter().chain(&cycle[..r]);
     held.len() == cycle.len()
         && (0..cycle.len()).any(|r| {

@@ -5,7 +5,7 @@
 use kautzgen::fabric::switch::{Arbiter, Flow};
 use kautzgen::fabric::wiring::kautz_out_port;
 use kautzgen::network::message::{AttemptOutcome, Finished, Outcome};
-use kautzgen::network::net::{FaultSpec, Net, NetError, NetParams};
+use kautzgen::network::net::{FaultSpec, Net, NetError, NetParams, Routing};
 use kautzgen::network::plan::KautzPlan;
 use kautzgen::network::traffic::{Pattern, Traffic};
 use kautzgen::random::SplitMix64;
@@ -36,6 +36,7 @@ fn params(d: u64, k: u64, rate: f64, cycles: u64, seed: u64) -> NetParams {
         faults: FaultSpec::default(),
         retry_rounds: 1,
         flow: Flow::Nack,
+        routing: Routing::Source,
     }
 }
 
@@ -251,6 +252,7 @@ fn check_run(graph: &Kautz, p: &NetParams) -> Vec<Finished> {
                     assert!(j < nodes.len() && x > a.start && (x - a.start - 1) % 3 == 0);
                 }
                 AttemptOutcome::Timeout => panic!("a timeout without buffered switches"),
+                AttemptOutcome::Dropped => panic!("a dropped worm without switches that route"),
             }
         }
         let last_delivered = m.attempts.last().unwrap().outcome == AttemptOutcome::Delivered;

@@ -5,7 +5,7 @@
 use kautzgen::fabric::network::SwitchNetwork;
 use kautzgen::fabric::switch::{Arbiter, Flow};
 use kautzgen::network::message::{AttemptOutcome, Finished, Outcome};
-use kautzgen::network::net::{FaultSpec, Net, NetParams};
+use kautzgen::network::net::{FaultSpec, Net, NetParams, Routing};
 use kautzgen::network::plan::{Plan, RouteRule, TablePlan};
 use kautzgen::network::traffic::{Pattern, Traffic};
 use kautzgen::random::SplitMix64;
@@ -56,6 +56,7 @@ pub(crate) fn params(plan: Arc<dyn Plan>, rate: f64, cycles: u64, seed: u64) -> 
         faults: FaultSpec::default(),
         retry_rounds: 1,
         flow: Flow::Nack,
+        routing: Routing::Source,
     }
 }
 

@@ -1,5 +1,5 @@
 //! `kautzgen netsim torus fig4`: the Fig. 4 experiment of Demaine and Srinivas's k-ary n-cube
-//! paper (see docs/papers.md) on the wormhole model, run by the sweep driver shared with
+//! paper (see docs/papers.md) on the network engine with switches that route, run by the sweep driver shared with
 //! `netsim sweep` (shards and their merge included), and its table and chart: mean extra
 //! hops, latency and messages dropped against the network size, one line per number of
 //! faulty links, one row of panels per algorithm.
@@ -17,7 +17,8 @@ use crate::cli::output::print_stdout;
 use crate::experiments::driver::{Experiment, csv_text};
 use crate::experiments::torus_fig4::report::{chart, table};
 use crate::experiments::torus_fig4::{Fig4, Fig4Row, aggregate};
-use crate::network::torus_net::{DEFAULT_BUFFER_FLITS, DEFAULT_MESSAGE_FLITS};
+use crate::network::cube_run::DEFAULT_MESSAGE_FLITS;
+use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::sim::vectors::Shard;
 use std::path::PathBuf;
 

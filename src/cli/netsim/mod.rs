@@ -2,10 +2,13 @@
 //! with their route generators or route tables, processors) as the network-switch paper
 //! (Smit et al. 1991; see docs/papers.md) builds it, on any topology of the registry
 //! (`--topology`, docs/topologies.md), under a chosen traffic and faults, and prints what
-//! it measured (docs/network.md).
+//! it measured (docs/network.md). With `--routing` the switches of the bidirectional torus
+//! route instead, with the k-ary n-cube paper's algorithms, on the same engine
+//! (docs/torus.md); `netsim torus` is the short form of such a run.
 //!
-//! In: the topology, the traffic, the faults, the run's length and seed. Out: a table or one
-//! JSON object on standard output, and with `--trace` one JSON line per message in a file.
+//! In: the topology, the routing, the traffic, the faults, the run's length and seed. Out:
+//! a table or one JSON object on standard output, and with `--trace` one JSON line per
+//! message in a file.
 //!
 //! Its subcommands are files of this folder: `netsim sweep` ([`sweep`]), `netsim torus`
 //! ([`torus`]) and its `fig4` ([`fig4`]), which share the shards of a sweep ([`shards`]).
@@ -15,16 +18,18 @@ use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
 use crate::fabric::switch::{Arbiter, Flow};
-use crate::network::net::{FaultSpec, Net, NetParams};
+use crate::network::net::{FaultSpec, Net, NetParams, Routing};
+use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::network::plan::Plan;
 use crate::network::stats::Summary;
 use crate::network::trace::trace_line;
 use crate::network::traffic::{Pattern, Traffic};
 use crate::output;
+use crate::routing::torus::Algorithm;
 use crate::units::choice_arg::choice;
 use crate::units::topology_args::TopologyArgs;
 use anyhow::Context;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 mod fig4;
 mod shards;
@@ -49,7 +54,8 @@ Processors inject for --cycles cycles, then the network drains until nothing is 
 kautzgen netsim --d 2 --k 3 --rate 0.01 --cycles 10000 --seed 1\n  \
 kautzgen netsim --d 4 --k 5 --rate 0.002 --cycles 5000 --seed 7 --random-faulty-nodes 3 --format json\n  \
 kautzgen netsim --d 2 --k 3 --rate 0.02 --cycles 2000 --seed 1 --faulty-node 010 --trace trace.jsonl\n  \
-kautzgen netsim --topology torus --k 4 --n 2 --rate 0.01 --cycles 10000 --faulty-link 1,2:3"
+kautzgen netsim --topology torus --k 4 --n 2 --rate 0.01 --cycles 10000 --faulty-link 1,2:3\n  \
+kautzgen netsim --topology torus --k 8 --n 2 --routing direction-first --message-bytes 4 --rate 0.02 --cycles 1000"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -80,6 +86,9 @@ pub struct Args {
     /// Faulty nodes drawn by the seed
     #[arg(long, default_value_t = 0, value_name = "F")]
     random_faulty_nodes: u64,
+    /// Faulty links drawn by the seed, after the faulty nodes, among the links not named
+    #[arg(long, default_value_t = 0, value_name = "F")]
+    random_faulty_links: u64,
     /// A faulty node, named as --topology names it (repeatable)
     #[arg(long = "faulty-node", value_name = "NODE")]
     faulty_nodes: Vec<String>,
@@ -98,6 +107,18 @@ pub struct Args {
     /// the longest worm and the routers acknowledge every message
     #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
     flow: Flow,
+    /// Switches route each header with this algorithm of the k-ary n-cube paper, and a
+    /// blocked header waits (wormhole with backpressure), instead of following the source's
+    /// route; the bidirectional torus only (docs/torus.md)
+    #[arg(long, value_parser = choice::<Algorithm>(), value_name = "ALGO")]
+    routing: Option<Algorithm>,
+    /// With --routing: flits each switch input holds (a message of N bytes is N flits)
+    #[arg(long, value_name = "B")]
+    buffer_flits: Option<u64>,
+    /// A message made at cycle 0, before the traffic's, of --message-bytes bytes
+    /// (repeatable)
+    #[arg(long = "message", value_name = "SRC:DST")]
+    messages: Vec<String>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -119,12 +140,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => {}
     }
     let params = params(&args)?;
-    let net = Net::new(&params).map_err(input_error)?;
+    let messages = placed(&args.messages, &params).map_err(input_error)?;
+    simulate(&params, &messages, args.trace.as_deref(), args.format)
+}
+
+/// Runs `params` with `messages` (source, destination) made at cycle 0, writes the trace
+/// if asked, and prints the figures.
+pub(super) fn simulate(
+    params: &NetParams,
+    messages: &[(usize, usize)],
+    trace: Option<&Path>,
+    format: Format,
+) -> anyhow::Result<()> {
+    let mut net = Net::new(params).map_err(input_error)?;
+    let bytes = *params.traffic.bytes.end();
+    for &(src, dst) in messages {
+        net.schedule(0, src as u32, dst as u32, bytes)
+            .map_err(input_error)?;
+    }
     let healthy = net.healthy().len();
+    let faulty_links = link_names(params.plan.as_ref(), &net.faults().links);
     let plan = net.plan().clone();
     let bar = progress::bar(params.cycles, "netsim", "cycles");
     let on_cycles = |t: u64| bar.set_position(t.min(params.cycles));
-    let summary = match &args.trace {
+    let summary = match trace {
         None => net.run_observed(|_| {}, on_cycles),
         Some(path) => output::file::write_with(path, |out| {
             let mut failure = Ok(());
@@ -145,15 +184,52 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "the network model broke acknowledged delivery: {violation} (docs/flow-control.md)"
         );
     }
-    let text = match args.format {
+    let text = match format {
         Format::Json => {
             let mut value = serde_json::to_value(&summary).context("summary as JSON")?;
             value["healthy_nodes"] = healthy.into();
+            if !faulty_links.is_empty() {
+                value["faulty_links"] = faulty_links.into();
+            }
             format!("{value}\n")
         }
-        Format::Text => table(&args, &params, healthy, &summary),
+        Format::Text => table(params, healthy, &faulty_links, &summary),
     };
     print_stdout(&text)
+}
+
+/// Faulty `links` (node, switch port) as `--faulty-link` names them: NODE:LETTER on K(d,k),
+/// NODE:PORT on every other topology.
+fn link_names(plan: &dyn Plan, links: &[(u32, usize)]) -> Vec<String> {
+    links
+        .iter()
+        .map(|&(v, port)| {
+            let v = v as usize;
+            let label = (0..=plan.ports() as u64)
+                .find(|&label| plan.link_port(v, label) == Some(port))
+                .expect("every link has a label");
+            format!("{}:{label}", plan.node_name(v))
+        })
+        .collect()
+}
+
+/// The messages of `--message SRC:DST`, as node indices of `params`'s plan; each has the
+/// message bytes, which must then be one number.
+fn placed(texts: &[String], params: &NetParams) -> anyhow::Result<Vec<(usize, usize)>> {
+    let bytes = &params.traffic.bytes;
+    if !texts.is_empty() && bytes.start() != bytes.end() {
+        anyhow::bail!("--message needs --message-bytes N, one length, not a range");
+    }
+    let plan = params.plan.as_ref();
+    texts
+        .iter()
+        .map(|text| {
+            let (src, dst) = text
+                .rsplit_once(':')
+                .ok_or_else(|| anyhow::anyhow!("message '{text}' is not SRC:DST"))?;
+            Ok((plan.parse_node(src)?, plan.parse_node(dst)?))
+        })
+        .collect()
 }
 
 /// The run's parameters from the command line, every one checked.
@@ -163,6 +239,18 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
     let plan = built.plan().map_err(input_error)?;
     let bytes = parse_bytes(&args.message_bytes).map_err(input_error)?;
     let faults = fault_spec(args, plan.as_ref()).map_err(input_error)?;
+    let routing = match (args.routing, args.buffer_flits) {
+        (None, Some(_)) => {
+            return Err(input_error(anyhow::anyhow!(
+                "--buffer-flits applies to switches that route (--routing) only"
+            )));
+        }
+        (None, None) => Routing::Source,
+        (Some(algorithm), buffer_flits) => Routing::Switch {
+            algorithm,
+            buffer_flits: buffer_flits.unwrap_or(DEFAULT_BUFFER_FLITS),
+        },
+    };
     let max_bytes = u8::try_from(args.max_bytes)
         .ok()
         .filter(|&m| m > 0)
@@ -174,6 +262,7 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
         })?;
     Ok(NetParams {
         plan,
+        routing,
         arbiter: args.arbiter,
         flow: args.flow,
         max_bytes,
@@ -194,6 +283,7 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
 fn fault_spec(args: &Args, plan: &dyn Plan) -> anyhow::Result<FaultSpec> {
     let mut faults = FaultSpec {
         random_nodes: args.random_faulty_nodes,
+        random_links: args.random_faulty_links,
         ..FaultSpec::default()
     };
     for node in &args.faulty_nodes {
@@ -227,26 +317,62 @@ fn parse_bytes(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u8>> {
     Ok(lo..=hi)
 }
 
-/// The figures as an aligned table under a line that names the run.
-fn table(args: &Args, params: &NetParams, healthy: usize, s: &Summary) -> String {
+/// The figures as an aligned table under a line that names the run (and one that names
+/// its faulty links), and on deadlock the worms waiting on each other.
+fn table(params: &NetParams, healthy: usize, faulty_links: &[String], s: &Summary) -> String {
     let plan = &params.plan;
-    let flow = match params.flow {
-        Flow::Nack => String::new(),
-        flow => format!("{} flow control; ", flow.name()),
+    let fabric = match (params.routing, params.flow) {
+        (
+            Routing::Switch {
+                algorithm,
+                buffer_flits,
+            },
+            _,
+        ) => {
+            format!(
+                "{} switch routing, {buffer_flits}-flit buffers; ",
+                algorithm.name()
+            )
+        }
+        (Routing::Source, Flow::Nack) => String::new(),
+        (Routing::Source, flow) => format!("{} flow control; ", flow.name()),
+    };
+    let bytes = &params.traffic.bytes;
+    let bytes = match bytes.start() == bytes.end() {
+        true => bytes.start().to_string(),
+        false => format!("{}..{}", bytes.start(), bytes.end()),
     };
     let mut text = format!(
-        "{}: {} nodes, {healthy} healthy; {flow}{} traffic at rate {} for {} cycles, {} bytes a message, seed {}\n",
+        "{}: {} nodes, {healthy} healthy; {fabric}{} traffic at rate {} for {} cycles, {bytes} bytes a message, seed {}\n",
         plan.name(),
         plan.node_count(),
-        format!("{:?}", args.traffic).to_lowercase(),
+        params.traffic.pattern.name(),
         params.traffic.rate,
         params.cycles,
-        args.message_bytes,
-        args.seed
+        params.seed
     );
+    if !faulty_links.is_empty() {
+        text += &format!("faulty links: {}\n", faulty_links.join(" "));
+    }
+    for (name, value) in rows(s) {
+        text.push_str(&format!("{name:<22} {value}\n"));
+    }
+    let waiting = s.routing.iter().flat_map(|r| &r.wait_cycle);
+    for (i, w) in waiting.enumerate() {
+        if i == 0 {
+            text += "worms waiting on each other:\n";
+        }
+        text += &format!("  {w}\n");
+    }
+    text
+}
+
+/// The table's rows: every run's, then those of acknowledged delivery or of switches that
+/// route.
+fn rows(s: &Summary) -> Vec<(&'static str, String)> {
     let optional =
         |x: Option<f64>, unit: &str| x.map_or("-".to_string(), |x| format!("{x:.2}{unit}"));
-    let rows = [
+    let mut rows = vec![
         ("injected", s.injected.to_string()),
         ("delivered", s.delivered.to_string()),
         ("failed", s.failed.to_string()),
@@ -267,8 +393,8 @@ fn table(args: &Args, params: &NetParams, healthy: usize, s: &Summary) -> String
         ),
         ("cycles run", s.cycles.to_string()),
     ];
-    let flow_rows = s.flow.iter().flat_map(|f| {
-        [
+    if let Some(f) = &s.flow {
+        rows.extend([
             ("ACKs sent", f.acks_sent.to_string()),
             ("ACKs dropped", f.acks_dropped.to_string()),
             ("timeouts", f.timeouts.to_string()),
@@ -285,10 +411,19 @@ fn table(args: &Args, params: &NetParams, healthy: usize, s: &Summary) -> String
                 "longest message",
                 format!("{} cycles (bound {})", f.longest_message, f.message_bound),
             ),
-        ]
-    });
-    for (name, value) in rows.into_iter().chain(flow_rows) {
-        text.push_str(&format!("{name:<22} {value}\n"));
+        ]);
     }
-    text
+    if let Some(r) = &s.routing {
+        rows.extend([
+            ("mean hops", optional(r.mean_hops, "")),
+            ("mean extra hops", optional(r.mean_extra_hops, "")),
+            ("in flight", r.in_flight.to_string()),
+            ("queued", r.queued.to_string()),
+            (
+                "deadlock",
+                if r.deadlock { "yes" } else { "no" }.to_string(),
+            ),
+        ]);
+    }
+    rows
 }

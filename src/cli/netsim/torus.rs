@@ -1,21 +1,22 @@
-//! `kautzgen netsim torus`: runs the wormhole model of a k-ary n-cube (as in Demaine and
-//! Srinivas's k-ary n-cube paper; see docs/papers.md) under uniform traffic, faulty links and
-//! messages placed at cycle 0, and prints what it measured, with the cycle of waiting worms
-//! on deadlock (docs/torus.md).
+//! `kautzgen netsim torus`: the short form of `netsim --topology torus --routing ALGO`, in
+//! the k-ary n-cube paper's terms (Demaine and Srinivas; see docs/papers.md): the
+//! bidirectional k-ary n-cube whose switches route, under uniform traffic of fixed-length
+//! worms, faulty links named in the cube's port names, and messages placed at cycle 0. It
+//! runs on the shared network engine and prints what `netsim` prints, with the cycle of
+//! waiting worms on deadlock (docs/torus.md).
 //!
 //! In: the cube, the algorithm, the traffic, the faults, the run's length and seed. Out: a
-//! table or one JSON object on standard output.
+//! table or one JSON object on standard output, and with `--trace` one JSON line per
+//! message in a file.
 
-use crate::choice::Choice;
 use crate::cli::input_error;
-use crate::cli::output::{Format, print_stdout};
-use crate::network::torus_net::{
-    DEFAULT_BUFFER_FLITS, DEFAULT_MESSAGE_FLITS, TorusNet, TorusParams, TorusSummary,
-};
+use crate::cli::output::Format;
+use crate::network::cube_run::{CubeRun, DEFAULT_MESSAGE_FLITS};
+use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::routing::torus::Algorithm;
-use crate::topology::torus::Torus;
+use crate::topology::torus::{Node, Torus};
 use crate::units::choice_arg::choice;
-use anyhow::Context;
+use std::path::PathBuf;
 
 /// Simulate a k-ary n-cube with wormhole flow control, flit by flit.
 #[derive(Debug, clap::Args)]
@@ -25,10 +26,12 @@ use anyhow::Context;
     long_about = "Simulates the k-ary n-cube of Demaine and Srinivas, \"A novel routing algorithm \
 for k-ary n-cube interconnection networks\", with wormhole flow control and no \
 virtual channels: a worm holds every channel (link and the input buffer behind it) from its \
-header to its tail; each router routes a header with the golden routing function among its \
+header to its tail; each switch routes a header with the golden routing function among its \
 free, healthy outputs, and a blocked header waits in place. Nodes make messages for --cycles \
 cycles, then the network drains. A cycle in which worms are in flight and no flit moves is a \
-deadlock: the run stops and prints the worms waiting on each other (docs/torus.md).",
+deadlock: the run stops and prints the worms waiting on each other (docs/torus.md). \
+It is the short form of netsim --topology torus --k K --n N --routing ALGO --message-bytes L \
+--max-bytes L, on the same engine, with the same output.",
     after_help = "Examples:\n  \
 kautzgen netsim torus --k 8 --n 2 --algo direction-first --rate 0.02 --cycles 1000 --seed 1\n  \
 kautzgen netsim torus --k 2 --n 6 --algo e-cube --rate 0.2 --cycles 30 --random-faulty-links 2 --format json\n  \
@@ -76,6 +79,9 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Write one JSON line per message to FILE
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -87,29 +93,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(Command::Fig4(fig4)) = args.command {
         return super::fig4::run(fig4);
     }
-    let params = params(&args)?;
-    let summary = TorusNet::new(&params).map_err(input_error)?.run();
-    let text = match args.format {
-        Format::Json => {
-            let mut value = serde_json::to_value(&summary).context("summary as JSON")?;
-            value["nodes"] = params.torus.node_count().into();
-            format!("{value}\n")
-        }
-        Format::Text => table(&params, &summary),
-    };
-    print_stdout(&text)
+    let (run, messages) = cube_run(&args)?;
+    let params = run.params().map_err(input_error)?;
+    let messages: Vec<(usize, usize)> = messages
+        .iter()
+        .map(|(src, dst)| (run.cube.index_of(src), run.cube.index_of(dst)))
+        .collect();
+    super::simulate(&params, &messages, args.trace.as_deref(), args.format)
 }
 
-/// The run's parameters from the command line, every one checked.
-fn params(args: &Args) -> anyhow::Result<TorusParams> {
+/// The run and its placed messages from the command line, every name checked.
+fn cube_run(args: &Args) -> anyhow::Result<(CubeRun, Vec<(Node, Node)>)> {
     let required = "clap makes --k, --n, --algo, --rate and --cycles required without a subcommand";
-    let torus =
-        Torus::new(args.k.expect(required), args.n.expect(required)).map_err(input_error)?;
-    let faulty_links = args
-        .faulty_links
-        .iter()
-        .map(|text| torus.parse_link(text).map_err(input_error))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let cube = Torus::new(args.k.expect(required), args.n.expect(required)).map_err(input_error)?;
+    let mut faulty_links = Vec::new();
+    for text in &args.faulty_links {
+        let link = cube.parse_link(text).map_err(input_error)?;
+        if faulty_links.contains(&link) {
+            return Err(input_error(anyhow::anyhow!(
+                "faulty link {link} is given twice"
+            )));
+        }
+        faulty_links.push(link);
+    }
     let mut messages = Vec::new();
     for text in &args.messages {
         let (src, dst) = text.split_once(':').ok_or_else(|| {
@@ -117,12 +123,12 @@ fn params(args: &Args) -> anyhow::Result<TorusParams> {
                 "message '{text}' is not SRC:DST, e.g. 0,0:0,2"
             ))
         })?;
-        let src = torus.parse_node(src).map_err(input_error)?;
-        let dst = torus.parse_node(dst).map_err(input_error)?;
+        let src = cube.parse_node(src).map_err(input_error)?;
+        let dst = cube.parse_node(dst).map_err(input_error)?;
         messages.push((src, dst));
     }
-    Ok(TorusParams {
-        torus,
+    let run = CubeRun {
+        cube,
         algorithm: args.algo.expect(required),
         rate: args.rate.expect(required),
         cycles: args.cycles.expect(required),
@@ -130,68 +136,7 @@ fn params(args: &Args) -> anyhow::Result<TorusParams> {
         message_flits: args.message_flits,
         buffer_flits: args.buffer_flits,
         faulty_links,
-        random_faults: args.random_faulty_links,
-        messages,
-    })
-}
-
-/// The figures as an aligned table under a line that names the run, then the deadlock.
-fn table(params: &TorusParams, s: &TorusSummary) -> String {
-    let mut text = format!(
-        "{} {}: uniform traffic at rate {} for {} cycles, {} flits a message, {}-flit buffers, seed {}\n",
-        params.torus,
-        params.algorithm.name(),
-        params.rate,
-        params.cycles,
-        params.message_flits,
-        params.buffer_flits,
-        params.seed
-    );
-    if !s.faulty_links.is_empty() {
-        text += &format!("faulty links: {}\n", s.faulty_links.join(" "));
-    }
-    let optional =
-        |x: Option<f64>, unit: &str| x.map_or("-".to_string(), |x| format!("{x:.2}{unit}"));
-    let rows = [
-        ("injected", s.injected.to_string()),
-        ("delivered", s.delivered.to_string()),
-        ("dropped", s.dropped.to_string()),
-        ("in flight", s.in_flight.to_string()),
-        ("queued", s.queued.to_string()),
-        ("mean latency", optional(s.mean_latency, " cycles")),
-        (
-            "p99 latency",
-            s.p99_latency
-                .map_or("-".to_string(), |x| format!("{x} cycles")),
-        ),
-        ("mean hops", optional(s.mean_hops, "")),
-        ("mean extra hops", optional(s.mean_extra_hops, "")),
-        (
-            "throughput",
-            format!("{:.4} flits/node/cycle", s.throughput),
-        ),
-        (
-            "deadlock",
-            if s.deadlock { "yes" } else { "no" }.to_string(),
-        ),
-        ("cycles run", s.cycles.to_string()),
-    ];
-    for (name, value) in rows {
-        text.push_str(&format!("{name:<16} {value}\n"));
-    }
-    if s.deadlock {
-        text += "worms waiting on each other:\n";
-        for w in &s.wait_cycle {
-            let holds = if w.holds.is_empty() {
-                "nothing (at its source)".to_string()
-            } else {
-                w.holds.join(" ")
-            };
-            text += &format!(
-                "  worm {} ({} -> {}) at {} holds {holds} wants {} held by worm {}\n",
-                w.worm, w.src, w.dst, w.node, w.wants, w.held_by
-            );
-        }
-    }
-    text
+        random_faulty_links: args.random_faulty_links,
+    };
+    Ok((run, messages))
 }

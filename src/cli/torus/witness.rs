@@ -8,8 +8,8 @@
 
 use super::{HeaderJson, header_json, header_text, written};
 use crate::experiments::torus_witness::Witness;
-use crate::network::torus_net::DEFAULT_BUFFER_FLITS;
-use crate::network::torus_net::Waiting;
+use crate::network::params::DEFAULT_BUFFER_FLITS;
+use crate::network::stats::Waiting;
 use crate::topology::torus::Link;
 use serde::Serialize;
 
@@ -50,7 +50,7 @@ each, {DEFAULT_BUFFER_FLITS}-flit buffers\n",
 
 fn outcome(witness: &Witness) -> String {
     let s = &witness.summary;
-    if s.deadlock {
+    if witness.routing.deadlock {
         let mut channels = witness.waiting_channels();
         channels.push(channels[0].clone());
         let mut text = format!(
@@ -63,25 +63,12 @@ fn outcome(witness: &Witness) -> String {
                 "not the analysed cycle"
             }
         );
-        for w in &s.wait_cycle {
-            text += &format!(
-                "  worm {} ({} -> {}) at {} holds {} wants {} held by worm {}\n",
-                w.worm,
-                w.src,
-                w.dst,
-                w.node,
-                if w.holds.is_empty() {
-                    "nothing (at its source)".to_string()
-                } else {
-                    w.holds.join(" ")
-                },
-                w.wants,
-                w.held_by
-            );
+        for w in &witness.routing.wait_cycle {
+            text += &format!("  {w}\n");
         }
         return text;
     }
-    let mut text = if s.dropped == 0 {
+    let mut text = if s.failed == 0 {
         format!(
             "witness: no deadlock, all {} messages delivered by cycle {}\n",
             s.delivered,
@@ -94,7 +81,7 @@ port allowed to them faulty)\n",
             s.delivered,
             s.injected,
             last_cycle(witness),
-            s.dropped
+            s.failed
         )
     };
     for reason in witness.unforced() {
@@ -109,8 +96,8 @@ pub(super) fn verdict(witness: Option<&Witness>) -> &'static str {
     match witness {
         None => "-",
         Some(w) if w.exact => "deadlocks",
-        Some(w) if w.summary.deadlock => "deadlocks elsewhere",
-        Some(w) if w.summary.dropped > 0 => "no deadlock, some dropped",
+        Some(w) if w.routing.deadlock => "deadlocks elsewhere",
+        Some(w) if w.summary.failed > 0 => "no deadlock, some dropped",
         Some(_) => "delivered",
     }
 }
@@ -170,17 +157,17 @@ pub(super) fn json(witness: Option<&Witness>) -> WitnessJson {
             .collect(),
         cycle: last_cycle(witness),
         delivered: s.delivered,
-        dropped: s.dropped,
+        dropped: s.failed,
         exactly_the_analysed_cycle: witness.exact,
-        waiting_cycle: s.wait_cycle.clone(),
-        not_forced: if s.deadlock {
+        waiting_cycle: witness.routing.wait_cycle.clone(),
+        not_forced: if witness.routing.deadlock {
             Vec::new()
         } else {
             witness.unforced()
         },
     };
     WitnessJson {
-        result: if s.deadlock {
+        result: if witness.routing.deadlock {
             "deadlock"
         } else {
             "no deadlock"

@@ -164,6 +164,7 @@ impl CsvRow for Row {
                 receive_errors: 0,
                 corrupted: 0,
                 flow: None,
+                routing: None,
             },
         })
     }
@@ -221,6 +222,7 @@ mod tests {
                 receive_errors: 0,
                 corrupted: 0,
                 flow: None,
+                routing: None,
             },
         }
     }

@@ -1,5 +1,5 @@
 //! The Fig. 4 experiment of Demaine and Srinivas's k-ary n-cube paper (see docs/papers.md)
-//! on the wormhole model of [`crate::network::torus_net`]: binary n-cubes of 16 to 512
+//! on the network engine with switches that route ([`crate::network::switch_routed`]): binary n-cubes of 16 to 512
 //! nodes, 0 to 4 faulty links, a new message per node per time step with probability 0.2
 //! for 30 time steps, over many seeds, for direction-first and the other algorithms that
 //! run on a hypercube (docs/torus.md, "Fig. 4 reproduced").
@@ -11,7 +11,8 @@
 
 use super::driver::{CsvRow, Experiment, optional_field};
 use crate::choice::Choice;
-use crate::network::torus_net::{TorusNet, TorusNetError, TorusParams};
+use crate::network::cube_run::CubeRun;
+use crate::network::net::{Net, NetError, NetParams};
 use crate::routing::torus::Algorithm;
 use crate::topology::torus::Torus;
 
@@ -74,9 +75,9 @@ impl Fig4 {
         }
     }
 
-    fn params(&self, point: &Fig4Point) -> Result<TorusParams, TorusNetError> {
-        Ok(TorusParams {
-            torus: Torus::new(2, point.n).map_err(|e| TorusNetError::Routing(e.into()))?,
+    fn params(&self, point: &Fig4Point) -> Result<NetParams, NetError> {
+        CubeRun {
+            cube: Torus::new(2, point.n).map_err(|e| NetError::Routing(e.into()))?,
             algorithm: point.algorithm,
             rate: self.rate,
             cycles: self.steps,
@@ -84,15 +85,15 @@ impl Fig4 {
             message_flits: self.message_flits,
             buffer_flits: self.buffer_flits,
             faulty_links: Vec::new(),
-            random_faults: point.faults,
-            messages: Vec::new(),
-        })
+            random_faulty_links: point.faults,
+        }
+        .params()
     }
 
     /// Whether every point can be built, before any run.
-    pub fn check(&self) -> Result<(), TorusNetError> {
+    pub fn check(&self) -> Result<(), NetError> {
         for point in self.points() {
-            TorusNet::new(&self.params(&point)?)?;
+            Net::new(&self.params(&point)?)?;
         }
         Ok(())
     }
@@ -101,7 +102,7 @@ impl Fig4 {
 impl Experiment for Fig4 {
     type Point = Fig4Point;
     type Row = Fig4Row;
-    type Error = TorusNetError;
+    type Error = NetError;
 
     /// Algorithm, then n, then faults, then seed.
     fn points(&self) -> Vec<Fig4Point> {
@@ -123,17 +124,18 @@ impl Experiment for Fig4 {
         points
     }
 
-    fn run(&self, point: &Fig4Point) -> Result<Fig4Row, TorusNetError> {
-        let s = TorusNet::new(&self.params(point)?)?.run();
+    fn run(&self, point: &Fig4Point) -> Result<Fig4Row, NetError> {
+        let s = Net::new(&self.params(point)?)?.run(|_| {});
+        let routing = s.routing.expect("switches that route report their hops");
         Ok(Fig4Row {
             point: *point,
             injected: s.injected,
             delivered: s.delivered,
-            dropped: s.dropped,
-            deadlock: s.deadlock,
+            dropped: s.failed,
+            deadlock: routing.deadlock,
             mean_latency: s.mean_latency,
-            mean_hops: s.mean_hops,
-            mean_extra_hops: s.mean_extra_hops,
+            mean_hops: routing.mean_hops,
+            mean_extra_hops: routing.mean_extra_hops,
         })
     }
 }

@@ -39,6 +39,9 @@ pub struct SwitchNetwork {
     names: Vec<String>,
     wiring: Wiring,
     graph: Digraph,
+    /// The bidirectional k-ary n-cube this network is, its switch port p + 1 the cube's
+    /// port p, for switches that route with the cube's routing functions.
+    cube: Option<Torus>,
 }
 
 impl SwitchNetwork {
@@ -56,6 +59,7 @@ impl SwitchNetwork {
             names,
             wiring,
             graph,
+            cube: None,
         }
     }
 
@@ -113,7 +117,11 @@ impl SwitchNetwork {
             Rings::Unidirectional => format!("{torus}, unidirectional"),
             Rings::Bidirectional => format!("{torus}, bidirectional"),
         };
-        grid(torus, name, rings, true)
+        let mut network = grid(torus, name, rings, true)?;
+        if rings == Rings::Bidirectional {
+            network.cube = Some(*torus);
+        }
+        Ok(network)
     }
 
     /// The k-ary n-mesh: the bidirectional torus without its wraparound links, whose ports
@@ -157,6 +165,12 @@ impl SwitchNetwork {
 
     pub fn wiring(&self) -> &Wiring {
         &self.wiring
+    }
+
+    /// The bidirectional k-ary n-cube this network is, if it is one: its switch port p + 1
+    /// is the cube's port p ([`crate::topology::torus::Port::index`]).
+    pub fn cube(&self) -> Option<Torus> {
+        self.cube
     }
 
     /// The arcs, out of each node in port order, idle ports left out.
@@ -210,7 +224,21 @@ fn grid(
     rings: Rings,
     wrap: bool,
 ) -> Result<SwitchNetwork, NetworkError> {
-    let nodes = listed(&name, cube.node_count())?;
+    listed(&name, cube.node_count())?;
+    let wiring = grid_wiring(cube, rings, wrap)?;
+    let names = (0..wiring.nodes())
+        .map(|v| cube.node_at(v).to_string())
+        .collect();
+    Ok(SwitchNetwork::new(name, names, wiring))
+}
+
+/// The links of the torus (`wrap`) or mesh of `cube`, its ports numbered as
+/// [`SwitchNetwork::torus`] says: a switch port for each of the cube's ports.
+pub fn grid_wiring(cube: &Torus, rings: Rings, wrap: bool) -> Result<Wiring, WiringError> {
+    let nodes = cube
+        .node_count()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| WiringError::TooManyNodes(format!("{}^{}", cube.k(), cube.n())))?;
     let ports = match rings {
         Rings::Unidirectional => cube.n(),
         Rings::Bidirectional => 2 * cube.n(),
@@ -222,8 +250,7 @@ fn grid(
             wiring.connect(end(v), end(next))?;
         }
     }
-    let names = (0..nodes).map(|v| cube.node_at(v).to_string()).collect();
-    Ok(SwitchNetwork::new(name, names, wiring))
+    Ok(wiring)
 }
 
 /// The links out of node `v` of the torus or mesh: (switch port, node it leads to).

@@ -51,6 +51,8 @@ pub enum AttemptOutcome {
     Delivered,
     /// Under acknowledged delivery: its ACK did not come within the attempt's bound.
     Timeout,
+    /// With switches that route: every output the routing function allows was faulty.
+    Dropped,
 }
 
 /// One worm sent for a message.

@@ -98,6 +98,12 @@ pub trait Plan: fmt::Debug + Send + Sync {
 
     /// L: the most hops a route takes (or a bound on it), which sizes a switch's buffers.
     fn max_hops(&self) -> usize;
+
+    /// The bidirectional k-ary n-cube the network is, for switches that route with its
+    /// routing functions; none for any other network.
+    fn cube(&self) -> Option<Torus> {
+        None
+    }
 }
 
 /// Most nodes of a route table whose every pair's routes are worked out for
@@ -257,6 +263,21 @@ pub fn index_bytes(nodes: usize) -> usize {
     bytes
 }
 
+/// Node `v`'s address in a network of `nodes` nodes addressed by index: the index,
+/// most significant byte first, in [`index_bytes`] bytes.
+pub fn index_address(nodes: usize, v: usize) -> Vec<u8> {
+    (0..index_bytes(nodes))
+        .rev()
+        .map(|i| (v >> (8 * i)) as u8)
+        .collect()
+}
+
+/// The node whose index address ([`index_address`]) is `address`, if there is one.
+pub fn index_node(nodes: usize, address: &[u8]) -> Option<usize> {
+    let v = address.iter().fold(0usize, |v, &b| v << 8 | usize::from(b));
+    (address.len() == index_bytes(nodes) && v < nodes).then_some(v)
+}
+
 /// Any network of switches whose routers hold a route table.
 #[derive(Debug)]
 pub struct TablePlan {
@@ -338,13 +359,11 @@ impl Plan for TablePlan {
     }
 
     fn address(&self, v: usize) -> Vec<u8> {
-        let bytes = self.address_bytes();
-        (0..bytes).rev().map(|i| (v >> (8 * i)) as u8).collect()
+        index_address(self.node_count(), v)
     }
 
     fn node_at(&self, address: &[u8]) -> Option<usize> {
-        let v = address.iter().fold(0usize, |v, &b| v << 8 | usize::from(b));
-        (address.len() == self.address_bytes() && v < self.network.node_count()).then_some(v)
+        index_node(self.node_count(), address)
     }
 
     fn routes(&self, src: usize, dst: usize) -> Vec<SourceRoute> {
@@ -379,6 +398,10 @@ impl Plan for TablePlan {
 
     fn route_cycles(&self) -> u64 {
         TABLE_ROUTE_CYCLES
+    }
+
+    fn cube(&self) -> Option<Torus> {
+        self.network.cube()
     }
 
     fn max_hops(&self) -> usize {

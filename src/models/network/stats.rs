@@ -1,10 +1,12 @@
-//! What a network run measured: counts of messages and attempts, latency, throughput,
-//! first-attempt success of the Kautz network, and the invariant counters that a correct
-//! model keeps at zero (docs/network.md defines every figure); the latency figures
-//! ([`mean_and_p99`]) are shared with the torus model.
+//! What a network run measured, whichever fabric carried its messages: counts of messages
+//! and attempts, latency, throughput, first-attempt success, and the invariant counters
+//! that a correct model keeps at zero (docs/network.md defines every figure); and the
+//! figures only one kind of fabric has: what acknowledged delivery did ([`FlowSummary`]),
+//! and the hops and deadlock of switches that route ([`RoutingSummary`]).
 
 use super::message::{AttemptOutcome, Finished, Outcome};
 use serde::Serialize;
+use std::fmt;
 
 /// Running totals of a run.
 #[derive(Debug, Clone, Default)]
@@ -22,8 +24,6 @@ pub struct Stats {
     /// bytes were not the message's.
     pub receive_errors: u64,
     pub corrupted: u64,
-    /// Under acknowledged delivery (buffered switches).
-    pub flow: Option<FlowSummary>,
 }
 
 impl Stats {
@@ -64,7 +64,8 @@ impl Stats {
             cycles,
             receive_errors: self.receive_errors,
             corrupted: self.corrupted,
-            flow: self.flow.clone(),
+            flow: None,
+            routing: None,
         }
     }
 }
@@ -104,6 +105,60 @@ pub struct Summary {
     /// it keeps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flow: Option<FlowSummary>,
+    /// With switches that route (`--routing`): hops, and how the run ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routing: Option<RoutingSummary>,
+}
+
+/// What a run of switches that route measured beyond the common figures
+/// (docs/torus.md): the hops of delivered messages, what was left when the run stopped,
+/// and on deadlock the worms waiting on each other.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RoutingSummary {
+    /// Links a delivered message crossed.
+    pub mean_hops: Option<f64>,
+    /// Hops over the fault-free minimum (the torus distance).
+    pub mean_extra_hops: Option<f64>,
+    /// Worms holding channels or starting at their source when the run stopped.
+    pub in_flight: u64,
+    /// Messages still waiting in their source's queue when the run stopped.
+    pub queued: u64,
+    pub deadlock: bool,
+    /// On deadlock: the cycle of worms waiting on each other, from its oldest.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wait_cycle: Vec<Waiting>,
+}
+
+/// One worm of a deadlock: where its header is, the channels it holds, the one it wants
+/// and the worm that holds that.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Waiting {
+    pub worm: u64,
+    pub src: String,
+    pub dst: String,
+    /// The node its header is at.
+    pub node: String,
+    /// The channels it holds, as links NODE:PORT from its tail's to its header's; none
+    /// while its header is still at its source.
+    pub holds: Vec<String>,
+    /// The first channel its routing function allows there (all are held), or `eject`.
+    pub wants: String,
+    pub held_by: u64,
+}
+
+impl fmt::Display for Waiting {
+    /// `worm 4 (0,4 -> 0,1) at 0,0 holds 0,4:+0 wants 0,0:+0 held by worm 0`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let holds = match self.holds.is_empty() {
+            true => "nothing (at its source)".to_string(),
+            false => self.holds.join(" "),
+        };
+        write!(
+            f,
+            "worm {} ({} -> {}) at {} holds {holds} wants {} held by worm {}",
+            self.worm, self.src, self.dst, self.node, self.wants, self.held_by
+        )
+    }
 }
 
 /// What acknowledged delivery did in a run of buffered switches (docs/flow-control.md),

@@ -1,4 +1,5 @@
-//! `kautzgen netsim torus`: the wormhole model of the k-ary n-cube against results derived
+//! `kautzgen netsim torus` and `netsim --routing`: switches that route, on the shared network
+//! engine, against results derived
 //! by hand from its timing (docs/torus.md, "The wormhole simulator"): a worm's header
 //! crosses one link per cycle, is ejected the cycle after it arrives, and its flits follow
 //! one a cycle, so a lone message of L flits over h hops made in cycle 0 has its tail
@@ -473,5 +474,211 @@ fn direction_first_deadlocks_under_load_on_the_8_ary_3_cube() {
     assert_eq!(
         n("injected"),
         n("delivered") + n("failed") + n("in_flight") + n("queued")
+    );
+}
+
+#[test]
+fn netsim_torus_is_netsim_with_switch_routing_on_the_same_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (a, b) = (trace("a.jsonl"), trace("b.jsonl"));
+    let short = [
+        "netsim",
+        "torus",
+        "--k",
+        "4",
+        "--n",
+        "2",
+        "--algo",
+        "west-first",
+        "--rate",
+        "0.2",
+        "--cycles",
+        "200",
+        "--seed",
+        "3",
+        "--random-faulty-links",
+        "2",
+        "--message-flits",
+        "5",
+        "--buffer-flits",
+        "3",
+        "--format",
+        "json",
+        "--trace",
+        &a,
+    ];
+    let long = [
+        "netsim",
+        "--topology",
+        "torus",
+        "--k",
+        "4",
+        "--n",
+        "2",
+        "--routing",
+        "west-first",
+        "--rate",
+        "0.2",
+        "--cycles",
+        "200",
+        "--seed",
+        "3",
+        "--random-faulty-links",
+        "2",
+        "--message-bytes",
+        "5",
+        "--max-bytes",
+        "5",
+        "--buffer-flits",
+        "3",
+        "--format",
+        "json",
+        "--trace",
+        &b,
+    ];
+    let (status, json, stderr) = kautzgen(&short);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(kautzgen(&long).1, json);
+    let read = |p: &str| std::fs::read_to_string(p).unwrap();
+    assert_eq!(read(&a), read(&b));
+    let s: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        read(&a).lines().count() as u64,
+        s["delivered"].as_u64().unwrap() + s["failed"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn a_faulty_node_is_routed_round_or_its_worm_dropped() {
+    // Node 0,1 (the +0 neighbour of 0,0) is faulty on the 4-ary 2-cube. E-cube must
+    // correct dimension 0 first, by 0,0:+0 into the faulty node: both worms are dropped
+    // in the cycle they start (0, then 1: one worm leaves a source at a time). Direction-
+    // first takes +1 to 1,0 and then +0: worm 0 to 1,1 (2 hops, 4 flits) arrives in
+    // 2 + 4 = 6. Worm 1 to 2,1 starts in 4, when worm 0's tail has left its source; worm
+    // 0's tail frees 0,0:+1 in cycle 4, so worm 1's header takes it in 5 and, 3 hops and 4
+    // flits from then, its tail is ejected in 5 + 3 + 4 - 1 = 11: arrival 12.
+    let run = |algo: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("t.jsonl");
+        let (status, _, stderr) = kautzgen(&[
+            "netsim",
+            "--topology",
+            "torus",
+            "--k",
+            "4",
+            "--n",
+            "2",
+            "--routing",
+            algo,
+            "--rate",
+            "0",
+            "--cycles",
+            "0",
+            "--message-bytes",
+            "4",
+            "--message",
+            "0,0:1,1",
+            "--message",
+            "0,0:2,1",
+            "--faulty-node",
+            "0,1",
+            "--trace",
+            trace.to_str().unwrap(),
+        ]);
+        assert_eq!(status, 0, "{stderr}");
+        std::fs::read_to_string(trace).unwrap()
+    };
+    let line = |fields: &str| format!("{{{fields}}}\n");
+    assert_eq!(
+        run("e-cube"),
+        line(
+            r#""attempts":[{"outcome":"dropped","route":["0,0"],"start":0}],"bytes":4,"done":1,"dst":"1,1","id":0,"inject":0,"outcome":"failed","src":"0,0""#
+        ) + &line(
+            r#""attempts":[{"outcome":"dropped","route":["0,0"],"start":1}],"bytes":4,"done":2,"dst":"2,1","id":1,"inject":0,"outcome":"failed","src":"0,0""#
+        )
+    );
+    assert_eq!(
+        run("direction-first"),
+        line(
+            r#""arrive":6,"attempts":[{"outcome":"delivered","route":["0,0","1,0","1,1"],"start":0}],"bytes":4,"done":6,"dst":"1,1","id":0,"inject":0,"outcome":"delivered","src":"0,0""#
+        ) + &line(
+            r#""arrive":12,"attempts":[{"outcome":"delivered","route":["0,0","1,0","1,1","2,1"],"start":4}],"bytes":4,"done":12,"dst":"2,1","id":1,"inject":0,"outcome":"delivered","src":"0,0""#
+        )
+    );
+}
+
+#[test]
+fn switch_routing_refuses_what_does_not_apply_to_it() {
+    let torus = [
+        "netsim",
+        "--topology",
+        "torus",
+        "--k",
+        "3",
+        "--n",
+        "2",
+        "--rate",
+        "0.1",
+        "--cycles",
+        "10",
+    ];
+    for (extra, message) in [
+        (
+            &["--routing", "e-cube", "--flow", "vct"][..],
+            "--routing e-cube: switches that route have their own flow control and arbitration (a blocked worm waits, the oldest goes first), so --flow does not apply (docs/torus.md)",
+        ),
+        (
+            &["--routing", "e-cube", "--arbiter", "fixed"],
+            "--routing e-cube: switches that route have their own flow control and arbitration (a blocked worm waits, the oldest goes first), so --arbiter does not apply (docs/torus.md)",
+        ),
+        (
+            &["--routing", "e-cube", "--retry-rounds", "2"],
+            "--routing e-cube: switches that route have their own flow control and arbitration (a blocked worm waits, the oldest goes first), so --retry-rounds does not apply (docs/torus.md)",
+        ),
+        (
+            &["--routing", "e-cube", "--rings", "uni"],
+            "--routing e-cube routes in the bidirectional torus (--topology torus --rings bi), not in 3-ary 2-cube, unidirectional",
+        ),
+        (
+            &["--buffer-flits", "3"],
+            "--buffer-flits applies to switches that route (--routing) only",
+        ),
+        (
+            &["--routing", "direction-first", "--buffer-flits", "0"],
+            "buffer flits must be 1 to 65535, got 0",
+        ),
+        (
+            &["--routing", "e-cube", "--random-faulty-links", "40"],
+            "40 faulty links asked for, but the network has only 36 links (3-ary 2-cube, bidirectional)",
+        ),
+    ] {
+        let mut line = torus.to_vec();
+        line.extend(extra);
+        let (status, stdout, stderr) = kautzgen(&line);
+        assert_eq!((status, stdout.as_str()), (2, ""), "{extra:?}");
+        assert_eq!(stderr, format!("error: {message}\n"), "{extra:?}");
+    }
+    let (status, _, stderr) = kautzgen(&[
+        "netsim",
+        "--topology",
+        "mesh",
+        "--k",
+        "3",
+        "--n",
+        "2",
+        "--routing",
+        "e-cube",
+        "--rate",
+        "0.1",
+        "--cycles",
+        "10",
+    ]);
+    assert_eq!(
+        (status, stderr.as_str()),
+        (
+            2,
+            "error: --routing e-cube routes in the bidirectional torus (--topology torus --rings bi), not in 3-ary 2-mesh\n"
+        )
     );
 }

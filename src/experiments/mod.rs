@@ -5,7 +5,7 @@
 //!
 //! - [`driver`]: the sweep driver every sweep shares: points in a fixed order, run on every
 //!   processor, one CSV line per point.
-//! - [`kautz_sweep`]: the Kautz network over graphs, fault counts and rates (Smit et al.
+//! - [`network_sweep`]: networks of the paper's switches over fault counts and rates (Smit et al.
 //!   1991), with its table and chart (`netsim sweep`).
 //! - [`torus_fig4`]: Fig. 4 of Demaine and Srinivas on the wormhole model, with its table and
 //!   chart (`netsim torus fig4`).
@@ -24,7 +24,7 @@
 //! it parses options and prints the analyses and witnesses as text or JSON.
 
 pub mod driver;
-pub mod kautz_sweep;
+pub mod network_sweep;
 pub mod plot;
 pub mod torus_deadlock_sweep;
 pub mod torus_fig4;

@@ -1,6 +1,6 @@
 //! SVG line charts: a grid of panels, each with a log-scale x axis and one line per
 //! series. The experiments draw with it: the Kautz sweep against the injection rate
-//! ([`super::kautz_sweep::report`]), Fig. 4 against the network size
+//! ([`super::network_sweep::report`]), Fig. 4 against the network size
 //! ([`super::torus_fig4::report`]). Drawn with `plotters`; text is SVG text, so the file
 //! needs no fonts and is the same bytes on every machine.
 

@@ -303,7 +303,7 @@ fn a_sweep_agrees_with_single_runs_and_its_shards_merge_into_the_same_files() {
     assert_eq!(rows.len(), 5, "{csv}");
     assert_eq!(
         rows[0],
-        "d,k,faults,rate,injected,delivered,failed,retries,mean_latency,p99_latency,throughput,first_attempt_success,cycles"
+        "network,faults,rate,injected,delivered,failed,retries,mean_latency,p99_latency,throughput,first_attempt_success,cycles"
     );
     for (row, (faults, rate)) in
         rows[1..]
@@ -328,13 +328,13 @@ fn a_sweep_agrees_with_single_runs_and_its_shards_merge_into_the_same_files() {
         assert_eq!(status, 0);
         let s: serde_json::Value = serde_json::from_str(&json).unwrap();
         let fields: Vec<&str> = row.split(',').collect();
-        assert_eq!(fields[..4], ["2", "3", faults, rate]);
+        assert_eq!(fields[..3], ["--d 2 --k 3", faults, rate]);
         for (i, key) in [
-            (4, "injected"),
-            (5, "delivered"),
-            (6, "failed"),
-            (7, "retries"),
-            (12, "cycles"),
+            (3, "injected"),
+            (4, "delivered"),
+            (5, "failed"),
+            (6, "retries"),
+            (11, "cycles"),
         ] {
             assert_eq!(fields[i], s[key].to_string(), "{key} of {row}");
         }
@@ -362,6 +362,80 @@ fn a_sweep_agrees_with_single_runs_and_its_shards_merge_into_the_same_files() {
 }
 
 #[test]
+fn a_sweep_of_any_topology_and_flow_agrees_with_single_runs() {
+    // The 3-ary 2-cube (switch degree 4: 0 to 3 faulty nodes) under virtual cut-through.
+    let dir = tempfile::tempdir().unwrap();
+    let network = [
+        "--topology",
+        "torus",
+        "--k",
+        "3",
+        "--n",
+        "2",
+        "--flow",
+        "vct",
+    ];
+    let mut line = vec!["netsim", "sweep", "--rates", "0.01", "--cycles", "300"];
+    line.extend(network);
+    line.extend(["--out", dir.path().to_str().unwrap()]);
+    let (status, table, stderr) = kautzgen(&line);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        table.contains("\n| 3-ary 2-cube, bidirectional (vct) | 3 | 0.01 | "),
+        "{table}"
+    );
+    let csv = std::fs::read_to_string(dir.path().join("sweep.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    for (faults, row) in rows.iter().enumerate() {
+        let faults = faults.to_string();
+        let mut single = vec![
+            "netsim", "--rate", "0.01", "--cycles", "300", "--format", "json",
+        ];
+        single.extend(network);
+        single.extend(["--random-faulty-nodes", &faults]);
+        let (status, json, stderr) = kautzgen(&single);
+        assert_eq!(status, 0, "{stderr}");
+        let s: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(
+            fields[..3],
+            ["--topology torus --k 3 --n 2 --flow vct", &faults, "0.01"]
+        );
+        assert_eq!(
+            [fields[3], fields[4], fields[11]],
+            [
+                s["injected"].to_string(),
+                s["delivered"].to_string(),
+                s["cycles"].to_string()
+            ]
+        );
+    }
+    // Shards of another network do not merge into this sweep.
+    let other = tempfile::tempdir().unwrap();
+    let out = other.path().to_str().unwrap();
+    for shard in ["0/2", "1/2"] {
+        let (status, _, stderr) = kautzgen(&[
+            "netsim", "sweep", "--graph", "2,3", "--rates", "0.01", "--cycles", "100", "--shard",
+            shard, "--out", out,
+        ]);
+        assert_eq!(status, 0, "{stderr}");
+    }
+    let mut merge = vec!["netsim", "sweep", "--rates", "0.01", "--cycles", "300"];
+    merge.extend(network);
+    merge.extend(["--merge", "2", "--out", out]);
+    assert_eq!(
+        kautzgen(&merge),
+        (
+            2,
+            String::new(),
+            "error: the shards ran '--d 2 --k 3', which this sweep's options do not name\n"
+                .to_string()
+        )
+    );
+}
+
+#[test]
 fn a_sweep_refuses_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     for (extra, message) in [
@@ -372,6 +446,10 @@ fn a_sweep_refuses_bad_input() {
         (
             &["--shard", "2/2"],
             "shard '2/2' is not I/N with 0 <= I < N (for example 0/8)",
+        ),
+        (
+            &["--topology", "mesh", "--k", "3", "--n", "2"],
+            "--graph lists Kautz graphs; with --topology or its options the sweep runs the one network they name",
         ),
         (
             &["--merge", "3"],

@@ -1,40 +1,76 @@
-//! The Kautz sweep over a grid of graphs, fault counts and injection rates, the figures
+//! The network sweep over a list of networks, fault counts and injection rates, the figures
 //! behind the claim of the network-switch paper (Smit et al. 1991; see docs/papers.md) that
 //! with d node-disjoint routes collisions are rare, run on the network model
-//! ([`crate::network::net`]) by the sweep driver ([`super::driver`]).
+//! ([`crate::network::net`]) by the sweep driver ([`super::driver`]). By default the
+//! networks are Kautz graphs; any topology and flow control of the model can be swept.
 //!
 //! In: the grid ([`Grid`]). Out: one [`Row`] per point, the loads at which first-attempt
 //! success falls below a threshold ([`crossing`]), and the table and chart of the rows
 //! ([`report`]).
 
 use super::driver::{CsvRow, Experiment, optional_field};
+use crate::fabric::switch::Flow;
 use crate::network::net::{Net, NetError, NetParams};
-use crate::network::plan::KautzPlan;
+use crate::network::plan::Plan;
 use crate::network::stats::Summary;
-use crate::topology::kautz::Kautz;
 use std::sync::Arc;
+use thiserror::Error;
+
+/// Why a point of a sweep has no figures.
+#[derive(Debug, Error)]
+pub enum SweepError {
+    #[error(transparent)]
+    Net(#[from] NetError),
+    #[error(
+        "{spec} with {faults} faulty nodes at rate {rate}: the network model broke acknowledged delivery: {why} (docs/flow-control.md)"
+    )]
+    Broken {
+        spec: String,
+        faults: u64,
+        rate: f64,
+        why: String,
+    },
+}
 
 pub mod report;
 
-/// The points of a sweep: every graph, with 0 to d-1 faulty nodes drawn by the seed, at
+/// One network of a sweep.
+#[derive(Debug, Clone)]
+pub struct SweepNetwork {
+    /// The `netsim` options that build it (`--d 2 --k 3`, `--topology torus --k 3 --n 2
+    /// --flow vct`): the CSV's name for it, with no comma in it.
+    pub spec: String,
+    /// Its name in tables and charts ("K(2,3)").
+    pub label: String,
+    pub plan: Arc<dyn Plan>,
+    pub flow: Flow,
+}
+
+impl SweepNetwork {
+    /// Faulty nodes swept: 0 to d - 1, d the switch's network ports (on K(d,k), one fewer
+    /// than the disjoint routes a pair has).
+    pub fn fault_counts(&self) -> std::ops::Range<u64> {
+        0..self.plan.ports() as u64
+    }
+}
+
+/// The points of a sweep: every network, with 0 to d-1 faulty nodes drawn by the seed, at
 /// every rate.
 #[derive(Debug, Clone)]
 pub struct Grid {
-    pub graphs: Vec<Kautz>,
+    pub networks: Vec<SweepNetwork>,
     pub rates: Vec<f64>,
     /// Injection cycles of every run.
     pub cycles: u64,
     pub seed: u64,
     /// Data bytes of every message.
     pub bytes: u8,
-    /// B of every graph: its route generator's cycle bound.
-    pub route_cycles: fn(usize, usize) -> usize,
 }
 
-/// One point of the grid.
+/// One point of the grid: the network by its place in [`Grid::networks`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
-    pub graph: Kautz,
+    pub network: usize,
     pub faults: u64,
     pub rate: f64,
 }
@@ -42,16 +78,16 @@ pub struct Point {
 impl Experiment for Grid {
     type Point = Point;
     type Row = Row;
-    type Error = NetError;
+    type Error = SweepError;
 
-    /// Every point, in a fixed order: graph, then fault count, then rate.
+    /// Every point, in a fixed order: network, then fault count, then rate.
     fn points(&self) -> Vec<Point> {
         let mut points = Vec::new();
-        for &graph in &self.graphs {
-            for faults in 0..graph.d() as u64 {
+        for (network, net) in self.networks.iter().enumerate() {
+            for faults in net.fault_counts() {
                 for &rate in &self.rates {
                     points.push(Point {
-                        graph,
+                        network,
                         faults,
                         rate,
                     });
@@ -61,44 +97,62 @@ impl Experiment for Grid {
         points
     }
 
-    /// The run of one point.
-    fn run(&self, point: &Point) -> Result<Row, NetError> {
-        let summary = Net::new(&self.params(point)?)?.run(|_| {});
+    /// The run of one point, which must keep acknowledged delivery's bounds.
+    fn run(&self, point: &Point) -> Result<Row, SweepError> {
+        let summary = Net::new(&self.params(point))?.run(|_| {});
+        let spec = &self.networks[point.network].spec;
+        if let Some(why) = summary.flow.as_ref().and_then(|f| f.violation()) {
+            return Err(SweepError::Broken {
+                spec: spec.clone(),
+                faults: point.faults,
+                rate: point.rate,
+                why,
+            });
+        }
         Ok(Row {
-            point: *point,
+            network: spec.clone(),
+            faults: point.faults,
+            rate: point.rate,
             summary,
         })
     }
 }
 
 impl Grid {
-    /// Whether every graph can be simulated with its most faulty nodes, before any run.
+    /// Whether every network can be simulated with its most faulty nodes, before any run.
     pub fn check(&self) -> Result<(), NetError> {
-        for &graph in &self.graphs {
+        for (network, net) in self.networks.iter().enumerate() {
             let worst = Point {
-                graph,
-                faults: graph.d() as u64 - 1,
+                network,
+                faults: net.fault_counts().end.saturating_sub(1),
                 rate: self.rates.first().copied().unwrap_or(0.0),
             };
-            Net::new(&self.params(&worst)?)?;
+            Net::new(&self.params(&worst))?;
         }
         Ok(())
     }
 
-    fn params(&self, point: &Point) -> Result<NetParams, NetError> {
-        let (d, k) = (point.graph.d(), point.graph.k());
-        let route_cycles = (self.route_cycles)(d, k) as u64;
-        let plan = Arc::new(KautzPlan::new(point.graph, route_cycles)?);
+    /// The place in [`Grid::networks`] of the network a CSV line names, if it is one.
+    pub fn network_of(&self, spec: &str) -> Option<usize> {
+        self.networks.iter().position(|n| n.spec == spec)
+    }
+
+    fn params(&self, point: &Point) -> NetParams {
+        let network = &self.networks[point.network];
+        let plan = Arc::clone(&network.plan);
         let mut params = NetParams::uniform(plan, point.rate, self.bytes, self.cycles, self.seed);
+        params.flow = network.flow;
         params.faults.random_nodes = point.faults;
-        Ok(params)
+        params
     }
 }
 
-/// The figures of one point.
+/// The figures of one point, the network named by its spec.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
-    pub point: Point,
+    pub network: String,
+    pub faults: u64,
+    pub rate: f64,
     pub summary: Summary,
 }
 
@@ -115,19 +169,17 @@ impl Row {
 }
 
 impl CsvRow for Row {
-    const HEADER: &'static str = "d,k,faults,rate,injected,delivered,failed,retries,mean_latency,p99_latency,throughput,first_attempt_success,cycles";
+    const HEADER: &'static str = "network,faults,rate,injected,delivered,failed,retries,mean_latency,p99_latency,throughput,first_attempt_success,cycles";
 
     /// Absent figures are empty fields.
     fn csv(&self) -> String {
         let s = &self.summary;
-        let p = &self.point;
         let opt = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:.6}"));
         format!(
-            "{},{},{},{},{},{},{},{},{},{},{:.6},{},{}",
-            p.graph.d(),
-            p.graph.k(),
-            p.faults,
-            p.rate,
+            "{},{},{},{},{},{},{},{},{},{:.6},{},{}",
+            self.network,
+            self.faults,
+            self.rate,
             s.injected,
             s.delivered,
             s.failed,
@@ -142,25 +194,23 @@ impl CsvRow for Row {
 
     fn parse_csv(line: &str) -> Option<Row> {
         let f: Vec<&str> = line.split(',').collect();
-        if f.len() != 13 {
+        if f.len() != 12 {
             return None;
         }
         Some(Row {
-            point: Point {
-                graph: Kautz::new(f[0].parse().ok()?, f[1].parse().ok()?).ok()?,
-                faults: f[2].parse().ok()?,
-                rate: f[3].parse().ok()?,
-            },
+            network: f[0].to_string(),
+            faults: f[1].parse().ok()?,
+            rate: f[2].parse().ok()?,
             summary: Summary {
-                injected: f[4].parse().ok()?,
-                delivered: f[5].parse().ok()?,
-                failed: f[6].parse().ok()?,
-                retries: f[7].parse().ok()?,
-                mean_latency: optional_field(f[8])?,
-                p99_latency: optional_field(f[9])?,
-                throughput: f[10].parse().ok()?,
-                first_attempt_success: optional_field(f[11])?,
-                cycles: f[12].parse().ok()?,
+                injected: f[3].parse().ok()?,
+                delivered: f[4].parse().ok()?,
+                failed: f[5].parse().ok()?,
+                retries: f[6].parse().ok()?,
+                mean_latency: optional_field(f[7])?,
+                p99_latency: optional_field(f[8])?,
+                throughput: f[9].parse().ok()?,
+                first_attempt_success: optional_field(f[10])?,
+                cycles: f[11].parse().ok()?,
                 receive_errors: 0,
                 corrupted: 0,
                 flow: None,
@@ -182,11 +232,11 @@ pub enum Crossing {
 }
 
 /// The lowest rate at which first-attempt success falls below `threshold`, over `rows` of
-/// one graph and fault count sorted by rate.
+/// one network and fault count sorted by rate.
 pub fn crossing(rows: &[&Row], threshold: f64) -> Crossing {
     let points: Vec<(f64, f64)> = rows
         .iter()
-        .filter_map(|r| Some((r.point.rate, r.summary.first_attempt_success?)))
+        .filter_map(|r| Some((r.rate, r.summary.first_attempt_success?)))
         .collect();
     match points.iter().position(|&(_, s)| s < threshold) {
         None => Crossing::NotReached,
@@ -204,11 +254,9 @@ mod tests {
 
     fn row(rate: f64, success: f64) -> Row {
         Row {
-            point: Point {
-                graph: Kautz::new(2, 3).unwrap(),
-                faults: 0,
-                rate,
-            },
+            network: "--d 2 --k 3".to_string(),
+            faults: 0,
+            rate,
             summary: Summary {
                 injected: 10,
                 delivered: 9,
@@ -232,10 +280,10 @@ mod tests {
         let r = row(0.002, 0.75);
         assert_eq!(
             r.csv(),
-            "2,3,0,0.002,10,9,1,3,41.500000,80,0.125000,0.750000,1000"
+            "--d 2 --k 3,0,0.002,10,9,1,3,41.500000,80,0.125000,0.750000,1000"
         );
         assert_eq!(Row::parse_csv(&r.csv()), Some(r));
-        assert_eq!(Row::parse_csv("2,3,0"), None);
+        assert_eq!(Row::parse_csv("--d 2 --k 3,0"), None);
     }
 
     #[test]

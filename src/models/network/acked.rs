@@ -109,6 +109,8 @@ pub enum Job {
     Data,
     /// An attempt of the ACK at the queue's front.
     Ack,
+    /// A refused message's lookup: the sender is busy until cycle `until`.
+    Refusing { until: u64 },
 }
 
 /// Where the held message is.

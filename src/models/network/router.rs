@@ -54,8 +54,12 @@ struct Refusal {
     message: Message,
     /// t_last: the cycle its last byte is taken.
     last_byte: u64,
-    /// V = max(T_1, t_last).
-    verdict: u64,
+    /// V = max(T_1, t_last); under acknowledged delivery known once its route is looked
+    /// up, when the sender takes it as a job.
+    verdict: Option<u64>,
+    /// The routes its destination has: 0 when it is not a node or is this node (the route
+    /// source fails), else it is refused for its length.
+    routes: usize,
 }
 
 /// The receiver's output ports in one cycle (docs/network.md, "Receiving"); every value
@@ -224,17 +228,35 @@ impl Router {
     }
 
     /// Takes `message` of `bytes` bytes (which may be more than a `u8` counts), its first
-    /// byte in cycle `a`, and refuses it: its destination is not a node or is this node,
-    /// or it is longer than the buffer. The verdict is V = max(T_1, t_last). The router
-    /// must be idle.
-    pub fn refuse(&mut self, params: &RouterParams, a: u64, mut message: Message, bytes: u64) {
+    /// byte in cycle `a`, and refuses it: its destination has no `routes` (it is not a node
+    /// or is this node), or it is longer than the buffer. The verdict is V = max(T_1,
+    /// t_last). Under acknowledged delivery T_1 is the cycle its route would be taken when
+    /// the sender takes it as a job, after an ACK ahead of it; `message.dst` then keys the
+    /// route source's pair (a node's index, or for a word that is no node any number above
+    /// the indices, one per word). The router must be idle.
+    pub fn refuse(
+        &mut self,
+        params: &RouterParams,
+        a: u64,
+        mut message: Message,
+        bytes: u64,
+        routes: usize,
+    ) {
         debug_assert!(self.is_idle() && bytes >= 1);
         message.handed = a;
         let last_byte = a + bytes - 1;
+        let verdict = match self.ack.as_mut() {
+            None => Some((a + params.route_cycles).max(last_byte)),
+            Some(ack) => {
+                ack.data = DataPhase::Waiting;
+                None
+            }
+        };
         self.refusal = Some(Box::new(Refusal {
             message,
             last_byte,
-            verdict: (a + params.route_cycles).max(last_byte),
+            verdict,
+            routes,
         }));
     }
 
@@ -330,7 +352,7 @@ impl Router {
             return self.clock_acked(params, t, nack, events);
         }
         if let Some(refusal) = &self.refusal {
-            if refusal.verdict == t {
+            if refusal.verdict == Some(t) {
                 let refusal = self.refusal.take().expect("held above");
                 events.push(Event::Refused(refusal.message));
             }
@@ -373,7 +395,7 @@ impl Router {
     /// which may end it; then the sender's next job.
     fn clock_acked(&mut self, params: &RouterParams, t: u64, nack: bool, events: &mut Vec<Event>) {
         if let Some(refusal) = &self.refusal
-            && refusal.verdict == t
+            && refusal.verdict == Some(t)
         {
             let refusal = self.refusal.take().expect("held above");
             events.push(Event::Refused(refusal.message));
@@ -394,6 +416,13 @@ impl Router {
     /// NACK or its EOD ends it.
     fn step_job(&mut self, params: &RouterParams, t: u64, nack: bool) {
         let ack = self.ack.as_mut().expect("acknowledged delivery");
+        if let Job::Refusing { until } = ack.job {
+            // The sender is free again the cycle after the refusal.
+            if t > until {
+                ack.job = Job::Idle;
+            }
+            return;
+        }
         if matches!(ack.job, Job::Idle) {
             return;
         }
@@ -430,7 +459,7 @@ impl Router {
                 ack.queue.pop_front();
                 ack.counts.acks_sent += 1;
             }
-            Job::Idle => unreachable!("checked above"),
+            Job::Idle | Job::Refusing { .. } => unreachable!("checked above"),
         }
     }
 
@@ -512,6 +541,19 @@ impl Router {
             );
             ack.job = Job::Ack;
             ack.after_ack = true;
+        } else if let (true, Some(refusal)) = (waiting, self.refusal.as_mut()) {
+            // Its route source fails, or its bytes overflow the buffer once its route is
+            // taken; the verdict waits for its last byte.
+            let taken = ack.lookup(b, t, refusal.message.dst, 0, refusal.routes.max(1));
+            refusal.verdict = Some(taken.max(refusal.last_byte));
+            let until = match refusal.routes {
+                0 => taken,
+                _ => taken.max(refusal.last_byte),
+            };
+            ack.job = Job::Refusing { until };
+            ack.data = DataPhase::None;
+            ack.after_ack = false;
+            return;
         } else if waiting {
             let held = self.held.as_ref().expect("a message waits");
             let dst = held.message.dst;

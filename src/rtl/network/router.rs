@@ -32,9 +32,9 @@ use super::router_parts::{
 };
 use crate::bits::bits_for;
 use crate::choice::choice;
-use crate::fabric::switch::MAX_D as MAX_SWITCH_D;
-use crate::network::acked::worm_words;
-use crate::network::plan::{Plan, TABLE_ROUTE_CYCLES, TablePlan, index_bytes};
+use crate::fabric::switch::{Flow, MAX_D as MAX_SWITCH_D};
+use crate::network::acked::{Bounds, worm_words};
+use crate::network::plan::{KautzPlan, Plan, TABLE_ROUTE_CYCLES, TablePlan, index_bytes};
 use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{Connections, ConstId, Design, Expr, Memory, Module, SignalId, Timing};
 use crate::rtl::kautz_route::{self, RouteGenParams, RouteGenPorts, faithful::cycle_bound};
@@ -59,6 +59,9 @@ choice! {
         PaddingForgotten = "padding-forgotten":
             "The worm is never padded to 3(L+1) - 1 words, so a NACK from a far switch can \
             come after its EOD",
+        AckTimeoutShort = "ack-timeout-short":
+            "Under --flow vct or saf, a source waits one cycle less than the attempt's bound \
+            for its ACK",
     }
 }
 
@@ -158,12 +161,34 @@ impl RouterParams {
         RouterParams { fault, ..self }
     }
 
-    /// The router under acknowledged delivery, waiting `timeout` cycles for an ACK.
-    pub fn with_ack_timeout(self, ack_timeout: Option<u64>) -> Self {
+    /// The router behind switches of flow control `flow`: under vct and saf it
+    /// acknowledges every message, a source waiting the bound of an attempt for its ACK
+    /// ([`Bounds`]).
+    pub fn with_flow(self, flow: Flow) -> Self {
+        let ack_timeout =
+            (flow != Flow::Nack).then(|| Bounds::of(self.plan().as_ref(), self.max_bytes).attempt);
         RouterParams {
             ack_timeout,
             ..self
         }
+    }
+
+    /// The topology the router's node belongs to, as the network model runs it: the same
+    /// addresses and routes.
+    pub fn plan(&self) -> Arc<dyn Plan> {
+        match &self.source {
+            RouteSource::Generator(graph) => Arc::new(
+                KautzPlan::new(*graph, self.route_cycles())
+                    .expect("a network small enough to generate is small enough to model"),
+            ),
+            RouteSource::Table { plan, .. } => Arc::clone(plan) as Arc<dyn Plan>,
+        }
+    }
+
+    /// Whether `fault` is one this router has: the acknowledging router's is
+    /// [`RouterFault::AckTimeoutShort`], the plain router's the others.
+    pub fn has_fault(&self, fault: RouterFault) -> bool {
+        (fault == RouterFault::AckTimeoutShort) == self.ack_timeout.is_some()
     }
 
     /// K(d,k), when the router's routes come from its route generator.
@@ -248,7 +273,7 @@ impl RouterParams {
     /// "router of a node of K(2,3) (16-byte buffer, B = 16)", "router of a node of B(2,3)
     /// (16-byte buffer, route table of 72 routes of at most 5 hops, 13-bit words, B = 2)".
     pub fn describe(&self) -> String {
-        match &self.source {
+        let node = match &self.source {
             RouteSource::Generator(graph) => format!(
                 "router of a node of K({},{}) ({}-byte buffer, B = {})",
                 graph.d(),
@@ -263,6 +288,10 @@ impl RouterParams {
                 table.describe(self.letter_bits()),
                 self.route_cycles()
             ),
+        };
+        match self.ack_timeout {
+            None => node,
+            Some(timeout) => format!("{node}, acknowledging, waiting {timeout} cycles for an ACK"),
         }
     }
 }
@@ -296,6 +325,10 @@ pub fn design(params: &RouterParams) -> Design {
         Some(timeout) => {
             let s = Sizes::of(params);
             let (m, io) = ports(params, &s);
+            let timeout = match params.fault {
+                Some(RouterFault::AckTimeoutShort) => timeout - 1,
+                _ => timeout,
+            };
             super::router_acked::module(m, (&s, &io), route_source, timeout)
         }
     };
@@ -1007,7 +1040,7 @@ fn counters(m: &mut Module, params: &RouterParams, s: &Sizes, io: &Io, sender: &
     } = sender.verdicts;
     let reload = match params.fault {
         Some(RouterFault::RouteTakenLate) => Expr::konst(tw, b),
-        None | Some(RouterFault::PaddingForgotten) => Expr::konst(tw, b - 1),
+        _ => Expr::konst(tw, b - 1),
     };
     m.register(
         tick,

@@ -5,7 +5,8 @@
 //!
 //! - **loader and tables**: the message's bytes go into the buffer as before; its
 //!   destination is kept, and its sequence number is read from the table of the next
-//!   number per destination (`nseq`, its valid bits reset) and written back one up;
+//!   number per destination (`nseq`, its valid bits reset) and written back one up when
+//!   its first attempt starts (a refused message takes no number, as in the model);
 //! - **sender**: one job at a time, the held message's attempt or the ACK at the front of
 //!   the queue of four; a job looks its route up (the route source keeps one pair: the
 //!   route after the one taken is ready B cycles after it, any other is reached by `init`
@@ -62,7 +63,7 @@ pub(super) fn module(
         (buf.over, timeout),
     );
     worm(&mut m, &s, &io, &r, &flow, &source, (&buf, &queue));
-    sequence_tables(&mut m, &s, &io, &r, &loader);
+    sequence_tables(&mut m, &s, &io, &r, &flow);
     ack_queue(&mut m, &r, &queue, &rx);
     m
 }
@@ -605,6 +606,8 @@ struct Flow {
     more_words: SignalId,
     next: SignalId,
     at_next_eod: SignalId,
+    /// The message's first byte is loaded.
+    first_byte: SignalId,
 }
 
 /// The worm on the link: where it is, and whether it ends now.
@@ -951,6 +954,7 @@ fn outcome_and_next(
         more_words: st.more_words,
         next,
         at_next_eod,
+        first_byte: loader.first,
     };
     (flow, q)
 }
@@ -1654,7 +1658,7 @@ fn worm(
 
 /// The sequence numbers per destination: read with the message's first byte, taken the
 /// cycle after (0 for a destination never sent to) and written back one up.
-fn sequence_tables(m: &mut Module, s: &Sizes, io: &Io, r: &Regs, loader: &Loader) {
+fn sequence_tables(m: &mut Module, s: &Sizes, io: &Io, r: &Regs, flow: &Flow) {
     let kw = s.kw;
     let entries = 1u32 << kw;
     let read = m.internal(
@@ -1681,14 +1685,27 @@ fn sequence_tables(m: &mut Module, s: &Sizes, io: &Io, r: &Regs, loader: &Loader
         ),
         "0 towards a destination never sent to.",
     );
+    let numbered = m.internal(
+        "numbered",
+        1,
+        "the held message's first attempt starts: its number is taken",
+    );
+    let first_route = Expr::from(r.d_att).eq(Expr::zero(m.sig(r.d_att).width));
+    m.assign(
+        numbered,
+        Expr::from(flow.start_send)
+            .and(!Expr::from(flow.start_ack))
+            .and(first_route),
+        "A data head, of route 0.",
+    );
     m.memory(
         Memory {
             name: "nseq".to_string(),
             depth: entries,
             width: SEQ,
-            write_enable: Expr::from(r.load_seq).and(!Expr::from(io.clocking.reset)),
+            write_enable: Expr::from(numbered).and(!Expr::from(io.clocking.reset)),
             write_addr: r.hdst.into(),
-            write_data: Expr::from(seq_now) + Expr::konst(SEQ, 1),
+            write_data: Expr::from(r.hseq) + Expr::konst(SEQ, 1),
             read_addr: io.tx_dst.into(),
             read_data: read,
         },
@@ -1698,22 +1715,22 @@ fn sequence_tables(m: &mut Module, s: &Sizes, io: &Io, r: &Regs, loader: &Loader
         valid,
         0,
         Expr::from(valid).or(Expr::mux(
-            r.load_seq.into(),
+            numbered.into(),
             one_hot(r.hdst, kw, entries),
             Expr::zero(entries),
         )),
-        "Set with the first message to each destination.",
+        "Set with the first message numbered towards each destination.",
     );
     m.register(
         r.load_seq,
         0,
-        loader.first.into(),
+        flow.first_byte.into(),
         "The cycle after the first byte.",
     );
     m.register(
         r.hdst,
         0,
-        Expr::mux(loader.first.into(), io.tx_dst.into(), r.hdst.into()),
+        Expr::mux(flow.first_byte.into(), io.tx_dst.into(), r.hdst.into()),
         "Taken with the first byte.",
     );
     m.register(

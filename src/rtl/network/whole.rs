@@ -36,7 +36,7 @@ use crate::choice::{Choice, choice};
 use crate::fabric::switch::{Arbiter, Flow, SwitchConfig};
 use crate::fabric::wiring::End;
 use crate::network::acked::Bounds;
-use crate::network::plan::{KautzPlan, Plan, TablePlan};
+use crate::network::plan::{Plan, TablePlan};
 use crate::rtl::ir::{Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use crate::topology::kautz::{Kautz, Letter};
 use std::sync::Arc;
@@ -160,11 +160,9 @@ impl NetworkParams {
     /// the longest worm and routers that acknowledge every message, waiting the bound of
     /// an attempt for an ACK ([`Bounds`]).
     pub fn with_flow(self, flow: Flow) -> Self {
-        let timeout = (flow != Flow::Nack)
-            .then(|| Bounds::of(self.plan().as_ref(), self.router.max_bytes).attempt);
         NetworkParams {
             flow,
-            router: self.router.with_ack_timeout(timeout),
+            router: self.router.with_flow(flow),
             ..self
         }
     }
@@ -183,13 +181,7 @@ impl NetworkParams {
 
     /// The topology as the network model runs it: the same wiring, addresses and routes.
     pub fn plan(&self) -> Arc<dyn Plan> {
-        match &self.router.source {
-            RouteSource::Generator(graph) => Arc::new(
-                KautzPlan::new(*graph, self.router.route_cycles())
-                    .expect("a network small enough to generate is small enough to model"),
-            ),
-            RouteSource::Table { plan, .. } => Arc::clone(plan) as Arc<dyn Plan>,
-        }
+        self.router.plan()
     }
 
     /// The nodes, N.

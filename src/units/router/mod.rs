@@ -1,10 +1,13 @@
 //! The router of the network-switch paper (Smit et al. 1991) for a node of K(d,k): the
 //! message buffer, the route generator beside it, one attempt per NACK over the d
-//! node-disjoint routes, and the receiver; a stream unit checked in closed loop with its
-//! cycle model ([`traffic`]).
+//! node-disjoint routes, and the receiver; behind buffered switches (`--flow vct|saf`) the
+//! router of acknowledged delivery (docs/flow-control.md). A stream unit checked in closed
+//! loop with its cycle model ([`traffic`]).
 
 pub mod traffic;
 
+use crate::choice::Choice;
+use crate::fabric::switch::Flow;
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
 use crate::rtl::network::router::{
@@ -12,6 +15,7 @@ use crate::rtl::network::router::{
 };
 use crate::topology::kautz::Kautz;
 use crate::units::check::{Check, FamilyCheck};
+use crate::units::choice_arg::choice;
 use crate::units::options::{FaultArg, WaveArg, read};
 use crate::units::{Declared, HardwareUnit, Purpose};
 use clap::ArgMatches;
@@ -30,6 +34,10 @@ pub struct Args {
     /// Bytes the message buffer holds, the longest message (1 to 255).
     #[arg(long, default_value_t = DEFAULT_MAX_BYTES as u64)]
     pub max_bytes: u64,
+    /// The flow control of the switches it sits behind (docs/flow-control.md): with vct
+    /// and saf it acknowledges every message and waits for ACKs
+    #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
+    pub flow: Flow,
 }
 
 /// The traffic a check runs.
@@ -56,8 +64,8 @@ pub static KIND: Declared<Args, Selection, WaveArg> = Declared {
     options: PhantomData,
 };
 
-/// The router with validated parameters.
-pub struct Router(pub RouterParams);
+/// The router with validated parameters, behind switches of its flow control.
+pub struct Router(pub RouterParams, pub Flow);
 
 /// The graph of a router unit's params: the unit is built on K(d,k) alone.
 pub(crate) fn kautz(params: &RouterParams) -> Kautz {
@@ -75,7 +83,9 @@ impl Router {
             args.max_bytes,
             top.unwrap_or(rtl_router::DEFAULT_TOP),
         )
-        .map(|params| Box::new(Router(params)) as Box<dyn HardwareUnit>)
+        .map(|params| {
+            Box::new(Router(params.with_flow(args.flow), args.flow)) as Box<dyn HardwareUnit>
+        })
         .map_err(input_error)
     }
 }
@@ -91,6 +101,9 @@ impl HardwareUnit for Router {
         let mut words = format!("router --d {} --k {}", graph.d(), graph.k());
         if p.max_bytes != DEFAULT_MAX_BYTES {
             words += &format!(" --max-bytes {}", p.max_bytes);
+        }
+        if self.1 != Flow::Nack {
+            words += &format!(" --flow {}", self.1.name());
         }
         if p.top != rtl_router::DEFAULT_TOP {
             words += &format!(" --top {}", p.top);
@@ -112,6 +125,22 @@ impl HardwareUnit for Router {
     fn check(&self, matches: &ArgMatches, _purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
         let selection: Selection = read(matches)?;
         let fault = selection.fault.parse::<RouterFault>("router")?;
+        if let Some(fault) = fault.filter(|&f| !self.0.has_fault(f)) {
+            return Err(input_error(format!(
+                "--fault {} is a fault of the router {} acknowledged delivery: {}",
+                fault.name(),
+                if self.0.ack_timeout.is_some() {
+                    "without"
+                } else {
+                    "with"
+                },
+                if self.0.ack_timeout.is_some() {
+                    "check it with --flow nack"
+                } else {
+                    "check it with --flow vct or saf"
+                }
+            )));
+        }
         let port_bits = self.0.address_bits();
         if port_bits > 64 {
             return Err(input_error(format!(

@@ -10,8 +10,15 @@
 //! nothing; and worms arriving on the switch's output 0, most well formed, some cut short
 //! or with no bytes, with idle cycles between and inside them. The hardware, possibly with
 //! a built-in fault, gets the same inputs and must give the model's outputs.
+//!
+//! Behind buffered switches (acknowledged delivery) the arriving worms carry sequence
+//! numbers: data worms from other nodes, new or copies of the last from their source, and
+//! stale ACKs; seven in eight data worms the router sends whole are acknowledged, most soon
+//! after, some about when the source stops waiting, just before or just after. Every ACK the model owes is
+//! queued with its routes back to the data worm's source, as the network does.
 
 use crate::fabric::wiring::kautz_route_bytes;
+use crate::network::acked::ACK_MARK;
 use crate::network::message::SourceRoute;
 use crate::network::message::{Message, payload_byte};
 use crate::network::router::{Event, Router, RouterParams as ModelParams};
@@ -23,7 +30,7 @@ use crate::rtl::kautz_route::pack_word;
 use crate::rtl::network::router::{self, RouterParams};
 use crate::sim::stream::{Cycle, StreamUnit};
 use crate::topology::kautz::{Kautz, Letter};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// Cycles of random traffic unless asked otherwise.
 pub const DEFAULT_CYCLES: u64 = 20_000;
@@ -54,7 +61,7 @@ impl RouterUnit {
     /// The model's parameters for this router.
     fn model_params(&self) -> ModelParams {
         ModelParams {
-            ack_timeout: None,
+            ack_timeout: self.params.ack_timeout,
             address_bytes: self.params.address_units().0 as usize,
             route_cycles: self.params.route_cycles(),
             seed: self.seed,
@@ -91,6 +98,28 @@ struct Traffic {
     in_worm: bool,
     nack_at: Option<u64>,
     arriving: VecDeque<Word>,
+    /// Under acknowledged delivery: what the network would do.
+    acked: Option<AckedNetwork>,
+}
+
+/// The rest of the network of an acknowledging router: the sequence numbers it gives its
+/// messages, the ACKs on their way back, and the numbers other sources send it.
+#[derive(Default)]
+struct AckedNetwork {
+    /// The next sequence number towards each destination, as the router counts them.
+    next_seq: HashMap<Vec<Letter>, u16>,
+    /// The held message's destination and number.
+    held: Option<(Vec<Letter>, u16)>,
+    /// The worm the router is sending, if any: whether it is a data worm (not an ACK).
+    sending: Option<bool>,
+    /// A data worm has gone out whole.
+    whole: bool,
+    /// ACKs on their way: the cycle each arrives from, and its worm.
+    acks: VecDeque<(u64, VecDeque<Word>)>,
+    /// The last number each other source sent.
+    sent: HashMap<Vec<Letter>, u16>,
+    /// Cycles a source waits for an ACK.
+    timeout: u64,
 }
 
 /// What the processor drives in one cycle.
@@ -122,8 +151,9 @@ impl StreamUnit for RouterUnit {
             }
             let tx = env.tx();
             let nack = env.switch_nack(t, model.word());
-            let arriving = env.arriving_word();
+            let arriving = env.arriving_word(t);
             model.clock(&env.model_params, t, nack, arriving, &mut events);
+            env.network(t, &mut model, &events);
             let inputs = vec![
                 tx.valid,
                 tx.data,
@@ -147,10 +177,12 @@ impl StreamUnit for RouterUnit {
 /// The router's outputs after the clock edge of cycle `t`, as the model gives them; the
 /// result port shows the one message the cycle's `events` finished, if any.
 fn outputs(model: &Router, t: u64, w: u32, events: &mut Vec<Event>) -> Vec<u64> {
-    let (res_valid, res_status, res_attempts) = match events
-        .drain(..)
-        .find(|e| !matches!(e, Event::Arrived { .. } | Event::ReceiveError))
-    {
+    let (res_valid, res_status, res_attempts) = match events.drain(..).find(|e| {
+        !matches!(
+            e,
+            Event::Arrived { .. } | Event::ReceiveError | Event::AckDue { .. }
+        )
+    }) {
         Some(Event::Delivered(m)) => (1, 0, m.attempts.len() as u64),
         Some(Event::Failed(m)) => (1, 1, m.attempts.len() as u64),
         Some(Event::Refused(_)) => (1, 2, 0),
@@ -202,6 +234,10 @@ impl Traffic {
             in_worm: false,
             nack_at: None,
             arriving: VecDeque::new(),
+            acked: unit.params.ack_timeout.map(|timeout| AckedNetwork {
+                timeout,
+                ..AckedNetwork::default()
+            }),
         }
     }
 
@@ -223,10 +259,17 @@ impl Traffic {
         };
         let id = self.next_id;
         self.next_id += 1;
+        let packed = pack_word(&dst, self.w);
         let message = Message {
             id,
             src: 0,
-            dst: 0,
+            // Under acknowledged delivery the router numbers messages per destination, and
+            // its route source keeps a pair: a node's index, or a key above them for a word
+            // that is no node.
+            dst: match self.graph.check_letters(&dst) {
+                Ok(()) => self.graph.index_of(&dst) as u32,
+                Err(_) => u32::MAX - packed as u32,
+            },
             inject: t,
             bytes: bytes as u8,
             round: 0,
@@ -245,15 +288,24 @@ impl Traffic {
                     })
                     .collect();
                 self.attempts = 0;
-                model.accept(&self.model_params, t, message, self.routes.clone(), None);
+                let address = self.acked.as_mut().map(|acked| {
+                    let next = acked.next_seq.entry(dst.clone()).or_insert(0);
+                    acked.held = Some((dst.clone(), *next));
+                    *next = next.wrapping_add(1);
+                    dst.clone()
+                });
+                model.accept(&self.model_params, t, message, self.routes.clone(), address);
             }
-            _ => model.refuse(&self.model_params, t, message, bytes),
+            routes => {
+                let routes = routes.map_or(0, |r| r.len());
+                model.refuse(&self.model_params, t, message, bytes, routes)
+            }
         }
         self.loading = Some(Loading {
             id,
             next: 0,
             bytes,
-            dst: pack_word(&dst, self.w),
+            dst: packed,
         });
         self.gap = match self.rng.below(4) {
             0 => 0,
@@ -295,9 +347,16 @@ impl Traffic {
     /// The switch's input 0 in cycle `t`, seeing the router's `word`: NACKs as refusals at
     /// the j-th switch would send them, and now and then one while nothing is sent.
     fn switch_nack(&mut self, t: u64, word: Word) -> bool {
+        if let Some(acked) = self.acked.as_mut() {
+            acked.watch(word);
+        }
         if word.valid && word.ctl && !self.in_worm {
             self.in_worm = true;
-            let hops = self.routes[self.attempts].bytes.len() as u64;
+            // Under acknowledged delivery ACK worms go out between the attempts.
+            let hops = match self.acked {
+                Some(_) => self.graph.k() as u64,
+                None => self.routes[self.attempts].bytes.len() as u64,
+            };
             self.attempts += 1;
             self.nack_at = match self.rng.below(2) {
                 0 => None,
@@ -309,17 +368,27 @@ impl Traffic {
         if self.nack_at == Some(t) {
             self.nack_at = None;
             self.in_worm = false;
+            if let Some(acked) = self.acked.as_mut() {
+                acked.nacked();
+            }
             true
         } else {
             !word.valid && self.rng.below(32) == 0
         }
     }
 
-    /// The switch's output 0: the next word of an arriving worm, with idle cycles between
-    /// and inside worms.
-    fn arriving_word(&mut self) -> Word {
-        if self.arriving.is_empty() && self.rng.below(24) == 0 {
-            self.arriving = self.arriving_worm(self.graph.d() as u64, self.graph.k());
+    /// The switch's output 0 in cycle `t`: the next word of an arriving worm, with idle
+    /// cycles between and inside worms.
+    fn arriving_word(&mut self, t: u64) -> Word {
+        let due = |a: &AckedNetwork| a.acks.front().is_some_and(|&(at, _)| at <= t);
+        if self.arriving.is_empty() && self.acked.as_ref().is_some_and(due) {
+            let acked = self.acked.as_mut().expect("checked");
+            self.arriving = acked.acks.pop_front().expect("checked").1;
+        } else if self.arriving.is_empty() && self.rng.below(24) == 0 {
+            self.arriving = match self.acked.is_some() {
+                true => self.sequenced_worm(),
+                false => self.arriving_worm(self.graph.d() as u64, self.graph.k()),
+            };
         }
         if self.rng.below(10) == 0 {
             Word::IDLE
@@ -384,5 +453,129 @@ impl Traffic {
         }
         words.push_back(Word::control(self.rng.below(256)));
         words
+    }
+}
+
+impl Traffic {
+    /// What the network does at the end of cycle `t` with the router's `events`: an ACK
+    /// owed is queued with its routes back to the source; a message that ended is no longer
+    /// held; a data worm sent whole is acknowledged now and then.
+    fn network(&mut self, t: u64, model: &mut Router, events: &[Event]) {
+        let Some(acked) = self.acked.as_mut() else {
+            return;
+        };
+        for event in events {
+            match event {
+                Event::AckDue { src, seq } => {
+                    let routes = route_set(&self.graph, &self.node, src)
+                        .expect("arriving worms come from other nodes");
+                    let last = self.node[self.node.len() - 1];
+                    let routes = routes
+                        .iter()
+                        .map(|r| SourceRoute {
+                            bytes: kautz_route_bytes(last, &r.hops),
+                            name: r.hops.iter().map(|&a| u32::from(a)).collect(),
+                        })
+                        .collect();
+                    model.queue_ack(self.graph.index_of(src) as u32, routes, *seq);
+                }
+                Event::Delivered(_) | Event::Failed(_) => acked.held = None,
+                _ => {}
+            }
+        }
+        if acked.take_whole_data_worm() && self.rng.below(8) > 0 {
+            if let Some((dst, seq)) = acked.held.clone() {
+                // Mostly soon; one in seven about when the source stops waiting (the ACK's
+                // worm takes k + 5 cycles to come in).
+                let delay = match self.rng.below(7) {
+                    0 => {
+                        acked.timeout.saturating_sub(self.graph.k() as u64 + 8) + self.rng.below(8)
+                    }
+                    _ => 1 + self.rng.below(48),
+                };
+                let worm = ack_worm(&dst, seq, &mut self.rng);
+                let at = acked.acks.back().map_or(t, |&(at, _)| at).max(t + delay);
+                acked.acks.push_back((at, worm));
+            }
+        }
+    }
+
+    /// A worm with a sequence number out of the switch's port 0, from another node: a data
+    /// worm (new from its source, or a copy of its last) or a stale ACK; one in six cut
+    /// short, some preceded by stray data words.
+    fn sequenced_worm(&mut self) -> VecDeque<Word> {
+        let src = loop {
+            let word = self.destination();
+            if word != self.node && self.graph.check_letters(&word).is_ok() {
+                break word;
+            }
+        };
+        let acked = self.acked.as_mut().expect("acknowledged delivery");
+        let last = acked.sent.get(&src).copied();
+        let (n, seq) = match (self.rng.below(8), last) {
+            (0, _) => (0, self.rng.below(1 << 16) as u16),
+            (1 | 2, Some(seq)) => (1 + self.rng.below(8), seq),
+            (_, last) => (
+                1 + self.rng.below(8),
+                last.map_or(self.rng.below(1 << 16) as u16, |s| s.wrapping_add(1)),
+            ),
+        };
+        if n > 0 {
+            acked.sent.insert(src.clone(), seq);
+        }
+        let mut words: VecDeque<Word> = (0..self.rng.below(3).saturating_sub(1))
+            .map(|_| Word::data(self.rng.below(256)))
+            .collect();
+        words.extend(sequenced(&src, n, seq, &mut self.rng));
+        if self.rng.below(6) == 0 {
+            let cut = 1 + self.rng.below(words.len() as u64 - 2) as usize;
+            words.truncate(cut);
+            words.push_back(Word::control(self.rng.below(256)));
+        }
+        words
+    }
+}
+
+/// The worm of `n` random bytes (an ACK when 0) numbered `seq` from `src` as it leaves the
+/// switch's port 0: x1 (ctl=1), x2..xk, n, the number's two bytes, the bytes, padding, the
+/// EOD.
+fn sequenced(src: &[Letter], n: u64, seq: u16, rng: &mut SplitMix64) -> VecDeque<Word> {
+    let mut words = VecDeque::new();
+    words.push_back(Word::control(u64::from(src[0])));
+    words.extend(src[1..].iter().map(|&x| Word::data(u64::from(x))));
+    words.push_back(Word::data(n));
+    words.extend(seq.to_be_bytes().map(|b| Word::data(u64::from(b))));
+    words.extend((0..n).map(|_| Word::data(rng.below(256))));
+    words.extend((0..rng.below(4)).map(|_| Word::data(0)));
+    words.push_back(Word::control(rng.below(256)));
+    words
+}
+
+/// The ACK from `dst` of the message numbered `seq`.
+fn ack_worm(dst: &[Letter], seq: u16, rng: &mut SplitMix64) -> VecDeque<Word> {
+    sequenced(dst, 0, seq, rng)
+}
+
+impl AckedNetwork {
+    /// The router's word of this cycle: a control word starts a worm or, in one, is its
+    /// EOD; a data worm (its route bytes unmarked) that reaches its EOD went out whole.
+    fn watch(&mut self, word: Word) {
+        if !(word.valid && word.ctl) {
+            return;
+        }
+        match self.sending.take() {
+            None => self.sending = Some(word.data & u64::from(ACK_MARK) == 0),
+            Some(data) => self.whole |= data,
+        }
+    }
+
+    /// The worm being sent was NACKed: the router drops it.
+    fn nacked(&mut self) {
+        self.sending = None;
+    }
+
+    /// Whether a data worm has gone out whole since the last call.
+    fn take_whole_data_worm(&mut self) -> bool {
+        std::mem::take(&mut self.whole)
     }
 }

@@ -483,20 +483,19 @@ impl Traffic {
                 _ => {}
             }
         }
-        if acked.take_whole_data_worm() && self.rng.below(8) > 0 {
-            if let Some((dst, seq)) = acked.held.clone() {
-                // Mostly soon; one in seven about when the source stops waiting (the ACK's
-                // worm takes k + 5 cycles to come in).
-                let delay = match self.rng.below(7) {
-                    0 => {
-                        acked.timeout.saturating_sub(self.graph.k() as u64 + 8) + self.rng.below(8)
-                    }
-                    _ => 1 + self.rng.below(48),
-                };
-                let worm = ack_worm(&dst, seq, &mut self.rng);
-                let at = acked.acks.back().map_or(t, |&(at, _)| at).max(t + delay);
-                acked.acks.push_back((at, worm));
-            }
+        if acked.take_whole_data_worm()
+            && self.rng.below(8) > 0
+            && let Some((dst, seq)) = acked.held.clone()
+        {
+            // Mostly soon; one in seven about when the source stops waiting (the ACK's
+            // worm takes k + 5 cycles to come in).
+            let delay = match self.rng.below(7) {
+                0 => acked.timeout.saturating_sub(self.graph.k() as u64 + 8) + self.rng.below(8),
+                _ => 1 + self.rng.below(48),
+            };
+            let worm = ack_worm(&dst, seq, &mut self.rng);
+            let at = acked.acks.back().map_or(t, |&(at, _)| at).max(t + delay);
+            acked.acks.push_back((at, worm));
         }
     }
 

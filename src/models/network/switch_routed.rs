@@ -229,16 +229,12 @@ impl SwitchRouted {
     /// Points every held channel and port at its worm's current slot.
     fn renumber(&mut self) {
         for (slot, worm) in self.worms.iter().enumerate() {
-            let slot = slot as u32;
-            for &(c, _) in &worm.channels {
-                self.owner[c as usize] = slot;
-            }
-            if worm.ejecting {
-                self.ejecting[worm.message.dst as usize] = slot;
-            }
-            if worm.at_source > 0 {
-                self.injecting[worm.message.src as usize] = slot;
-            }
+            let holders = (
+                &mut self.owner[..],
+                &mut self.ejecting[..],
+                &mut self.injecting[..],
+            );
+            point(holders, worm, slot as u32);
         }
     }
 
@@ -321,15 +317,12 @@ impl SwitchRouted {
 
     /// Frees every channel and port `worm` holds.
     fn release(&mut self, worm: &Worm) {
-        for &(c, _) in &worm.channels {
-            self.owner[c as usize] = FREE;
-        }
-        if worm.ejecting {
-            self.ejecting[worm.message.dst as usize] = FREE;
-        }
-        if worm.at_source > 0 {
-            self.injecting[worm.message.src as usize] = FREE;
-        }
+        let holders = (
+            &mut self.owner[..],
+            &mut self.ejecting[..],
+            &mut self.injecting[..],
+        );
+        point(holders, worm, FREE);
     }
 
     /// Moves every worm's flits one step where there is room, header first, so that a
@@ -464,6 +457,21 @@ impl SwitchRouted {
             self.nodes[c / self.ports],
             Port::from_index(c % self.ports)
         )
+    }
+}
+
+/// Points the holders of every channel and port `worm` holds (per channel, per node
+/// ejecting, per node injecting) at `holder`: a worm's slot, or `FREE`.
+fn point(holders: (&mut [u32], &mut [u32], &mut [u32]), worm: &Worm, holder: u32) {
+    let (owner, ejecting, injecting) = holders;
+    for &(c, _) in &worm.channels {
+        owner[c as usize] = holder;
+    }
+    if worm.ejecting {
+        ejecting[worm.message.dst as usize] = holder;
+    }
+    if worm.at_source > 0 {
+        injecting[worm.message.src as usize] = holder;
     }
 }
 

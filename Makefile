@@ -133,13 +133,18 @@ run: deps $(KAUTZGEN)
 ## its reason saying what make test runs instead: a smaller size, or every 7th vector);
 ## every ordered pair of K(4,5) (1,637,120) and the invalid words, in Verilator;
 ## then the 24-node K(2,4) network under load (saturated, one faulty node) against its model
-## in Verilator and GHDL, message for message; then the ring of three self-timed switches
+## in Verilator and GHDL, message for message, and under vct; the 16-node 4-ary 2-cube under
+## saf, B(2,4), and the 4x4 mesh under vct with a faulty node; then the ring of three self-timed switches
 ## and the self-timed K(2,3) network, each with fifty draws of its wires' delays, in GHDL
 ## and Icarus.
 verify-full: deps $(KAUTZGEN)
 	OBJCACHE=$${OBJCACHE-ccache} MAKEFLAGS="OPT_FAST=-O0" $(CARGO) test --locked --test suite -- --ignored
 	time $(KAUTZGEN) verify --d 4 --k 5 --pairs all --sim verilator
 	time $(KAUTZGEN) verify network --d 2 --k 4 --rate 0.03 --cycles 5000 --random-faulty-nodes 1
+	time $(KAUTZGEN) verify network --d 2 --k 4 --flow vct --rate 0.02 --cycles 3000 --random-faulty-nodes 1
+	time $(KAUTZGEN) verify network --topology torus --k 4 --n 2 --flow saf --rate 0.02 --cycles 3000
+	time $(KAUTZGEN) verify network --topology debruijn --d 2 --k 4 --rate 0.05 --cycles 3000
+	time $(KAUTZGEN) verify network --topology mesh --k 4 --n 2 --flow vct --rate 0.02 --cycles 3000 --random-faulty-nodes 1
 	time for seed in $$(seq 1 50); do \
 	  $(KAUTZGEN) verify switch --d 2 --clocking self-timed --seed $$seed | tail -2; \
 	done

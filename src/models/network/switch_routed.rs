@@ -28,10 +28,35 @@ use std::collections::VecDeque;
 /// Marks a channel, ejection port or injection port that no worm holds.
 const FREE: u32 = u32::MAX;
 
+/// A message as a source queues it and its worm carries it: what its record needs, kept
+/// small because the worms, oldest first, are sorted and shifted as they come and go.
+#[derive(Debug, Clone, Copy)]
+struct Made {
+    id: u64,
+    src: u32,
+    dst: u32,
+    inject: u64,
+    bytes: u8,
+}
+
+impl Made {
+    /// A message just made ([`Fabric::inject`]: its first round, no attempt yet).
+    fn of(message: &Message) -> Made {
+        debug_assert!(message.round == 0 && message.attempts.is_empty());
+        Made {
+            id: message.id,
+            src: message.src,
+            dst: message.dst,
+            inject: message.inject,
+            bytes: message.bytes,
+        }
+    }
+}
+
 /// A message on its way.
 #[derive(Debug)]
 struct Worm {
-    message: Message,
+    message: Made,
     header: Header,
     /// The node the header flit is at.
     head: u32,
@@ -52,19 +77,30 @@ impl Worm {
         u64::from(self.message.bytes)
     }
 
-    /// Its message, ended in cycle `t` with `outcome`, as the statistics take it.
-    fn finished(mut self, t: u64, outcome: AttemptOutcome) -> Finished {
+    /// Its message, ended in cycle `t` with `outcome`, as the statistics take it: one
+    /// attempt, over the nodes its header visited.
+    fn finished(self, t: u64, outcome: AttemptOutcome) -> Finished {
         let delivered = outcome == AttemptOutcome::Delivered;
-        self.message.handed = self.start;
-        self.message.attempts.push(Attempt {
-            route: self.path,
-            route_index: 0,
-            start: self.start,
-            outcome,
-            nack: None,
-        });
+        let made = self.message;
+        let message = Message {
+            id: made.id,
+            src: made.src,
+            dst: made.dst,
+            inject: made.inject,
+            bytes: made.bytes,
+            round: 0,
+            ready: made.inject,
+            handed: self.start,
+            attempts: vec![Attempt {
+                route: self.path,
+                route_index: 0,
+                start: self.start,
+                outcome,
+                nack: None,
+            }],
+        };
         Finished {
-            message: self.message,
+            message,
             outcome: if delivered {
                 Outcome::Delivered
             } else {
@@ -92,7 +128,7 @@ pub struct SwitchRouted {
     /// Per node: the worm ejecting there, and the worm sending from there.
     ejecting: Vec<u32>,
     injecting: Vec<u32>,
-    queues: Vec<VecDeque<Message>>,
+    queues: Vec<VecDeque<Made>>,
     queued: u64,
     /// Worms in flight, oldest first; a worm's index in `owner` etc. is its slot here.
     worms: Vec<Worm>,
@@ -155,7 +191,7 @@ impl SwitchRouted {
 
 impl Fabric for SwitchRouted {
     fn inject(&mut self, message: Message) {
-        self.queues[message.src as usize].push_back(message);
+        self.queues[message.src as usize].push_back(Made::of(&message));
         self.queued += 1;
     }
 
@@ -207,7 +243,11 @@ impl SwitchRouted {
             // Taken now; `renumber` below gives it the worm's slot once the worms are sorted.
             self.injecting[v] = 0;
             let flits = u64::from(message.bytes);
-            let dst = self.nodes[message.dst as usize].clone();
+            let (src, dst) = (&self.nodes[v], &self.nodes[message.dst as usize]);
+            // The fault-free route's nodes, the most a worm without faults visits.
+            let mut path = Vec::with_capacity(distance(&self.torus, src, dst) as usize + 1);
+            path.push(v as u32);
+            let dst = dst.clone();
             self.worms.push(Worm {
                 header: self.router.initial_header(dst),
                 head: v as u32,
@@ -215,7 +255,7 @@ impl SwitchRouted {
                 channels: VecDeque::new(),
                 ejecting: false,
                 ejected: 0,
-                path: vec![v as u32],
+                path,
                 start: t,
                 message,
             });

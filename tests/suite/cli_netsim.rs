@@ -515,3 +515,63 @@ fn random_fault_counts_say_what_they_draw() {
     ]);
     assert_eq!((code, stderr.as_str()), (0, ""));
 }
+
+/// The healthy position of a node of the 4-ary 2-cube named "a,b" (index 4a + b) when node
+/// 1,1 (index 5) is faulty.
+fn position_without_5(name: &str) -> usize {
+    let (a, b) = name.split_once(',').unwrap();
+    let index = 4 * a.parse::<usize>().unwrap() + b.parse::<usize>().unwrap();
+    assert_ne!(index, 5, "the faulty node sends and receives nothing");
+    if index > 5 { index - 1 } else { index }
+}
+
+#[test]
+fn a_fixed_pattern_sends_each_healthy_position_to_its_partner() {
+    // 15 healthy positions: bit-complement sends p to 14 - p (position 7, node 2,0, to
+    // itself: it makes no message); tornado sends p to p + 7 mod 15.
+    for (pattern, partner, idle) in [
+        ("bit-complement", (|p| 14 - p) as fn(usize) -> usize, 1),
+        ("tornado", |p| (p + 7) % 15, 0),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("t.jsonl");
+        let (status, json, stderr) = kautzgen(&[
+            "netsim",
+            "--topology",
+            "torus",
+            "--k",
+            "4",
+            "--n",
+            "2",
+            "--traffic",
+            pattern,
+            "--faulty-node",
+            "1,1",
+            "--rate",
+            "0.05",
+            "--cycles",
+            "300",
+            "--format",
+            "json",
+            "--trace",
+            trace.to_str().unwrap(),
+        ]);
+        assert_eq!(status, 0, "{stderr}");
+        let s: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(s.get("idle_nodes").map_or(0, |v| v.as_u64().unwrap()), idle);
+        let lines = std::fs::read_to_string(&trace).unwrap();
+        let mut senders = std::collections::BTreeSet::new();
+        for line in lines.lines() {
+            let m: serde_json::Value = serde_json::from_str(line).unwrap();
+            let (src, dst) = (m["src"].as_str().unwrap(), m["dst"].as_str().unwrap());
+            let p = position_without_5(src);
+            assert_eq!(position_without_5(dst), partner(p), "{pattern}: {line}");
+            senders.insert(p);
+        }
+        assert_eq!(
+            senders.len(),
+            15 - idle as usize,
+            "{pattern}: every other position sends"
+        );
+    }
+}

@@ -71,7 +71,8 @@ pub struct Args {
     /// Seed of the traffic, the faults drawn and the messages' bytes
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Destinations: uniform, a fixed permutation, or a hot spot
+    /// Destinations: uniform, a fixed permutation, a hot spot, or a pattern of the field
+    /// (docs/network.md, "Traffic patterns")
     #[arg(long, value_parser = choice::<Pattern>(), default_value = Pattern::Uniform.name())]
     traffic: Pattern,
     /// Hot spot: the fraction of messages sent to the hot node
@@ -159,6 +160,7 @@ pub(super) fn simulate(
             .map_err(input_error)?;
     }
     let healthy = net.healthy().len();
+    let idle = net.idle_nodes();
     let faulty_links = link_names(params.plan.as_ref(), &net.faults().links);
     let plan = net.plan().clone();
     let bar = progress::bar(params.cycles, "netsim", "cycles");
@@ -188,12 +190,15 @@ pub(super) fn simulate(
         Format::Json => {
             let mut value = serde_json::to_value(&summary).context("summary as JSON")?;
             value["healthy_nodes"] = healthy.into();
+            if idle > 0 {
+                value["idle_nodes"] = idle.into();
+            }
             if !faulty_links.is_empty() {
                 value["faulty_links"] = faulty_links.into();
             }
             format!("{value}\n")
         }
-        Format::Text => table(params, healthy, &faulty_links, &summary),
+        Format::Text => table(params, (healthy, idle), &faulty_links, &summary),
     };
     print_stdout(&text)
 }
@@ -319,7 +324,12 @@ fn parse_bytes(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u8>> {
 
 /// The figures as an aligned table under a line that names the run (and one that names
 /// its faulty links), and on deadlock the worms waiting on each other.
-fn table(params: &NetParams, healthy: usize, faulty_links: &[String], s: &Summary) -> String {
+fn table(
+    params: &NetParams,
+    (healthy, idle): (usize, usize),
+    faulty_links: &[String],
+    s: &Summary,
+) -> String {
     let plan = &params.plan;
     let fabric = match (params.routing, params.flow) {
         (
@@ -353,6 +363,11 @@ fn table(params: &NetParams, healthy: usize, faulty_links: &[String], s: &Summar
     );
     if !faulty_links.is_empty() {
         text += &format!("faulty links: {}\n", faulty_links.join(" "));
+    }
+    if idle > 0 {
+        text += &format!(
+            "{idle} of the {healthy} healthy nodes make no message: the pattern sends them to themselves or they have no healthy neighbour\n"
+        );
     }
     for (name, value) in rows(s) {
         text.push_str(&format!("{name:<22} {value}\n"));

@@ -215,4 +215,13 @@ impl Plan for CubePlan {
     fn cube(&self) -> Option<Torus> {
         Some(self.cube)
     }
+
+    fn out_neighbours(&self, v: usize) -> Vec<usize> {
+        let node = self.cube.node_at(v);
+        self.cube
+            .ports()
+            .filter_map(|p| self.cube.neighbour(&node, p))
+            .map(|w| self.cube.index_of(&w))
+            .collect()
+    }
 }

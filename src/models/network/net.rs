@@ -75,7 +75,14 @@ impl Net {
         let healthy: Vec<u32> = (0..nodes as u32)
             .filter(|v| faults.nodes.binary_search(v).is_err())
             .collect();
-        let traffic = TrafficGen::new(params.traffic.clone(), nodes, healthy.clone(), params.seed);
+        let out = |v| plan.out_neighbours(v);
+        let traffic = TrafficGen::new(
+            params.traffic.clone(),
+            nodes,
+            healthy.clone(),
+            out,
+            params.seed,
+        );
         Ok(Net {
             plan,
             fabric,
@@ -103,6 +110,12 @@ impl Net {
     /// The faulty nodes and links.
     pub fn faults(&self) -> &Faults {
         &self.faults
+    }
+
+    /// The healthy nodes the traffic pattern has make no message (sent to themselves, or
+    /// without a healthy neighbour).
+    pub fn idle_nodes(&self) -> usize {
+        self.traffic.idle_nodes()
     }
 
     /// Adds a message of `bytes` bytes from node `src` to node `dst`, made in cycle `cycle`,

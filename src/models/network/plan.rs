@@ -104,6 +104,9 @@ pub trait Plan: fmt::Debug + Send + Sync {
     fn cube(&self) -> Option<Torus> {
         None
     }
+
+    /// The nodes node `v`'s links lead to, for the neighbour traffic pattern.
+    fn out_neighbours(&self, v: usize) -> Vec<usize>;
 }
 
 /// Most nodes of a route table whose every pair's routes are worked out for
@@ -216,6 +219,14 @@ impl Plan for KautzPlan {
         let hops: Vec<Letter> = name.iter().map(|&a| a as Letter).collect();
         let word = &walk(self.graph.word_at(src).letters(), &hops)[at];
         self.graph.index_of(word)
+    }
+
+    fn out_neighbours(&self, v: usize) -> Vec<usize> {
+        let word = self.graph.word_at(v);
+        self.graph
+            .out_neighbours(word.letters())
+            .map(|w| self.graph.index_of(w.letters()))
+            .collect()
     }
 
     fn route_cycles(&self) -> u64 {
@@ -394,6 +405,10 @@ impl Plan for TablePlan {
 
     fn route_node(&self, _src: usize, name: &[u32], at: usize) -> usize {
         name[at] as usize
+    }
+
+    fn out_neighbours(&self, v: usize) -> Vec<usize> {
+        self.network.digraph().out(v).to_vec()
     }
 
     fn route_cycles(&self) -> u64 {

@@ -2,6 +2,11 @@
 //! message (a Bernoulli process per node and cycle, drawn as geometric gaps), to whom, and
 //! how long. Everything is drawn from one seeded generator in a fixed order, so a seed
 //! names a run.
+//!
+//! The patterns of the field (Dally and Towles, ch. 3) are defined on the healthy nodes'
+//! positions 0..N-1 in node order, for any N, not only powers of two (docs/network.md,
+//! "Traffic patterns", gives each mapping): a node whose pattern sends it to itself makes
+//! no message.
 
 use crate::choice::choice;
 use crate::random::SplitMix64;
@@ -20,6 +25,41 @@ choice! {
             node sends to itself); every message of a node goes to the same destination",
         Hotspot = "hotspot":
             "A hot node drawn by the seed gets a fraction of all messages, the rest uniform",
+        BitComplement = "bit-complement":
+            "Position p sends to N-1-p (for N a power of two, p's bits complemented)",
+        BitReversal = "bit-reversal":
+            "Position p sends to p's ceil(log2 N) bits reversed, if that is a position",
+        Transpose = "transpose":
+            "Positions as rows of c = ceil(sqrt N): row i, column j sends to row j, column i, if that is a position",
+        Shuffle = "shuffle":
+            "Perfect shuffle of N cards: p sends to 2p mod (N-1), N-1 to itself, for N even (for N a power of two, p's bits rotated left); 2p mod N for N odd",
+        Tornado = "tornado":
+            "Position p sends ceil(N/2)-1 places on round the positions' ring",
+        Neighbour = "neighbour":
+            "A random healthy node one link away",
+    }
+}
+
+impl Pattern {
+    /// The position position `p` of `n` sends to under this pattern, if it is a fixed map
+    /// (`p` itself when it sends nothing); none for the patterns drawn per message.
+    pub fn partner_position(self, p: usize, n: usize) -> Option<usize> {
+        let bits = usize::BITS - (n - 1).leading_zeros();
+        let within = |q: usize| if q < n { q } else { p };
+        Some(match self {
+            Pattern::BitComplement => n - 1 - p,
+            Pattern::BitReversal if bits == 0 => p,
+            Pattern::BitReversal => within(p.reverse_bits() >> (usize::BITS - bits)),
+            Pattern::Transpose => {
+                let c = n.isqrt() + usize::from(n.isqrt().pow(2) < n);
+                within((p % c) * c + p / c)
+            }
+            Pattern::Shuffle if n % 2 == 1 => 2 * p % n,
+            Pattern::Shuffle if p == n - 1 => p,
+            Pattern::Shuffle => 2 * p % (n - 1),
+            Pattern::Tornado => (p + n.div_ceil(2) - 1) % n,
+            _ => return None,
+        })
     }
 }
 
@@ -41,8 +81,11 @@ pub struct TrafficGen {
     traffic: Traffic,
     rng: SplitMix64,
     healthy: Vec<u32>,
-    /// Permutation: each node's destination, by node index (unused entries `u32::MAX`).
+    /// The fixed patterns: each node's destination, by node index (unused entries
+    /// `u32::MAX`; a node's own index when it makes no message).
     partner: Vec<u32>,
+    /// Neighbour: each node's healthy out-neighbours, by node index.
+    neighbours: Vec<Vec<u32>>,
     hot: u32,
     /// The next injection of every healthy node: (cycle, node).
     next: BinaryHeap<Reverse<(u64, u32)>>,
@@ -50,38 +93,69 @@ pub struct TrafficGen {
 
 impl TrafficGen {
     /// The traffic of `traffic` among the `healthy` nodes (at least two, ascending) of a
-    /// graph of `nodes` nodes, drawn from `seed`.
-    pub fn new(traffic: Traffic, nodes: usize, healthy: Vec<u32>, seed: u64) -> Self {
+    /// graph of `nodes` nodes whose out-neighbours `out` gives (for the neighbour pattern),
+    /// drawn from `seed`.
+    pub fn new(
+        traffic: Traffic,
+        nodes: usize,
+        healthy: Vec<u32>,
+        out: impl Fn(usize) -> Vec<usize>,
+        seed: u64,
+    ) -> Self {
         debug_assert!(healthy.len() >= 2);
         let mut rng = SplitMix64::new(seed);
-        let mut partner = Vec::new();
-        if traffic.pattern == Pattern::Permutation {
-            let mut order = healthy.clone();
-            for i in (1..order.len()).rev() {
-                let j = rng.below(i as u64) as usize;
-                order.swap(i, j);
+        let partner = partners(traffic.pattern, nodes, &healthy, &mut rng);
+        let neighbours = match traffic.pattern {
+            Pattern::Neighbour => {
+                let mut is_healthy = vec![false; nodes];
+                for &v in &healthy {
+                    is_healthy[v as usize] = true;
+                }
+                (0..nodes)
+                    .map(|v| {
+                        out(v)
+                            .into_iter()
+                            .filter(|&w| w != v && is_healthy[w])
+                            .map(|w| w as u32)
+                            .collect()
+                    })
+                    .collect()
             }
-            partner = vec![u32::MAX; nodes];
-            for (i, &v) in healthy.iter().enumerate() {
-                partner[v as usize] = order[i];
-            }
-        }
+            _ => Vec::new(),
+        };
         let hot = healthy[rng.below(healthy.len() as u64) as usize];
         let mut traffic_gen = TrafficGen {
             traffic,
             rng,
             healthy,
             partner,
+            neighbours,
             hot,
             next: BinaryHeap::new(),
         };
         for i in 0..traffic_gen.healthy.len() {
             let v = traffic_gen.healthy[i];
-            if let Some(gap) = traffic_gen.gap() {
+            if traffic_gen.sends(v)
+                && let Some(gap) = traffic_gen.gap()
+            {
                 traffic_gen.next.push(Reverse((gap, v)));
             }
         }
         traffic_gen
+    }
+
+    /// Whether node `v` makes messages: not when its pattern sends it to itself, or it has
+    /// no healthy neighbour to send to.
+    fn sends(&self, v: u32) -> bool {
+        match self.traffic.pattern {
+            Pattern::Neighbour => !self.neighbours[v as usize].is_empty(),
+            _ => self.partner.get(v as usize) != Some(&v),
+        }
+    }
+
+    /// The healthy nodes that make no message under the pattern.
+    pub fn idle_nodes(&self) -> usize {
+        self.healthy.iter().filter(|&&v| !self.sends(v)).count()
     }
 
     /// Cycles to wait before the next message: the number of failed Bernoulli trials, or
@@ -116,7 +190,11 @@ impl TrafficGen {
     /// The destination of a message from `src`.
     pub fn destination(&mut self, src: u32) -> u32 {
         match self.traffic.pattern {
-            Pattern::Permutation => self.partner[src as usize],
+            Pattern::Neighbour => {
+                let out = &self.neighbours[src as usize];
+                out[self.rng.below(out.len() as u64) as usize]
+            }
+            _ if !self.partner.is_empty() => self.partner[src as usize],
             Pattern::Hotspot if src != self.hot => {
                 if self.chance(self.traffic.hot_fraction) {
                     self.hot
@@ -151,5 +229,158 @@ impl TrafficGen {
     /// A delay of 1 to `max` cycles, before a failed message's next round.
     pub fn retry_delay(&mut self, max: u64) -> u64 {
         1 + self.rng.below(max)
+    }
+}
+
+/// Each node's destination under a fixed `pattern` among the `healthy` nodes, by node index
+/// (`u32::MAX` for the others), drawn from `rng` for the permutation; empty for the
+/// patterns drawn per message.
+fn partners(pattern: Pattern, nodes: usize, healthy: &[u32], rng: &mut SplitMix64) -> Vec<u32> {
+    let n = healthy.len();
+    let order: Vec<u32> = match pattern {
+        Pattern::Permutation => {
+            let mut order = healthy.to_vec();
+            for i in (1..n).rev() {
+                let j = rng.below(i as u64) as usize;
+                order.swap(i, j);
+            }
+            order
+        }
+        _ => match (0..n)
+            .map(|p| pattern.partner_position(p, n))
+            .collect::<Option<Vec<usize>>>()
+        {
+            Some(positions) => positions.into_iter().map(|q| healthy[q]).collect(),
+            None => return Vec::new(),
+        },
+    };
+    let mut partner = vec![u32::MAX; nodes];
+    for (i, &v) in healthy.iter().enumerate() {
+        partner[v as usize] = order[i];
+    }
+    partner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXED: [Pattern; 5] = [
+        Pattern::BitComplement,
+        Pattern::BitReversal,
+        Pattern::Transpose,
+        Pattern::Shuffle,
+        Pattern::Tornado,
+    ];
+
+    fn map(pattern: Pattern, n: usize) -> Vec<usize> {
+        (0..n)
+            .map(|p| pattern.partner_position(p, n).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn on_a_power_of_two_the_patterns_are_the_textbook_ones() {
+        // N = 16: 4-bit positions.
+        assert_eq!(
+            map(Pattern::BitComplement, 16),
+            (0..16).map(|p| 15 - p).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            map(Pattern::BitReversal, 16),
+            [0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15]
+        );
+        // Transpose swaps the two 2-bit halves.
+        assert_eq!(
+            map(Pattern::Transpose, 16),
+            [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]
+        );
+        // Shuffle rotates the bits left.
+        assert_eq!(
+            map(Pattern::Shuffle, 16),
+            [0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15]
+        );
+        assert_eq!(
+            map(Pattern::Tornado, 16),
+            (0..16).map(|p| (p + 7) % 16).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn on_twelve_positions_out_of_range_partners_stay_home() {
+        // b = 4: reversals of 3, 7, 11 are 12, 14, 13; c = 4: transposes of 3, 7, 11 are
+        // 12, 13, 14.
+        assert_eq!(
+            map(Pattern::BitComplement, 12),
+            (0..12).map(|p| 11 - p).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            map(Pattern::BitReversal, 12),
+            [0, 8, 4, 3, 2, 10, 6, 7, 1, 9, 5, 11]
+        );
+        assert_eq!(
+            map(Pattern::Transpose, 12),
+            [0, 4, 8, 3, 1, 5, 9, 7, 2, 6, 10, 11]
+        );
+        assert_eq!(
+            map(Pattern::Shuffle, 12),
+            [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11]
+        );
+        assert_eq!(
+            map(Pattern::Tornado, 12),
+            (0..12).map(|p| (p + 5) % 12).collect::<Vec<_>>()
+        );
+        // An odd deck: 2p mod 7.
+        assert_eq!(map(Pattern::Shuffle, 7), [0, 2, 4, 6, 1, 3, 5]);
+    }
+
+    #[test]
+    fn every_fixed_pattern_is_a_permutation_of_the_positions() {
+        for n in 2..=300 {
+            for pattern in FIXED {
+                let mut seen = vec![false; n];
+                for q in map(pattern, n) {
+                    assert!(!std::mem::replace(&mut seen[q], true), "{pattern:?} on {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_node_sent_to_itself_makes_no_message() {
+        let traffic = Traffic {
+            pattern: Pattern::BitReversal,
+            rate: 1.0,
+            bytes: 1..=1,
+            hot_fraction: 0.0,
+        };
+        // Twelve nodes, all healthy: positions 0, 3, 6, 7, 9 and 11 reverse onto
+        // themselves or past the last position.
+        let mut draws = TrafficGen::new(traffic, 12, (0..12).collect(), |_| Vec::new(), 1);
+        assert_eq!(draws.idle_nodes(), 6);
+        let mut made = Vec::new();
+        while let Some((_, v)) = draws.next_injection(1) {
+            made.push((v, draws.destination(v)));
+        }
+        assert_eq!(made, [(1, 8), (2, 4), (4, 2), (5, 10), (8, 1), (10, 5)]);
+    }
+
+    #[test]
+    fn neighbour_traffic_goes_one_link_to_a_healthy_node() {
+        let traffic = Traffic {
+            pattern: Pattern::Neighbour,
+            rate: 1.0,
+            bytes: 1..=1,
+            hot_fraction: 0.0,
+        };
+        // A ring 0 -> 1 -> 2 -> 3 -> 0 with node 2 faulty: 1 has no healthy neighbour.
+        let out = |v: usize| vec![(v + 1) % 4];
+        let mut draws = TrafficGen::new(traffic, 4, vec![0, 1, 3], out, 1);
+        assert_eq!(draws.idle_nodes(), 1);
+        let mut made = Vec::new();
+        while let Some((_, v)) = draws.next_injection(1) {
+            made.push((v, draws.destination(v)));
+        }
+        assert_eq!(made, [(0, 1), (3, 0)]);
     }
 }

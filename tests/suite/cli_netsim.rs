@@ -55,7 +55,27 @@ fn bad_input_is_refused_with_one_line() {
         ),
         (
             &["--message-bytes", "0"],
-            "message bytes '0' is not N or LO..HI with 1 <= LO <= HI <= 255",
+            "message bytes '0' is not N, LO..HI or SHORT,LONG@P with 1 <= LO <= HI <= 255 and 0 <= P <= 1",
+        ),
+        (
+            &["--message-bytes", "4,16@1.5"],
+            "the fraction of long messages must be between 0 and 1, got 1.5",
+        ),
+        (
+            &["--message-bytes", "4,20@0.5"],
+            "message bytes must be 1 to 16, got 4..20",
+        ),
+        (
+            &["--burst", "10"],
+            "--burst '10' is not ON,OFF, two numbers of cycles",
+        ),
+        (
+            &["--burst", "0,10"],
+            "bursts need on and off periods of at least 1 cycle on average, got 0,10",
+        ),
+        (
+            &["--burst", "1,99"],
+            "at rate 0.02 with bursts of 1 cycles on and 99 off a node would make 2 messages a cycle while on: at most 1",
         ),
         (
             &["--message-bytes", "20"],

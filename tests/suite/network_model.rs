@@ -25,12 +25,7 @@ fn params(d: u64, k: u64, rate: f64, cycles: u64, seed: u64) -> NetParams {
         plan: Arc::new(plan),
         arbiter: Arbiter::RoundRobin,
         max_bytes: 16,
-        traffic: Traffic {
-            pattern: Pattern::Uniform,
-            rate,
-            bytes: 1..=16,
-            hot_fraction: 0.2,
-        },
+        traffic: Traffic::uniform(rate, 1..=16),
         cycles,
         seed,
         faults: FaultSpec::default(),

@@ -45,12 +45,7 @@ pub(crate) fn params(plan: Arc<dyn Plan>, rate: f64, cycles: u64, seed: u64) -> 
         plan,
         arbiter: Arbiter::RoundRobin,
         max_bytes: 16,
-        traffic: Traffic {
-            pattern: Pattern::Uniform,
-            rate,
-            bytes: 1..=16,
-            hot_fraction: 0.2,
-        },
+        traffic: Traffic::uniform(rate, 1..=16),
         cycles,
         seed,
         faults: FaultSpec::default(),

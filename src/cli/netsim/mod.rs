@@ -23,7 +23,7 @@ use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::network::plan::Plan;
 use crate::network::stats::Summary;
 use crate::network::trace::trace_line;
-use crate::network::traffic::{Pattern, Traffic};
+use crate::network::traffic::{Burst, Pattern, Traffic};
 use crate::output;
 use crate::routing::torus::Algorithm;
 use crate::units::choice_arg::choice;
@@ -78,9 +78,15 @@ pub struct Args {
     /// Hot spot: the fraction of messages sent to the hot node
     #[arg(long, default_value_t = 0.2, value_name = "F")]
     hot_fraction: f64,
-    /// Data bytes per message: N, or LO..HI drawn uniformly
-    #[arg(long, default_value = "16", value_name = "N|LO..HI")]
+    /// Data bytes per message: N; LO..HI drawn uniformly; or SHORT,LONG@P, LONG bytes with
+    /// probability P and SHORT otherwise
+    #[arg(long, default_value = "16", value_name = "N|LO..HI|SHORT,LONG@P")]
     message_bytes: String,
+    /// On-off injection: on periods of ON cycles and off periods of OFF cycles on average;
+    /// a node makes messages only while on, at rate R(ON+OFF)/ON, so that its average is
+    /// --rate R
+    #[arg(long, value_name = "ON,OFF")]
+    burst: Option<String>,
     /// The router's message buffer in bytes (1 to 255)
     #[arg(long, default_value_t = 16)]
     max_bytes: u64,
@@ -242,7 +248,13 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
     let required = "clap makes --rate and --cycles required without a subcommand";
     let built = args.topology.build().map_err(input_error)?;
     let plan = built.plan().map_err(input_error)?;
-    let bytes = parse_bytes(&args.message_bytes).map_err(input_error)?;
+    let (bytes, long_fraction) = parse_bytes(&args.message_bytes).map_err(input_error)?;
+    let burst = args
+        .burst
+        .as_deref()
+        .map(parse_burst)
+        .transpose()
+        .map_err(input_error)?;
     let faults = fault_spec(args, plan.as_ref()).map_err(input_error)?;
     let routing = match (args.routing, args.buffer_flits) {
         (None, Some(_)) => {
@@ -275,7 +287,9 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
             pattern: args.traffic,
             rate: args.rate.expect(required),
             bytes,
+            long_fraction,
             hot_fraction: args.hot_fraction,
+            burst,
         },
         cycles: args.cycles.expect(required),
         seed: args.seed,
@@ -309,17 +323,45 @@ fn fault_spec(args: &Args, plan: &dyn Plan) -> anyhow::Result<FaultSpec> {
     Ok(faults)
 }
 
-/// `N` or `LO..HI`, each 1 to 255.
-fn parse_bytes(text: &str) -> anyhow::Result<std::ops::RangeInclusive<u8>> {
-    let bad =
-        || anyhow::anyhow!("message bytes '{text}' is not N or LO..HI with 1 <= LO <= HI <= 255");
+/// `N`, `LO..HI` or `SHORT,LONG@P` (each length 1 to 255): the range of lengths, and for
+/// the last the fraction of long messages.
+fn parse_bytes(text: &str) -> anyhow::Result<(std::ops::RangeInclusive<u8>, Option<f64>)> {
+    let bad = || {
+        anyhow::anyhow!(
+            "message bytes '{text}' is not N, LO..HI or SHORT,LONG@P with 1 <= LO <= HI <= 255 and 0 <= P <= 1"
+        )
+    };
+    let number = |s: &str| {
+        s.trim()
+            .parse::<u8>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(bad)
+    };
+    if let Some((lengths, p)) = text.split_once('@') {
+        let (short, long) = lengths.split_once(',').ok_or_else(bad)?;
+        let (short, long) = (number(short)?, number(long)?);
+        let p: f64 = p.trim().parse().map_err(|_| bad())?;
+        if short > long {
+            return Err(bad());
+        }
+        return Ok((short..=long, Some(p)));
+    }
     let (lo, hi) = text.split_once("..").unwrap_or((text, text));
-    let lo: u8 = lo.trim().parse().map_err(|_| bad())?;
-    let hi: u8 = hi.trim().parse().map_err(|_| bad())?;
-    if lo == 0 || lo > hi {
+    let (lo, hi) = (number(lo)?, number(hi)?);
+    if lo > hi {
         return Err(bad());
     }
-    Ok(lo..=hi)
+    Ok((lo..=hi, None))
+}
+
+/// `ON,OFF`: the mean on and off periods of bursty injection, in cycles.
+fn parse_burst(text: &str) -> anyhow::Result<Burst> {
+    let (on, off) = text
+        .split_once(',')
+        .and_then(|(on, off)| Some((on.trim().parse().ok()?, off.trim().parse().ok()?)))
+        .ok_or_else(|| anyhow::anyhow!("--burst '{text}' is not ON,OFF, two numbers of cycles"))?;
+    Ok(Burst { on, off })
 }
 
 /// The figures as an aligned table under a line that names the run (and one that names
@@ -347,13 +389,19 @@ fn table(
         (Routing::Source, Flow::Nack) => String::new(),
         (Routing::Source, flow) => format!("{} flow control; ", flow.name()),
     };
-    let bytes = &params.traffic.bytes;
-    let bytes = match bytes.start() == bytes.end() {
-        true => bytes.start().to_string(),
-        false => format!("{}..{}", bytes.start(), bytes.end()),
+    let t = &params.traffic;
+    let (lo, hi) = (t.bytes.start(), t.bytes.end());
+    let bytes = match (t.long_fraction, lo == hi) {
+        (Some(p), _) => format!("{lo} or {hi} (long with probability {p})"),
+        (None, true) => lo.to_string(),
+        (None, false) => format!("{lo}..{hi}"),
+    };
+    let injection = match t.burst {
+        Some(b) => format!(" in bursts ({} cycles on, {} off)", b.on, b.off),
+        None => String::new(),
     };
     let mut text = format!(
-        "{}: {} nodes, {healthy} healthy; {fabric}{} traffic at rate {} for {} cycles, {bytes} bytes a message, seed {}\n",
+        "{}: {} nodes, {healthy} healthy; {fabric}{} traffic at rate {}{injection} for {} cycles, {bytes} bytes a message, seed {}\n",
         plan.name(),
         plan.node_count(),
         params.traffic.pattern.name(),

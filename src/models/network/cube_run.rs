@@ -11,7 +11,7 @@ use super::params::{NetError, NetParams, Routing};
 use super::plan::{
     MAX_NODES, Plan, PlanError, TABLE_ROUTE_CYCLES, index_address, index_bytes, index_node,
 };
-use super::traffic::{Pattern, Traffic};
+use super::traffic::Traffic;
 use crate::fabric::network::grid_wiring;
 use crate::fabric::switch::{Arbiter, Flow};
 use crate::fabric::wiring::{Wiring, WiringError};
@@ -72,10 +72,8 @@ impl CubeRun {
             flow: Flow::Nack,
             max_bytes: flits,
             traffic: Traffic {
-                pattern: Pattern::Uniform,
-                rate: self.rate,
-                bytes: flits..=flits,
                 hot_fraction: 0.0,
+                ..Traffic::uniform(self.rate, flits..=flits)
             },
             cycles: self.cycles,
             seed: self.seed,

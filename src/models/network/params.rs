@@ -5,7 +5,7 @@
 
 use super::faults::{FaultError, FaultSpec};
 use super::plan::{MAX_NODES, Plan, PlanError};
-use super::traffic::{Pattern, Traffic};
+use super::traffic::Traffic;
 use crate::choice::Choice;
 use crate::fabric::network::NetworkError;
 use crate::fabric::switch::{Arbiter, Flow, MAX_BUFFER_WORDS, SwitchConfigError};
@@ -41,6 +41,19 @@ pub enum NetError {
     Rate(f64),
     #[error("hot-spot fraction must be between 0 and 1, got {0}")]
     HotFraction(f64),
+    #[error("the fraction of long messages must be between 0 and 1, got {0}")]
+    LongFraction(f64),
+    #[error("bursts need on and off periods of at least 1 cycle on average, got {on},{off}")]
+    BurstPeriods { on: u64, off: u64 },
+    #[error(
+        "at rate {rate} with bursts of {on} cycles on and {off} off a node would make {on_rate} messages a cycle while on: at most 1"
+    )]
+    BurstRate {
+        rate: f64,
+        on: u64,
+        off: u64,
+        on_rate: f64,
+    },
     #[error("message bytes must be 1 to {max}, got {got}")]
     MessageBytes { got: String, max: u8 },
     #[error("max bytes must be 1 to 255, got {0}")]
@@ -134,12 +147,7 @@ impl NetParams {
             arbiter: Arbiter::RoundRobin,
             flow: Flow::Nack,
             max_bytes: bytes,
-            traffic: Traffic {
-                pattern: Pattern::Uniform,
-                rate,
-                bytes: bytes..=bytes,
-                hot_fraction: 0.2,
-            },
+            traffic: Traffic::uniform(rate, bytes..=bytes),
             cycles,
             seed,
             faults: FaultSpec::default(),
@@ -156,6 +164,24 @@ pub fn check(params: &NetParams) -> Result<(), NetError> {
     }
     if !(0.0..=1.0).contains(&t.hot_fraction) {
         return Err(NetError::HotFraction(t.hot_fraction));
+    }
+    if let Some(p) = t.long_fraction.filter(|p| !(0.0..=1.0).contains(p)) {
+        return Err(NetError::LongFraction(p));
+    }
+    if let Some(burst) = t.burst {
+        let (on, off) = (burst.on, burst.off);
+        if on == 0 || off == 0 {
+            return Err(NetError::BurstPeriods { on, off });
+        }
+        let on_rate = burst.on_rate(t.rate);
+        if on_rate > 1.0 {
+            return Err(NetError::BurstRate {
+                rate: t.rate,
+                on,
+                off,
+                on_rate,
+            });
+        }
     }
     if params.max_bytes == 0 {
         return Err(NetError::MaxBytes(0));

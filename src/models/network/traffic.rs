@@ -67,12 +67,50 @@ impl Pattern {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Traffic {
     pub pattern: Pattern,
-    /// Probability that a healthy node makes a message in a cycle, 0 to 1.
+    /// Probability that a healthy node makes a message in a cycle, 0 to 1, on average
+    /// over its on and off periods when it sends in bursts.
     pub rate: f64,
-    /// Data bytes per message, drawn uniformly from this range.
+    /// Data bytes per message, drawn uniformly from this range, or one of its two ends.
     pub bytes: RangeInclusive<u8>,
+    /// Bimodal lengths: the fraction of messages of the range's longer end, the others of
+    /// its shorter one.
+    pub long_fraction: Option<f64>,
     /// Hotspot: the fraction of messages to the hot node.
     pub hot_fraction: f64,
+    /// On-off injection; none for a Bernoulli process.
+    pub burst: Option<Burst>,
+}
+
+impl Traffic {
+    /// Uniform Bernoulli traffic of `bytes`-byte messages at `rate`, as benchmarks and the
+    /// plain sweeps run it.
+    pub fn uniform(rate: f64, bytes: RangeInclusive<u8>) -> Self {
+        Traffic {
+            pattern: Pattern::Uniform,
+            rate,
+            bytes,
+            long_fraction: None,
+            hot_fraction: 0.2,
+            burst: None,
+        }
+    }
+}
+
+/// On-off injection (a Markov-modulated Bernoulli process): a node's on and off periods
+/// last `on` and `off` cycles on average (geometric lengths); it makes messages only while
+/// on, at the rate that keeps its average at [`Traffic::rate`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Burst {
+    pub on: u64,
+    pub off: u64,
+}
+
+impl Burst {
+    /// The rate while on for an average `rate`: rate (on + off) / on, which must be at
+    /// most 1.
+    pub fn on_rate(self, rate: f64) -> f64 {
+        rate * (self.on + self.off) as f64 / self.on as f64
+    }
 }
 
 /// Draws the traffic of one run: injection cycles, destinations and lengths.
@@ -87,6 +125,8 @@ pub struct TrafficGen {
     /// Neighbour: each node's healthy out-neighbours, by node index.
     neighbours: Vec<Vec<u32>>,
     hot: u32,
+    /// Under bursts, per node: the cycle its current on period ends (off from then).
+    on_until: Vec<u64>,
     /// The next injection of every healthy node: (cycle, node).
     next: BinaryHeap<Reverse<(u64, u32)>>,
 }
@@ -131,17 +171,58 @@ impl TrafficGen {
             partner,
             neighbours,
             hot,
+            on_until: Vec::new(),
             next: BinaryHeap::new(),
         };
+        if let Some(burst) = traffic_gen.traffic.burst {
+            traffic_gen.on_until = vec![0; nodes];
+            for i in 0..traffic_gen.healthy.len() {
+                // Each node starts on with the stationary probability on / (on + off).
+                let on = burst.on as f64 / (burst.on + burst.off) as f64;
+                if traffic_gen.chance(on) {
+                    let v = traffic_gen.healthy[i] as usize;
+                    traffic_gen.on_until[v] = traffic_gen.period(burst.on);
+                }
+            }
+        }
         for i in 0..traffic_gen.healthy.len() {
             let v = traffic_gen.healthy[i];
             if traffic_gen.sends(v)
-                && let Some(gap) = traffic_gen.gap()
+                && let Some(at) = traffic_gen.next_from(v, 0)
             {
-                traffic_gen.next.push(Reverse((gap, v)));
+                traffic_gen.next.push(Reverse((at, v)));
             }
         }
         traffic_gen
+    }
+
+    /// The first cycle at or after `t` in which node `v` makes a message, or none at rate
+    /// 0.
+    fn next_from(&mut self, v: u32, t: u64) -> Option<u64> {
+        let Some(burst) = self.traffic.burst else {
+            return self.gap().map(|gap| t + gap);
+        };
+        let on_rate = burst.on_rate(self.traffic.rate);
+        let mut t = t;
+        loop {
+            let until = self.on_until[v as usize];
+            if t < until {
+                let at = t + self.geometric(on_rate)?;
+                if at < until {
+                    return Some(at);
+                }
+            }
+            let on_from = t.max(until) + self.period(burst.off);
+            self.on_until[v as usize] = on_from + self.period(burst.on);
+            t = on_from;
+        }
+    }
+
+    /// The length of an on or off period of mean `mean` cycles: at least 1, geometric.
+    fn period(&mut self, mean: u64) -> u64 {
+        1 + self
+            .geometric(1.0 / mean as f64)
+            .expect("a mean of at least 1")
     }
 
     /// Whether node `v` makes messages: not when its pattern sends it to itself, or it has
@@ -161,7 +242,12 @@ impl TrafficGen {
     /// Cycles to wait before the next message: the number of failed Bernoulli trials, or
     /// none at rate 0.
     fn gap(&mut self) -> Option<u64> {
-        let rate = self.traffic.rate;
+        self.geometric(self.traffic.rate)
+    }
+
+    /// Failed trials before the first success of trials of probability `rate`, or none
+    /// when it is 0.
+    fn geometric(&mut self, rate: f64) -> Option<u64> {
         if rate <= 0.0 {
             return None;
         }
@@ -181,8 +267,8 @@ impl TrafficGen {
             return None;
         }
         self.next.pop();
-        if let Some(gap) = self.gap() {
-            self.next.push(Reverse((cycle + 1 + gap, node)));
+        if let Some(at) = self.next_from(node, cycle + 1) {
+            self.next.push(Reverse((at, node)));
         }
         Some((cycle, node))
     }
@@ -223,7 +309,16 @@ impl TrafficGen {
     /// The length of the next message.
     pub fn length(&mut self) -> u8 {
         let (lo, hi) = (*self.traffic.bytes.start(), *self.traffic.bytes.end());
-        lo + self.rng.below(u64::from(hi - lo) + 1) as u8
+        match self.traffic.long_fraction {
+            Some(p) => {
+                if self.chance(p) {
+                    hi
+                } else {
+                    lo
+                }
+            }
+            None => lo + self.rng.below(u64::from(hi - lo) + 1) as u8,
+        }
     }
 
     /// A delay of 1 to `max` cycles, before a failed message's next round.
@@ -350,9 +445,7 @@ mod tests {
     fn a_node_sent_to_itself_makes_no_message() {
         let traffic = Traffic {
             pattern: Pattern::BitReversal,
-            rate: 1.0,
-            bytes: 1..=1,
-            hot_fraction: 0.0,
+            ..Traffic::uniform(1.0, 1..=1)
         };
         // Twelve nodes, all healthy: positions 0, 3, 6, 7, 9 and 11 reverse onto
         // themselves or past the last position.
@@ -369,9 +462,7 @@ mod tests {
     fn neighbour_traffic_goes_one_link_to_a_healthy_node() {
         let traffic = Traffic {
             pattern: Pattern::Neighbour,
-            rate: 1.0,
-            bytes: 1..=1,
-            hot_fraction: 0.0,
+            ..Traffic::uniform(1.0, 1..=1)
         };
         // A ring 0 -> 1 -> 2 -> 3 -> 0 with node 2 faulty: 1 has no healthy neighbour.
         let out = |v: usize| vec![(v + 1) % 4];
@@ -382,5 +473,68 @@ mod tests {
             made.push((v, draws.destination(v)));
         }
         assert_eq!(made, [(0, 1), (3, 0)]);
+    }
+
+    /// Messages made by each of `nodes` nodes in each window of `window` cycles, over
+    /// `windows` windows, and the lengths drawn.
+    fn counts(traffic: Traffic, nodes: u32, window: u64, windows: u64) -> (Vec<u64>, Vec<u8>) {
+        let mut draws = TrafficGen::new(
+            traffic,
+            nodes as usize,
+            (0..nodes).collect(),
+            |_| Vec::new(),
+            7,
+        );
+        let mut counts = vec![0; (nodes as u64 * windows) as usize];
+        let mut lengths = Vec::new();
+        while let Some((t, v)) = draws.next_injection(window * windows) {
+            counts[(v as u64 * windows + t / window) as usize] += 1;
+            lengths.push(draws.length());
+        }
+        (counts, lengths)
+    }
+
+    /// The mean and the variance over mean (the index of dispersion) of `counts`.
+    fn dispersion(counts: &[u64]) -> (f64, f64) {
+        let n = counts.len() as f64;
+        let mean = counts.iter().sum::<u64>() as f64 / n;
+        let var = counts
+            .iter()
+            .map(|&c| (c as f64 - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        (mean, var / mean)
+    }
+
+    #[test]
+    fn bursts_keep_the_average_rate_and_make_the_counts_bursty() {
+        // 0.02 messages a cycle on average: 2 a window of 100 cycles. A Bernoulli process
+        // has variance 100 p (1 - p): an index of dispersion of 0.98. On-off periods of 50
+        // and 200 cycles (rate 0.1 while on) make windows mostly empty or busy.
+        let bernoulli = Traffic::uniform(0.02, 1..=1);
+        let bursty = Traffic {
+            burst: Some(Burst { on: 50, off: 200 }),
+            ..bernoulli.clone()
+        };
+        let (mean, index) = dispersion(&counts(bernoulli, 20, 100, 5000).0);
+        assert!(
+            (mean - 2.0).abs() < 0.03 && (index - 0.98).abs() < 0.05,
+            "{mean} {index}"
+        );
+        let (mean, index) = dispersion(&counts(bursty, 20, 100, 5000).0);
+        assert!((mean - 2.0).abs() < 0.1 && index > 3.0, "{mean} {index}");
+    }
+
+    #[test]
+    fn bimodal_lengths_are_long_with_the_fraction_asked() {
+        let traffic = Traffic {
+            long_fraction: Some(0.25),
+            ..Traffic::uniform(0.1, 4..=64)
+        };
+        let lengths = counts(traffic, 10, 1000, 100).1;
+        assert!(lengths.iter().all(|&l| l == 4 || l == 64));
+        let long = lengths.iter().filter(|&&l| l == 64).count() as f64 / lengths.len() as f64;
+        // About 100,000 messages: the standard error of the fraction is 0.0014.
+        assert!((long - 0.25).abs() < 0.006, "{long}");
     }
 }

@@ -595,3 +595,97 @@ fn a_fixed_pattern_sends_each_healthy_position_to_its_partner() {
         );
     }
 }
+
+#[test]
+fn a_traffic_file_is_replayed_message_for_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("in.txt");
+    std::fs::write(
+        &file,
+        "# CYCLE SOURCE DESTINATION BYTES\n0 010 121 16\n\n0 121 010 4  # back\n7 201 010 1\n",
+    )
+    .unwrap();
+    let trace = dir.path().join("out.jsonl");
+    let (status, text, stderr) = kautzgen(&[
+        "netsim",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--traffic-file",
+        file.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    // No traffic of its own (rate 0), injection up to the last message's cycle.
+    assert!(text.starts_with(
+        "K(2,3): 12 nodes, 12 healthy; uniform traffic at rate 0 for 8 cycles, 16 bytes a message, seed 1\n\
+         3 messages placed by hand (--message, --traffic-file) besides the traffic's\n\
+         injected               3\n"
+    ), "{text}");
+    let mut made: Vec<(u64, u64, String, String, u64)> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let m: serde_json::Value = serde_json::from_str(l).unwrap();
+            let word = |v: &serde_json::Value| {
+                v.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<String>()
+            };
+            let n = |k: &str| m[k].as_u64().unwrap();
+            (
+                n("id"),
+                n("inject"),
+                word(&m["src"]),
+                word(&m["dst"]),
+                n("bytes"),
+            )
+        })
+        .collect();
+    made.sort();
+    let expected = [
+        (0, 0, "010", "121", 16),
+        (1, 0, "121", "010", 4),
+        (2, 7, "201", "010", 1),
+    ];
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|&(i, c, s, d, b)| (i, c, s.to_string(), d.to_string(), b))
+        .collect();
+    assert_eq!(made, expected);
+    for (content, message) in [
+        (
+            "0 010 010 4\n",
+            "line 1: a message from 010 to 010: source and destination are the same node",
+        ),
+        (
+            "# x\n0 010 012\n",
+            "line 2: '0 010 012' is not CYCLE SOURCE DESTINATION BYTES",
+        ),
+        ("x 010 012 4\n", "line 1: cycle 'x' is not a number"),
+        ("0 010 012 0\n", "line 1: bytes '0' is not 1 to 255"),
+        (
+            "0 010 012 20\n",
+            "line 1: a message from 010 to 012: its byte count is not 1 to max bytes",
+        ),
+    ] {
+        std::fs::write(&file, content).unwrap();
+        let (status, _, stderr) = kautzgen(&[
+            "netsim",
+            "--d",
+            "2",
+            "--k",
+            "3",
+            "--traffic-file",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            (status, stderr),
+            (2, format!("error: {}: {message}\n", file.display()))
+        );
+    }
+}

@@ -21,6 +21,7 @@ use crate::fabric::switch::{Arbiter, Flow};
 use crate::network::net::{FaultSpec, Net, NetParams, Routing};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::network::plan::Plan;
+use crate::network::replay::{Replayed, read_trace};
 use crate::network::stats::Summary;
 use crate::network::trace::trace_line;
 use crate::network::traffic::{Burst, Pattern, Traffic};
@@ -62,12 +63,17 @@ pub struct Args {
     command: Option<Command>,
     #[command(flatten)]
     topology: TopologyArgs,
-    /// Messages per healthy node per cycle, 0 to 1
-    #[arg(long, required = true)]
+    /// Messages per healthy node per cycle, 0 to 1 [default with --traffic-file: 0]
+    #[arg(long, required_unless_present = "traffic_file")]
     rate: Option<f64>,
-    /// Cycles during which processors inject; the run then drains
-    #[arg(long, required = true)]
+    /// Cycles during which processors inject; the run then drains [default with
+    /// --traffic-file: to its last message]
+    #[arg(long, required_unless_present = "traffic_file")]
     cycles: Option<u64>,
+    /// Replay the messages of FILE, one a line: CYCLE SOURCE DESTINATION BYTES, the nodes
+    /// named as --topology names them (docs/network.md, "Traffic from a file")
+    #[arg(long, value_name = "FILE")]
+    traffic_file: Option<PathBuf>,
     /// Seed of the traffic, the faults drawn and the messages' bytes
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -146,24 +152,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(Command::Torus(torus)) => return torus::run(torus),
         None => {}
     }
-    let params = params(&args)?;
-    let messages = placed(&args.messages, &params).map_err(input_error)?;
+    let mut params = params(&args)?;
+    let mut messages = placed(&args.messages, &params).map_err(input_error)?;
+    if let Some(path) = &args.traffic_file {
+        let replayed = replayed(path, &params)?;
+        if args.cycles.is_none() {
+            params.cycles = replayed.iter().map(|m| m.1.0 + 1).max().unwrap_or(0);
+        }
+        messages.extend(replayed);
+    }
     simulate(&params, &messages, args.trace.as_deref(), args.format)
 }
 
-/// Runs `params` with `messages` (source, destination) made at cycle 0, writes the trace
-/// if asked, and prints the figures.
+/// The messages of the trace at `path` on `params`'s network, with their lines.
+fn replayed(path: &Path, params: &NetParams) -> anyhow::Result<Vec<(Option<String>, Replayed)>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
+    let messages = read_trace(&text, params.plan.as_ref())
+        .map_err(|e| input_error(anyhow::anyhow!("{}: {e}", path.display())))?;
+    Ok(messages
+        .into_iter()
+        .map(|(line, m)| (Some(format!("{}: line {line}", path.display())), m))
+        .collect())
+}
+
+/// Runs `params` with `messages` placed by hand (those from a file named by their line, for
+/// their errors), writes the trace if asked, and prints the figures.
 pub(super) fn simulate(
     params: &NetParams,
-    messages: &[(usize, usize)],
+    messages: &[(Option<String>, Replayed)],
     trace: Option<&Path>,
     format: Format,
 ) -> anyhow::Result<()> {
     let mut net = Net::new(params).map_err(input_error)?;
-    let bytes = *params.traffic.bytes.end();
-    for &(src, dst) in messages {
-        net.schedule(0, src as u32, dst as u32, bytes)
-            .map_err(input_error)?;
+    for (name, (cycle, src, dst, bytes)) in messages {
+        net.schedule(*cycle, *src, *dst, *bytes)
+            .map_err(|e| match name {
+                Some(name) => input_error(anyhow::anyhow!("{name}: {e}")),
+                None => input_error(e),
+            })?;
     }
     let healthy = net.healthy().len();
     let idle = net.idle_nodes();
@@ -204,7 +231,18 @@ pub(super) fn simulate(
             }
             format!("{value}\n")
         }
-        Format::Text => table(params, (healthy, idle), &faulty_links, &summary),
+        Format::Text => {
+            let mut text = table(params, (healthy, idle), &faulty_links, &summary);
+            if !messages.is_empty() {
+                let at = text.find('\n').map_or(0, |i| i + 1);
+                let placed = format!(
+                    "{} messages placed by hand (--message, --traffic-file) besides the traffic's\n",
+                    messages.len()
+                );
+                text.insert_str(at, &placed);
+            }
+            text
+        }
     };
     print_stdout(&text)
 }
@@ -224,9 +262,9 @@ fn link_names(plan: &dyn Plan, links: &[(u32, usize)]) -> Vec<String> {
         .collect()
 }
 
-/// The messages of `--message SRC:DST`, as node indices of `params`'s plan; each has the
-/// message bytes, which must then be one number.
-fn placed(texts: &[String], params: &NetParams) -> anyhow::Result<Vec<(usize, usize)>> {
+/// The messages of `--message SRC:DST`, made at cycle 0 with the message bytes, which must
+/// then be one number.
+fn placed(texts: &[String], params: &NetParams) -> anyhow::Result<Vec<(Option<String>, Replayed)>> {
     let bytes = &params.traffic.bytes;
     if !texts.is_empty() && bytes.start() != bytes.end() {
         anyhow::bail!("--message needs --message-bytes N, one length, not a range");
@@ -238,14 +276,15 @@ fn placed(texts: &[String], params: &NetParams) -> anyhow::Result<Vec<(usize, us
             let (src, dst) = text
                 .rsplit_once(':')
                 .ok_or_else(|| anyhow::anyhow!("message '{text}' is not SRC:DST"))?;
-            Ok((plan.parse_node(src)?, plan.parse_node(dst)?))
+            let (src, dst) = (plan.parse_node(src)?, plan.parse_node(dst)?);
+            let message = (0, src as u32, dst as u32, *bytes.start());
+            Ok((None, message))
         })
         .collect()
 }
 
 /// The run's parameters from the command line, every one checked.
 fn params(args: &Args) -> anyhow::Result<NetParams> {
-    let required = "clap makes --rate and --cycles required without a subcommand";
     let built = args.topology.build().map_err(input_error)?;
     let plan = built.plan().map_err(input_error)?;
     let (bytes, long_fraction) = parse_bytes(&args.message_bytes).map_err(input_error)?;
@@ -285,13 +324,13 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
         max_bytes,
         traffic: Traffic {
             pattern: args.traffic,
-            rate: args.rate.expect(required),
+            rate: args.rate.unwrap_or(0.0),
             bytes,
             long_fraction,
             hot_fraction: args.hot_fraction,
             burst,
         },
-        cycles: args.cycles.expect(required),
+        cycles: args.cycles.unwrap_or(0),
         seed: args.seed,
         faults,
         retry_rounds: args.retry_rounds,

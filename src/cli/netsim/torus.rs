@@ -95,9 +95,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let (run, messages) = cube_run(&args)?;
     let params = run.params().map_err(input_error)?;
-    let messages: Vec<(usize, usize)> = messages
+    // The run's parameters are checked: the flits fit a byte.
+    let flits = run.message_flits as u8;
+    let messages: Vec<_> = messages
         .iter()
-        .map(|(src, dst)| (run.cube.index_of(src), run.cube.index_of(dst)))
+        .map(|(src, dst)| {
+            let (s, d) = (run.cube.index_of(src) as u32, run.cube.index_of(dst) as u32);
+            (None, (0, s, d, flits))
+        })
         .collect();
     super::simulate(&params, &messages, args.trace.as_deref(), args.format)
 }

@@ -15,6 +15,7 @@ pub mod message;
 pub mod net;
 pub mod params;
 pub mod plan;
+pub mod replay;
 pub mod router;
 pub mod source_routed;
 pub mod stats;

@@ -225,7 +225,7 @@ fn a_buffered_run_says_what_acknowledged_delivery_did() {
         lines[0],
         "K(2,3): 12 nodes, 12 healthy; vct flow control; uniform traffic at rate 0.02 for 800 cycles, 16 bytes a message, seed 1"
     );
-    let names: Vec<&str> = lines[10..].iter().map(|l| l[..22].trim_end()).collect();
+    let names: Vec<&str> = lines[12..].iter().map(|l| l[..22].trim_end()).collect();
     assert_eq!(
         names,
         [
@@ -287,6 +287,8 @@ fn the_table_names_the_run() {
             "retries",
             "mean latency",
             "p99 latency",
+            "latency p50..max",
+            "network latency",
             "throughput",
             "first-attempt success",
             "cycles run"

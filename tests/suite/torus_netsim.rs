@@ -61,6 +61,24 @@ fn a_second_worm_waits_for_the_first_ones_tail() {
     assert_eq!(s["delivered"], 2);
     assert_eq!(s["mean_latency"], 7.5);
     assert_eq!(s["p99_latency"], 10);
+    // From their first heads on a link, cycles 0 and 4: 5 and 6 cycles in the network.
+    let l = &s["latency"];
+    assert_eq!(
+        (
+            &l["total"]["p50"],
+            &l["total"]["max"],
+            &l["network"]["p50"],
+            &l["network"]["max"]
+        ),
+        (&5.into(), &10.into(), &5.into(), &6.into())
+    );
+    assert_eq!(
+        l["histogram"],
+        serde_json::json!([
+            {"from": 4, "to": 7, "count": 1},
+            {"from": 8, "to": 15, "count": 1}
+        ])
+    );
 }
 
 #[test]

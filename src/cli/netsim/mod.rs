@@ -22,7 +22,7 @@ use crate::network::net::{FaultSpec, Net, NetParams, Routing};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::network::plan::Plan;
 use crate::network::replay::{Replayed, read_trace};
-use crate::network::stats::Summary;
+use crate::network::stats::{Distribution, Summary};
 use crate::network::trace::trace_line;
 use crate::network::traffic::{Burst, Pattern, Traffic};
 use crate::output;
@@ -469,6 +469,14 @@ fn table(
     text
 }
 
+/// A distribution's p50, p90, p99, p99.9 and max.
+fn percentiles(d: &Distribution) -> String {
+    format!(
+        "{} / {} / {} / {} / {} cycles (p50 / p90 / p99 / p99.9 / max)",
+        d.p50, d.p90, d.p99, d.p999, d.max
+    )
+}
+
 /// The table's rows: every run's, then those of acknowledged delivery or of switches that
 /// route.
 fn rows(s: &Summary) -> Vec<(&'static str, String)> {
@@ -484,6 +492,18 @@ fn rows(s: &Summary) -> Vec<(&'static str, String)> {
             "p99 latency",
             s.p99_latency
                 .map_or("-".to_string(), |x| format!("{x} cycles")),
+        ),
+        (
+            "latency p50..max",
+            s.latency
+                .as_ref()
+                .map_or("-".to_string(), |l| percentiles(&l.total)),
+        ),
+        (
+            "network latency",
+            s.latency.as_ref().map_or("-".to_string(), |l| {
+                format!("mean {:.2}; {}", l.network.mean, percentiles(&l.network))
+            }),
         ),
         (
             "throughput",

@@ -18,8 +18,10 @@ pub struct Stats {
     pub rounds: u64,
     pub first_attempt: u64,
     pub bytes_arrived: u64,
-    /// Latency of every delivered message, in cycles.
+    /// Latency of every delivered message, in cycles: from its making, and from its first
+    /// attempt's head (the network latency).
     pub latencies: Vec<u64>,
+    pub network_latencies: Vec<u64>,
     /// Invariants: worms that ended early at a receiver, and arrivals whose source or
     /// bytes were not the message's.
     pub receive_errors: u64,
@@ -39,6 +41,8 @@ impl Stats {
                 self.bytes_arrived += u64::from(m.bytes);
                 let arrive = f.arrive.expect("a delivered message has arrived");
                 self.latencies.push(arrive - m.inject);
+                let sent = m.attempts.first().expect("a delivered message was sent");
+                self.network_latencies.push(arrive - sent.start);
                 if first == Some(AttemptOutcome::Delivered) {
                     self.first_attempt += 1;
                 }
@@ -51,6 +55,13 @@ impl Stats {
     pub fn summary(&self, cycles: u64, nodes: u64) -> Summary {
         let finished = self.delivered + self.failed;
         let (mean, p99) = mean_and_p99(&mut self.latencies.clone());
+        let total = Distribution::of(&mut self.latencies.clone());
+        let network = Distribution::of(&mut self.network_latencies.clone());
+        let latency = total.zip(network).map(|(total, network)| LatencySummary {
+            histogram: log2_histogram(&self.latencies),
+            total,
+            network,
+        });
         Summary {
             injected: self.injected,
             delivered: self.delivered,
@@ -64,13 +75,89 @@ impl Stats {
             cycles,
             receive_errors: self.receive_errors,
             corrupted: self.corrupted,
+            latency,
             flow: None,
             routing: None,
         }
     }
 }
 
-/// The mean and the 99th percentile of `latencies` (which it reorders), none when empty.
+/// A distribution of cycle counts: its mean, percentiles (nearest rank) and largest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Distribution {
+    pub mean: f64,
+    pub p50: u64,
+    pub p90: u64,
+    pub p99: u64,
+    pub p999: u64,
+    pub max: u64,
+}
+
+impl Distribution {
+    /// The figures of `values` (which it sorts), none when empty.
+    pub fn of(values: &mut [u64]) -> Option<Distribution> {
+        if values.is_empty() {
+            return None;
+        }
+        values.sort_unstable();
+        let n = values.len();
+        // Nearest rank: the smallest value that at least a fraction q of them do not
+        // exceed, q = per_mille / 1000.
+        let at = |per_mille: usize| values[(n * per_mille).div_ceil(1000).max(1) - 1];
+        Some(Distribution {
+            mean: values.iter().sum::<u64>() as f64 / n as f64,
+            p50: at(500),
+            p90: at(900),
+            p99: at(990),
+            p999: at(999),
+            max: values[n - 1],
+        })
+    }
+}
+
+/// The latencies of a run's delivered messages (docs/network.md, "What is measured").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LatencySummary {
+    /// From the message's making, queueing at its source included.
+    pub total: Distribution,
+    /// From its first attempt's head on the link.
+    pub network: Distribution,
+    /// The total latencies in buckets doubling in width: 0-1, 2-3, 4-7, 8-15, ...
+    pub histogram: Vec<Bucket>,
+}
+
+/// One bucket of a histogram: the values `from` to `to`, both included, and how many.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Bucket {
+    pub from: u64,
+    pub to: u64,
+    pub count: u64,
+}
+
+/// `values` in buckets doubling in width, from the first to the last occupied.
+pub fn log2_histogram(values: &[u64]) -> Vec<Bucket> {
+    let bucket = |v: u64| (u64::BITS - v.leading_zeros()).saturating_sub(1) as usize;
+    let mut counts = vec![0u64; 64];
+    for &v in values {
+        counts[bucket(v)] += 1;
+    }
+    let first = counts.iter().position(|&c| c > 0);
+    let last = counts.iter().rposition(|&c| c > 0);
+    let (Some(first), Some(last)) = (first, last) else {
+        return Vec::new();
+    };
+    (first..=last)
+        .map(|i| Bucket {
+            from: if i == 0 { 0 } else { 1 << i },
+            to: (2u64 << i) - 1,
+            count: counts[i],
+        })
+        .collect()
+}
+
+/// The mean and the 99th percentile of `latencies` (which it reorders), none when empty:
+/// the summary's headline figures, kept beside the distribution for the tables and sweeps
+/// that show them.
 pub fn mean_and_p99(latencies: &mut [u64]) -> (Option<f64>, Option<u64>) {
     if latencies.is_empty() {
         return (None, None);
@@ -101,6 +188,9 @@ pub struct Summary {
     pub cycles: u64,
     pub receive_errors: u64,
     pub corrupted: u64,
+    /// The latency distributions, when a message was delivered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency: Option<LatencySummary>,
     /// With buffered switches (vct, saf): what acknowledged delivery did, and the bounds
     /// it keeps.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -214,5 +304,48 @@ impl FlowSummary {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_nearest_ranks() {
+        let mut values: Vec<u64> = (1..=1000).rev().collect();
+        let d = Distribution::of(&mut values).unwrap();
+        assert_eq!(
+            (d.mean, d.p50, d.p90, d.p99, d.p999, d.max),
+            (500.5, 500, 900, 990, 999, 1000)
+        );
+        // Three values: the median is the second, every high percentile the third.
+        let d = Distribution::of(&mut [7, 3, 5]).unwrap();
+        assert_eq!((d.p50, d.p90, d.p999, d.max), (5, 7, 7, 7));
+        assert_eq!(Distribution::of(&mut []), None);
+    }
+
+    #[test]
+    fn the_histogram_doubles_its_buckets() {
+        let buckets: Vec<(u64, u64, u64)> = log2_histogram(&[0, 1, 2, 3, 4, 8, 1000])
+            .iter()
+            .map(|b| (b.from, b.to, b.count))
+            .collect();
+        assert_eq!(
+            buckets,
+            [
+                (0, 1, 2),
+                (2, 3, 2),
+                (4, 7, 1),
+                (8, 15, 1),
+                (16, 31, 0),
+                (32, 63, 0),
+                (64, 127, 0),
+                (128, 255, 0),
+                (256, 511, 0),
+                (512, 1023, 1)
+            ]
+        );
+        assert_eq!(log2_histogram(&[]), []);
     }
 }

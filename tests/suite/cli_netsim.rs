@@ -225,7 +225,7 @@ fn a_buffered_run_says_what_acknowledged_delivery_did() {
         lines[0],
         "K(2,3): 12 nodes, 12 healthy; vct flow control; uniform traffic at rate 0.02 for 800 cycles, 16 bytes a message, seed 1"
     );
-    let names: Vec<&str> = lines[12..].iter().map(|l| l[..22].trim_end()).collect();
+    let names: Vec<&str> = lines[13..].iter().map(|l| l[..22].trim_end()).collect();
     assert_eq!(
         names,
         [
@@ -289,6 +289,7 @@ fn the_table_names_the_run() {
             "p99 latency",
             "latency p50..max",
             "network latency",
+            "mean hops",
             "throughput",
             "first-attempt success",
             "cycles run"
@@ -690,4 +691,41 @@ fn a_traffic_file_is_replayed_message_for_message() {
             (2, format!("error: {}: {message}\n", file.display()))
         );
     }
+}
+
+#[test]
+fn hops_and_attempts_are_counted_per_message() {
+    // From 010: 101 is one shift away, 121 three (010 -> 101 -> 012 -> 121). The two go one
+    // after the other from the same source, alone in the network: each on its first route.
+    let (status, json, stderr) = kautzgen(&[
+        "netsim",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--rate",
+        "0",
+        "--cycles",
+        "0",
+        "--message",
+        "010:101",
+        "--message",
+        "010:121",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    let s: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        s["hops"],
+        serde_json::json!({"mean": 2.0, "counts": [
+            {"hops": 1, "messages": 1},
+            {"hops": 2, "messages": 0},
+            {"hops": 3, "messages": 1}
+        ]})
+    );
+    assert_eq!(
+        s["attempts"],
+        serde_json::json!([{"attempts": 1, "delivered": 2, "failed": 0}])
+    );
 }

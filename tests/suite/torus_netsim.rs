@@ -42,7 +42,7 @@ fn a_lone_message_takes_hops_plus_flits_cycles() {
             );
             assert_eq!(s["delivered"], 1, "{algo}");
             assert_eq!(s["mean_latency"], latency, "{algo} L={flits} B={buffer}");
-            assert_eq!(s["routing"]["mean_hops"], 3.0);
+            assert_eq!(s["hops"]["mean"], 3.0);
             assert_eq!(s["routing"]["mean_extra_hops"], 0.0);
             assert_eq!(s["routing"]["deadlock"], false);
             // The run ends with the cycle the tail is ejected in.
@@ -147,7 +147,7 @@ fn direction_first_delivers_the_same_worms() {
     let s = placed("5", "2", "direction-first", &messages, &[]);
     assert_eq!(s["routing"]["deadlock"], false);
     assert_eq!(s["delivered"], 5);
-    assert_eq!(s["routing"]["mean_hops"], 2.2);
+    assert_eq!(s["hops"]["mean"], 2.2);
     assert_eq!(s["routing"]["mean_extra_hops"], 0.2);
 }
 
@@ -166,7 +166,7 @@ fn a_message_whose_only_ports_are_faulty_is_dropped() {
         (&d["failed"], &d["delivered"]),
         (&Value::from(0), &Value::from(1))
     );
-    assert_eq!(d["routing"]["mean_hops"], 2.0);
+    assert_eq!(d["hops"]["mean"], 2.0);
     // Named as --faulty-link names them in netsim: NODE:PORT, port p + 1 the cube's p.
     assert_eq!(d["faulty_links"], serde_json::json!(["0,0:1"]));
 }

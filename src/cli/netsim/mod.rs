@@ -505,6 +505,7 @@ fn rows(s: &Summary) -> Vec<(&'static str, String)> {
                 format!("mean {:.2}; {}", l.network.mean, percentiles(&l.network))
             }),
         ),
+        ("mean hops", optional(s.hops.as_ref().map(|h| h.mean), "")),
         (
             "throughput",
             format!("{:.4} bytes/node/cycle", s.throughput),
@@ -537,7 +538,6 @@ fn rows(s: &Summary) -> Vec<(&'static str, String)> {
     }
     if let Some(r) = &s.routing {
         rows.extend([
-            ("mean hops", optional(r.mean_hops, "")),
             ("mean extra hops", optional(r.mean_extra_hops, "")),
             ("in flight", r.in_flight.to_string()),
             ("queued", r.queued.to_string()),

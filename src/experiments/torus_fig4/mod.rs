@@ -134,7 +134,7 @@ impl Experiment for Fig4 {
             dropped: s.failed,
             deadlock: routing.deadlock,
             mean_latency: s.mean_latency,
-            mean_hops: routing.mean_hops,
+            mean_hops: s.hops.as_ref().map(|h| h.mean),
             mean_extra_hops: routing.mean_extra_hops,
         })
     }

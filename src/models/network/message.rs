@@ -63,6 +63,8 @@ pub struct Attempt {
     pub route: Vec<u32>,
     /// Index of the route in the golden route set, from 0.
     pub route_index: usize,
+    /// The links its route crosses (for switches that route, those its header crossed).
+    pub hops: u32,
     /// The cycle of its head.
     pub start: u64,
     pub outcome: AttemptOutcome,

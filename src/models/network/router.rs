@@ -598,8 +598,10 @@ impl Router {
     fn record(&mut self, start: u64, outcome: AttemptOutcome, nack: Option<(u64, usize)>) -> usize {
         let held = self.held.as_mut().expect("an attempt under way");
         let index = held.attempt;
+        let route = &mut held.routes[index];
         held.message.attempts.push(Attempt {
-            route: std::mem::take(&mut held.routes[index].name),
+            hops: route.bytes.len() as u32,
+            route: std::mem::take(&mut route.name),
             route_index: index,
             start,
             outcome,

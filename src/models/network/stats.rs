@@ -22,6 +22,10 @@ pub struct Stats {
     /// attempt's head (the network latency).
     pub latencies: Vec<u64>,
     pub network_latencies: Vec<u64>,
+    /// Delivered messages by the hops of the attempt that delivered them.
+    pub hops: Vec<u64>,
+    /// Ended messages by their attempts: (delivered, failed) at index attempts.
+    pub by_attempts: Vec<(u64, u64)>,
     /// Invariants: worms that ended early at a receiver, and arrivals whose source or
     /// bytes were not the message's.
     pub receive_errors: u64,
@@ -35,6 +39,14 @@ impl Stats {
         self.attempts += m.attempts.len() as u64;
         self.rounds += u64::from(m.round) + 1;
         let first = m.attempts.first().map(|a| a.outcome);
+        let tried = m.attempts.len();
+        if self.by_attempts.len() <= tried {
+            self.by_attempts.resize(tried + 1, (0, 0));
+        }
+        match f.outcome {
+            Outcome::Delivered => self.by_attempts[tried].0 += 1,
+            Outcome::Failed => self.by_attempts[tried].1 += 1,
+        }
         match f.outcome {
             Outcome::Delivered => {
                 self.delivered += 1;
@@ -43,6 +55,11 @@ impl Stats {
                 self.latencies.push(arrive - m.inject);
                 let sent = m.attempts.first().expect("a delivered message was sent");
                 self.network_latencies.push(arrive - sent.start);
+                let hops = m.attempts.last().expect("sent").hops as usize;
+                if self.hops.len() <= hops {
+                    self.hops.resize(hops + 1, 0);
+                }
+                self.hops[hops] += 1;
                 if first == Some(AttemptOutcome::Delivered) {
                     self.first_attempt += 1;
                 }
@@ -76,10 +93,65 @@ impl Stats {
             receive_errors: self.receive_errors,
             corrupted: self.corrupted,
             latency,
+            hops: hop_summary(&self.hops),
+            attempts: self
+                .by_attempts
+                .iter()
+                .enumerate()
+                .filter(|(_, (d, f))| d + f > 0)
+                .map(|(attempts, &(delivered, failed))| AttemptCount {
+                    attempts: attempts as u64,
+                    delivered,
+                    failed,
+                })
+                .collect(),
             flow: None,
             routing: None,
         }
     }
+}
+
+/// The hops of delivered messages: their mean, and how many took each number of hops.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HopSummary {
+    pub mean: f64,
+    /// Every number of hops from the fewest to the most taken, with its messages.
+    pub counts: Vec<HopCount>,
+}
+
+/// The delivered messages that took a number of hops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct HopCount {
+    pub hops: u64,
+    pub messages: u64,
+}
+
+/// The hop summary of `counts` (messages by hops), none when no message was delivered.
+fn hop_summary(counts: &[u64]) -> Option<HopSummary> {
+    let messages: u64 = counts.iter().sum();
+    if messages == 0 {
+        return None;
+    }
+    let total: u64 = counts.iter().enumerate().map(|(h, &c)| h as u64 * c).sum();
+    let first = counts.iter().position(|&c| c > 0).expect("some message");
+    let last = counts.iter().rposition(|&c| c > 0).expect("some message");
+    Some(HopSummary {
+        mean: total as f64 / messages as f64,
+        counts: (first..=last)
+            .map(|h| HopCount {
+                hops: h as u64,
+                messages: counts[h],
+            })
+            .collect(),
+    })
+}
+
+/// The messages that ended after a number of attempts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct AttemptCount {
+    pub attempts: u64,
+    pub delivered: u64,
+    pub failed: u64,
 }
 
 /// A distribution of cycle counts: its mean, percentiles (nearest rank) and largest.
@@ -191,6 +263,12 @@ pub struct Summary {
     /// The latency distributions, when a message was delivered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub latency: Option<LatencySummary>,
+    /// The hops of delivered messages, when one was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hops: Option<HopSummary>,
+    /// Ended messages by the attempts they took, delivered and failed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<AttemptCount>,
     /// With buffered switches (vct, saf): what acknowledged delivery did, and the bounds
     /// it keeps.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -205,8 +283,6 @@ pub struct Summary {
 /// and on deadlock the worms waiting on each other.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct RoutingSummary {
-    /// Links a delivered message crossed.
-    pub mean_hops: Option<f64>,
     /// Hops over the fault-free minimum (the torus distance).
     pub mean_extra_hops: Option<f64>,
     /// Worms holding channels or starting at their source when the run stopped.

@@ -92,6 +92,7 @@ impl Worm {
             ready: made.inject,
             handed: self.start,
             attempts: vec![Attempt {
+                hops: self.path.len() as u32 - 1,
                 route: self.path,
                 route_index: 0,
                 start: self.start,
@@ -134,7 +135,6 @@ pub struct SwitchRouted {
     worms: Vec<Worm>,
     buffer: u64,
     delivered: u64,
-    hops: u64,
     extra_hops: u64,
     /// The worms waiting on each other, once the run has deadlocked.
     wait_cycle: Vec<Waiting>,
@@ -182,7 +182,6 @@ impl SwitchRouted {
             worms: Vec::new(),
             buffer: buffer_flits,
             delivered: 0,
-            hops: 0,
             extra_hops: 0,
             wait_cycle: Vec::new(),
         })
@@ -215,7 +214,6 @@ impl Fabric for SwitchRouted {
     fn report(&self, summary: &mut Summary) {
         let per = |x: u64| (self.delivered > 0).then(|| x as f64 / self.delivered as f64);
         summary.routing = Some(RoutingSummary {
-            mean_hops: per(self.hops),
             mean_extra_hops: per(self.extra_hops),
             in_flight: self.worms.len() as u64,
             queued: self.queued,
@@ -384,7 +382,6 @@ impl SwitchRouted {
             let (src, dst) = (worm.message.src as usize, worm.message.dst as usize);
             let minimum = distance(&self.torus, &self.nodes[src], &self.nodes[dst]);
             self.delivered += 1;
-            self.hops += hops;
             self.extra_hops += hops - minimum;
             desk.finish(worm.finished(t, AttemptOutcome::Delivered));
         }

@@ -225,7 +225,7 @@ fn a_buffered_run_says_what_acknowledged_delivery_did() {
         lines[0],
         "K(2,3): 12 nodes, 12 healthy; vct flow control; uniform traffic at rate 0.02 for 800 cycles, 16 bytes a message, seed 1"
     );
-    let names: Vec<&str> = lines[13..].iter().map(|l| l[..22].trim_end()).collect();
+    let names: Vec<&str> = lines[15..].iter().map(|l| l[..22].trim_end()).collect();
     assert_eq!(
         names,
         [
@@ -290,6 +290,8 @@ fn the_table_names_the_run() {
             "latency p50..max",
             "network latency",
             "mean hops",
+            "offered load",
+            "accepted load",
             "throughput",
             "first-attempt success",
             "cycles run"
@@ -727,5 +729,61 @@ fn hops_and_attempts_are_counted_per_message() {
     assert_eq!(
         s["attempts"],
         serde_json::json!([{"attempts": 1, "delivered": 2, "failed": 0}])
+    );
+}
+
+#[test]
+fn load_is_in_bytes_per_node_per_cycle_against_the_capacity() {
+    // K(2,3): 24 links. From a node aba (010, 020, 101, 121, 202, 212) 2 nodes are 1 hop
+    // away, 3 are 2 and 6 are 3: 26 hops over 11 nodes; from a node abc 2, 4 and 5: 25.
+    // The mean distance is (6 x 26 + 6 x 25) / (12 x 11) = 306 / 132, and the capacity
+    // 24 / (12 x 306 / 132) = 44 / 51 bytes per node per cycle.
+    let json = |line: &[&str]| -> serde_json::Value {
+        let (status, out, err) = kautzgen(line);
+        assert_eq!(status, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let s = json(&[
+        "netsim", "--d", "2", "--k", "3", "--rate", "0.001", "--cycles", "100", "--format", "json",
+    ]);
+    let capacity = s["load"]["capacity"].as_f64().unwrap();
+    assert!((capacity - 44.0 / 51.0).abs() < 1e-12, "{capacity}");
+    // Switches that route drop nothing without faults: below saturation every message made
+    // in the window arrives, but for those still on their way when it closes (a few cycles'
+    // worth of 20,000). The 4-ary 2-cube's capacity is above the injection link's 1.
+    let s = json(&[
+        "netsim",
+        "--topology",
+        "torus",
+        "--k",
+        "4",
+        "--n",
+        "2",
+        "--routing",
+        "e-cube",
+        "--message-bytes",
+        "16",
+        "--rate",
+        "0.005",
+        "--cycles",
+        "20000",
+        "--format",
+        "json",
+    ]);
+    let l = &s["load"];
+    let (offered, accepted) = (
+        l["offered"].as_f64().unwrap(),
+        l["accepted"].as_f64().unwrap(),
+    );
+    assert_eq!(l["capacity"], 1.0);
+    // 0.005 messages of 16 bytes: 0.08 bytes per node per cycle offered on average.
+    assert!((offered - 0.08).abs() < 0.004, "{offered}");
+    assert!(
+        accepted <= offered && offered - accepted < 0.002,
+        "{offered} {accepted}"
+    );
+    assert_eq!(
+        (l["offered_messages"].as_f64().unwrap() * 16.0 - offered).abs() < 1e-12,
+        true
     );
 }

@@ -22,7 +22,7 @@ use crate::network::net::{FaultSpec, Net, NetParams, Routing};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::network::plan::Plan;
 use crate::network::replay::{Replayed, read_trace};
-use crate::network::stats::{Distribution, Summary};
+use crate::network::stats::{Distribution, LoadSummary, Summary};
 use crate::network::trace::trace_line;
 use crate::network::traffic::{Burst, Pattern, Traffic};
 use crate::output;
@@ -469,6 +469,18 @@ fn table(
     text
 }
 
+/// A load of the injection period, with its share of the capacity.
+fn load(s: &Summary, of: impl Fn(&LoadSummary) -> (f64, f64)) -> String {
+    let Some(l) = &s.load else {
+        return "-".to_string();
+    };
+    let (bytes, messages) = of(l);
+    let share = l.capacity.map_or(String::new(), |c| {
+        format!(", {:.1}% of capacity", 100.0 * bytes / c)
+    });
+    format!("{bytes:.4} bytes/node/cycle ({messages:.5} messages){share}")
+}
+
 /// A distribution's p50, p90, p99, p99.9 and max.
 fn percentiles(d: &Distribution) -> String {
     format!(
@@ -506,6 +518,11 @@ fn rows(s: &Summary) -> Vec<(&'static str, String)> {
             }),
         ),
         ("mean hops", optional(s.hops.as_ref().map(|h| h.mean), "")),
+        ("offered load", load(s, |l| (l.offered, l.offered_messages))),
+        (
+            "accepted load",
+            load(s, |l| (l.accepted, l.accepted_messages)),
+        ),
         (
             "throughput",
             format!("{:.4} bytes/node/cycle", s.throughput),

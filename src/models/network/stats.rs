@@ -26,6 +26,11 @@ pub struct Stats {
     pub hops: Vec<u64>,
     /// Ended messages by their attempts: (delivered, failed) at index attempts.
     pub by_attempts: Vec<(u64, u64)>,
+    /// The injection period's length, and the messages and data bytes made and arrived
+    /// in it: the offered and accepted load.
+    pub window: u64,
+    pub made: (u64, u64),
+    pub arrived_in_window: (u64, u64),
     /// Invariants: worms that ended early at a receiver, and arrivals whose source or
     /// bytes were not the message's.
     pub receive_errors: u64,
@@ -53,6 +58,11 @@ impl Stats {
                 self.bytes_arrived += u64::from(m.bytes);
                 let arrive = f.arrive.expect("a delivered message has arrived");
                 self.latencies.push(arrive - m.inject);
+                // Arrived in the window: its last byte handed out in a cycle before it ends.
+                if arrive <= self.window {
+                    self.arrived_in_window.0 += 1;
+                    self.arrived_in_window.1 += u64::from(m.bytes);
+                }
                 let sent = m.attempts.first().expect("a delivered message was sent");
                 self.network_latencies.push(arrive - sent.start);
                 let hops = m.attempts.last().expect("sent").hops as usize;
@@ -93,6 +103,7 @@ impl Stats {
             receive_errors: self.receive_errors,
             corrupted: self.corrupted,
             latency,
+            load: self.load(nodes),
             hops: hop_summary(&self.hops),
             attempts: self
                 .by_attempts
@@ -109,6 +120,43 @@ impl Stats {
             routing: None,
         }
     }
+}
+
+impl Stats {
+    /// A message of `bytes` bytes made in cycle `t`: offered load if in the window.
+    pub fn made(&mut self, t: u64, bytes: u8) {
+        self.injected += 1;
+        if t < self.window {
+            self.made.0 += 1;
+            self.made.1 += u64::from(bytes);
+        }
+    }
+
+    /// The offered and accepted load over the window, per node of `nodes` and cycle.
+    fn load(&self, nodes: u64) -> Option<LoadSummary> {
+        let per = (self.window * nodes) as f64;
+        (per > 0.0).then(|| LoadSummary {
+            offered: self.made.1 as f64 / per,
+            accepted: self.arrived_in_window.1 as f64 / per,
+            offered_messages: self.made.0 as f64 / per,
+            accepted_messages: self.arrived_in_window.0 as f64 / per,
+            capacity: None,
+        })
+    }
+}
+
+/// The load of a run's injection period (docs/network.md, "Load"): data bytes (a byte is
+/// a flit, the links' width) and messages per healthy node per cycle, made (offered) and
+/// handed out at their destinations (accepted) in the period.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoadSummary {
+    pub offered: f64,
+    pub accepted: f64,
+    pub offered_messages: f64,
+    pub accepted_messages: f64,
+    /// The uniform-traffic capacity, bytes per node per cycle: the rate at which the
+    /// average link is busy every cycle, links / (nodes x mean distance), at most 1.
+    pub capacity: Option<f64>,
 }
 
 /// The hops of delivered messages: their mean, and how many took each number of hops.
@@ -263,6 +311,9 @@ pub struct Summary {
     /// The latency distributions, when a message was delivered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub latency: Option<LatencySummary>,
+    /// The offered and accepted load over the injection period, when it has cycles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<LoadSummary>,
     /// The hops of delivered messages, when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hops: Option<HopSummary>,

@@ -782,8 +782,5 @@ fn load_is_in_bytes_per_node_per_cycle_against_the_capacity() {
         accepted <= offered && offered - accepted < 0.002,
         "{offered} {accepted}"
     );
-    assert_eq!(
-        (l["offered_messages"].as_f64().unwrap() * 16.0 - offered).abs() < 1e-12,
-        true
-    );
+    assert!((l["offered_messages"].as_f64().unwrap() * 16.0 - offered).abs() < 1e-12);
 }

@@ -784,3 +784,96 @@ fn load_is_in_bytes_per_node_per_cycle_against_the_capacity() {
     );
     assert!((l["offered_messages"].as_f64().unwrap() * 16.0 - offered).abs() < 1e-12);
 }
+
+#[test]
+fn a_measured_run_counts_its_window_and_knows_when_it_is_unstable() {
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut line = vec!["netsim", "--format", "json"];
+        line.extend(extra);
+        let (status, out, err) = kautzgen(&line);
+        assert_eq!(status, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    // Below saturation (7% of the capacity) the window's accepted load is its offered
+    // load but for the messages on their way as it opens and closes, and every message of
+    // the window ends soon after it.
+    let s = json(&[
+        "--topology",
+        "torus",
+        "--k",
+        "4",
+        "--n",
+        "2",
+        "--routing",
+        "e-cube",
+        "--message-bytes",
+        "16",
+        "--rate",
+        "0.005",
+        "--warmup",
+        "2000",
+        "--cycles",
+        "20000",
+    ]);
+    let m = &s["measurement"];
+    assert_eq!(
+        (&m["warmup"], &m["window"], &m["unstable"]),
+        (&2000.into(), &20000.into(), &false.into())
+    );
+    assert!(m["drained"].as_u64().unwrap() < 100, "{m}");
+    let (o, a) = (
+        s["load"]["offered"].as_f64().unwrap(),
+        s["load"]["accepted"].as_f64().unwrap(),
+    );
+    assert!((a - o).abs() < 0.01 * o, "offered {o}, accepted {a}");
+    assert_eq!(s["throughput"], s["load"]["accepted"]);
+    assert_eq!(s["injected"], s["delivered"]);
+    // K(2,3) under nack saturates near 0.1 bytes per node per cycle: at 0.05 messages of
+    // 16 bytes (0.8 offered) the window's messages cannot all end within the limit.
+    let s = json(&[
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--rate",
+        "0.05",
+        "--warmup",
+        "500",
+        "--cycles",
+        "2000",
+        "--drain-limit",
+        "1000",
+    ]);
+    let m = &s["measurement"];
+    assert_eq!(
+        (&m["unstable"], &m["drained"]),
+        (&true.into(), &1000.into())
+    );
+    assert!(m["unfinished"].as_u64().unwrap() > 0);
+    assert_eq!(
+        s.get("latency"),
+        None,
+        "an unstable run's latencies are not averaged"
+    );
+    assert_eq!(s["mean_latency"], serde_json::Value::Null);
+    let accepted = s["load"]["accepted"].as_f64().unwrap();
+    assert!(accepted < 0.25 * s["load"]["offered"].as_f64().unwrap());
+    // A run without a warm-up is not a measured one.
+    let s = json(&["--d", "2", "--k", "3", "--rate", "0.01", "--cycles", "500"]);
+    assert_eq!(s.get("measurement"), None);
+    let (status, _, stderr) = kautzgen(&[
+        "netsim",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--rate",
+        "0.01",
+        "--cycles",
+        "500",
+        "--drain-limit",
+        "9",
+    ]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("--warmup"), "{stderr}");
+}

@@ -27,6 +27,7 @@ fn params(d: u64, k: u64, rate: f64, cycles: u64, seed: u64) -> NetParams {
         max_bytes: 16,
         traffic: Traffic::uniform(rate, 1..=16),
         cycles,
+        measure: None,
         seed,
         faults: FaultSpec::default(),
         retry_rounds: 1,

@@ -47,6 +47,7 @@ pub(crate) fn params(plan: Arc<dyn Plan>, rate: f64, cycles: u64, seed: u64) -> 
         max_bytes: 16,
         traffic: Traffic::uniform(rate, 1..=16),
         cycles,
+        measure: None,
         seed,
         faults: FaultSpec::default(),
         retry_rounds: 1,

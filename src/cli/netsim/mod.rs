@@ -18,7 +18,7 @@ use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
 use crate::fabric::switch::{Arbiter, Flow};
-use crate::network::net::{FaultSpec, Net, NetParams, Routing};
+use crate::network::net::{FaultSpec, Measure, Net, NetParams, Routing};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::network::plan::Plan;
 use crate::network::replay::{Replayed, read_trace};
@@ -70,6 +70,15 @@ pub struct Args {
     /// --traffic-file: to its last message]
     #[arg(long, required_unless_present = "traffic_file")]
     cycles: Option<u64>,
+    /// Measure: W cycles of traffic first, then --cycles whose messages alone are counted
+    /// while the sources go on making messages until those have ended (docs/network.md,
+    /// "Measurement")
+    #[arg(long, value_name = "W")]
+    warmup: Option<u64>,
+    /// With --warmup: the most cycles after the window for its messages to end before the
+    /// run is reported unstable [default: warm-up plus window]
+    #[arg(long, value_name = "D", requires = "warmup")]
+    drain_limit: Option<u64>,
     /// Replay the messages of FILE, one a line: CYCLE SOURCE DESTINATION BYTES, the nodes
     /// named as --topology names them (docs/network.md, "Traffic from a file")
     #[arg(long, value_name = "FILE")]
@@ -331,6 +340,12 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
             burst,
         },
         cycles: args.cycles.unwrap_or(0),
+        measure: args.warmup.map(|warmup| Measure {
+            warmup,
+            drain_limit: args
+                .drain_limit
+                .unwrap_or(warmup + args.cycles.unwrap_or(0)),
+        }),
         seed: args.seed,
         faults,
         retry_rounds: args.retry_rounds,
@@ -533,6 +548,27 @@ fn rows(s: &Summary) -> Vec<(&'static str, String)> {
         ),
         ("cycles run", s.cycles.to_string()),
     ];
+    if let Some(m) = &s.measurement {
+        rows.extend([
+            (
+                "measurement",
+                format!(
+                    "{} cycles of warm-up, a window of {}, drained in {}",
+                    m.warmup, m.window, m.drained
+                ),
+            ),
+            (
+                "stable",
+                match m.unstable {
+                    true => format!(
+                        "no: {} messages of the window had not ended at the drain limit",
+                        m.unfinished
+                    ),
+                    false => "yes".to_string(),
+                },
+            ),
+        ]);
+    }
     if let Some(f) = &s.flow {
         rows.extend([
             ("ACKs sent", f.acks_sent.to_string()),

@@ -76,6 +76,7 @@ impl CubeRun {
                 ..Traffic::uniform(self.rate, flits..=flits)
             },
             cycles: self.cycles,
+            measure: None,
             seed: self.seed,
             faults,
             retry_rounds: 1,

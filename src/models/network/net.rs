@@ -12,10 +12,10 @@ use super::engine::{Desk, Fabric, Step};
 pub use super::faults::{FaultSpec, Faults};
 use super::message::{Finished, Message};
 use super::params::check;
-pub use super::params::{NetError, NetParams, Routing};
+pub use super::params::{Measure, NetError, NetParams, Routing};
 use super::plan::{MAX_NODES, Plan};
 use super::source_routed::SourceRouted;
-use super::stats::{Stats, Summary};
+use super::stats::{MeasurementSummary, Stats, Summary};
 use super::switch_routed::SwitchRouted;
 use super::traffic::TrafficGen;
 use std::cmp::Reverse;
@@ -45,6 +45,7 @@ pub struct Net {
     stats: Stats,
     /// Messages made and not yet ended.
     in_system: u64,
+    measure: Option<Measure>,
 }
 
 impl Net {
@@ -93,9 +94,14 @@ impl Net {
             faults,
             max_bytes: params.max_bytes,
             stats: Stats {
-                window: params.cycles,
+                window: match params.measure {
+                    None => (0, params.cycles),
+                    Some(m) => (m.warmup, m.warmup + params.cycles),
+                },
+                measured_only: params.measure.is_some(),
                 ..Stats::default()
             },
+            measure: params.measure,
             in_system: 0,
         })
     }
@@ -189,7 +195,9 @@ impl Net {
             );
             let step = self.fabric.step(t, &mut desk);
             match step {
-                Step::Idle if t >= self.cycles && self.scheduled.is_empty() => {
+                Step::Idle
+                    if self.measure.is_none() && t >= self.cycles && self.scheduled.is_empty() =>
+                {
                     debug_assert_eq!(self.in_system, 0, "an idle fabric holds no message");
                     break;
                 }
@@ -206,13 +214,49 @@ impl Net {
                 "network model made no progress for {STALL_LIMIT} cycles before cycle {t}"
             );
             t += 1;
+            if self.measured_end(t) {
+                break;
+            }
         }
         let mut summary = self.stats.summary(t, self.healthy.len() as u64);
+        if let Some(m) = self.measure {
+            let end = self.stats.window.1;
+            let unstable = self.stats.measured_in_system > 0;
+            summary.measurement = Some(MeasurementSummary {
+                warmup: m.warmup,
+                window: self.cycles,
+                drained: t.saturating_sub(end),
+                unfinished: self.stats.measured_in_system,
+                unstable,
+            });
+            // The rate of what the window's traffic delivered, not of the counted
+            // messages over every cycle run.
+            if let Some(load) = &summary.load {
+                summary.throughput = load.accepted;
+            }
+            if unstable {
+                // Beyond saturation: latencies of the messages that happened to end are
+                // no average of the window's.
+                summary.latency = None;
+                summary.mean_latency = None;
+                summary.p99_latency = None;
+            }
+        }
         if let Some(load) = &mut summary.load {
             load.capacity = capacity(self.plan.as_ref());
         }
         self.fabric.report(&mut summary);
         summary
+    }
+
+    /// Under a measurement, whether the run stops before cycle `t`: the window is over and
+    /// its messages have ended, or the drain limit has passed.
+    fn measured_end(&self, t: u64) -> bool {
+        let Some(m) = self.measure else {
+            return false;
+        };
+        let end = self.stats.window.1;
+        t >= end && (self.stats.measured_in_system == 0 || t >= end + m.drain_limit)
     }
 
     /// Injects the scheduled messages due by cycle `t`, then the generated traffic's;
@@ -227,7 +271,12 @@ impl Net {
             self.inject(t, src, dst, bytes);
             injected = true;
         }
-        while let Some((_, v)) = self.traffic.next_injection((t + 1).min(self.cycles)) {
+        // A measured run's sources go on making messages until it stops.
+        let end = match self.measure {
+            None => (t + 1).min(self.cycles),
+            Some(_) => t + 1,
+        };
+        while let Some((_, v)) = self.traffic.next_injection(end) {
             let dst = self.traffic.destination(v);
             let bytes = self.traffic.length();
             self.inject(t, v, dst, bytes);

@@ -115,6 +115,16 @@ pub enum Routing {
     },
 }
 
+/// A measured run (the BookSim convention, docs/network.md "Measurement"): `warmup`
+/// cycles of traffic first, then the measurement window (`cycles`), whose messages alone
+/// are counted; the sources keep making messages until every one of those has ended, at
+/// most `drain_limit` cycles after the window, or the run is unstable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Measure {
+    pub warmup: u64,
+    pub drain_limit: u64,
+}
+
 /// Everything a run needs.
 #[derive(Debug, Clone)]
 pub struct NetParams {
@@ -128,8 +138,12 @@ pub struct NetParams {
     /// The router's message buffer, in bytes.
     pub max_bytes: u8,
     pub traffic: Traffic,
-    /// Cycles during which processors make messages; the run then drains.
+    /// Cycles during which processors make messages; the run then drains. Under a
+    /// measurement, the window's length.
     pub cycles: u64,
+    /// A measured run; none for one whose every message counts and whose sources stop
+    /// after `cycles`.
+    pub measure: Option<Measure>,
     pub seed: u64,
     pub faults: FaultSpec,
     /// Rounds of attempts (one per route) a processor makes before it gives a message up.
@@ -149,6 +163,7 @@ impl NetParams {
             max_bytes: bytes,
             traffic: Traffic::uniform(rate, bytes..=bytes),
             cycles,
+            measure: None,
             seed,
             faults: FaultSpec::default(),
             retry_rounds: 1,

@@ -26,11 +26,15 @@ pub struct Stats {
     pub hops: Vec<u64>,
     /// Ended messages by their attempts: (delivered, failed) at index attempts.
     pub by_attempts: Vec<(u64, u64)>,
-    /// The injection period's length, and the messages and data bytes made and arrived
-    /// in it: the offered and accepted load.
-    pub window: u64,
+    /// The cycles whose load is measured, [start, end), and the messages and data bytes
+    /// made and arrived in them: the offered and accepted load.
+    pub window: (u64, u64),
     pub made: (u64, u64),
     pub arrived_in_window: (u64, u64),
+    /// Under a measurement window (`--warmup`): only messages made in it are counted, and
+    /// those not yet ended.
+    pub measured_only: bool,
+    pub measured_in_system: u64,
     /// Invariants: worms that ended early at a receiver, and arrivals whose source or
     /// bytes were not the message's.
     pub receive_errors: u64,
@@ -38,9 +42,29 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Counts a message that has ended.
+    /// Whether cycle `t` is in the measured window.
+    fn in_window(&self, t: u64) -> bool {
+        (self.window.0..self.window.1).contains(&t)
+    }
+
+    /// Counts a message that has ended: its arrival towards the accepted load if it came in
+    /// the window, and the rest if it was made in it (or every message is counted).
     pub fn finish(&mut self, f: &Finished) {
         let m = &f.message;
+        // Arrived in the window: its last byte handed out in a cycle of it.
+        if let Some(arrive) = f.arrive
+            && f.outcome == Outcome::Delivered
+            && self.in_window(arrive - 1)
+        {
+            self.arrived_in_window.0 += 1;
+            self.arrived_in_window.1 += u64::from(m.bytes);
+        }
+        if self.measured_only {
+            if !self.in_window(m.inject) {
+                return;
+            }
+            self.measured_in_system -= 1;
+        }
         self.attempts += m.attempts.len() as u64;
         self.rounds += u64::from(m.round) + 1;
         let first = m.attempts.first().map(|a| a.outcome);
@@ -58,11 +82,6 @@ impl Stats {
                 self.bytes_arrived += u64::from(m.bytes);
                 let arrive = f.arrive.expect("a delivered message has arrived");
                 self.latencies.push(arrive - m.inject);
-                // Arrived in the window: its last byte handed out in a cycle before it ends.
-                if arrive <= self.window {
-                    self.arrived_in_window.0 += 1;
-                    self.arrived_in_window.1 += u64::from(m.bytes);
-                }
                 let sent = m.attempts.first().expect("a delivered message was sent");
                 self.network_latencies.push(arrive - sent.start);
                 let hops = m.attempts.last().expect("sent").hops as usize;
@@ -104,6 +123,7 @@ impl Stats {
             corrupted: self.corrupted,
             latency,
             load: self.load(nodes),
+            measurement: None,
             hops: hop_summary(&self.hops),
             attempts: self
                 .by_attempts
@@ -123,18 +143,25 @@ impl Stats {
 }
 
 impl Stats {
-    /// A message of `bytes` bytes made in cycle `t`: offered load if in the window.
+    /// A message of `bytes` bytes made in cycle `t`: offered load if in the window, and
+    /// counted if every message is or it is in the window.
     pub fn made(&mut self, t: u64, bytes: u8) {
-        self.injected += 1;
-        if t < self.window {
+        let measured = self.in_window(t);
+        if measured {
             self.made.0 += 1;
             self.made.1 += u64::from(bytes);
+        }
+        if !self.measured_only {
+            self.injected += 1;
+        } else if measured {
+            self.injected += 1;
+            self.measured_in_system += 1;
         }
     }
 
     /// The offered and accepted load over the window, per node of `nodes` and cycle.
     fn load(&self, nodes: u64) -> Option<LoadSummary> {
-        let per = (self.window * nodes) as f64;
+        let per = ((self.window.1 - self.window.0) * nodes) as f64;
         (per > 0.0).then(|| LoadSummary {
             offered: self.made.1 as f64 / per,
             accepted: self.arrived_in_window.1 as f64 / per,
@@ -143,6 +170,20 @@ impl Stats {
             capacity: None,
         })
     }
+}
+
+/// How a measured run went (docs/network.md, "Measurement").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MeasurementSummary {
+    pub warmup: u64,
+    /// The window's cycles: the figures are those of the messages made in them.
+    pub window: u64,
+    /// Cycles after the window until its last message ended, or until the limit.
+    pub drained: u64,
+    /// Messages of the window that had not ended at the drain limit: beyond saturation,
+    /// the run is unstable and its latencies are not reported.
+    pub unfinished: u64,
+    pub unstable: bool,
 }
 
 /// The load of a run's injection period (docs/network.md, "Load"): data bytes (a byte is
@@ -311,9 +352,13 @@ pub struct Summary {
     /// The latency distributions, when a message was delivered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub latency: Option<LatencySummary>,
-    /// The offered and accepted load over the injection period, when it has cycles.
+    /// The offered and accepted load over the injection period (or the measurement
+    /// window), when it has cycles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load: Option<LoadSummary>,
+    /// Under a measurement window: its phases, and whether the run was stable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measurement: Option<MeasurementSummary>,
     /// The hops of delivered messages, when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hops: Option<HopSummary>,

@@ -225,7 +225,7 @@ fn a_buffered_run_says_what_acknowledged_delivery_did() {
         lines[0],
         "K(2,3): 12 nodes, 12 healthy; vct flow control; uniform traffic at rate 0.02 for 800 cycles, 16 bytes a message, seed 1"
     );
-    let names: Vec<&str> = lines[15..].iter().map(|l| l[..22].trim_end()).collect();
+    let names: Vec<&str> = lines[16..].iter().map(|l| l[..22].trim_end()).collect();
     assert_eq!(
         names,
         [
@@ -292,6 +292,7 @@ fn the_table_names_the_run() {
             "mean hops",
             "offered load",
             "accepted load",
+            "per-node load",
             "throughput",
             "first-attempt success",
             "cycles run"
@@ -876,4 +877,44 @@ fn a_measured_run_counts_its_window_and_knows_when_it_is_unstable() {
     ]);
     assert_eq!(status, 2);
     assert!(stderr.contains("--warmup"), "{stderr}");
+}
+
+#[test]
+fn fairness_is_the_least_and_the_most_a_node_offers_and_accepts() {
+    let load = |pattern: &str| -> serde_json::Value {
+        let (status, out, err) = kautzgen(&[
+            "netsim",
+            "--d",
+            "2",
+            "--k",
+            "3",
+            "--traffic",
+            pattern,
+            "--rate",
+            "0.01",
+            "--cycles",
+            "5000",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(status, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["load"].clone()
+    };
+    // Bit-reversal on twelve nodes leaves six idle, and as it is its own inverse they are
+    // sent nothing either: the least a node offers and accepts is 0.
+    let l = load("bit-reversal");
+    assert_eq!(
+        (
+            l["offered_per_node"][0].as_f64(),
+            l["accepted_per_node"][0].as_f64()
+        ),
+        (Some(0.0), Some(0.0))
+    );
+    assert!(l["offered_per_node"][1].as_f64().unwrap() > 0.1);
+    // Under uniform traffic every node offers and is handed something, about the mean.
+    let l = load("uniform");
+    let [lo, hi] = [0, 1].map(|i| l["offered_per_node"][i].as_f64().unwrap());
+    let mean = l["offered"].as_f64().unwrap();
+    assert!(0.0 < lo && lo <= mean && mean <= hi, "{l}");
+    assert!(l["accepted_per_node"][0].as_f64().unwrap() > 0.0, "{l}");
 }

@@ -539,6 +539,14 @@ fn rows(s: &Summary) -> Vec<(&'static str, String)> {
             load(s, |l| (l.accepted, l.accepted_messages)),
         ),
         (
+            "per-node load",
+            s.load.as_ref().map_or("-".to_string(), |l| {
+                let [o0, o1] = l.offered_per_node;
+                let [a0, a1] = l.accepted_per_node;
+                format!("offered {o0:.4} to {o1:.4}, accepted {a0:.4} to {a1:.4} bytes/cycle")
+            }),
+        ),
+        (
             "throughput",
             format!("{:.4} bytes/node/cycle", s.throughput),
         ),

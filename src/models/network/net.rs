@@ -99,6 +99,7 @@ impl Net {
                     Some(m) => (m.warmup, m.warmup + params.cycles),
                 },
                 measured_only: params.measure.is_some(),
+                per_node: vec![(0, 0); nodes],
                 ..Stats::default()
             },
             measure: params.measure,
@@ -218,7 +219,7 @@ impl Net {
                 break;
             }
         }
-        let mut summary = self.stats.summary(t, self.healthy.len() as u64);
+        let mut summary = self.stats.summary(t, &self.healthy);
         if let Some(m) = self.measure {
             let end = self.stats.window.1;
             let unstable = self.stats.measured_in_system > 0;
@@ -298,7 +299,7 @@ impl Net {
             handed: 0,
             attempts: Vec::new(),
         };
-        self.stats.made(t, bytes);
+        self.stats.made(t, src, bytes);
         self.in_system += 1;
         self.fabric.inject(message);
     }

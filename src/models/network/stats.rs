@@ -31,6 +31,8 @@ pub struct Stats {
     pub window: (u64, u64),
     pub made: (u64, u64),
     pub arrived_in_window: (u64, u64),
+    /// Per node, the data bytes it made and was handed in the window.
+    pub per_node: Vec<(u64, u64)>,
     /// Under a measurement window (`--warmup`): only messages made in it are counted, and
     /// those not yet ended.
     pub measured_only: bool,
@@ -58,6 +60,7 @@ impl Stats {
         {
             self.arrived_in_window.0 += 1;
             self.arrived_in_window.1 += u64::from(m.bytes);
+            self.per_node[m.dst as usize].1 += u64::from(m.bytes);
         }
         if self.measured_only {
             if !self.in_window(m.inject) {
@@ -97,8 +100,9 @@ impl Stats {
         }
     }
 
-    /// The figures of a run of `cycles` cycles over `nodes` healthy nodes.
-    pub fn summary(&self, cycles: u64, nodes: u64) -> Summary {
+    /// The figures of a run of `cycles` cycles over the `healthy` nodes.
+    pub fn summary(&self, cycles: u64, healthy: &[u32]) -> Summary {
+        let nodes = healthy.len() as u64;
         let finished = self.delivered + self.failed;
         let (mean, p99) = mean_and_p99(&mut self.latencies.clone());
         let total = Distribution::of(&mut self.latencies.clone());
@@ -122,7 +126,7 @@ impl Stats {
             receive_errors: self.receive_errors,
             corrupted: self.corrupted,
             latency,
-            load: self.load(nodes),
+            load: self.load(healthy),
             measurement: None,
             hops: hop_summary(&self.hops),
             attempts: self
@@ -143,13 +147,14 @@ impl Stats {
 }
 
 impl Stats {
-    /// A message of `bytes` bytes made in cycle `t`: offered load if in the window, and
+    /// A message of `bytes` bytes made by `src` in cycle `t`: offered load if in the window, and
     /// counted if every message is or it is in the window.
-    pub fn made(&mut self, t: u64, bytes: u8) {
+    pub fn made(&mut self, t: u64, src: u32, bytes: u8) {
         let measured = self.in_window(t);
         if measured {
             self.made.0 += 1;
             self.made.1 += u64::from(bytes);
+            self.per_node[src as usize].0 += u64::from(bytes);
         }
         if !self.measured_only {
             self.injected += 1;
@@ -159,14 +164,23 @@ impl Stats {
         }
     }
 
-    /// The offered and accepted load over the window, per node of `nodes` and cycle.
-    fn load(&self, nodes: u64) -> Option<LoadSummary> {
-        let per = ((self.window.1 - self.window.0) * nodes) as f64;
+    /// The offered and accepted load over the window, per node of the `healthy` ones and
+    /// cycle, with the least and the most of a node.
+    fn load(&self, healthy: &[u32]) -> Option<LoadSummary> {
+        let window = self.window.1 - self.window.0;
+        let per = (window * healthy.len() as u64) as f64;
+        let range = |of: fn(&(u64, u64)) -> u64| {
+            let bytes = healthy.iter().map(|&v| of(&self.per_node[v as usize]));
+            let (lo, hi) = bytes.fold((u64::MAX, 0), |(lo, hi), b| (lo.min(b), hi.max(b)));
+            [lo as f64 / window as f64, hi as f64 / window as f64]
+        };
         (per > 0.0).then(|| LoadSummary {
             offered: self.made.1 as f64 / per,
             accepted: self.arrived_in_window.1 as f64 / per,
             offered_messages: self.made.0 as f64 / per,
             accepted_messages: self.arrived_in_window.0 as f64 / per,
+            offered_per_node: range(|n| n.0),
+            accepted_per_node: range(|n| n.1),
             capacity: None,
         })
     }
@@ -195,6 +209,10 @@ pub struct LoadSummary {
     pub accepted: f64,
     pub offered_messages: f64,
     pub accepted_messages: f64,
+    /// Fairness: the least and the most any healthy node made and was handed, in bytes
+    /// per cycle.
+    pub offered_per_node: [f64; 2],
+    pub accepted_per_node: [f64; 2],
     /// The uniform-traffic capacity, bytes per node per cycle: the rate at which the
     /// average link is busy every cycle, links / (nodes x mean distance), at most 1.
     pub capacity: Option<f64>,

@@ -3,8 +3,9 @@
 //! latency and messages dropped against the network size, one line per number of faulty
 //! links, one row of panels per algorithm).
 
-use super::{Estimate, Fig4, Fig4Cell};
+use super::{Fig4, Fig4Cell};
 use crate::choice::Choice;
+use crate::experiments::confidence::Estimate;
 use crate::experiments::plot::{Panel, panels_svg};
 
 fn estimate_text(e: Option<Estimate>) -> String {

@@ -918,3 +918,52 @@ fn fairness_is_the_least_and_the_most_a_node_offers_and_accepts() {
     assert!(0.0 < lo && lo <= mean && mean <= hi, "{l}");
     assert!(l["accepted_per_node"][0].as_f64().unwrap() > 0.0, "{l}");
 }
+
+#[test]
+fn seeds_repeat_a_point_and_give_means_with_their_confidence() {
+    let base = [
+        "netsim", "--d", "2", "--k", "3", "--rate", "0.01", "--cycles", "800",
+    ];
+    let mut line = base.to_vec();
+    line.extend(["--seed", "4", "--seeds", "3", "--format", "json"]);
+    let (status, out, err) = kautzgen(&line);
+    assert_eq!(status, 0, "{err}");
+    let s: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(s["seeds"], serde_json::json!([4, 5, 6]));
+    // Each run is the single run of its seed.
+    for (i, seed) in ["4", "5", "6"].iter().enumerate() {
+        let mut single = base.to_vec();
+        single.extend(["--seed", seed, "--format", "json"]);
+        let one: serde_json::Value = serde_json::from_str(&kautzgen(&single).1).unwrap();
+        for key in ["injected", "delivered", "mean_latency", "load"] {
+            assert_eq!(s["runs"][i][key], one[key], "seed {seed}: {key}");
+        }
+    }
+    // Three runs: the half-width is t(0.975, 2) = 4.303 times the sample deviation over
+    // the square root of 3.
+    let latency = &s["figures"]["mean_latency"];
+    let values: Vec<f64> = latency["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let mean = values.iter().sum::<f64>() / 3.0;
+    let deviation = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / 2.0).sqrt();
+    assert!((latency["mean"].as_f64().unwrap() - mean).abs() < 1e-9);
+    assert!((latency["ci95"].as_f64().unwrap() - 4.303 * deviation / 3f64.sqrt()).abs() < 1e-9);
+    for (extra, message) in [
+        (&["--seeds", "0"][..], "--seeds must be at least 1, got 0"),
+        (
+            &["--seeds", "2", "--trace", "t.jsonl"],
+            "--trace writes one run's messages: give it without --seeds",
+        ),
+    ] {
+        let mut line = base.to_vec();
+        line.extend(extra);
+        assert_eq!(
+            kautzgen(&line),
+            (2, String::new(), format!("error: {message}\n"))
+        );
+    }
+}

@@ -33,6 +33,7 @@ use anyhow::Context;
 use std::path::{Path, PathBuf};
 
 mod fig4;
+mod seeds;
 mod shards;
 mod sweep;
 mod torus;
@@ -86,6 +87,10 @@ pub struct Args {
     /// Seed of the traffic, the faults drawn and the messages' bytes
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run the point with N seeds, --seed and the N-1 after it, and report each figure's
+    /// mean and 95% confidence half-width
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seeds: u64,
     /// Destinations: uniform, a fixed permutation, a hot spot, or a pattern of the field
     /// (docs/network.md, "Traffic patterns")
     #[arg(long, value_parser = choice::<Pattern>(), default_value = Pattern::Uniform.name())]
@@ -170,7 +175,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         messages.extend(replayed);
     }
-    simulate(&params, &messages, args.trace.as_deref(), args.format)
+    match args.seeds {
+        0 => Err(input_error(anyhow::anyhow!(
+            "--seeds must be at least 1, got 0"
+        ))),
+        1 => simulate(&params, &messages, args.trace.as_deref(), args.format),
+        _ if args.trace.is_some() => Err(input_error(anyhow::anyhow!(
+            "--trace writes one run's messages: give it without --seeds"
+        ))),
+        count => seeds::run(&params, &messages, count, args.format),
+    }
 }
 
 /// The messages of the trace at `path` on `params`'s network, with their lines.

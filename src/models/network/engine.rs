@@ -10,7 +10,7 @@ use super::stats::{Stats, Summary};
 use super::traffic::TrafficGen;
 
 /// The network of switches, routers and processor queues of one run.
-pub trait Fabric: std::fmt::Debug {
+pub trait Fabric: std::fmt::Debug + Send {
     /// `message`, just made, joins its source's queue.
     fn inject(&mut self, message: Message);
 

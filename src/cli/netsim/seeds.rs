@@ -1,0 +1,149 @@
+//! `netsim --seeds N`: one point run with N seeds, side by side on every processor, and its
+//! figures as means with their 95 % confidence half-widths (Student's t), the convention for
+//! reporting a simulated point (docs/network.md, "Repeated runs").
+//!
+//! In: the run's parameters (the first seed is theirs), the messages placed by hand, N.
+//! Out: a table, or one JSON object with every figure's mean, half-width and values and
+//! every run's summary.
+
+use super::{Replayed, input_error};
+use crate::choice::Choice;
+use crate::cli::output::{Format, print_stdout};
+use crate::experiments::confidence::estimate;
+use crate::network::net::{Net, NetParams};
+use crate::network::stats::Summary;
+use anyhow::Context;
+use serde_json::{Value, json};
+
+/// A figure averaged over the seeds: its name in the JSON, in the table, and its value in
+/// a run's summary (none when the run has none, e.g. a latency with nothing delivered).
+type Figure = (&'static str, &'static str, fn(&Summary) -> Option<f64>);
+
+const FIGURES: [Figure; 8] = [
+    ("injected", "injected", |s| Some(s.injected as f64)),
+    ("delivered_fraction", "delivered fraction", |s| {
+        (s.injected > 0).then(|| s.delivered as f64 / s.injected as f64)
+    }),
+    ("first_attempt_success", "first-attempt success", |s| {
+        s.first_attempt_success
+    }),
+    ("mean_latency", "mean latency (cycles)", |s| s.mean_latency),
+    ("p99_latency", "p99 latency (cycles)", |s| {
+        s.p99_latency.map(|p| p as f64)
+    }),
+    ("offered_load", "offered load (bytes/node/cycle)", |s| {
+        s.load.as_ref().map(|l| l.offered)
+    }),
+    ("accepted_load", "accepted load (bytes/node/cycle)", |s| {
+        s.load.as_ref().map(|l| l.accepted)
+    }),
+    ("mean_hops", "mean hops", |s| {
+        s.hops.as_ref().map(|h| h.mean)
+    }),
+];
+
+/// Runs `params` with seeds `params.seed` to `params.seed + count - 1` and prints the
+/// figures' means and confidence half-widths.
+pub(super) fn run(
+    params: &NetParams,
+    messages: &[(Option<String>, Replayed)],
+    count: u64,
+    format: Format,
+) -> anyhow::Result<()> {
+    let seeds: Vec<u64> = (0..count).map(|i| params.seed + i).collect();
+    let summaries = summaries(params, messages, &seeds)?;
+    let text = match format {
+        Format::Json => format!("{}\n", json(&seeds, &summaries)?),
+        Format::Text => table(params, &seeds, &summaries),
+    };
+    print_stdout(&text)
+}
+
+/// The runs of every seed, side by side, in the seeds' order.
+fn summaries(
+    params: &NetParams,
+    messages: &[(Option<String>, Replayed)],
+    seeds: &[u64],
+) -> anyhow::Result<Vec<Summary>> {
+    let nets = seeds
+        .iter()
+        .map(|&seed| {
+            let mut net = Net::new(&NetParams {
+                seed,
+                ..params.clone()
+            })
+            .map_err(input_error)?;
+            for (name, (cycle, src, dst, bytes)) in messages {
+                net.schedule(*cycle, *src, *dst, *bytes)
+                    .map_err(|e| match name {
+                        Some(name) => input_error(anyhow::anyhow!("{name}: {e}")),
+                        None => input_error(e),
+                    })?;
+            }
+            Ok(net)
+        })
+        .collect::<anyhow::Result<Vec<Net>>>()?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut nets: Vec<Option<Net>> = nets.into_iter().map(Some).collect();
+    let mut out: Vec<Option<Summary>> = vec![None; seeds.len()];
+    for (nets, out) in nets.chunks_mut(threads).zip(out.chunks_mut(threads)) {
+        std::thread::scope(|scope| {
+            for (net, slot) in nets.iter_mut().zip(out.iter_mut()) {
+                let net = net.take().expect("each run once");
+                scope.spawn(move || *slot = Some(net.run(|_| {})));
+            }
+        });
+    }
+    Ok(out
+        .into_iter()
+        .map(|s| s.expect("every run ends"))
+        .collect())
+}
+
+/// The figures' values over the runs, their estimates, and every run's summary.
+fn json(seeds: &[u64], summaries: &[Summary]) -> anyhow::Result<Value> {
+    let mut figures = serde_json::Map::new();
+    for (name, _, value) in FIGURES {
+        let values: Vec<f64> = summaries.iter().filter_map(value).collect();
+        let e = estimate(&values);
+        figures.insert(
+            name.to_string(),
+            json!({
+                "mean": e.map(|e| e.mean),
+                "ci95": e.and_then(|e| e.half_width),
+                "values": values,
+            }),
+        );
+    }
+    Ok(json!({
+        "seeds": seeds,
+        "figures": figures,
+        "runs": serde_json::to_value(summaries).context("summaries as JSON")?,
+    }))
+}
+
+/// The figures as mean ± half-width, a row each, under a line that names the point.
+fn table(params: &NetParams, seeds: &[u64], summaries: &[Summary]) -> String {
+    let mut text = format!(
+        "{}: {} traffic at rate {} for {} cycles, {} runs (seeds {} to {}): mean ± 95% confidence half-width\n",
+        params.plan.name(),
+        params.traffic.pattern.name(),
+        params.traffic.rate,
+        params.cycles,
+        seeds.len(),
+        seeds[0],
+        seeds[seeds.len() - 1]
+    );
+    for (_, label, value) in FIGURES {
+        let values: Vec<f64> = summaries.iter().filter_map(value).collect();
+        let cell = match estimate(&values) {
+            None => "-".to_string(),
+            Some(e) => match e.half_width {
+                Some(h) => format!("{:.4} ± {h:.4}", e.mean),
+                None => format!("{:.4}", e.mean),
+            },
+        };
+        text += &format!("{label:<34} {cell}\n");
+    }
+    text
+}

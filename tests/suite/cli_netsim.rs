@@ -225,7 +225,7 @@ fn a_buffered_run_says_what_acknowledged_delivery_did() {
         lines[0],
         "K(2,3): 12 nodes, 12 healthy; vct flow control; uniform traffic at rate 0.02 for 800 cycles, 16 bytes a message, seed 1"
     );
-    let names: Vec<&str> = lines[16..].iter().map(|l| l[..22].trim_end()).collect();
+    let names: Vec<&str> = lines[17..].iter().map(|l| l[..22].trim_end()).collect();
     assert_eq!(
         names,
         [
@@ -293,6 +293,7 @@ fn the_table_names_the_run() {
             "offered load",
             "accepted load",
             "per-node load",
+            "links",
             "throughput",
             "first-attempt success",
             "cycles run"
@@ -966,4 +967,65 @@ fn seeds_repeat_a_point_and_give_means_with_their_confidence() {
             (2, String::new(), format!("error: {message}\n"))
         );
     }
+}
+
+#[test]
+fn links_count_the_words_they_carry_in_the_window() {
+    let links = |line: &[&str]| -> serde_json::Value {
+        let (status, out, err) = kautzgen(line);
+        assert_eq!(status, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["links"].clone()
+    };
+    // 010 -> 101 is one hop, by letter 1. Its worm has 1 + k + n + 4 = 24 words
+    // (docs/network.md); the source's switch takes the first route byte, so the link
+    // carries 23 in the 100-cycle window, and none of K(2,3)'s 23 other links carries any.
+    let l = links(&[
+        "netsim",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--rate",
+        "0",
+        "--cycles",
+        "100",
+        "--message",
+        "010:101",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        l,
+        serde_json::json!({"links": 24, "mean_utilisation": 23.0 / 2400.0,
+            "max_utilisation": 0.23, "busiest": "010:1", "nacks": 0, "max_nacks": 0})
+    );
+    // A 4-flit worm over 0,0 -> 0,1 -> 0,2 on the 4-ary 2-cube (port 1 is +0): 4 flits on
+    // each of two of its 64 links in a 10-cycle window.
+    let l = links(&[
+        "netsim",
+        "torus",
+        "--k",
+        "4",
+        "--n",
+        "2",
+        "--algo",
+        "e-cube",
+        "--rate",
+        "0",
+        "--cycles",
+        "10",
+        "--message",
+        "0,0:0,2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (
+            &l["links"],
+            &l["max_utilisation"],
+            &l["mean_utilisation"],
+            &l["busiest"]
+        ),
+        (&64.into(), &0.4.into(), &0.0125.into(), &"0,0:1".into())
+    );
 }

@@ -275,13 +275,7 @@ pub(super) fn simulate(
 fn link_names(plan: &dyn Plan, links: &[(u32, usize)]) -> Vec<String> {
     links
         .iter()
-        .map(|&(v, port)| {
-            let v = v as usize;
-            let label = (0..=plan.ports() as u64)
-                .find(|&label| plan.link_port(v, label) == Some(port))
-                .expect("every link has a label");
-            format!("{}:{label}", plan.node_name(v))
-        })
+        .map(|&(v, port)| plan.link_name(v as usize, port))
         .collect()
 }
 
@@ -558,6 +552,18 @@ fn rows(s: &Summary) -> Vec<(&'static str, String)> {
                 let [o0, o1] = l.offered_per_node;
                 let [a0, a1] = l.accepted_per_node;
                 format!("offered {o0:.4} to {o1:.4}, accepted {a0:.4} to {a1:.4} bytes/cycle")
+            }),
+        ),
+        (
+            "links",
+            s.links.as_ref().map_or("-".to_string(), |l| {
+                let refused = l.most_refused.as_ref().map_or(String::new(), |r| {
+                    format!(", most over {r} ({})", l.max_nacks)
+                });
+                format!(
+                    "{:.4} words/cycle each on average, busiest {} at {:.4}; {} NACKs{refused}",
+                    l.mean_utilisation, l.busiest, l.max_utilisation, l.nacks
+                )
             }),
         ),
         (

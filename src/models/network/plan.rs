@@ -107,6 +107,15 @@ pub trait Plan: fmt::Debug + Send + Sync {
 
     /// The nodes node `v`'s links lead to, for the neighbour traffic pattern.
     fn out_neighbours(&self, v: usize) -> Vec<usize>;
+
+    /// Node `v`'s out-link by switch `port`, as `--faulty-link` names it: NODE:LETTER on
+    /// K(d,k), NODE:PORT on every other topology.
+    fn link_name(&self, v: usize, port: usize) -> String {
+        let label = (0..=self.ports() as u64)
+            .find(|&label| self.link_port(v, label) == Some(port))
+            .expect("every link has a label");
+        format!("{}:{label}", self.node_name(v))
+    }
 }
 
 /// Most nodes of a route table whose every pair's routes are worked out for

@@ -18,7 +18,7 @@ use super::message::{Finished, Message, Outcome, payload_byte};
 use super::params::{NetError, NetParams};
 use super::plan::{MAX_NODES, Plan};
 use super::router::{Event, Router, RouterParams};
-use super::stats::{FlowSummary, Summary};
+use super::stats::{FlowSummary, LinkSummary, Summary};
 use super::switch::{Switch, Word};
 use crate::choice::Choice;
 use crate::fabric::switch::{Flow, MAX_BUFFER_WORDS, SwitchConfig};
@@ -209,6 +209,11 @@ pub struct SourceRouted {
     /// and what it did.
     bounds: Option<Bounds>,
     flow: Option<FlowSummary>,
+    /// Per link (sending node * ports + output), words carried and NACKs sent back over
+    /// it in the measured window ([`Stats::window`](super::stats::Stats), kept here).
+    link_words: Vec<u32>,
+    link_nacks: Vec<u32>,
+    window: (u64, u64),
 }
 
 impl SourceRouted {
@@ -267,6 +272,9 @@ impl SourceRouted {
                 ..FlowSummary::default()
             }),
             bounds,
+            link_words: vec![0; nodes * ports],
+            link_nacks: vec![0; nodes * ports + 1],
+            window: (0, 0),
             plan,
         })
     }
@@ -281,6 +289,7 @@ impl Fabric for SourceRouted {
     }
 
     fn step(&mut self, t: u64, desk: &mut Desk) -> Step {
+        self.window = desk.stats.window;
         let mut step = std::mem::take(&mut self.step);
         step.list_active();
         if step.order.is_empty() {
@@ -299,6 +308,21 @@ impl Fabric for SourceRouted {
     }
 
     fn report(&self, summary: &mut Summary) {
+        let ports = self.ports;
+        let links = (0..self.routers.len()).flat_map(|v| {
+            (1..ports)
+                .filter(move |&p| self.wires[v * ports + p].to_node() < self.routers.len())
+                .map(move |p| {
+                    let c = v * ports + p;
+                    let (words, nacks) = (self.link_words[c], self.link_nacks[c]);
+                    (
+                        self.plan.link_name(v, p),
+                        u64::from(words),
+                        u64::from(nacks),
+                    )
+                })
+        });
+        summary.links = LinkSummary::of(links, self.window.1 - self.window.0);
         summary.flow = self.flow.clone().map(|mut flow| {
             for counts in self.routers.iter().filter_map(Router::ack_counts) {
                 flow.acks_sent += counts.acks_sent;
@@ -348,10 +372,11 @@ impl SourceRouted {
             let range = j * ports..(j + 1) * ports;
             // A quiet switch with idle inputs stays as it is: its step can be skipped.
             if !self.state[vi].quiet || step.inputs[range.clone()].iter().any(|w| w.valid) {
+                let counting = (self.window.0..self.window.1).contains(&t);
                 self.step_switch(
                     vi,
                     &step.inputs[range],
-                    step.nacks[j],
+                    (step.nacks[j], counting),
                     &mut step.next_active,
                 );
             }
@@ -386,8 +411,16 @@ impl SourceRouted {
     }
 
     /// Steps node `v`'s switch with its `inputs` and output links' `nacks`, publishing
-    /// its outputs and marking in `next_active` the neighbours it sends to.
-    fn step_switch(&mut self, v: usize, inputs: &[Word], nacks: u16, next_active: &mut [u64]) {
+    /// its outputs and marking in `next_active` the neighbours it sends to; while
+    /// `counting` (the cycle is in the window), the words its links carry and the NACKs it
+    /// sends back are counted.
+    fn step_switch(
+        &mut self,
+        v: usize,
+        inputs: &[Word],
+        (nacks, counting): (u16, bool),
+        next_active: &mut [u64],
+    ) {
         let ports = self.ports;
         let state = &mut self.state[v];
         let switch = &mut self.switches[v];
@@ -396,9 +429,16 @@ impl SourceRouted {
         for p in 0..ports {
             let w = switch.out_word(p);
             self.links[v * ports + p] = pack(w);
-            nack_bits |= u16::from(switch.in_nack(p)) << p;
+            let nack = switch.in_nack(p);
+            nack_bits |= u16::from(nack) << p;
             if w.valid && p > 0 {
                 mark(next_active, self.wires[v * ports + p].to_node());
+                if counting {
+                    self.link_words[v * ports + p] += 1;
+                }
+            }
+            if nack && p > 0 && counting {
+                self.link_nacks[self.wires[v * ports + p].from as usize] += 1;
             }
         }
         self.nack_bits[v] = nack_bits;

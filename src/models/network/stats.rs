@@ -127,6 +127,7 @@ impl Stats {
             corrupted: self.corrupted,
             latency,
             load: self.load(healthy),
+            links: None,
             measurement: None,
             hops: hop_summary(&self.hops),
             attempts: self
@@ -182,6 +183,59 @@ impl Stats {
             offered_per_node: range(|n| n.0),
             accepted_per_node: range(|n| n.1),
             capacity: None,
+        })
+    }
+}
+
+/// The links' use over the window (docs/network.md, "What is measured"): words a link
+/// carried per cycle, and NACKs sent back over it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LinkSummary {
+    pub links: u64,
+    pub mean_utilisation: f64,
+    pub max_utilisation: f64,
+    /// The busiest link, as `--faulty-link` names it.
+    pub busiest: String,
+    /// NACKs sent back over links (none with switches that route), and the most over one.
+    pub nacks: u64,
+    pub max_nacks: u64,
+    /// The link most NACKs came back over, if any did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub most_refused: Option<String>,
+}
+
+impl LinkSummary {
+    /// The summary of `links` (name, words carried, NACKs) over a window of `cycles`.
+    pub fn of(links: impl Iterator<Item = (String, u64, u64)>, cycles: u64) -> Option<Self> {
+        let mut summary: Option<LinkSummary> = None;
+        let (mut words, mut most_words) = (0u64, 0u64);
+        for (name, carried, nacks) in links {
+            let s = summary.get_or_insert_with(|| LinkSummary {
+                links: 0,
+                mean_utilisation: 0.0,
+                max_utilisation: 0.0,
+                busiest: name.clone(),
+                nacks: 0,
+                max_nacks: 0,
+                most_refused: None,
+            });
+            s.links += 1;
+            words += carried;
+            if carried > most_words {
+                most_words = carried;
+                s.busiest = name.clone();
+            }
+            s.nacks += nacks;
+            if nacks > s.max_nacks {
+                s.max_nacks = nacks;
+                s.most_refused = Some(name);
+            }
+        }
+        let cycles = cycles.max(1) as f64;
+        summary.map(|mut s| {
+            s.mean_utilisation = words as f64 / (s.links as f64 * cycles);
+            s.max_utilisation = most_words as f64 / cycles;
+            s
         })
     }
 }
@@ -374,6 +428,9 @@ pub struct Summary {
     /// window), when it has cycles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load: Option<LoadSummary>,
+    /// How busy the links were in the window, and the NACKs sent over them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub links: Option<LinkSummary>,
     /// Under a measurement window: its phases, and whether the run was stable.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub measurement: Option<MeasurementSummary>,

@@ -19,7 +19,7 @@ use super::faults::Faults;
 use super::message::{Attempt, AttemptOutcome, Finished, Message, Outcome};
 use super::params::NetError;
 use super::plan::Plan;
-use super::stats::{RoutingSummary, Summary, Waiting};
+use super::stats::{LinkSummary, RoutingSummary, Summary, Waiting};
 use crate::choice::Choice;
 use crate::routing::torus::{Action, Algorithm, Header, Router};
 use crate::topology::torus::{Node, Port, PortMask, Torus};
@@ -138,6 +138,9 @@ pub struct SwitchRouted {
     extra_hops: u64,
     /// The worms waiting on each other, once the run has deadlocked.
     wait_cycle: Vec<Waiting>,
+    /// Per channel, the flits it carried in the measured window, kept here.
+    channel_flits: Vec<u32>,
+    window: (u64, u64),
 }
 
 impl SwitchRouted {
@@ -184,6 +187,8 @@ impl SwitchRouted {
             delivered: 0,
             extra_hops: 0,
             wait_cycle: Vec::new(),
+            channel_flits: vec![0; count * ports],
+            window: (0, 0),
         })
     }
 }
@@ -195,6 +200,7 @@ impl Fabric for SwitchRouted {
     }
 
     fn step(&mut self, t: u64, desk: &mut Desk) -> Step {
+        self.window = desk.stats.window;
         self.start_worms(t);
         if self.worms.is_empty() {
             return Step::Idle;
@@ -220,6 +226,13 @@ impl Fabric for SwitchRouted {
             deadlock: !self.wait_cycle.is_empty(),
             wait_cycle: self.wait_cycle.clone(),
         });
+        let channels = (0..self.next.len()).filter(|&c| self.next[c] != FREE);
+        let links = channels.map(|c| {
+            // Named as netsim names links: switch port p + 1 for the cube's port p.
+            let name = format!("{}:{}", self.nodes[c / self.ports], c % self.ports + 1);
+            (name, u64::from(self.channel_flits[c]), 0)
+        });
+        summary.links = LinkSummary::of(links, self.window.1 - self.window.0);
     }
 }
 
@@ -369,8 +382,9 @@ impl SwitchRouted {
     fn move_flits(&mut self, t: u64, desk: &mut Desk) -> (bool, bool) {
         let mut moved = false;
         let mut done = Vec::new();
+        let counting = (self.window.0..self.window.1).contains(&t);
         for slot in 0..self.worms.len() {
-            moved |= self.move_worm(slot);
+            moved |= self.move_worm(slot, counting);
             if self.worms[slot].ejected == self.worms[slot].flits() {
                 done.push(slot);
             }
@@ -391,8 +405,9 @@ impl SwitchRouted {
         (moved, !done.is_empty())
     }
 
-    /// Moves the flits of the worm in `slot`, header first; whether any moved.
-    fn move_worm(&mut self, slot: usize) -> bool {
+    /// Moves the flits of the worm in `slot`, header first, counting those that cross a
+    /// link while `counting`; whether any moved.
+    fn move_worm(&mut self, slot: usize, counting: bool) -> bool {
         let mut moved = false;
         let worm = &mut self.worms[slot];
         if worm.ejecting {
@@ -416,6 +431,9 @@ impl SwitchRouted {
                 *upstream -= 1;
                 worm.channels[i].1 += 1;
                 moved = true;
+                if counting {
+                    self.channel_flits[worm.channels[i].0 as usize] += 1;
+                }
             }
         }
         let src = worm.message.src as usize;

@@ -211,16 +211,8 @@ impl CsvRow for Row {
                 throughput: f[9].parse().ok()?,
                 first_attempt_success: optional_field(f[10])?,
                 cycles: f[11].parse().ok()?,
-                receive_errors: 0,
-                corrupted: 0,
-                latency: None,
-                load: None,
-                links: None,
-                measurement: None,
-                hops: None,
-                attempts: Vec::new(),
-                flow: None,
-                routing: None,
+                // The CSV keeps the headline figures only.
+                ..Summary::default()
             },
         })
     }
@@ -273,16 +265,7 @@ mod tests {
                 throughput: 0.125,
                 first_attempt_success: Some(success),
                 cycles: 1000,
-                receive_errors: 0,
-                corrupted: 0,
-                latency: None,
-                load: None,
-                links: None,
-                measurement: None,
-                hops: None,
-                attempts: Vec::new(),
-                flow: None,
-                routing: None,
+                ..Summary::default()
             },
         }
     }

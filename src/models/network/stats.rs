@@ -404,7 +404,7 @@ pub fn mean_and_p99(latencies: &mut [u64]) -> (Option<f64>, Option<u64>) {
 }
 
 /// The figures of a run, as `netsim` prints them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Summary {
     pub injected: u64,
     pub delivered: u64,

@@ -69,6 +69,7 @@ impl Net {
             } => Box::new(SwitchRouted::new(
                 plan.as_ref(),
                 &faults,
+                params.window(),
                 algorithm,
                 buffer_flits,
             )?),
@@ -94,10 +95,7 @@ impl Net {
             faults,
             max_bytes: params.max_bytes,
             stats: Stats {
-                window: match params.measure {
-                    None => (0, params.cycles),
-                    Some(m) => (m.warmup, m.warmup + params.cycles),
-                },
+                window: params.window(),
                 measured_only: params.measure.is_some(),
                 per_node: vec![(0, 0); nodes],
                 ..Stats::default()

@@ -151,6 +151,15 @@ pub struct NetParams {
 }
 
 impl NetParams {
+    /// The cycles whose load and messages are measured, [start, end): the injection
+    /// period, or under a measurement its window after the warm-up.
+    pub fn window(&self) -> (u64, u64) {
+        match self.measure {
+            None => (0, self.cycles),
+            Some(m) => (m.warmup, m.warmup + self.cycles),
+        }
+    }
+
     /// The plain run that benchmarks and sweeps make: uniform traffic of `bytes`-byte
     /// messages at `rate`, source routing, round-robin switches, the paper's router (one
     /// round of attempts), no faults.

@@ -210,7 +210,7 @@ pub struct SourceRouted {
     bounds: Option<Bounds>,
     flow: Option<FlowSummary>,
     /// Per link (sending node * ports + output), words carried and NACKs sent back over
-    /// it in the measured window ([`Stats::window`](super::stats::Stats), kept here).
+    /// it in the measured window ([`NetParams::window`]).
     link_words: Vec<u32>,
     link_nacks: Vec<u32>,
     window: (u64, u64),
@@ -274,7 +274,7 @@ impl SourceRouted {
             bounds,
             link_words: vec![0; nodes * ports],
             link_nacks: vec![0; nodes * ports + 1],
-            window: (0, 0),
+            window: params.window(),
             plan,
         })
     }
@@ -289,7 +289,6 @@ impl Fabric for SourceRouted {
     }
 
     fn step(&mut self, t: u64, desk: &mut Desk) -> Step {
-        self.window = desk.stats.window;
         let mut step = std::mem::take(&mut self.step);
         step.list_active();
         if step.order.is_empty() {

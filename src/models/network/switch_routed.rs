@@ -138,17 +138,19 @@ pub struct SwitchRouted {
     extra_hops: u64,
     /// The worms waiting on each other, once the run has deadlocked.
     wait_cycle: Vec<Waiting>,
-    /// Per channel, the flits it carried in the measured window, kept here.
+    /// Per channel, the flits it carried in the measured window, [start, end).
     channel_flits: Vec<u32>,
     window: (u64, u64),
 }
 
 impl SwitchRouted {
     /// The fabric of `plan`'s network, which must be a bidirectional torus, with `faults`,
-    /// routing with `algorithm`, every input holding `buffer_flits` flits.
+    /// counting its links' flits in `window`, routing with `algorithm`, every input holding
+    /// `buffer_flits` flits.
     pub fn new(
         plan: &dyn Plan,
         faults: &Faults,
+        window: (u64, u64),
         algorithm: Algorithm,
         buffer_flits: u64,
     ) -> Result<Self, NetError> {
@@ -188,7 +190,7 @@ impl SwitchRouted {
             extra_hops: 0,
             wait_cycle: Vec::new(),
             channel_flits: vec![0; count * ports],
-            window: (0, 0),
+            window,
         })
     }
 }
@@ -200,7 +202,6 @@ impl Fabric for SwitchRouted {
     }
 
     fn step(&mut self, t: u64, desk: &mut Desk) -> Step {
-        self.window = desk.stats.window;
         self.start_worms(t);
         if self.worms.is_empty() {
             return Step::Idle;

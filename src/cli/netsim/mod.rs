@@ -33,6 +33,7 @@ use anyhow::Context;
 use std::path::{Path, PathBuf};
 
 mod fig4;
+mod heatmap;
 mod seeds;
 mod shards;
 mod sweep;
@@ -153,6 +154,23 @@ pub struct Args {
     /// Write one JSON line per message to FILE
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
+    /// List every link's use in the window (words, utilisation, NACKs): `per_link` in the
+    /// JSON, a table after the figures in text
+    #[arg(long)]
+    per_link: bool,
+    /// Draw every link's utilisation and NACKs on the network, as `draw` lays it out, to
+    /// FILE (.svg, or .dot for Graphviz's source); networks of up to 400 nodes
+    #[arg(long, value_name = "FILE")]
+    heatmap: Option<PathBuf>,
+}
+
+/// What a single run writes besides its figures, and in which format it prints them.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RunOutput<'a> {
+    pub trace: Option<&'a Path>,
+    pub per_link: bool,
+    pub heatmap: Option<&'a Path>,
+    pub format: Format,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -180,10 +198,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         0 => Err(input_error(anyhow::anyhow!(
             "--seeds must be at least 1, got 0"
         ))),
-        1 => simulate(&params, &messages, args.trace.as_deref(), args.format),
-        _ if args.trace.is_some() => Err(input_error(anyhow::anyhow!(
-            "--trace writes one run's messages: give it without --seeds"
-        ))),
+        1 => {
+            let output = RunOutput {
+                trace: args.trace.as_deref(),
+                per_link: args.per_link,
+                heatmap: args.heatmap.as_deref(),
+                format: args.format,
+            };
+            simulate(&params, &messages, output)
+        }
+        _ if args.trace.is_some() || args.per_link || args.heatmap.is_some() => {
+            Err(input_error(anyhow::anyhow!(
+                "--trace, --per-link and --heatmap show one run: give them without --seeds"
+            )))
+        }
         count => seeds::run(&params, &messages, count, args.format),
     }
 }
@@ -201,14 +229,21 @@ fn replayed(path: &Path, params: &NetParams) -> anyhow::Result<Vec<(Option<Strin
 }
 
 /// Runs `params` with `messages` placed by hand (those from a file named by their line, for
-/// their errors), writes the trace if asked, and prints the figures.
+/// their errors), writes the trace and the heat map if asked, and prints the figures.
 pub(super) fn simulate(
     params: &NetParams,
     messages: &[(Option<String>, Replayed)],
-    trace: Option<&Path>,
-    format: Format,
+    output: RunOutput,
 ) -> anyhow::Result<()> {
+    let RunOutput { trace, format, .. } = output;
+    let heatmap = output
+        .heatmap
+        .map(|path| heatmap::Target::of(path, params.plan.as_ref()))
+        .transpose()?;
     let mut net = Net::new(params).map_err(input_error)?;
+    if output.per_link || heatmap.is_some() {
+        net.count_every_link();
+    }
     for (name, (cycle, src, dst, bytes)) in messages {
         net.schedule(*cycle, *src, *dst, *bytes)
             .map_err(|e| match name {
@@ -222,7 +257,7 @@ pub(super) fn simulate(
     let plan = net.plan().clone();
     let bar = progress::bar(params.cycles, "netsim", "cycles");
     let on_cycles = |t: u64| bar.set_position(t.min(params.cycles));
-    let summary = match trace {
+    let mut summary = match trace {
         None => net.run_observed(|_| {}, on_cycles),
         Some(path) => output::file::write_with(path, |out| {
             let mut failure = Ok(());
@@ -238,6 +273,12 @@ pub(super) fn simulate(
         })?,
     };
     bar.finish_and_clear();
+    if let Some(target) = heatmap {
+        target.write(plan.as_ref(), &summary.per_link)?;
+    }
+    if !output.per_link {
+        summary.per_link.clear();
+    }
     if let Some(violation) = summary.flow.as_ref().and_then(|f| f.violation()) {
         anyhow::bail!(
             "the network model broke acknowledged delivery: {violation} (docs/flow-control.md)"

@@ -1,7 +1,7 @@
 //! The table `netsim` prints for people: a line naming the run, its faulty links and idle
 //! nodes, a row per figure (docs/network.md defines each), then the rows of a measurement,
-//! of acknowledged delivery or of switches that route, and on deadlock the worms waiting
-//! on each other.
+//! of acknowledged delivery or of switches that route, on deadlock the worms waiting on
+//! each other, and with `--per-link` every link's use.
 
 use crate::choice::Choice;
 use crate::fabric::switch::Flow;
@@ -70,6 +70,24 @@ pub(super) fn table(
             text += "worms waiting on each other:\n";
         }
         text += &format!("  {w}\n");
+    }
+    text + &per_link(s)
+}
+
+/// With `--per-link`: every link's use, a line each, under a heading.
+fn per_link(s: &Summary) -> String {
+    let mut text = String::new();
+    for (i, l) in s.per_link.iter().enumerate() {
+        if i == 0 {
+            text += &format!(
+                "{:<16} {:<12} {:>10} {:>11} {:>8}\n",
+                "link", "to", "words", "utilisation", "NACKs"
+            );
+        }
+        text += &format!(
+            "{:<16} {:<12} {:>10} {:>11.4} {:>8}\n",
+            l.link, l.to, l.words, l.utilisation, l.nacks
+        );
     }
     text
 }

@@ -104,7 +104,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (None, (0, s, d, flits))
         })
         .collect();
-    super::simulate(&params, &messages, args.trace.as_deref(), args.format)
+    let output = super::RunOutput {
+        trace: args.trace.as_deref(),
+        per_link: false,
+        heatmap: None,
+        format: args.format,
+    };
+    super::simulate(&params, &messages, output)
 }
 
 /// The run and its placed messages from the command line, every name checked.

@@ -6,7 +6,7 @@
 //! every message back through the [`Desk`] when it ends.
 
 use super::message::{Finished, Message};
-use super::stats::{Stats, Summary};
+use super::stats::{LinkCount, Stats, Summary};
 use super::traffic::TrafficGen;
 
 /// The network of switches, routers and processor queues of one run.
@@ -19,6 +19,10 @@ pub trait Fabric: std::fmt::Debug + Send {
 
     /// Adds the figures only this fabric measures to `summary`, at the end of the run.
     fn report(&self, summary: &mut Summary);
+
+    /// Every link of the network, in node then port order, with what it carried in the
+    /// measured window.
+    fn links(&self) -> Vec<LinkCount>;
 }
 
 /// What a cycle did.

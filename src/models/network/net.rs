@@ -15,7 +15,7 @@ use super::params::check;
 pub use super::params::{Measure, NetError, NetParams, Routing};
 use super::plan::{MAX_NODES, Plan};
 use super::source_routed::SourceRouted;
-use super::stats::{MeasurementSummary, Stats, Summary};
+use super::stats::{LinkCount, LinkSummary, LinkUse, MeasurementSummary, Stats, Summary};
 use super::switch_routed::SwitchRouted;
 use super::traffic::TrafficGen;
 use std::cmp::Reverse;
@@ -46,6 +46,8 @@ pub struct Net {
     /// Messages made and not yet ended.
     in_system: u64,
     measure: Option<Measure>,
+    /// Whether the summary lists every link's use ([`Net::count_every_link`]).
+    every_link: bool,
 }
 
 impl Net {
@@ -102,7 +104,13 @@ impl Net {
             },
             measure: params.measure,
             in_system: 0,
+            every_link: false,
         })
+    }
+
+    /// The run's summary will list every link's use (`per_link`), not only their summary.
+    pub fn count_every_link(&mut self) {
+        self.every_link = true;
     }
 
     /// The topology the network is built on.
@@ -245,7 +253,29 @@ impl Net {
             load.capacity = capacity(self.plan.as_ref());
         }
         self.fabric.report(&mut summary);
+        self.report_links(&mut summary);
         summary
+    }
+
+    /// The links' summary of `summary`, and with [`Net::count_every_link`] every link's use.
+    fn report_links(&self, summary: &mut Summary) {
+        let links = self.fabric.links();
+        let plan = self.plan.as_ref();
+        let window = self.stats.window.1 - self.stats.window.0;
+        let name = |l: &LinkCount| plan.link_name(l.from as usize, l.port);
+        summary.links = LinkSummary::of(links.iter().map(|l| (name(l), l.words, l.nacks)), window);
+        if self.every_link {
+            summary.per_link = links
+                .iter()
+                .map(|l| LinkUse {
+                    link: name(l),
+                    to: plan.node_name(l.to as usize),
+                    words: l.words,
+                    utilisation: l.words as f64 / window.max(1) as f64,
+                    nacks: l.nacks,
+                })
+                .collect();
+        }
     }
 
     /// Under a measurement, whether the run stops before cycle `t`: the window is over and

@@ -18,7 +18,7 @@ use super::message::{Finished, Message, Outcome, payload_byte};
 use super::params::{NetError, NetParams};
 use super::plan::{MAX_NODES, Plan};
 use super::router::{Event, Router, RouterParams};
-use super::stats::{FlowSummary, LinkSummary, Summary};
+use super::stats::{FlowSummary, LinkCount, Summary};
 use super::switch::{Switch, Word};
 use crate::choice::Choice;
 use crate::fabric::switch::{Flow, MAX_BUFFER_WORDS, SwitchConfig};
@@ -307,21 +307,6 @@ impl Fabric for SourceRouted {
     }
 
     fn report(&self, summary: &mut Summary) {
-        let ports = self.ports;
-        let links = (0..self.routers.len()).flat_map(|v| {
-            (1..ports)
-                .filter(move |&p| self.wires[v * ports + p].to_node() < self.routers.len())
-                .map(move |p| {
-                    let c = v * ports + p;
-                    let (words, nacks) = (self.link_words[c], self.link_nacks[c]);
-                    (
-                        self.plan.link_name(v, p),
-                        u64::from(words),
-                        u64::from(nacks),
-                    )
-                })
-        });
-        summary.links = LinkSummary::of(links, self.window.1 - self.window.0);
         summary.flow = self.flow.clone().map(|mut flow| {
             for counts in self.routers.iter().filter_map(Router::ack_counts) {
                 flow.acks_sent += counts.acks_sent;
@@ -331,6 +316,24 @@ impl Fabric for SourceRouted {
             }
             flow
         });
+    }
+
+    fn links(&self) -> Vec<LinkCount> {
+        let (ports, nodes) = (self.ports, self.routers.len());
+        (0..nodes)
+            .flat_map(|v| (1..ports).map(move |p| (v, p)))
+            .filter_map(|(v, p)| {
+                let c = v * ports + p;
+                let to = self.wires[c].to_node();
+                (to < nodes).then(|| LinkCount {
+                    from: v as u32,
+                    port: p,
+                    to: to as u32,
+                    words: u64::from(self.link_words[c]),
+                    nacks: u64::from(self.link_nacks[c]),
+                })
+            })
+            .collect()
     }
 }
 

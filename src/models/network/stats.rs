@@ -127,8 +127,6 @@ impl Stats {
             corrupted: self.corrupted,
             latency,
             load: self.load(healthy),
-            links: None,
-            measurement: None,
             hops: hop_summary(&self.hops),
             attempts: self
                 .by_attempts
@@ -141,8 +139,7 @@ impl Stats {
                     failed,
                 })
                 .collect(),
-            flow: None,
-            routing: None,
+            ..Summary::default()
         }
     }
 }
@@ -185,6 +182,29 @@ impl Stats {
             capacity: None,
         })
     }
+}
+
+/// What one link carried in the measured window, as a fabric counts it: the link from
+/// node `from` by switch `port` to node `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkCount {
+    pub from: u32,
+    pub port: usize,
+    pub to: u32,
+    pub words: u64,
+    pub nacks: u64,
+}
+
+/// One link's use, as `--per-link` reports it: its name as `--faulty-link` gives it, the
+/// node it leads to, the words it carried and NACKs sent back over it in the window.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LinkUse {
+    pub link: String,
+    pub to: String,
+    pub words: u64,
+    /// Words carried per cycle of the window.
+    pub utilisation: f64,
+    pub nacks: u64,
 }
 
 /// The links' use over the window (docs/network.md, "What is measured"): words a link
@@ -431,6 +451,9 @@ pub struct Summary {
     /// How busy the links were in the window, and the NACKs sent over them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinkSummary>,
+    /// With `--per-link`: every link's use, in node then port order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_link: Vec<LinkUse>,
     /// Under a measurement window: its phases, and whether the run was stable.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub measurement: Option<MeasurementSummary>,

@@ -19,7 +19,7 @@ use super::faults::Faults;
 use super::message::{Attempt, AttemptOutcome, Finished, Message, Outcome};
 use super::params::NetError;
 use super::plan::Plan;
-use super::stats::{LinkSummary, RoutingSummary, Summary, Waiting};
+use super::stats::{LinkCount, RoutingSummary, Summary, Waiting};
 use crate::choice::Choice;
 use crate::routing::torus::{Action, Algorithm, Header, Router};
 use crate::topology::torus::{Node, Port, PortMask, Torus};
@@ -227,13 +227,21 @@ impl Fabric for SwitchRouted {
             deadlock: !self.wait_cycle.is_empty(),
             wait_cycle: self.wait_cycle.clone(),
         });
-        let channels = (0..self.next.len()).filter(|&c| self.next[c] != FREE);
-        let links = channels.map(|c| {
-            // Named as netsim names links: switch port p + 1 for the cube's port p.
-            let name = format!("{}:{}", self.nodes[c / self.ports], c % self.ports + 1);
-            (name, u64::from(self.channel_flits[c]), 0)
-        });
-        summary.links = LinkSummary::of(links, self.window.1 - self.window.0);
+    }
+
+    fn links(&self) -> Vec<LinkCount> {
+        let ports = self.ports;
+        (0..self.next.len())
+            .filter(|&c| self.next[c] != FREE)
+            .map(|c| LinkCount {
+                from: (c / ports) as u32,
+                // A plan's switch port p + 1 is the cube's port p.
+                port: c % ports + 1,
+                to: self.next[c],
+                words: u64::from(self.channel_flits[c]),
+                nacks: 0,
+            })
+            .collect()
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! In: a small [`Kautz`] graph and, optionally, the route set of one pair. Out: DOT text in
 //! which every arc of route i is drawn in colour i and a legend lists the routes; SVG is
-//! that DOT laid out by Graphviz, run as an external program.
+//! that DOT laid out by Graphviz, run as an external program. The same layout draws a
+//! simulated network's links as a heat map ([`heatmap`]).
 
 use crate::routing::kautz::Route;
 use crate::topology::kautz::{Kautz, Letter, Word};
@@ -10,6 +11,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use thiserror::Error;
+
+pub mod heatmap;
 
 /// Beyond this many nodes a drawing is a hairball: refused rather than drawn badly.
 pub const MAX_DRAWN_NODES: u64 = 400;
@@ -57,6 +60,10 @@ pub enum DrawError {
     )]
     TooLarge { graph: Kautz, nodes: String },
     #[error(
+        "{network} has {nodes} nodes; drawings are limited to {MAX_DRAWN_NODES} nodes to stay readable"
+    )]
+    TooLargeNetwork { network: String, nodes: usize },
+    #[error(
         "Graphviz 'dot' is not installed: run 'apt-get install graphviz', or write --out FILE.dot"
     )]
     NoGraphviz,
@@ -93,9 +100,7 @@ pub fn kautz_dot(graph: &Kautz, highlight: Option<&Highlight>) -> Result<String,
             }
         }
     }
-    // A ring of up to a few dozen nodes reads like Fig. 2 of the route-generator paper (Smit
-    // et al. 1991); beyond, a spring layout keeps arcs short.
-    let layout = if n <= 48 { "circo" } else { "neato" };
+    let layout = layout(n);
     let mut dot = format!(
         "digraph \"{graph}\" {{\n  graph [layout={layout}, overlap=false, splines=true, fontname=\"Helvetica\"];\n  node [shape=ellipse, fontname=\"Helvetica\", fontsize=11];\n  edge [color=\"#b0b0b0\", arrowsize=0.6];\n"
     );
@@ -128,6 +133,13 @@ pub fn kautz_dot(graph: &Kautz, highlight: Option<&Highlight>) -> Result<String,
     }
     dot += "}\n";
     Ok(dot)
+}
+
+/// The Graphviz layout of a drawing of `nodes` nodes: a ring of up to a few dozen reads
+/// like Fig. 2 of the route-generator paper (Smit et al. 1991); beyond, a spring layout
+/// keeps arcs short.
+fn layout(nodes: usize) -> &'static str {
+    if nodes <= 48 { "circo" } else { "neato" }
 }
 
 /// A graph label listing the routes, each in its own colour.

@@ -20,6 +20,7 @@ use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
 use crate::fabric::switch::{Arbiter, Flow};
 use crate::network::net::{FaultSpec, Measure, Net, NetParams, Routing};
+use crate::network::netrace::{self, NetraceHeader};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::network::plan::Plan;
 use crate::network::replay::{Replayed, read_trace};
@@ -30,6 +31,7 @@ use crate::routing::torus::Algorithm;
 use crate::units::choice_arg::choice;
 use crate::units::topology_args::TopologyArgs;
 use anyhow::Context;
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
 mod fig4;
@@ -82,7 +84,9 @@ pub struct Args {
     #[arg(long, value_name = "D", requires = "warmup")]
     drain_limit: Option<u64>,
     /// Replay the messages of FILE, one a line: CYCLE SOURCE DESTINATION BYTES, the nodes
-    /// named as --topology names them (docs/network.md, "Traffic from a file")
+    /// named as --topology names them; or the packets of a Netrace trace, its node i the
+    /// node of index i; either may be bzip2-compressed (docs/network.md, "Traffic from a
+    /// file")
     #[arg(long, value_name = "FILE")]
     traffic_file: Option<PathBuf>,
     /// Seed of the traffic, the faults drawn and the messages' bytes
@@ -169,18 +173,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut params = params(&args)?;
     let mut messages = placed(&args.messages, &params).map_err(input_error)?;
+    let mut netrace = None;
     if let Some(path) = &args.traffic_file {
-        let replayed = replayed(path, &params)?;
+        let file = traffic_file(path, &params)?;
         if args.cycles.is_none() {
-            params.cycles = replayed.iter().map(|m| m.1.0 + 1).max().unwrap_or(0);
+            params.cycles = file.messages.iter().map(|m| m.1.0 + 1).max().unwrap_or(0);
         }
-        messages.extend(replayed);
+        messages.extend(file.messages);
+        netrace = file.netrace;
     }
+    let run = Run {
+        params: &params,
+        messages: &messages,
+        netrace: netrace.as_ref(),
+    };
     match args.seeds {
         0 => Err(input_error(anyhow::anyhow!(
             "--seeds must be at least 1, got 0"
         ))),
-        1 => simulate(&params, &messages, args.trace.as_deref(), args.format),
+        1 => simulate(run, args.trace.as_deref(), args.format),
         _ if args.trace.is_some() => Err(input_error(anyhow::anyhow!(
             "--trace writes one run's messages: give it without --seeds"
         ))),
@@ -188,26 +199,90 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// The messages of the trace at `path` on `params`'s network, with their lines.
-fn replayed(path: &Path, params: &NetParams) -> anyhow::Result<Vec<(Option<String>, Replayed)>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
-    let messages = read_trace(&text, params.plan.as_ref())
-        .map_err(|e| input_error(anyhow::anyhow!("{}: {e}", path.display())))?;
-    Ok(messages
-        .into_iter()
-        .map(|(line, m)| (Some(format!("{}: line {line}", path.display())), m))
-        .collect())
+/// What `--traffic-file` held: its messages, each named for its errors, and for a Netrace
+/// trace what the output says of it.
+struct TrafficFile {
+    messages: Vec<(Option<String>, Replayed)>,
+    netrace: Option<NetraceNote>,
 }
 
-/// Runs `params` with `messages` placed by hand (those from a file named by their line, for
-/// their errors), writes the trace if asked, and prints the figures.
-pub(super) fn simulate(
-    params: &NetParams,
-    messages: &[(Option<String>, Replayed)],
-    trace: Option<&Path>,
-    format: Format,
-) -> anyhow::Result<()> {
+/// What netsim's output says of a Netrace trace it replayed: its header, and its packets
+/// from a node to itself, which are not replayed.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct NetraceNote {
+    #[serde(flatten)]
+    header: NetraceHeader,
+    to_self: u64,
+}
+
+/// The messages of the trace at `path` on `params`'s network: a Netrace trace if it starts
+/// with Netrace's magic number, a text trace otherwise, either of them bzip2-compressed.
+fn traffic_file(path: &Path, params: &NetParams) -> anyhow::Result<TrafficFile> {
+    let cannot_read =
+        |e: std::io::Error| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot_read)?;
+    let mut input = netrace::unpacked(BufReader::new(file)).map_err(cannot_read)?;
+    if netrace::is_netrace(&mut input).map_err(cannot_read)? {
+        return netrace_file(path, input, params);
+    }
+    let mut text = String::new();
+    input.read_to_string(&mut text).map_err(cannot_read)?;
+    let messages = read_trace(&text, params.plan.as_ref())
+        .map_err(|e| input_error(anyhow::anyhow!("{}: {e}", path.display())))?;
+    let messages = messages
+        .into_iter()
+        .map(|(line, m)| (Some(format!("{}: line {line}", path.display())), m))
+        .collect();
+    Ok(TrafficFile {
+        messages,
+        netrace: None,
+    })
+}
+
+/// The messages of the Netrace trace `input` read from `path`, each named by its packet id.
+fn netrace_file(path: &Path, input: impl Read, params: &NetParams) -> anyhow::Result<TrafficFile> {
+    let fail = |e: anyhow::Error| input_error(anyhow::anyhow!("{}: {e}", path.display()));
+    let trace =
+        netrace::read_netrace(input, params.plan.node_count()).map_err(|e| fail(e.into()))?;
+    // Checked for the whole trace, not message by message as the network does, so that the
+    // error names the option to raise: Netrace's packets are of 8 and 72 bytes.
+    let longest = trace.messages.iter().map(|m| m.1.3).max().unwrap_or(0);
+    if longest > params.max_bytes {
+        return Err(fail(anyhow::anyhow!(
+            "its packets of {longest} bytes are longer than --max-bytes {}: give --max-bytes {longest}",
+            params.max_bytes
+        )));
+    }
+    let messages = trace
+        .messages
+        .into_iter()
+        .map(|(id, m)| (Some(format!("{}: netrace packet {id}", path.display())), m))
+        .collect();
+    Ok(TrafficFile {
+        messages,
+        netrace: Some(NetraceNote {
+            header: trace.header,
+            to_self: trace.to_self,
+        }),
+    })
+}
+
+/// One run to simulate: its parameters, the messages placed by hand (those from a file
+/// named for their errors) and the Netrace trace they came from, if they did.
+#[derive(Clone, Copy)]
+pub(super) struct Run<'a> {
+    pub params: &'a NetParams,
+    pub messages: &'a [(Option<String>, Replayed)],
+    pub netrace: Option<&'a NetraceNote>,
+}
+
+/// Simulates `run`, writes the trace if asked, and prints the figures.
+pub(super) fn simulate(run: Run, trace: Option<&Path>, format: Format) -> anyhow::Result<()> {
+    let Run {
+        params,
+        messages,
+        netrace,
+    } = run;
     let mut net = Net::new(params).map_err(input_error)?;
     for (name, (cycle, src, dst, bytes)) in messages {
         net.schedule(*cycle, *src, *dst, *bytes)
@@ -253,22 +328,39 @@ pub(super) fn simulate(
             if !faulty_links.is_empty() {
                 value["faulty_links"] = faulty_links.into();
             }
+            if let Some(netrace) = netrace {
+                value["netrace"] = serde_json::to_value(netrace).context("trace as JSON")?;
+            }
             format!("{value}\n")
         }
         Format::Text => {
             let mut text = table::table(params, (healthy, idle), &faulty_links, &summary);
-            if !messages.is_empty() {
-                let at = text.find('\n').map_or(0, |i| i + 1);
-                let placed = format!(
-                    "{} messages placed by hand (--message, --traffic-file) besides the traffic's\n",
-                    messages.len()
-                );
-                text.insert_str(at, &placed);
-            }
+            let at = text.find('\n').map_or(0, |i| i + 1);
+            text.insert_str(at, &placed_lines(run));
             text
         }
     };
     print_stdout(&text)
+}
+
+/// The lines under the table's title that say which messages were placed by hand, and
+/// which Netrace trace they came from; none without them.
+fn placed_lines(run: Run) -> String {
+    let mut lines = String::new();
+    if !run.messages.is_empty() {
+        lines += &format!(
+            "{} messages placed by hand (--message, --traffic-file) besides the traffic's\n",
+            run.messages.len()
+        );
+    }
+    if let Some(NetraceNote { header, to_self }) = run.netrace {
+        lines += &format!(
+            "Netrace trace {}: {} nodes, {} cycles, {} packets, {to_self} of them from a node \
+             to itself not replayed\n",
+            header.benchmark, header.nodes, header.cycles, header.packets
+        );
+    }
+    lines
 }
 
 /// Faulty `links` (node, switch port) as `--faulty-link` names them: NODE:LETTER on K(d,k),

@@ -104,7 +104,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (None, (0, s, d, flits))
         })
         .collect();
-    super::simulate(&params, &messages, args.trace.as_deref(), args.format)
+    let run = super::Run {
+        params: &params,
+        messages: &messages,
+        netrace: None,
+    };
+    super::simulate(run, args.trace.as_deref(), args.format)
 }
 
 /// The run and its placed messages from the command line, every name checked.

@@ -12,7 +12,7 @@
 //!   which replaying the whole trace does not need;
 //! - packets to the end of the file, each 21 bytes: cycle (u64), id (u32), address (u32),
 //!   type, source, destination, node types and dependency count (u8 each), then that many
-//!   u32 ids of the packets it waits for.
+//!   u32 ids of the later packets that wait for it.
 //!
 //! A packet's size is fixed by its type ([`packet_bytes`]). Traces are distributed
 //! bzip2-compressed (`.tra.bz2`): [`unpacked`] decompresses them.

@@ -697,6 +697,139 @@ fn a_traffic_file_is_replayed_message_for_message() {
     }
 }
 
+/// A Netrace trace as its format has it, little-endian and packed: a 72-byte header (magic
+/// number, version 1.0, benchmark name in 30 bytes, 64 nodes, a pad byte, 100 cycles, 5
+/// packets, no notes, no regions, 8 bytes of padding), then per packet its cycle, id,
+/// address, type, source, destination, node types, dependency count and dependencies.
+fn netrace_trace() -> Vec<u8> {
+    let mut b = 0x484A_5455u32.to_le_bytes().to_vec();
+    b.extend(1.0f32.to_le_bytes());
+    let mut name = b"tiny_64c".to_vec();
+    name.resize(30, 0);
+    b.extend(name);
+    b.extend([64, 0]);
+    for field in [100u64, 5] {
+        b.extend(field.to_le_bytes());
+    }
+    b.extend([0; 16]);
+    let mut packet = |cycle: u64, id: u32, kind: u8, src: u8, dst: u8, deps: &[u32]| {
+        b.extend(cycle.to_le_bytes());
+        b.extend(id.to_le_bytes());
+        b.extend(0x1000u32.to_le_bytes());
+        b.extend([kind, src, dst, 0, deps.len() as u8]);
+        for dep in deps {
+            b.extend(dep.to_le_bytes());
+        }
+    };
+    // A read request (type 1, 8 bytes), its response (2, 72), a request from node 9 to
+    // itself, a write request (4, 72), an upgrade request (13, 8).
+    packet(0, 0, 1, 0, 63, &[]);
+    packet(2, 1, 2, 63, 0, &[0]);
+    packet(3, 2, 5, 9, 9, &[]);
+    packet(4, 3, 4, 8, 1, &[]);
+    packet(10, 4, 13, 5, 6, &[1, 3]);
+    b
+}
+
+#[test]
+fn a_netrace_trace_is_replayed_packet_for_packet_on_the_mesh() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tiny.tra.bz2");
+    let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::best());
+    encoder.write_all(&netrace_trace()).unwrap();
+    std::fs::write(&file, encoder.finish().unwrap()).unwrap();
+    let trace = dir.path().join("out.jsonl");
+    let mesh = ["netsim", "--topology", "mesh", "--k", "8", "--n", "2"];
+    let (status, text, stderr) = kautzgen(
+        &[
+            &mesh[..],
+            &[
+                "--traffic-file",
+                file.to_str().unwrap(),
+                "--max-bytes",
+                "72",
+            ],
+            &["--trace", trace.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(status, 0, "{stderr}");
+    assert!(text.starts_with(
+        "8-ary 2-mesh: 64 nodes, 64 healthy; uniform traffic at rate 0 for 11 cycles, 16 bytes a message, seed 1\n\
+         4 messages placed by hand (--message, --traffic-file) besides the traffic's\n\
+         Netrace trace tiny_64c: 64 nodes, 100 cycles, 5 packets, 1 of them from a node to itself not replayed\n\
+         injected               4\n\
+         delivered              4\n"
+    ), "{text}");
+    // Netrace's node i is the mesh's node of index i: i / 8, i % 8.
+    let mut made: Vec<(u64, String, String, u64)> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let m: serde_json::Value = serde_json::from_str(l).unwrap();
+            let name = |k: &str| m[k].as_str().unwrap().to_string();
+            let n = |k: &str| m[k].as_u64().unwrap();
+            (n("inject"), name("src"), name("dst"), n("bytes"))
+        })
+        .collect();
+    made.sort();
+    let expected = [
+        (0, "0,0", "7,7", 8),
+        (2, "7,7", "0,0", 72),
+        (4, "1,0", "0,1", 72),
+        (10, "0,5", "0,6", 8),
+    ];
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|&(c, s, d, b)| (c, s.to_string(), d.to_string(), b))
+        .collect();
+    assert_eq!(made, expected);
+}
+
+#[test]
+fn a_netrace_trace_that_cannot_be_replayed_is_refused_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tiny.tra");
+    let path = file.to_str().unwrap();
+    let mut cut = netrace_trace();
+    cut.truncate(80);
+    for (bytes, extra, message) in [
+        (
+            netrace_trace(),
+            &["--k", "8"][..],
+            "its packets of 72 bytes are longer than --max-bytes 16: give --max-bytes 72",
+        ),
+        (
+            netrace_trace(),
+            &["--k", "4", "--max-bytes", "72"][..],
+            "the trace is of 64 nodes, more than this network's 16",
+        ),
+        (
+            cut,
+            &["--k", "8", "--max-bytes", "72"][..],
+            "truncated at byte 72: 21 bytes of packet record expected, 8 found",
+        ),
+    ] {
+        std::fs::write(&file, bytes).unwrap();
+        let args = [
+            &[
+                "netsim",
+                "--topology",
+                "mesh",
+                "--n",
+                "2",
+                "--traffic-file",
+                path,
+            ][..],
+            extra,
+        ]
+        .concat();
+        let (status, _, stderr) = kautzgen(&args);
+        assert_eq!((status, stderr), (2, format!("error: {path}: {message}\n")));
+    }
+}
+
 #[test]
 fn hops_and_attempts_are_counted_per_message() {
     // From 010: 101 is one shift away, 121 three (010 -> 101 -> 012 -> 121). The two go one

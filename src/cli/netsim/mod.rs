@@ -14,26 +14,23 @@
 //! ([`torus`]) and its `fig4` ([`fig4`]), which share the shards of a sweep ([`shards`]);
 //! so are the table it prints ([`table`]) and the repeated runs of `--seeds` ([`seeds`]).
 
-use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
-use crate::fabric::switch::{Arbiter, Flow};
-use crate::network::net::{FaultSpec, Measure, Net, NetParams, Routing};
-use crate::network::params::DEFAULT_BUFFER_FLITS;
+use crate::network::net::{Net, NetParams};
 use crate::network::plan::Plan;
-use crate::network::replay::{Replayed, read_trace};
+use crate::network::replay::Replayed;
 use crate::network::trace::trace_line;
-use crate::network::traffic::{Burst, Pattern, Traffic};
 use crate::output;
-use crate::routing::torus::Algorithm;
-use crate::units::choice_arg::choice;
-use crate::units::topology_args::TopologyArgs;
 use anyhow::Context;
+use options::NetworkArgs;
+use placed::{NetraceNote, placed, traffic_file};
 use std::path::{Path, PathBuf};
 
 mod fig4;
 mod heatmap;
+pub mod options;
+mod placed;
 mod seeds;
 mod shards;
 mod sweep;
@@ -65,7 +62,7 @@ pub struct Args {
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
-    topology: TopologyArgs,
+    network: NetworkArgs,
     /// Messages per healthy node per cycle, 0 to 1 [default with --traffic-file: 0]
     #[arg(long, required_unless_present = "traffic_file")]
     rate: Option<f64>,
@@ -73,77 +70,16 @@ pub struct Args {
     /// --traffic-file: to its last message]
     #[arg(long, required_unless_present = "traffic_file")]
     cycles: Option<u64>,
-    /// Measure: W cycles of traffic first, then --cycles whose messages alone are counted
-    /// while the sources go on making messages until those have ended (docs/network.md,
-    /// "Measurement")
-    #[arg(long, value_name = "W")]
-    warmup: Option<u64>,
-    /// With --warmup: the most cycles after the window for its messages to end before the
-    /// run is reported unstable [default: warm-up plus window]
-    #[arg(long, value_name = "D", requires = "warmup")]
-    drain_limit: Option<u64>,
     /// Replay the messages of FILE, one a line: CYCLE SOURCE DESTINATION BYTES, the nodes
-    /// named as --topology names them (docs/network.md, "Traffic from a file")
+    /// named as --topology names them; or the packets of a Netrace trace, its node i the
+    /// node of index i; either may be bzip2-compressed (docs/network.md, "Traffic from a
+    /// file")
     #[arg(long, value_name = "FILE")]
     traffic_file: Option<PathBuf>,
-    /// Seed of the traffic, the faults drawn and the messages' bytes
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Run the point with N seeds, --seed and the N-1 after it, and report each figure's
     /// mean and 95% confidence half-width
     #[arg(long, default_value_t = 1, value_name = "N")]
     seeds: u64,
-    /// Destinations: uniform, a fixed permutation, a hot spot, or a pattern of the field
-    /// (docs/network.md, "Traffic patterns")
-    #[arg(long, value_parser = choice::<Pattern>(), default_value = Pattern::Uniform.name())]
-    traffic: Pattern,
-    /// Hot spot: the fraction of messages sent to the hot node
-    #[arg(long, default_value_t = 0.2, value_name = "F")]
-    hot_fraction: f64,
-    /// Data bytes per message: N; LO..HI drawn uniformly; or SHORT,LONG@P, LONG bytes with
-    /// probability P and SHORT otherwise
-    #[arg(long, default_value = "16", value_name = "N|LO..HI|SHORT,LONG@P")]
-    message_bytes: String,
-    /// On-off injection: on periods of ON cycles and off periods of OFF cycles on average;
-    /// a node makes messages only while on, at rate R(ON+OFF)/ON, so that its average is
-    /// --rate R
-    #[arg(long, value_name = "ON,OFF")]
-    burst: Option<String>,
-    /// The router's message buffer in bytes (1 to 255)
-    #[arg(long, default_value_t = 16)]
-    max_bytes: u64,
-    /// Faulty nodes drawn by the seed
-    #[arg(long, default_value_t = 0, value_name = "F")]
-    random_faulty_nodes: u64,
-    /// Faulty links drawn by the seed, after the faulty nodes, among the links not named
-    #[arg(long, default_value_t = 0, value_name = "F")]
-    random_faulty_links: u64,
-    /// A faulty node, named as --topology names it (repeatable)
-    #[arg(long = "faulty-node", value_name = "NODE")]
-    faulty_nodes: Vec<String>,
-    /// A faulty link: the out-link of NODE by LETTER on K(d,k), by switch PORT (1 to d)
-    /// on every other topology (repeatable)
-    #[arg(long = "faulty-link", value_name = "NODE:LETTER|PORT")]
-    faulty_links: Vec<String>,
-    /// Rounds of attempts, one per route, before a message is given up; rounds after the
-    /// first start after a random delay of 1 to 64 cycles
-    #[arg(long, default_value_t = 1, value_name = "R")]
-    retry_rounds: u32,
-    /// Output arbitration of the switches
-    #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
-    arbiter: Arbiter,
-    /// The switches' flow control (docs/flow-control.md): with vct and saf, buffers hold
-    /// the longest worm and the routers acknowledge every message
-    #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
-    flow: Flow,
-    /// Switches route each header with this algorithm of the k-ary n-cube paper, and a
-    /// blocked header waits (wormhole with backpressure), instead of following the source's
-    /// route; the bidirectional torus only (docs/torus.md)
-    #[arg(long, value_parser = choice::<Algorithm>(), value_name = "ALGO")]
-    routing: Option<Algorithm>,
-    /// With --routing: flits each switch input holds (a message of N bytes is N flits)
-    #[arg(long, value_name = "B")]
-    buffer_flits: Option<u64>,
     /// A message made at cycle 0, before the traffic's, of --message-bytes bytes
     /// (repeatable)
     #[arg(long = "message", value_name = "SRC:DST")]
@@ -166,7 +102,7 @@ pub struct Args {
 
 /// What a single run writes besides its figures, and in which format it prints them.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct RunOutput<'a> {
+struct RunOutput<'a> {
     pub trace: Option<&'a Path>,
     pub per_link: bool,
     pub heatmap: Option<&'a Path>,
@@ -185,15 +121,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(Command::Torus(torus)) => return torus::run(torus),
         None => {}
     }
-    let mut params = params(&args)?;
+    let mut params = args
+        .network
+        .params(args.rate.unwrap_or(0.0), args.cycles.unwrap_or(0))?;
     let mut messages = placed(&args.messages, &params).map_err(input_error)?;
+    let mut netrace = None;
     if let Some(path) = &args.traffic_file {
-        let replayed = replayed(path, &params)?;
+        let file = traffic_file(path, &params)?;
         if args.cycles.is_none() {
-            params.cycles = replayed.iter().map(|m| m.1.0 + 1).max().unwrap_or(0);
+            params.cycles = file.messages.iter().map(|m| m.1.0 + 1).max().unwrap_or(0);
         }
-        messages.extend(replayed);
+        messages.extend(file.messages);
+        netrace = file.netrace;
     }
+    let run = Run {
+        params: &params,
+        messages: &messages,
+        netrace: netrace.as_ref(),
+    };
     match args.seeds {
         0 => Err(input_error(anyhow::anyhow!(
             "--seeds must be at least 1, got 0"
@@ -205,7 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 heatmap: args.heatmap.as_deref(),
                 format: args.format,
             };
-            simulate(&params, &messages, output)
+            simulate(run, output)
         }
         _ if args.trace.is_some() || args.per_link || args.heatmap.is_some() => {
             Err(input_error(anyhow::anyhow!(
@@ -216,25 +161,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// The messages of the trace at `path` on `params`'s network, with their lines.
-fn replayed(path: &Path, params: &NetParams) -> anyhow::Result<Vec<(Option<String>, Replayed)>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| input_error(anyhow::anyhow!("cannot read {}: {e}", path.display())))?;
-    let messages = read_trace(&text, params.plan.as_ref())
-        .map_err(|e| input_error(anyhow::anyhow!("{}: {e}", path.display())))?;
-    Ok(messages
-        .into_iter()
-        .map(|(line, m)| (Some(format!("{}: line {line}", path.display())), m))
-        .collect())
+/// One run to simulate: its parameters, the messages placed by hand (those from a file
+/// named for their errors) and the Netrace trace they came from, if they did.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    pub params: &'a NetParams,
+    pub messages: &'a [(Option<String>, Replayed)],
+    pub netrace: Option<&'a NetraceNote>,
 }
 
-/// Runs `params` with `messages` placed by hand (those from a file named by their line, for
-/// their errors), writes the trace and the heat map if asked, and prints the figures.
-pub(super) fn simulate(
-    params: &NetParams,
-    messages: &[(Option<String>, Replayed)],
-    output: RunOutput,
-) -> anyhow::Result<()> {
+/// Simulates `run`, writes the trace and the heat map if asked, and prints the figures.
+fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
+    let Run {
+        params,
+        messages,
+        netrace,
+    } = run;
     let RunOutput { trace, format, .. } = output;
     let heatmap = output
         .heatmap
@@ -294,22 +236,39 @@ pub(super) fn simulate(
             if !faulty_links.is_empty() {
                 value["faulty_links"] = faulty_links.into();
             }
+            if let Some(netrace) = netrace {
+                value["netrace"] = serde_json::to_value(netrace).context("trace as JSON")?;
+            }
             format!("{value}\n")
         }
         Format::Text => {
             let mut text = table::table(params, (healthy, idle), &faulty_links, &summary);
-            if !messages.is_empty() {
-                let at = text.find('\n').map_or(0, |i| i + 1);
-                let placed = format!(
-                    "{} messages placed by hand (--message, --traffic-file) besides the traffic's\n",
-                    messages.len()
-                );
-                text.insert_str(at, &placed);
-            }
+            let at = text.find('\n').map_or(0, |i| i + 1);
+            text.insert_str(at, &placed_lines(run));
             text
         }
     };
     print_stdout(&text)
+}
+
+/// The lines under the table's title that say which messages were placed by hand, and
+/// which Netrace trace they came from; none without them.
+fn placed_lines(run: Run) -> String {
+    let mut lines = String::new();
+    if !run.messages.is_empty() {
+        lines += &format!(
+            "{} messages placed by hand (--message, --traffic-file) besides the traffic's\n",
+            run.messages.len()
+        );
+    }
+    if let Some(NetraceNote { header, to_self }) = run.netrace {
+        lines += &format!(
+            "Netrace trace {}: {} nodes, {} cycles, {} packets, {to_self} of them from a node \
+             to itself not replayed\n",
+            header.benchmark, header.nodes, header.cycles, header.packets
+        );
+    }
+    lines
 }
 
 /// Faulty `links` (node, switch port) as `--faulty-link` names them: NODE:LETTER on K(d,k),
@@ -319,151 +278,4 @@ fn link_names(plan: &dyn Plan, links: &[(u32, usize)]) -> Vec<String> {
         .iter()
         .map(|&(v, port)| plan.link_name(v as usize, port))
         .collect()
-}
-
-/// The messages of `--message SRC:DST`, made at cycle 0 with the message bytes, which must
-/// then be one number.
-fn placed(texts: &[String], params: &NetParams) -> anyhow::Result<Vec<(Option<String>, Replayed)>> {
-    let bytes = &params.traffic.bytes;
-    if !texts.is_empty() && bytes.start() != bytes.end() {
-        anyhow::bail!("--message needs --message-bytes N, one length, not a range");
-    }
-    let plan = params.plan.as_ref();
-    texts
-        .iter()
-        .map(|text| {
-            let (src, dst) = text
-                .rsplit_once(':')
-                .ok_or_else(|| anyhow::anyhow!("message '{text}' is not SRC:DST"))?;
-            let (src, dst) = (plan.parse_node(src)?, plan.parse_node(dst)?);
-            let message = (0, src as u32, dst as u32, *bytes.start());
-            Ok((None, message))
-        })
-        .collect()
-}
-
-/// The run's parameters from the command line, every one checked.
-fn params(args: &Args) -> anyhow::Result<NetParams> {
-    let built = args.topology.build().map_err(input_error)?;
-    let plan = built.plan().map_err(input_error)?;
-    let (bytes, long_fraction) = parse_bytes(&args.message_bytes).map_err(input_error)?;
-    let burst = args
-        .burst
-        .as_deref()
-        .map(parse_burst)
-        .transpose()
-        .map_err(input_error)?;
-    let faults = fault_spec(args, plan.as_ref()).map_err(input_error)?;
-    let routing = match (args.routing, args.buffer_flits) {
-        (None, Some(_)) => {
-            return Err(input_error(anyhow::anyhow!(
-                "--buffer-flits applies to switches that route (--routing) only"
-            )));
-        }
-        (None, None) => Routing::Source,
-        (Some(algorithm), buffer_flits) => Routing::Switch {
-            algorithm,
-            buffer_flits: buffer_flits.unwrap_or(DEFAULT_BUFFER_FLITS),
-        },
-    };
-    let max_bytes = u8::try_from(args.max_bytes)
-        .ok()
-        .filter(|&m| m > 0)
-        .ok_or_else(|| {
-            input_error(anyhow::anyhow!(
-                "max bytes must be 1 to 255, got {}",
-                args.max_bytes
-            ))
-        })?;
-    Ok(NetParams {
-        plan,
-        routing,
-        arbiter: args.arbiter,
-        flow: args.flow,
-        max_bytes,
-        traffic: Traffic {
-            pattern: args.traffic,
-            rate: args.rate.unwrap_or(0.0),
-            bytes,
-            long_fraction,
-            hot_fraction: args.hot_fraction,
-            burst,
-        },
-        cycles: args.cycles.unwrap_or(0),
-        measure: args.warmup.map(|warmup| Measure {
-            warmup,
-            drain_limit: args
-                .drain_limit
-                .unwrap_or(warmup + args.cycles.unwrap_or(0)),
-        }),
-        seed: args.seed,
-        faults,
-        retry_rounds: args.retry_rounds,
-    })
-}
-
-/// The faults named on the command line, in `plan`'s names.
-fn fault_spec(args: &Args, plan: &dyn Plan) -> anyhow::Result<FaultSpec> {
-    let mut faults = FaultSpec {
-        random_nodes: args.random_faulty_nodes,
-        random_links: args.random_faulty_links,
-        ..FaultSpec::default()
-    };
-    for node in &args.faulty_nodes {
-        faults.nodes.push(plan.parse_node(node)?);
-    }
-    let kind = plan.link_label();
-    for link in &args.faulty_links {
-        let (node, label) = link.rsplit_once(':').ok_or_else(|| {
-            anyhow::anyhow!("faulty link '{link}' is not NODE:{}", kind.to_uppercase())
-        })?;
-        let node = plan.parse_node(node)?;
-        let label: u64 = label
-            .trim()
-            .parse()
-            .map_err(|_| anyhow::anyhow!("faulty link '{link}': '{label}' is not a {kind}"))?;
-        faults.links.push((node, label));
-    }
-    Ok(faults)
-}
-
-/// `N`, `LO..HI` or `SHORT,LONG@P` (each length 1 to 255): the range of lengths, and for
-/// the last the fraction of long messages.
-fn parse_bytes(text: &str) -> anyhow::Result<(std::ops::RangeInclusive<u8>, Option<f64>)> {
-    let bad = || {
-        anyhow::anyhow!(
-            "message bytes '{text}' is not N, LO..HI or SHORT,LONG@P with 1 <= LO <= HI <= 255 and 0 <= P <= 1"
-        )
-    };
-    let number = |s: &str| {
-        s.trim()
-            .parse::<u8>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(bad)
-    };
-    if let Some((lengths, p)) = text.split_once('@') {
-        let (short, long) = lengths.split_once(',').ok_or_else(bad)?;
-        let (short, long) = (number(short)?, number(long)?);
-        let p: f64 = p.trim().parse().map_err(|_| bad())?;
-        if short > long {
-            return Err(bad());
-        }
-        return Ok((short..=long, Some(p)));
-    }
-    let (lo, hi) = text.split_once("..").unwrap_or((text, text));
-    let (lo, hi) = (number(lo)?, number(hi)?);
-    if lo > hi {
-        return Err(bad());
-    }
-    Ok((lo..=hi, None))
-}
-
-/// `ON,OFF`: the mean on and off periods of bursty injection, in cycles.
-fn parse_burst(text: &str) -> anyhow::Result<Burst> {
-    let (on, off) = text
-        .split_once(',')
-        .and_then(|(on, off)| Some((on.trim().parse().ok()?, off.trim().parse().ok()?)))
-        .ok_or_else(|| anyhow::anyhow!("--burst '{text}' is not ON,OFF, two numbers of cycles"))?;
-    Ok(Burst { on, off })
 }

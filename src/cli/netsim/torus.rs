@@ -104,13 +104,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (None, (0, s, d, flits))
         })
         .collect();
+    let run = super::Run {
+        params: &params,
+        messages: &messages,
+        netrace: None,
+    };
     let output = super::RunOutput {
         trace: args.trace.as_deref(),
         per_link: false,
         heatmap: None,
         format: args.format,
     };
-    super::simulate(&params, &messages, output)
+    super::simulate(run, output)
 }
 
 /// The run and its placed messages from the command line, every name checked.

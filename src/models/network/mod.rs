@@ -13,6 +13,7 @@ pub mod faults;
 pub mod link;
 pub mod message;
 pub mod net;
+pub mod netrace;
 pub mod params;
 pub mod plan;
 pub mod replay;

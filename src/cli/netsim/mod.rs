@@ -26,7 +26,7 @@ use crate::network::replay::{Replayed, read_trace};
 use crate::network::trace::trace_line;
 use crate::network::traffic::{Burst, Pattern, Traffic};
 use crate::output;
-use crate::routing::torus::Algorithm;
+use crate::routing::torus::{Algorithm, Reading};
 use crate::units::choice_arg::choice;
 use crate::units::topology_args::TopologyArgs;
 use anyhow::Context;
@@ -143,6 +143,10 @@ pub struct Args {
     /// With --routing: flits each switch input holds (a message of N bytes is N flits)
     #[arg(long, value_name = "B")]
     buffer_flits: Option<u64>,
+    /// With --routing double-e-cube or direction-first: when a worm selects its pair of
+    /// dimensions [default: reselect]
+    #[arg(long, value_parser = choice::<Reading>())]
+    reading: Option<Reading>,
     /// A message made at cycle 0, before the traffic's, of --message-bytes bytes
     /// (repeatable)
     #[arg(long = "message", value_name = "SRC:DST")]
@@ -313,16 +317,23 @@ fn params(args: &Args) -> anyhow::Result<NetParams> {
         .transpose()
         .map_err(input_error)?;
     let faults = fault_spec(args, plan.as_ref()).map_err(input_error)?;
-    let routing = match (args.routing, args.buffer_flits) {
-        (None, Some(_)) => {
-            return Err(input_error(anyhow::anyhow!(
-                "--buffer-flits applies to switches that route (--routing) only"
-            )));
-        }
-        (None, None) => Routing::Source,
-        (Some(algorithm), buffer_flits) => Routing::Switch {
+    let switch_only = [
+        ("--buffer-flits", args.buffer_flits.is_some()),
+        ("--reading", args.reading.is_some()),
+    ];
+    let routing = match args.routing {
+        None => match switch_only.iter().find(|(_, given)| *given) {
+            Some((option, _)) => {
+                return Err(input_error(anyhow::anyhow!(
+                    "{option} applies to switches that route (--routing) only"
+                )));
+            }
+            None => Routing::Source,
+        },
+        Some(algorithm) => Routing::Switch {
             algorithm,
-            buffer_flits: buffer_flits.unwrap_or(DEFAULT_BUFFER_FLITS),
+            reading: args.reading.unwrap_or_default(),
+            buffer_flits: args.buffer_flits.unwrap_or(DEFAULT_BUFFER_FLITS),
         },
     };
     let max_bytes = u8::try_from(args.max_bytes)

@@ -604,6 +604,17 @@ mod tests {
     }
 
     #[test]
+    fn keep_on_the_5_ary_3_cube_has_the_dependencies_of_every_walk() {
+        // The cube the keep reading's command-line test names, by the second method.
+        let torus = cube(5, 3);
+        let router = Router::with_reading(torus, Algorithm::DirectionFirst, Reading::Keep).unwrap();
+        let graph = ChannelGraph::build(&router, &Faults::new()).unwrap();
+        let walked = walked_dependencies(&router, &Faults::new());
+        assert_eq!(dependencies(&graph), walked);
+        assert_eq!(walked.len(), 2520);
+    }
+
+    #[test]
     fn too_large_a_cube_is_refused() {
         let router = Router::new(cube(17, 3), Algorithm::ECube).unwrap();
         assert_eq!(

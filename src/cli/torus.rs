@@ -9,7 +9,9 @@
 use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::{Format, columns, print_stdout};
-use crate::routing::torus::{Action, Algorithm, Header, HeaderLayout, Route, Router, RoutingError};
+use crate::routing::torus::{
+    Action, Algorithm, Header, HeaderLayout, Reading, Route, Router, RoutingError,
+};
 use crate::topology::torus::{Faults, Node, PortMask, Torus};
 use crate::units::choice_arg::choice;
 use clap::Subcommand;
@@ -87,6 +89,9 @@ struct RouteArgs {
     /// Routing algorithm
     #[arg(long, value_parser = choice::<Algorithm>())]
     algo: Algorithm,
+    /// When double-e-cube and direction-first select their pair of dimensions
+    #[arg(long, value_parser = choice::<Reading>(), default_value = Reading::Reselect.name())]
+    reading: Reading,
     /// Source node, most significant digit first, e.g. 0,1,1
     #[arg(long)]
     src: String,
@@ -128,7 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 fn route(args: RouteArgs) -> anyhow::Result<()> {
     let torus = Torus::new(args.k, args.n).map_err(input_error)?;
-    let router = Router::new(torus, args.algo).map_err(input_error)?;
+    let router = Router::with_reading(torus, args.algo, args.reading).map_err(input_error)?;
     let src = torus.parse_node(&args.src).map_err(input_error)?;
     let dst = torus.parse_node(&args.dst).map_err(input_error)?;
     let mut faults = Faults::new();
@@ -176,7 +181,7 @@ fn route_text(router: &Router, src: &Node, dst: &Node, faults: &Faults, route: &
     };
     let mut text = format!(
         "{} on the {} from {src} to {dst}: {outcome}\n",
-        router.algorithm().name(),
+        router.label(),
         router.torus()
     );
     let links: Vec<String> = faults.links().map(|l| l.to_string()).collect();
@@ -218,6 +223,9 @@ struct RouteJson {
     k: u32,
     n: usize,
     algo: &'static str,
+    /// Only under a reading other than the default ([`reading_json`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reading: Option<&'static str>,
     src: Vec<u32>,
     dst: Vec<u32>,
     faulty_links: Vec<String>,
@@ -243,6 +251,12 @@ struct HeaderJson {
     f: u8,
     x: usize,
     y: usize,
+}
+
+/// The reading as JSON prints it: only when it is not the default, so that the default's
+/// output stays as it was before there were readings.
+fn reading_json(router: &Router) -> Option<&'static str> {
+    (router.reading() != Reading::default()).then(|| router.reading().name())
 }
 
 fn written(node: &Node) -> Vec<u32> {
@@ -288,6 +302,7 @@ fn route_json(
         k: router.torus().k(),
         n: router.torus().n(),
         algo: router.algorithm().name(),
+        reading: reading_json(router),
         src: written(src),
         dst: written(dst),
         faulty_links: faults.links().map(|l| l.to_string()).collect(),

@@ -1,12 +1,13 @@
 //! The grid of the deadlock sweep in docs/torus.md: which cubes, algorithms and fault sets
 //! the channel dependency analysis is run on.
 //!
-//! In: the ring sizes k and dimension counts n. Out: one [`Point`] per algorithm that runs
-//! on the cube (west-first only on n = 2) and per fault set of [`fault_sets`], in order
-//! (n, k, algorithm, fault set).
+//! In: the ring sizes k and dimension counts n, and the reading. Out: one [`Point`] per
+//! algorithm that runs on the cube under that reading (west-first only on n = 2; under
+//! `keep` only double e-cube and direction-first) and per fault set of [`fault_sets`], in
+//! order (n, k, algorithm, fault set).
 
 use crate::choice::Choice;
-use crate::routing::torus::{Algorithm, Router};
+use crate::routing::torus::{Algorithm, Reading, Router};
 use crate::topology::torus::{Dir, Faults, Link, Port, Torus, TorusError};
 use thiserror::Error;
 
@@ -44,9 +45,9 @@ pub fn fault_sets(torus: &Torus) -> Vec<Faults> {
     vec![Faults::new(), one, two]
 }
 
-/// Every point of the grid over `ks` and `ns` (k >= 3: the 2-ary cube has no link `-0`
-/// at node 0).
-pub fn points(ks: &[u64], ns: &[u64]) -> Result<Vec<Point>, SweepError> {
+/// Every point of the grid over `ks` and `ns` under `reading` (k >= 3: the 2-ary cube has
+/// no link `-0` at node 0).
+pub fn points(ks: &[u64], ns: &[u64], reading: Reading) -> Result<Vec<Point>, SweepError> {
     let mut points = Vec::new();
     for &n in ns {
         for &k in ks {
@@ -55,7 +56,7 @@ pub fn points(ks: &[u64], ns: &[u64]) -> Result<Vec<Point>, SweepError> {
             }
             let torus = Torus::new(k, n)?;
             for &algorithm in Algorithm::ALL {
-                let Ok(router) = Router::new(torus, algorithm) else {
+                let Ok(router) = Router::with_reading(torus, algorithm, reading) else {
                     continue;
                 };
                 for faults in fault_sets(&torus) {

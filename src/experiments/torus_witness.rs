@@ -122,6 +122,7 @@ pub fn place(
     let params = CubeRun {
         cube,
         algorithm: router.algorithm(),
+        reading: router.reading(),
         rate: 0.0,
         cycles: 0,
         seed: 0,

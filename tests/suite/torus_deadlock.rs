@@ -6,8 +6,9 @@
 use crate::common;
 
 use common::kautzgen;
-use kautzgen::routing::torus::{Algorithm, Router};
-use kautzgen::topology::torus::{Faults, Torus};
+use kautzgen::routing::torus::{Algorithm, Reading, Router};
+use kautzgen::routing::torus_cdg::ChannelGraph;
+use kautzgen::topology::torus::{Faults, Link, Torus};
 
 const ACYCLIC: &str = "acyclic\nno cycle of channel dependencies: this routing relation is \
 deadlock-free by the Dally-Seitz condition (wormhole, no virtual channels)\n";
@@ -264,7 +265,7 @@ fn the_sweep_rows_agree_with_single_runs_and_shards_split_them() {
 
 #[test]
 fn bad_input_is_one_line_on_stderr_and_exit_status_2() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &[
                 "torus", "deadlock", "--k", "1", "--n", "2", "--algo", "e-cube",
@@ -335,6 +336,21 @@ fn bad_input_is_one_line_on_stderr_and_exit_status_2() {
                 "--simulate",
             ],
             "the wormhole simulator has faulty links only: give the links into faulty node 1,1 as --faulty-link instead",
+        ),
+        (
+            &[
+                "torus",
+                "deadlock",
+                "--k",
+                "4",
+                "--n",
+                "2",
+                "--algo",
+                "west-first",
+                "--reading",
+                "keep",
+            ],
+            "reading 'keep' applies to the algorithms that select a pair of dimensions as they go (double-e-cube, direction-first), not to west-first",
         ),
         (
             &["torus", "deadlock-sweep", "--ks", "2,3"],
@@ -524,4 +540,94 @@ fn simulate_on_an_acyclic_graph_has_nothing_to_place() {
         json.ends_with("\"acyclic\":true,\"cycle\":[],\"forced_cycle\":[],\"witness\":{\"result\":\"nothing to place\"}}\n"),
         "{json}"
     );
+}
+
+#[test]
+fn keep_has_neither_wraparound_dependency_of_the_5_ary_3_cube_witness() {
+    // The default reading's cycle enters its wraparounds by 0,0,1:-0 -> 0,0,0:-1 and
+    // 0,1,0:-1 -> 0,0,0:-0. Under keep neither exists, by hand (tori are selected lowest
+    // dimensions first, so a dimension incorrect when a torus is selected is in it):
+    // - over 0,0,1:-0 a worm is in a torus (0, y). If y = 1 and dimension 1 is still
+    //   incorrect at 0,0,0, it stays in (0, 1): no first hop, so dimension 1 goes the mesh
+    //   way, + from digit 0. Otherwise dimension 1 is correct (corrected in (0, 1), or
+    //   correct all along when y = 2): no hop in dimension 1.
+    // - over 0,1,0:-1 a worm is in (0, 1) or (1, 0) (then dimension 0 was correct) or
+    //   (1, 2) or (2, 1) (selected with dimension 0 correct). Only (0, 1) moves in
+    //   dimension 0, kept at 0,0,0 while a dimension is incorrect: mesh way, +.
+    // So the graph loses both, and the analysis finds no cycle at all.
+    let torus = Torus::new(5, 3).unwrap();
+    let link = |text: &str| torus.parse_link(text).unwrap();
+    let depends = |router: &Router, from: &str, to: &str| {
+        let graph = ChannelGraph::build(router, &Faults::new()).unwrap();
+        let (from, to) = (link(from), link(to));
+        let channel = |l: &Link| {
+            (0..)
+                .find(|&c| graph.link_of(c).as_ref() == Some(l))
+                .unwrap()
+        };
+        graph.successors(channel(&from)).any(|c| c == channel(&to))
+    };
+    let reselect = Router::new(torus, Algorithm::DirectionFirst).unwrap();
+    let keep = Router::with_reading(torus, Algorithm::DirectionFirst, Reading::Keep).unwrap();
+    for (from, to) in [("0,0,1:-0", "0,0,0:-1"), ("0,1,0:-1", "0,0,0:-0")] {
+        assert!(depends(&reselect, from, to), "{from} -> {to}");
+        assert!(!depends(&keep, from, to), "{from} -> {to}");
+    }
+    // 750 channels: 125 nodes, 6 ports each. The dependency count is the analysis's,
+    // checked against the path-enumerating method in routing::torus_cdg's tests.
+    let (status, stdout, stderr) = deadlock(
+        "5",
+        "3",
+        "direction-first",
+        &["--reading", "keep", "--simulate"],
+    );
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    assert_eq!(
+        stdout,
+        format!(
+            "direction-first (keep reading) on the 5-ary 3-cube: 750 channels, 2520 \
+             dependencies\n{ACYCLIC}witness: acyclic, nothing to place\n"
+        )
+    );
+    let (_, json, _) = deadlock(
+        "5",
+        "3",
+        "direction-first",
+        &["--reading", "keep", "--format", "json"],
+    );
+    assert!(
+        json.starts_with(r#"{"k":5,"n":3,"algo":"direction-first","reading":"keep","#),
+        "{json}"
+    );
+}
+
+#[test]
+fn the_keep_sweep_has_double_e_cube_rings_and_no_direction_first_cycle() {
+    // Under keep the sweep runs the two algorithms that select a pair. Double e-cube walks
+    // e-cube's paths under both readings, so its ring cycles (k = 5 > 4) are still forced
+    // and deadlock; direction-first is acyclic with every fault set.
+    let (status, table, _) = kautzgen(&[
+        "torus",
+        "deadlock-sweep",
+        "--ks",
+        "5",
+        "--ns",
+        "3",
+        "--reading",
+        "keep",
+    ]);
+    assert_eq!(status, 0);
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .skip(2)
+        .map(|row| row.split(" | ").collect())
+        .collect();
+    let verdicts: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|cells| (cells[0], cells[cells.len() - 2], cells[cells.len() - 1]))
+        .collect();
+    let mut expected = vec![("| double-e-cube (keep reading)", "the same", "deadlocks |"); 3];
+    expected.extend([("| direction-first (keep reading)", "-", "- |"); 3]);
+    assert_eq!(verdicts, expected);
+    assert!(rows[3..].iter().all(|cells| cells[7] == "acyclic"));
 }

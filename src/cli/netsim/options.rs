@@ -10,7 +10,7 @@ use crate::network::net::{FaultSpec, Measure, NetParams, Routing};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::network::plan::Plan;
 use crate::network::traffic::{Burst, Pattern, Traffic};
-use crate::routing::torus::Algorithm;
+use crate::routing::torus::{Algorithm, Reading};
 use crate::units::choice_arg::choice;
 use crate::units::topology_args::TopologyArgs;
 
@@ -82,6 +82,10 @@ pub struct NetworkArgs {
     /// With --routing: flits each switch input holds (a message of N bytes is N flits)
     #[arg(long, value_name = "B")]
     pub buffer_flits: Option<u64>,
+    /// With --routing double-e-cube or direction-first: when a worm selects its pair of
+    /// dimensions [default: reselect]
+    #[arg(long, value_parser = choice::<Reading>())]
+    pub reading: Option<Reading>,
 }
 
 impl NetworkArgs {
@@ -98,16 +102,23 @@ impl NetworkArgs {
             .transpose()
             .map_err(input_error)?;
         let faults = fault_spec(args, plan.as_ref()).map_err(input_error)?;
-        let routing = match (args.routing, args.buffer_flits) {
-            (None, Some(_)) => {
-                return Err(input_error(anyhow::anyhow!(
-                    "--buffer-flits applies to switches that route (--routing) only"
-                )));
-            }
-            (None, None) => Routing::Source,
-            (Some(algorithm), buffer_flits) => Routing::Switch {
+        let switch_only = [
+            ("--buffer-flits", args.buffer_flits.is_some()),
+            ("--reading", args.reading.is_some()),
+        ];
+        let routing = match args.routing {
+            None => match switch_only.iter().find(|(_, given)| *given) {
+                Some((option, _)) => {
+                    return Err(input_error(anyhow::anyhow!(
+                        "{option} applies to switches that route (--routing) only"
+                    )));
+                }
+                None => Routing::Source,
+            },
+            Some(algorithm) => Routing::Switch {
                 algorithm,
-                buffer_flits: buffer_flits.unwrap_or(DEFAULT_BUFFER_FLITS),
+                reading: args.reading.unwrap_or_default(),
+                buffer_flits: args.buffer_flits.unwrap_or(DEFAULT_BUFFER_FLITS),
             },
         };
         let max_bytes = u8::try_from(args.max_bytes)

@@ -7,6 +7,7 @@ use crate::choice::Choice;
 use crate::fabric::switch::Flow;
 use crate::network::net::{NetParams, Routing};
 use crate::network::stats::{Distribution, LoadSummary, Summary};
+use crate::routing::torus::algorithm_label;
 
 /// The figures as an aligned table under a line that names the run (and one that names
 /// its faulty links), and on deadlock the worms waiting on each other.
@@ -21,13 +22,14 @@ pub(super) fn table(
         (
             Routing::Switch {
                 algorithm,
+                reading,
                 buffer_flits,
             },
             _,
         ) => {
             format!(
                 "{} switch routing, {buffer_flits}-flit buffers; ",
-                algorithm.name()
+                algorithm_label(algorithm, reading)
             )
         }
         (Routing::Source, Flow::Nack) => String::new(),

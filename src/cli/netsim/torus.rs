@@ -9,11 +9,12 @@
 //! table or one JSON object on standard output, and with `--trace` one JSON line per
 //! message in a file.
 
+use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::Format;
 use crate::network::cube_run::{CubeRun, DEFAULT_MESSAGE_FLITS};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
-use crate::routing::torus::Algorithm;
+use crate::routing::torus::{Algorithm, Reading};
 use crate::topology::torus::{Node, Torus};
 use crate::units::choice_arg::choice;
 use std::path::PathBuf;
@@ -52,6 +53,9 @@ pub struct Args {
     /// Routing algorithm: e-cube, double-e-cube, west-first or direction-first
     #[arg(long, required = true, value_parser = choice::<Algorithm>())]
     algo: Option<Algorithm>,
+    /// When double-e-cube and direction-first select their pair of dimensions
+    #[arg(long, value_parser = choice::<Reading>(), default_value = Reading::Reselect.name())]
+    reading: Reading,
     /// Messages per node per cycle, 0 to 1
     #[arg(long, required = true)]
     rate: Option<f64>,
@@ -146,6 +150,7 @@ fn cube_run(args: &Args) -> anyhow::Result<(CubeRun, Vec<(Node, Node)>)> {
     let run = CubeRun {
         cube,
         algorithm: args.algo.expect(required),
+        reading: args.reading,
         rate: args.rate.expect(required),
         cycles: args.cycles.expect(required),
         seed: args.seed,

@@ -8,14 +8,14 @@
 //! `--simulate` (and always in the sweep) a cycle's messages are also placed in the
 //! wormhole simulator ([`crate::experiments::torus_witness`]) to see whether they deadlock.
 
-use super::{witness, written};
+use super::{reading_json, witness, written};
 use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::Format;
 use crate::cli::output::print_stdout;
 use crate::experiments::torus_deadlock_sweep::points;
 use crate::experiments::torus_witness::{self, Witness};
-use crate::routing::torus::{Algorithm, Router};
+use crate::routing::torus::{Algorithm, Reading, Router};
 use crate::routing::torus_cdg::ChannelGraph;
 use crate::sim::vectors::Shard;
 use crate::topology::torus::{Faults, Link, Torus};
@@ -33,6 +33,9 @@ pub(super) struct DeadlockArgs {
     /// Routing algorithm
     #[arg(long, value_parser = choice::<Algorithm>())]
     algo: Algorithm,
+    /// When double-e-cube and direction-first select their pair of dimensions
+    #[arg(long, value_parser = choice::<Reading>(), default_value = Reading::Reselect.name())]
+    reading: Reading,
     /// A faulty output link NODE:PORT, e.g. 1,0:+0 (repeatable)
     #[arg(long = "faulty-link", value_name = "NODE:PORT")]
     faulty_links: Vec<String>,
@@ -59,6 +62,10 @@ pub(super) struct SweepArgs {
     /// Run only rows I, I+N, I+2N, ... of the grid (their table rows, same header)
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
+    /// When double-e-cube and direction-first select their pair of dimensions; keep
+    /// analyses those two only
+    #[arg(long, value_parser = choice::<Reading>(), default_value = Reading::Reselect.name())]
+    reading: Reading,
 }
 
 /// What the command found, for one cube, algorithm and fault set.
@@ -86,20 +93,14 @@ fn simulate(analysis: &Analysis) -> anyhow::Result<Option<Witness>> {
 }
 
 /// Parses the cube, router and faults; every bad value is the user's input error.
-fn parse(
-    k: u64,
-    n: u64,
-    algorithm: Algorithm,
-    faulty_links: &[String],
-    faulty_nodes: &[String],
-) -> anyhow::Result<(Router, Faults)> {
-    let torus = Torus::new(k, n).map_err(input_error)?;
-    let router = Router::new(torus, algorithm).map_err(input_error)?;
+fn parse(args: &DeadlockArgs) -> anyhow::Result<(Router, Faults)> {
+    let torus = Torus::new(args.k, args.n).map_err(input_error)?;
+    let router = Router::with_reading(torus, args.algo, args.reading).map_err(input_error)?;
     let mut faults = Faults::new();
-    for text in faulty_links {
+    for text in &args.faulty_links {
         faults.insert_link(torus.parse_link(text).map_err(input_error)?);
     }
-    for text in faulty_nodes {
+    for text in &args.faulty_nodes {
         faults.insert_node(torus.parse_node(text).map_err(input_error)?);
     }
     Ok((router, faults))
@@ -120,13 +121,7 @@ fn analyse(router: Router, faults: Faults) -> anyhow::Result<Analysis> {
 }
 
 pub(super) fn run(args: DeadlockArgs) -> anyhow::Result<()> {
-    let (router, faults) = parse(
-        args.k,
-        args.n,
-        args.algo,
-        &args.faulty_links,
-        &args.faulty_nodes,
-    )?;
+    let (router, faults) = parse(&args)?;
     if args.simulate {
         torus_witness::links_only(&faults).map_err(input_error)?;
     }
@@ -163,7 +158,7 @@ fn text(analysis: &Analysis) -> String {
     } = analysis;
     let mut text = format!(
         "{} on the {}: {} channels, {} dependencies\n",
-        router.algorithm().name(),
+        router.label(),
         router.torus(),
         graph.channel_count(),
         graph.dependency_count()
@@ -217,6 +212,9 @@ struct DeadlockJson {
     k: u32,
     n: usize,
     algo: &'static str,
+    /// Only under a reading other than the default ([`reading_json`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reading: Option<&'static str>,
     faulty_links: Vec<String>,
     faulty_nodes: Vec<Vec<u32>>,
     channels: usize,
@@ -243,6 +241,7 @@ fn json(analysis: &Analysis, witness: Option<Option<&Witness>>) -> anyhow::Resul
         k: router.torus().k(),
         n: router.torus().n(),
         algo: router.algorithm().name(),
+        reading: reading_json(router),
         faulty_links: faults.links().map(Link::to_string).collect(),
         faulty_nodes: faults.nodes().map(written).collect(),
         channels: graph.channel_count(),
@@ -262,7 +261,7 @@ pub(super) fn sweep(args: SweepArgs) -> anyhow::Result<()> {
         Some(text) => text.parse::<Shard>().map_err(input_error)?,
         None => Shard::WHOLE,
     };
-    let grid = points(&args.ks, &args.ns).map_err(input_error)?;
+    let grid = points(&args.ks, &args.ns, args.reading).map_err(input_error)?;
     let mut text = String::from(
         "| algorithm | k | n | faulty links | channels | dependencies | stranded states | result | \
          forced cycle | witness |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
@@ -292,7 +291,7 @@ pub(super) fn sweep(args: SweepArgs) -> anyhow::Result<()> {
         let torus = analysis.router.torus();
         text += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {result} | {forced} | {verdict} |\n",
-            analysis.router.algorithm().name(),
+            analysis.router.label(),
             torus.k(),
             torus.n(),
             if links.is_empty() {

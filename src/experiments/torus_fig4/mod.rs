@@ -14,7 +14,7 @@ use super::driver::{CsvRow, Experiment, optional_field};
 use crate::choice::Choice;
 use crate::network::cube_run::CubeRun;
 use crate::network::net::{Net, NetError, NetParams};
-use crate::routing::torus::Algorithm;
+use crate::routing::torus::{Algorithm, Reading};
 use crate::topology::torus::Torus;
 
 pub mod report;
@@ -80,6 +80,7 @@ impl Fig4 {
         CubeRun {
             cube: Torus::new(2, point.n).map_err(|e| NetError::Routing(e.into()))?,
             algorithm: point.algorithm,
+            reading: Reading::default(),
             rate: self.rate,
             cycles: self.steps,
             seed: point.seed,

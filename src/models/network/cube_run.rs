@@ -16,7 +16,7 @@ use crate::fabric::network::grid_wiring;
 use crate::fabric::switch::{Arbiter, Flow};
 use crate::fabric::wiring::{Wiring, WiringError};
 use crate::routing::disjoint::dimension_order_route;
-use crate::routing::torus::Algorithm;
+use crate::routing::torus::{Algorithm, Reading};
 use crate::topology::torus::{Link, Node, Port, Rings, Torus};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -29,6 +29,8 @@ pub const DEFAULT_MESSAGE_FLITS: u64 = 4;
 pub struct CubeRun {
     pub cube: Torus,
     pub algorithm: Algorithm,
+    /// When double e-cube and direction-first select their pair of dimensions.
+    pub reading: Reading,
     /// Probability that a node makes a message in a cycle, 0 to 1.
     pub rate: f64,
     /// Cycles during which nodes make messages; the run then drains.
@@ -66,6 +68,7 @@ impl CubeRun {
             plan: Arc::new(plan),
             routing: Routing::Switch {
                 algorithm: self.algorithm,
+                reading: self.reading,
                 buffer_flits: self.buffer_flits,
             },
             arbiter: Arbiter::RoundRobin,

@@ -67,12 +67,13 @@ impl Net {
             Routing::Source => Box::new(SourceRouted::new(params, &faults)?),
             Routing::Switch {
                 algorithm,
+                reading,
                 buffer_flits,
             } => Box::new(SwitchRouted::new(
                 plan.as_ref(),
                 &faults,
                 params.window(),
-                algorithm,
+                (algorithm, reading),
                 buffer_flits,
             )?),
         };

@@ -10,7 +10,7 @@ use crate::choice::Choice;
 use crate::fabric::network::NetworkError;
 use crate::fabric::switch::{Arbiter, Flow, MAX_BUFFER_WORDS, SwitchConfigError};
 use crate::fabric::wiring::WiringError;
-use crate::routing::torus::{Algorithm, RoutingError};
+use crate::routing::torus::{Algorithm, Reading, RoutingError};
 use crate::topology::torus::Torus;
 use std::sync::Arc;
 use thiserror::Error;
@@ -107,10 +107,12 @@ pub enum Routing {
     #[default]
     Source,
     /// Each switch routes the header with one of the k-ary n-cube paper's routing
-    /// functions, and a header whose every allowed output is taken waits there: wormhole
-    /// with backpressure, each switch input holding `buffer_flits` flits (docs/torus.md).
+    /// functions, under `reading` (when the pair of dimensions is selected), and a header
+    /// whose every allowed output is taken waits there: wormhole with backpressure, each
+    /// switch input holding `buffer_flits` flits (docs/torus.md).
     Switch {
         algorithm: Algorithm,
+        reading: Reading,
         buffer_flits: u64,
     },
 }
@@ -230,6 +232,7 @@ pub fn check(params: &NetParams) -> Result<(), NetError> {
         Routing::Switch {
             algorithm,
             buffer_flits,
+            ..
         } => check_switch_routing(params, algorithm, buffer_flits),
     }
 }

@@ -21,7 +21,7 @@ use super::params::NetError;
 use super::plan::Plan;
 use super::stats::{LinkCount, RoutingSummary, Summary, Waiting};
 use crate::choice::Choice;
-use crate::routing::torus::{Action, Algorithm, Header, Router};
+use crate::routing::torus::{Action, Algorithm, Header, Reading, Router};
 use crate::topology::torus::{Node, Port, PortMask, Torus};
 use std::collections::VecDeque;
 
@@ -145,13 +145,13 @@ pub struct SwitchRouted {
 
 impl SwitchRouted {
     /// The fabric of `plan`'s network, which must be a bidirectional torus, with `faults`,
-    /// counting its links' flits in `window`, routing with `algorithm`, every input holding
-    /// `buffer_flits` flits.
+    /// counting its links' flits in `window`, routing with `algorithm` under `reading`,
+    /// every input holding `buffer_flits` flits.
     pub fn new(
         plan: &dyn Plan,
         faults: &Faults,
         window: (u64, u64),
-        algorithm: Algorithm,
+        (algorithm, reading): (Algorithm, Reading),
         buffer_flits: u64,
     ) -> Result<Self, NetError> {
         let not_a_torus = || NetError::NotATorus {
@@ -159,7 +159,7 @@ impl SwitchRouted {
             network: plan.name(),
         };
         let torus = plan.cube().ok_or_else(not_a_torus)?;
-        let router = Router::new(torus, algorithm)?;
+        let router = Router::with_reading(torus, algorithm, reading)?;
         let count = plan.node_count();
         let nodes: Vec<Node> = (0..count).map(|v| torus.node_at(v)).collect();
         let ports = 2 * torus.n();

@@ -19,6 +19,11 @@
 //!   wraparound links) to the destination; no misrouting, so routes are loop-free.
 //! - West first: while the destination lies west in the mesh (dst digit < current digit
 //!   in X), only X moves are candidates, so no west hop ever follows a non-west hop.
+//!
+//! When the pair of dimensions is chosen is the [`Reading`]: the paper's pseudo-code
+//! re-selects it at every node (`reselect`, the default), its prose, Fig. 3 and the proof
+//! of Theorem 5.1 keep it until both dimensions are correct (`keep`). Only the algorithms
+//! that choose a pair (double e-cube, direction-first) take `keep`.
 
 use crate::bits::ceil_log2;
 use crate::choice::{Choice, choice};
@@ -34,6 +39,31 @@ choice! {
         DoubleECube = "double-e-cube": "E-cube that records the two lowest incorrect dimensions in the header (section 4.2)",
         WestFirst = "west-first": "West-first in the 2-D torus of dimensions 0 (X) and 1 (Y); n = 2 only",
         DirectionFirst = "direction-first": "Direction-first e-cube: west-first in the torus of the two lowest incorrect dimensions (section 5)",
+    }
+}
+
+choice! {
+    /// When double e-cube and direction-first choose the pair of dimensions (the torus) a
+    /// worm routes in. The header is (dst, f, x, y) under both: under `keep`, (x, y) is the
+    /// torus the worm is in, and x = y (only the source's f = x = y = 0) means none yet.
+    /// Wraparound permission is the same rule under both: only the hop on which the router
+    /// selects a new pair (the header's (x, y) differs from it) may wrap; every later hop in
+    /// that torus goes the mesh way, which continues a wrap's direction, so each dimension's
+    /// way is fixed by that first hop without a header bit.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub enum Reading {
+        #[default]
+        Reselect = "reselect": "Step 1 at every node: the pair is the two lowest incorrect dimensions where the worm is (the paper's pseudo-code)",
+        Keep = "keep": "A worm keeps its pair until both its dimensions are correct, then selects the next (the paper's prose, Fig. 3 and proof)",
+    }
+}
+
+/// An algorithm's name as reports print it: the name alone under the default reading,
+/// followed by the reading otherwise, e.g. `direction-first (keep reading)`.
+pub fn algorithm_label(algorithm: Algorithm, reading: Reading) -> String {
+    match reading {
+        Reading::Reselect => algorithm.name().to_string(),
+        Reading::Keep => format!("{} ({} reading)", algorithm.name(), reading.name()),
     }
 }
 
@@ -94,6 +124,10 @@ pub enum RoutingError {
     WestFirstDimensions(usize),
     #[error("{0} needs n >= 2 (it routes in the torus of two dimensions at a time), got n = 1")]
     PairDimensions(&'static str),
+    #[error(
+        "reading 'keep' applies to the algorithms that select a pair of dimensions as they go (double-e-cube, direction-first), not to {0}"
+    )]
+    KeepWithoutPair(&'static str),
     #[error(transparent)]
     Node(#[from] TorusError),
     #[error("source and destination are both {0}; a route needs two different nodes")]
@@ -111,6 +145,7 @@ pub enum RoutingError {
 pub struct Router {
     torus: Torus,
     algorithm: Algorithm,
+    reading: Reading,
 }
 
 /// How the adaptive algorithms order the moves they may take.
@@ -183,9 +218,20 @@ impl HeaderLayout {
 }
 
 impl Router {
-    /// Checks the algorithm runs on this cube: west-first needs n = 2, double e-cube and
-    /// direction-first need a second dimension.
+    /// The router of the default reading ([`Reading::Reselect`]); see
+    /// [`Router::with_reading`].
     pub fn new(torus: Torus, algorithm: Algorithm) -> Result<Router, RoutingError> {
+        Router::with_reading(torus, algorithm, Reading::default())
+    }
+
+    /// Checks the algorithm runs on this cube: west-first needs n = 2, double e-cube and
+    /// direction-first need a second dimension; `keep` needs an algorithm that chooses a
+    /// pair (e-cube has none, west-first's is fixed).
+    pub fn with_reading(
+        torus: Torus,
+        algorithm: Algorithm,
+        reading: Reading,
+    ) -> Result<Router, RoutingError> {
         match algorithm {
             Algorithm::WestFirst if torus.n() != 2 => {
                 Err(RoutingError::WestFirstDimensions(torus.n()))
@@ -193,7 +239,14 @@ impl Router {
             Algorithm::DoubleECube | Algorithm::DirectionFirst if torus.n() < 2 => {
                 Err(RoutingError::PairDimensions(algorithm.name()))
             }
-            _ => Ok(Router { torus, algorithm }),
+            Algorithm::ECube | Algorithm::WestFirst if reading == Reading::Keep => {
+                Err(RoutingError::KeepWithoutPair(algorithm.name()))
+            }
+            _ => Ok(Router {
+                torus,
+                algorithm,
+                reading,
+            }),
         }
     }
 
@@ -203,6 +256,15 @@ impl Router {
 
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
+    }
+
+    pub fn reading(&self) -> Reading {
+        self.reading
+    }
+
+    /// The algorithm's name with its reading, as reports print it ([`algorithm_label`]).
+    pub fn label(&self) -> String {
+        algorithm_label(self.algorithm, self.reading)
     }
 
     /// The header a source injects: the paper's initial values f = x = y = 0.
@@ -289,9 +351,14 @@ impl Router {
                 }
             }
             Algorithm::DoubleECube => {
+                // The first incorrect dimension of the pair is the lowest incorrect one
+                // under both readings (under `keep` the pair was the two lowest when it
+                // was selected, and e-cube's hops only correct dimensions).
                 let (i, j) = self.pair(current, header);
+                let lowest = self.incorrect(current, &header.dst)[0];
+                debug_assert!(lowest == i || current.digit(i) == header.dst.digit(i));
                 Plan {
-                    ports: vec![self.shorter_way(current, &header.dst, i)],
+                    ports: vec![self.shorter_way(current, &header.dst, lowest)],
                     header: Header {
                         x: i,
                         y: j,
@@ -317,11 +384,18 @@ impl Router {
             .collect()
     }
 
-    /// Step 1 of the paper's algorithm: i, j are the two lowest incorrect dimensions; with
-    /// one left, j is the header's y unless that is i, and then, where the paper picks "a
-    /// random dimension", the dimension below i (mod n), which is the choice its Fig. 3
-    /// example makes (dimension 1 for i = 2).
+    /// The pair of dimensions to route in. Under `keep`, the header's (x, y) while the
+    /// worm is in a torus (x != y) with one of them still incorrect. Otherwise step 1 of
+    /// the paper's algorithm: i, j are the two lowest incorrect dimensions; with one left,
+    /// j is the header's y unless that is i, and then, where the paper picks "a random
+    /// dimension", the dimension below i (mod n), which is the choice its Fig. 3 example
+    /// makes (dimension 1 for i = 2).
     fn pair(&self, current: &Node, header: &Header) -> (usize, usize) {
+        let (x, y) = (header.x, header.y);
+        let wrong = |d: usize| current.digit(d) != header.dst.digit(d);
+        if self.reading == Reading::Keep && x != y && (wrong(x) || wrong(y)) {
+            return (x, y);
+        }
         let n = self.torus.n();
         let incorrect = self.incorrect(current, &header.dst);
         let i = incorrect[0];
@@ -1386,5 +1460,140 @@ mod tests {
                 header
             }
         );
+    }
+
+    /// The tori a fault-free `keep` route uses, in order, derived from the paper's prose
+    /// ("first selecting the torus defined by the two ... least significant differing" dimensions,
+    /// correct them, repeat): the dimensions incorrect at the source two by two, lowest
+    /// first; a last one alone is X, with Y the previous torus's Y (or, at the source,
+    /// y = 0, and n - 1 when that is X itself). Per dimension, the torus it is corrected in.
+    fn kept_tori(n: usize, src: &Node, dst: &Node) -> Vec<Option<(usize, usize)>> {
+        let mut torus_of = vec![None; n];
+        let mut y = 0;
+        for chunk in incorrect(src, dst).chunks(2) {
+            let pair = match *chunk {
+                [i, j] => (i, j),
+                [i] if y != i => (i, y),
+                [i] => (i, (i + n - 1) % n),
+                _ => unreachable!("chunks of one or two"),
+            };
+            y = pair.1;
+            for &d in chunk {
+                torus_of[d] = Some(pair);
+            }
+        }
+        torus_of
+    }
+
+    #[test]
+    fn keep_reproduces_fig_3_in_one_torus_then_the_next() {
+        // Fig. 3 under `keep`: the torus (0, 1) is kept at 0,1,2 although dimension 0 is
+        // correct there, until 0,2,2; then dimension 2 is X and Y is the kept torus's y = 1
+        // ("Assume that dimension 1 is chosen as the other (Y) dimension"), a first hop, so
+        // the west wraparound 0 -> 2 (1 hop instead of 2) is allowed. Same route as the
+        // default reading; the second header differs: x=0 y=1 instead of x=1 y=2.
+        let torus = cube(3, 3);
+        let router = Router::with_reading(torus, Algorithm::DirectionFirst, Reading::Keep).unwrap();
+        let (src, dst) = (
+            torus.parse_node("011").unwrap(),
+            torus.parse_node("222").unwrap(),
+        );
+        let route = router.route(&src, &dst, &Faults::new()).unwrap();
+        assert_eq!(node_list(&route), ["0,1,1", "0,1,2", "0,2,2", "2,2,2"]);
+        assert_eq!(ports(&route), ["+0", "+1", "-2"]);
+        let headers: Vec<(bool, usize, usize)> = route.hops[..3]
+            .iter()
+            .map(|h| {
+                let out = &h.decision.header;
+                (out.f, out.x, out.y)
+            })
+            .collect();
+        assert_eq!(headers, [(false, 0, 1), (false, 0, 1), (true, 2, 1)]);
+        check_torus_rules(&torus, &route);
+    }
+
+    #[test]
+    fn keep_routes_torus_by_torus_with_lengths_derived_by_hand() {
+        // Without faults the first hop in each torus is X's (X is incorrect when the torus
+        // is selected and comes first among the candidates), so X may wrap there and Y
+        // never does: per dimension, direction_first_hops as X and the mesh distance as Y.
+        // Double e-cube walks e-cube's path under both readings; only its header differs.
+        for (k, n) in CUBES.into_iter().chain([(5, 3), (7, 2), (4, 3)]) {
+            let torus = cube(k, n);
+            let graph = torus.digraph().unwrap();
+            let none = Faults::new();
+            let Ok(e_cube) = Router::new(torus, Algorithm::ECube) else {
+                continue;
+            };
+            let keep = |algorithm| Router::with_reading(torus, algorithm, Reading::Keep);
+            let (Ok(direction_first), Ok(double)) = (
+                keep(Algorithm::DirectionFirst),
+                keep(Algorithm::DoubleECube),
+            ) else {
+                continue;
+            };
+            let mut longer = 0;
+            for (src, dst) in pairs(&torus) {
+                let tori = kept_tori(torus.n(), &src, &dst);
+                let route = direction_first.route(&src, &dst, &none).unwrap();
+                check_walk(&torus, &graph, &none, &src, &dst, &route);
+                check_torus_rules(&torus, &route);
+                let expected: usize = (0..torus.n())
+                    .map(|d| {
+                        let (s, t) = (src.digit(d), dst.digit(d));
+                        match tori[d] {
+                            Some((x, _)) if x == d => direction_first_hops(k as u32, s, t),
+                            _ => s.abs_diff(t) as usize,
+                        }
+                    })
+                    .sum();
+                assert_eq!(route.hop_count(), expected, "{torus} {src} -> {dst}");
+                let bfs = graph.distances_from(torus.index_of(&src))[torus.index_of(&dst)].unwrap();
+                longer += usize::from(route.hop_count() > bfs);
+                let walked = e_cube.route(&src, &dst, &none).unwrap();
+                let route2 = double.route(&src, &dst, &none).unwrap();
+                assert_eq!(node_list(&route2), node_list(&walked));
+                // Every hop is made in the torus its dimension belongs to.
+                for hop in route.hops.iter().chain(&route2.hops) {
+                    if let Action::Forward(port) = hop.decision.action {
+                        let out = &hop.decision.header;
+                        assert_eq!(Some((out.x, out.y)), tori[port.dim], "{src} -> {dst}");
+                    }
+                }
+            }
+            if (k, n) == (5, 2) {
+                // By hand: X is longer for 1 -> 4 and 3 -> 0 (2 of the 25 digit pairs);
+                // dimension 1 as Y (dimension 0 incorrect, 20 pairs) whenever its mesh
+                // way is longer than the ring, 6 pairs (|d - s| >= 3), as X (dimension 0
+                // correct, 5 pairs) for the same 2: 2*25 + 18*6 + 5*2.
+                assert_eq!(longer, 168);
+            }
+        }
+    }
+
+    #[test]
+    fn keep_applies_only_where_a_pair_is_selected() {
+        let refusal = |algorithm| {
+            Router::with_reading(cube(4, 2), algorithm, Reading::Keep)
+                .unwrap_err()
+                .to_string()
+        };
+        for algorithm in [Algorithm::ECube, Algorithm::WestFirst] {
+            assert_eq!(
+                refusal(algorithm),
+                format!(
+                    "reading 'keep' applies to the algorithms that select a pair of \
+                     dimensions as they go (double-e-cube, direction-first), not to {}",
+                    algorithm.name()
+                )
+            );
+        }
+        assert_eq!(Reading::default(), Reading::Reselect);
+        assert_eq!(Reading::names(), ["reselect", "keep"]);
+        let router = Router::new(cube(4, 2), Algorithm::DirectionFirst).unwrap();
+        assert_eq!(router.reading(), Reading::Reselect);
+        assert_eq!(router.label(), "direction-first");
+        let keep = Router::with_reading(cube(4, 2), Algorithm::DoubleECube, Reading::Keep);
+        assert_eq!(keep.unwrap().label(), "double-e-cube (keep reading)");
     }
 }

@@ -389,7 +389,7 @@ fn arc_count(masks: &[PortMask]) -> usize {
 mod tests {
     use super::*;
     use crate::choice::Choice;
-    use crate::routing::torus::Algorithm;
+    use crate::routing::torus::{Algorithm, Reading};
     use std::collections::{BTreeSet, HashSet};
 
     fn cube(k: u64, n: u64) -> Torus {
@@ -453,6 +453,15 @@ mod tests {
         found
     }
 
+    /// Every algorithm that runs on `torus` under every reading it takes.
+    fn all_routers(torus: Torus) -> Vec<Router> {
+        Algorithm::ALL
+            .iter()
+            .flat_map(|&a| Reading::ALL.iter().map(move |&r| (a, r)))
+            .filter_map(|(a, r)| Router::with_reading(torus, a, r).ok())
+            .collect()
+    }
+
     #[test]
     fn dependencies_are_the_consecutive_links_of_every_walk() {
         for (k, n) in [(3, 3), (4, 2), (5, 2), (6, 2), (4, 3)] {
@@ -468,17 +477,14 @@ mod tests {
                     .parse_link(&format!("{}:-1", torus.node_at(0)))
                     .unwrap(),
             );
-            for &algorithm in Algorithm::ALL {
-                let Ok(router) = Router::new(torus, algorithm) else {
-                    continue;
-                };
+            for router in all_routers(torus) {
                 for faults in [Faults::new(), faulty.clone()] {
                     let graph = ChannelGraph::build(&router, &faults).unwrap();
                     assert_eq!(
                         dependencies(&graph),
                         walked_dependencies(&router, &faults),
                         "{torus} {} {faults:?}",
-                        algorithm.name()
+                        router.label()
                     );
                 }
             }
@@ -564,6 +570,48 @@ mod tests {
                 algorithm == Algorithm::ECube
             );
         }
+    }
+
+    #[test]
+    fn keep_makes_direction_first_acyclic_on_the_sweep_grid() {
+        // Under `keep` a worm finishes one torus before it selects the next, the tori in
+        // increasing order of their dimensions (double e-cube's order, the proof of
+        // Theorem 5.1), so no dimension gets a second wraparound after hops in another,
+        // which is what closes the default reading's cycles (n = 3, k >= 5). The graph
+        // is acyclic on the whole grid of the sweep; about 1 s here.
+        for n in 2..=3 {
+            for k in 3..=8 {
+                let torus = cube(k, n);
+                let keep = |algorithm| Router::with_reading(torus, algorithm, Reading::Keep);
+                let graph =
+                    ChannelGraph::build(&keep(Algorithm::DirectionFirst).unwrap(), &Faults::new())
+                        .unwrap();
+                assert_eq!(graph.cycle(), None, "{torus}");
+                let reselect = Router::new(torus, Algorithm::DirectionFirst).unwrap();
+                let default = ChannelGraph::build(&reselect, &Faults::new()).unwrap();
+                assert_eq!(default.cycle().is_some(), n == 3 && k >= 5, "{torus}");
+                // Double e-cube walks e-cube's paths under both readings: same graph.
+                let double = |router: Router| {
+                    dependencies(&ChannelGraph::build(&router, &Faults::new()).unwrap())
+                };
+                assert_eq!(
+                    double(keep(Algorithm::DoubleECube).unwrap()),
+                    double(Router::new(torus, Algorithm::DoubleECube).unwrap()),
+                    "{torus}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn keep_on_the_5_ary_3_cube_has_the_dependencies_of_every_walk() {
+        // The cube the keep reading's command-line test names, by the second method.
+        let torus = cube(5, 3);
+        let router = Router::with_reading(torus, Algorithm::DirectionFirst, Reading::Keep).unwrap();
+        let graph = ChannelGraph::build(&router, &Faults::new()).unwrap();
+        let walked = walked_dependencies(&router, &Faults::new());
+        assert_eq!(dependencies(&graph), walked);
+        assert_eq!(walked.len(), 2520);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub mod acked;
 pub mod cube_run;
+pub mod distances;
 pub mod engine;
 pub mod faults;
 pub mod link;

@@ -8,6 +8,7 @@
 //! In: [`NetParams`]. Out: every message's [`Finished`] record, one at a time as messages
 //! end, and the run's [`Summary`].
 
+use super::distances::capacity;
 use super::engine::{Desk, Fabric, Step};
 pub use super::faults::{FaultSpec, Faults};
 use super::message::{Finished, Message};
@@ -332,42 +333,4 @@ impl Net {
         self.in_system += 1;
         self.fabric.inject(message);
     }
-}
-
-/// The capacity's mean distance is over every source of a network of at most this many
-/// nodes, and over [`SAMPLED_SOURCES`] evenly spread ones of a larger.
-const ALL_SOURCES: usize = 512;
-const SAMPLED_SOURCES: usize = 64;
-
-/// The uniform-traffic capacity of `plan`'s fault-free network in bytes per node per cycle
-/// (docs/network.md, "Load"): links / (nodes x mean distance), capped by the injection
-/// link's 1; none if some pair is not connected.
-pub fn capacity(plan: &dyn Plan) -> Option<f64> {
-    let n = plan.node_count();
-    let out: Vec<Vec<usize>> = (0..n).map(|v| plan.out_neighbours(v)).collect();
-    let links: usize = out.iter().map(Vec::len).sum();
-    let sources = if n <= ALL_SOURCES { n } else { SAMPLED_SOURCES };
-    let mut total = 0u64;
-    let mut dist = vec![u32::MAX; n];
-    let mut queue = std::collections::VecDeque::new();
-    for i in 0..sources {
-        let s = i * n / sources;
-        dist.fill(u32::MAX);
-        dist[s] = 0;
-        queue.push_back(s);
-        while let Some(v) = queue.pop_front() {
-            for &w in &out[v] {
-                if dist[w] == u32::MAX {
-                    dist[w] = dist[v] + 1;
-                    queue.push_back(w);
-                }
-            }
-        }
-        if dist.contains(&u32::MAX) {
-            return None;
-        }
-        total += dist.iter().map(|&d| u64::from(d)).sum::<u64>();
-    }
-    let mean = total as f64 / (sources * (n - 1)) as f64;
-    Some((links as f64 / (n as f64 * mean)).min(1.0))
 }

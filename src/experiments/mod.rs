@@ -27,6 +27,7 @@ pub mod confidence;
 pub mod driver;
 pub mod network_sweep;
 pub mod plot;
+pub mod saturation;
 pub mod torus_deadlock_sweep;
 pub mod torus_fig4;
 pub mod torus_witness;

@@ -30,6 +30,7 @@ mod hdl_generate;
 mod kautz_routes;
 mod memory;
 mod netsim_links;
+mod netsim_saturate;
 mod network_flows;
 mod network_model;
 mod network_self_timed;

@@ -31,6 +31,7 @@ mod fig4;
 mod heatmap;
 pub mod options;
 mod placed;
+mod saturate;
 mod seeds;
 mod shards;
 mod sweep;
@@ -112,12 +113,14 @@ struct RunOutput<'a> {
 #[derive(Debug, clap::Subcommand)]
 enum Command {
     Sweep(sweep::Args),
+    Saturate(saturate::Args),
     Torus(torus::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Some(Command::Sweep(sweep)) => return sweep::run(sweep),
+        Some(Command::Saturate(saturate)) => return saturate::run(saturate),
         Some(Command::Torus(torus)) => return torus::run(torus),
         None => {}
     }

@@ -94,6 +94,16 @@ impl Traffic {
             burst: None,
         }
     }
+
+    /// The mean data bytes of a message: the range's middle, or for bimodal lengths its
+    /// two ends weighted by the long fraction.
+    pub fn mean_bytes(&self) -> f64 {
+        let (lo, hi) = (f64::from(*self.bytes.start()), f64::from(*self.bytes.end()));
+        match self.long_fraction {
+            Some(p) => lo + p * (hi - lo),
+            None => (lo + hi) / 2.0,
+        }
+    }
 }
 
 /// On-off injection (a Markov-modulated Bernoulli process): a node's on and off periods

@@ -1,0 +1,184 @@
+//! `kautzgen netsim saturate`: the saturation throughput of one network under one traffic,
+//! found by bisection on the offered load with measured runs ([`crate::experiments::saturation`]
+//! holds the search and its criterion; docs/network.md, "Saturation"). `netsim compare`
+//! runs the same search on every network it compares ([`find`]).
+
+use super::options::NetworkArgs;
+use crate::choice::Choice;
+use crate::cli::input_error;
+use crate::cli::output::{Format, print_stdout};
+use crate::experiments::saturation::{
+    ACCEPTED_FRACTION, LATENCY_FACTOR, Probe, Saturation, Search, saturate,
+};
+use crate::network::distances::capacity;
+use crate::network::net::{Measure, Net, NetParams};
+use anyhow::Context;
+use serde_json::json;
+
+/// The zero-load probe makes at least this many messages, however long that takes.
+const ZERO_LOAD_MESSAGES: f64 = 400.0;
+/// The zero-load probe offers this fraction of the uniform-traffic capacity.
+const ZERO_LOAD_FRACTION: f64 = 0.01;
+
+/// Find the offered load at which a network saturates, by bisection.
+#[derive(Debug, clap::Args)]
+#[command(
+    long_about = "Finds the saturation throughput of one network under one traffic by \
+bisection on the injection rate. Every point is a measured run (--warmup, default the \
+window; --cycles, the window). A point is saturated when its window does not drain within \
+the drain limit, when it accepts less than 95% of the load it offers, or when its mean \
+network latency is above 3 times the zero-load latency (measured first, at 1% of the \
+uniform-traffic capacity). The saturation throughput is the accepted load of the highest \
+unsaturated point; the bracket of offered loads around it narrows until its width is \
+--precision of its top (docs/network.md, \"Saturation\").",
+    after_help = "Examples:\n  \
+kautzgen netsim saturate --d 2 --k 3\n  \
+kautzgen netsim saturate --topology torus --k 8 --n 2 --traffic tornado --message-bytes 8\n  \
+kautzgen netsim saturate --d 4 --k 5 --flow vct --cycles 5000 --format json"
+)]
+pub struct Args {
+    #[command(flatten)]
+    network: NetworkArgs,
+    /// Cycles of every point's measurement window
+    #[arg(long, default_value_t = 2000)]
+    cycles: u64,
+    /// Stop when the bracket's width is at most this fraction of its top
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    precision: f64,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+pub fn run(mut args: Args) -> anyhow::Result<()> {
+    if !(args.precision > 0.0 && args.precision < 1.0) {
+        return Err(input_error(anyhow::anyhow!(
+            "--precision must be above 0 and below 1, got {}",
+            args.precision
+        )));
+    }
+    args.network.warmup.get_or_insert(args.cycles);
+    let params = args.network.params(0.0, args.cycles)?;
+    Net::new(&params).map_err(input_error)?;
+    let found = find(&params, args.precision)?;
+    let text = match args.format {
+        Format::Json => format!("{}\n", json(&params, &found)?),
+        Format::Text => table(&params, &found),
+    };
+    print_stdout(&text)
+}
+
+/// The saturation of `params`'s network and traffic (its rate ignored), every point a
+/// measured run of `params`'s window, to `precision`.
+pub(super) fn find(params: &NetParams, precision: f64) -> anyhow::Result<Saturation> {
+    let plan = params.plan.as_ref();
+    let capacity = capacity(plan)
+        .ok_or_else(|| input_error(anyhow::anyhow!("{} is not strongly connected", plan.name())))?;
+    let bytes = params.traffic.mean_bytes();
+    let zero_load_rate = ZERO_LOAD_FRACTION * capacity / bytes;
+    let search = Search {
+        zero_load_rate,
+        // A source sends at most one word a cycle, so at most one message of `bytes`.
+        limit: (1.0 / bytes).min(1.0),
+        precision,
+    };
+    let nodes = plan.node_count() as f64;
+    let zero_window = (ZERO_LOAD_MESSAGES / (zero_load_rate * nodes)).ceil() as u64;
+    let probe = |rate: f64| {
+        let window = match rate == zero_load_rate {
+            true => params.cycles.max(zero_window),
+            false => params.cycles,
+        };
+        probe(params, rate, window)
+    };
+    Ok(saturate(search, probe)?)
+}
+
+/// One measured run of `params` at `rate` with a window of `window` cycles.
+fn probe(params: &NetParams, rate: f64, window: u64) -> Probe {
+    let mut params = params.clone();
+    params.traffic.rate = rate;
+    params.cycles = window;
+    let warmup = params.measure.map_or(window, |m| m.warmup);
+    params.measure = Some(Measure {
+        warmup,
+        drain_limit: warmup + window,
+    });
+    let summary = Net::new(&params)
+        .expect("the network was built once already")
+        .run(|_| {});
+    let load = summary.load.as_ref();
+    Probe {
+        rate,
+        offered: load.map_or(0.0, |l| l.offered),
+        accepted: load.map_or(0.0, |l| l.accepted),
+        latency: summary.latency.as_ref().map(|l| l.network.mean),
+        unstable: summary.measurement.as_ref().is_some_and(|m| m.unstable),
+    }
+}
+
+/// The probes, a row each, and what they found.
+fn table(params: &NetParams, s: &Saturation) -> String {
+    let plan = params.plan.as_ref();
+    let capacity = capacity(plan).unwrap_or(1.0);
+    let mut text = format!(
+        "{}: {} traffic, {} bytes a message on average; windows of {} cycles\n{:<12} {:>10} {:>10} {:>10}  verdict\n",
+        plan.name(),
+        params.traffic.pattern.name(),
+        params.traffic.mean_bytes(),
+        params.cycles,
+        "rate",
+        "offered",
+        "accepted",
+        "latency"
+    );
+    for (p, verdict) in &s.probes {
+        let latency = p.latency.map_or("-".to_string(), |l| format!("{l:.1}"));
+        text += &format!(
+            "{:<12.6} {:>10.4} {:>10.4} {latency:>10}  {}\n",
+            p.rate,
+            p.offered,
+            p.accepted,
+            verdict.name()
+        );
+    }
+    let top = s
+        .bracket
+        .1
+        .map_or("the sources' limit: not saturated".to_string(), |h| {
+            format!("{h:.4}")
+        });
+    text + &format!(
+        "zero-load latency      {:.1} cycles (network latency)\nsaturation throughput  {:.4} bytes/node/cycle ({:.3} of the uniform-traffic capacity {capacity:.4}), offered load between {:.4} and {top}\ncriterion              unstable, or accepted below {ACCEPTED_FRACTION} of offered, or mean network latency above {LATENCY_FACTOR} x zero-load\n",
+        s.zero_load_latency,
+        s.throughput,
+        s.throughput / capacity,
+        s.bracket.0,
+    )
+}
+
+/// The search as one JSON object.
+fn json(params: &NetParams, s: &Saturation) -> anyhow::Result<serde_json::Value> {
+    let capacity = capacity(params.plan.as_ref());
+    let probes: Vec<serde_json::Value> = s
+        .probes
+        .iter()
+        .map(|(p, verdict)| {
+            let mut v = serde_json::to_value(p)?;
+            v["verdict"] = serde_json::to_value(verdict)?;
+            Ok(v)
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok(json!({
+        "network": params.plan.name(),
+        "traffic": params.traffic.pattern.name(),
+        "mean_bytes": params.traffic.mean_bytes(),
+        "window": params.cycles,
+        "capacity": capacity,
+        "zero_load_latency": s.zero_load_latency,
+        "throughput": s.throughput,
+        "bracket": [s.bracket.0, s.bracket.1],
+        "criterion": {"accepted_fraction": ACCEPTED_FRACTION, "latency_factor": LATENCY_FACTOR},
+        "probes": serde_json::to_value(probes).context("probes as JSON")?,
+    }))
+}

@@ -1,0 +1,250 @@
+//! The saturation throughput of a network under one traffic, found by bisection on the
+//! offered load (`netsim saturate`, docs/network.md, "Saturation").
+//!
+//! In: a way to run one measured point at a rate ([`Probe`]s come back), the zero-load
+//! rate and the injection limit. Out: every probe in the order run, the zero-load latency,
+//! and the saturation throughput with the bracket of offered loads it lies in.
+//!
+//! The criterion (Dally and Towles, "Principles and Practices of Interconnection Networks",
+//! 2004, ch. 23, and BookSim's convention): a point is **saturated** when its measurement
+//! window does not drain within its limit (unstable), or when it accepts less than
+//! [`ACCEPTED_FRACTION`] of what it offers, or when its mean network latency (from a
+//! message's first head on a link to its arrival) exceeds [`LATENCY_FACTOR`] times the
+//! zero-load latency. The saturation throughput is the accepted load of the highest
+//! unsaturated rate found.
+//!
+//! Network latency, not total latency: the total adds the wait in the source's queue,
+//! which grows as a single-server queue does, ρ/(2(1-ρ)) services at load ρ, and passes
+//! 3x the zero-load latency well before a source's link is full (at ρ near 0.9 for a
+//! message that takes two services' time to cross), so that a network whose links are
+//! never shared would be called saturated at 90% of what it carries. A queue that grows
+//! without bound is what the drain limit catches.
+
+use serde::Serialize;
+
+/// A point accepting less than this fraction of its offered load is saturated.
+pub const ACCEPTED_FRACTION: f64 = 0.95;
+/// A point whose mean latency is more than this many times the zero-load latency is
+/// saturated.
+pub const LATENCY_FACTOR: f64 = 3.0;
+
+/// One measured point.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Probe {
+    /// Messages per node per cycle asked for.
+    pub rate: f64,
+    /// Data bytes per node per cycle made and delivered in the window.
+    pub offered: f64,
+    pub accepted: f64,
+    /// Mean network latency of the window's messages, in cycles; none when unstable or
+    /// none was delivered.
+    pub latency: Option<f64>,
+    /// The window did not drain within its limit.
+    pub unstable: bool,
+}
+
+/// Why a probe counts as saturated, if it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Stable,
+    Unstable,
+    AcceptedBelowOffered,
+    LatencyAboveBound,
+}
+
+impl Verdict {
+    /// The verdict as the table and the JSON give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Stable => "stable",
+            Verdict::Unstable => "unstable",
+            Verdict::AcceptedBelowOffered => "accepted-below-offered",
+            Verdict::LatencyAboveBound => "latency-above-bound",
+        }
+    }
+}
+
+impl Serialize for Verdict {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl Probe {
+    /// The probe's verdict against the zero-load latency `zero_load`.
+    pub fn verdict(&self, zero_load: f64) -> Verdict {
+        match self.latency {
+            _ if self.unstable => Verdict::Unstable,
+            _ if self.accepted < ACCEPTED_FRACTION * self.offered => Verdict::AcceptedBelowOffered,
+            Some(l) if l > LATENCY_FACTOR * zero_load => Verdict::LatencyAboveBound,
+            None => Verdict::AcceptedBelowOffered,
+            Some(_) => Verdict::Stable,
+        }
+    }
+}
+
+/// How a search is bounded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Search {
+    /// The rate of the zero-load probe, far below saturation.
+    pub zero_load_rate: f64,
+    /// The highest rate the sources can inject at.
+    pub limit: f64,
+    /// Stop when the bracket's width is at most this fraction of its top.
+    pub precision: f64,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Saturation {
+    /// Mean network latency at the zero-load probe, cycles.
+    pub zero_load_latency: f64,
+    /// The accepted load of the highest unsaturated probe, bytes per node per cycle.
+    pub throughput: f64,
+    /// Offered loads of the highest unsaturated and the lowest saturated probe: the
+    /// saturation point lies between (the top is none if even the limit is unsaturated).
+    pub bracket: (f64, Option<f64>),
+    /// Every probe, in the order run, with its verdict.
+    pub probes: Vec<(Probe, Verdict)>,
+}
+
+/// Why no saturation point was found.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SaturationError {
+    #[error(
+        "the zero-load probe (rate {rate}) is itself saturated ({}): the network saturates below 1% of its uniform-traffic capacity under this traffic",
+        .verdict.name()
+    )]
+    ZeroLoadSaturated { rate: f64, verdict: Verdict },
+    #[error("the zero-load probe (rate {0}) delivered no message: give more --cycles")]
+    NothingDelivered(f64),
+}
+
+/// Searches by bisection between the zero-load rate and the limit, running each rate with
+/// `run`. The bracket is halved geometrically while its ends are more than a factor 4
+/// apart (saturation rates span orders of magnitude across topologies), then
+/// arithmetically.
+pub fn saturate(
+    search: Search,
+    mut run: impl FnMut(f64) -> Probe,
+) -> Result<Saturation, SaturationError> {
+    let zero = run(search.zero_load_rate);
+    let zero_load = zero
+        .latency
+        .ok_or(SaturationError::NothingDelivered(zero.rate))?;
+    let verdict = zero.verdict(zero_load);
+    if verdict != Verdict::Stable {
+        return Err(SaturationError::ZeroLoadSaturated {
+            rate: zero.rate,
+            verdict,
+        });
+    }
+    let mut probes = vec![(zero, verdict)];
+    let (mut low, mut high) = (zero, None::<Probe>);
+    let mut next = search.limit;
+    loop {
+        let probe = run(next);
+        let verdict = probe.verdict(zero_load);
+        probes.push((probe, verdict));
+        match verdict {
+            Verdict::Stable => low = probe,
+            _ => high = Some(probe),
+        }
+        let Some(top) = high else { break };
+        if top.rate - low.rate <= search.precision * top.rate {
+            break;
+        }
+        next = match top.rate > 4.0 * low.rate {
+            true => (low.rate * top.rate).sqrt(),
+            false => (low.rate + top.rate) / 2.0,
+        };
+    }
+    Ok(Saturation {
+        zero_load_latency: zero_load,
+        throughput: low.accepted,
+        bracket: (low.offered, high.map(|h| h.offered)),
+        probes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network that saturates at 0.3 messages per node per cycle, 10 bytes a message:
+    /// below it, accepted equals offered at latency 20; above, it accepts 3 bytes.
+    fn model(rate: f64) -> Probe {
+        let offered = rate * 10.0;
+        let saturated = rate > 0.3;
+        Probe {
+            rate,
+            offered,
+            accepted: if saturated { 3.0 } else { offered },
+            latency: Some(20.0),
+            unstable: false,
+        }
+    }
+
+    #[test]
+    fn bisection_brackets_the_saturation_rate() {
+        let search = Search {
+            zero_load_rate: 0.001,
+            limit: 1.0,
+            precision: 0.01,
+        };
+        let s = saturate(search, model).unwrap();
+        assert_eq!(s.zero_load_latency, 20.0);
+        // Offered loads up to 3 / 0.95 still accept 95% of it: the bracket holds that
+        // edge, and the throughput is the 3 bytes accepted there.
+        let (low, high) = (s.bracket.0, s.bracket.1.unwrap());
+        assert!(low <= 3.0 / 0.95 && 3.0 / 0.95 < high, "{low}..{high}");
+        assert!(high - low <= 0.01 * high, "{low}..{high}");
+        assert_eq!(s.throughput, 3.0);
+        // The zero-load probe, the limit, then halvings: geometric from 0.001..1 (ratio
+        // 1000) until the ends are within 4x, then arithmetic.
+        assert_eq!(s.probes[0].0.rate, 0.001);
+        assert_eq!(s.probes[1], (model(1.0), Verdict::AcceptedBelowOffered));
+        assert!((s.probes[2].0.rate - 0.001f64.sqrt()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn each_criterion_saturates_a_point() {
+        let p = |accepted, latency, unstable| Probe {
+            rate: 0.1,
+            offered: 1.0,
+            accepted,
+            latency,
+            unstable,
+        };
+        assert_eq!(p(1.0, Some(30.0), false).verdict(10.0), Verdict::Stable);
+        assert_eq!(p(0.95, Some(30.0), false).verdict(10.0), Verdict::Stable);
+        assert_eq!(
+            p(0.949, Some(30.0), false).verdict(10.0),
+            Verdict::AcceptedBelowOffered
+        );
+        assert_eq!(
+            p(1.0, Some(30.1), false).verdict(10.0),
+            Verdict::LatencyAboveBound
+        );
+        assert_eq!(p(1.0, None, true).verdict(10.0), Verdict::Unstable);
+    }
+
+    #[test]
+    fn a_network_unsaturated_at_the_limit_has_no_top() {
+        let search = Search {
+            zero_load_rate: 0.001,
+            limit: 0.2,
+            precision: 0.01,
+        };
+        let s = saturate(search, model).unwrap();
+        assert_eq!((s.bracket, s.probes.len()), ((2.0, None), 2));
+        let busy = |rate| Probe {
+            unstable: true,
+            ..model(rate)
+        };
+        assert_eq!(
+            saturate(search, busy).unwrap_err().to_string(),
+            "the zero-load probe (rate 0.001) is itself saturated (unstable): the network saturates below 1% of its uniform-traffic capacity under this traffic"
+        );
+    }
+}

@@ -1,8 +1,8 @@
 //! The saturation throughput of a network under one traffic, found by bisection on the
 //! offered load (`netsim saturate`, docs/network.md, "Saturation").
 //!
-//! In: a way to run one measured point at a rate ([`Probe`]s come back), the zero-load
-//! rate and the injection limit. Out: every probe in the order run, the zero-load latency,
+//! In: a network's parameters ([`saturation_of`]), or any way to run one measured point
+//! at a rate and the bounds of the search ([`saturate`]). Out: every probe in the order run, the zero-load latency,
 //! and the saturation throughput with the bracket of offered loads it lies in.
 //!
 //! The criterion (Dally and Towles, "Principles and Practices of Interconnection Networks",
@@ -20,7 +20,14 @@
 //! never shared would be called saturated at 90% of what it carries. A queue that grows
 //! without bound is what the drain limit catches.
 
+use crate::network::distances::capacity;
+use crate::network::net::{Measure, Net, NetParams};
 use serde::Serialize;
+
+/// The zero-load probe makes at least this many messages, however long that takes.
+const ZERO_LOAD_MESSAGES: f64 = 400.0;
+/// The zero-load probe offers this fraction of the uniform-traffic capacity.
+const ZERO_LOAD_FRACTION: f64 = 0.01;
 
 /// A point accepting less than this fraction of its offered load is saturated.
 pub const ACCEPTED_FRACTION: f64 = 0.95;
@@ -118,6 +125,8 @@ pub enum SaturationError {
     ZeroLoadSaturated { rate: f64, verdict: Verdict },
     #[error("the zero-load probe (rate {0}) delivered no message: give more --cycles")]
     NothingDelivered(f64),
+    #[error("{0} is not strongly connected: it has no uniform-traffic capacity")]
+    NotConnected(String),
 }
 
 /// Searches by bisection between the zero-load rate and the limit, running each rate with
@@ -165,6 +174,54 @@ pub fn saturate(
         bracket: (low.offered, high.map(|h| h.offered)),
         probes,
     })
+}
+
+/// The saturation of `params`'s network and traffic (its rate ignored), every point a
+/// measured run of `params`'s window, to `precision`.
+pub fn saturation_of(params: &NetParams, precision: f64) -> Result<Saturation, SaturationError> {
+    let plan = params.plan.as_ref();
+    let capacity = capacity(plan).ok_or_else(|| SaturationError::NotConnected(plan.name()))?;
+    let bytes = params.traffic.mean_bytes();
+    let zero_load_rate = ZERO_LOAD_FRACTION * capacity / bytes;
+    let search = Search {
+        zero_load_rate,
+        // A source sends at most one word a cycle, so at most one message of `bytes`.
+        limit: (1.0 / bytes).min(1.0),
+        precision,
+    };
+    let nodes = plan.node_count() as f64;
+    let zero_window = (ZERO_LOAD_MESSAGES / (zero_load_rate * nodes)).ceil() as u64;
+    let probe = |rate: f64| {
+        let window = match rate == zero_load_rate {
+            true => params.cycles.max(zero_window),
+            false => params.cycles,
+        };
+        probe(params, rate, window)
+    };
+    saturate(search, probe)
+}
+
+/// One measured run of `params` at `rate` with a window of `window` cycles.
+fn probe(params: &NetParams, rate: f64, window: u64) -> Probe {
+    let mut params = params.clone();
+    params.traffic.rate = rate;
+    params.cycles = window;
+    let warmup = params.measure.map_or(window, |m| m.warmup);
+    params.measure = Some(Measure {
+        warmup,
+        drain_limit: warmup + window,
+    });
+    let summary = Net::new(&params)
+        .expect("the network was built once already")
+        .run(|_| {});
+    let load = summary.load.as_ref();
+    Probe {
+        rate,
+        offered: load.map_or(0.0, |l| l.offered),
+        accepted: load.map_or(0.0, |l| l.accepted),
+        latency: summary.latency.as_ref().map(|l| l.network.mean),
+        unstable: summary.measurement.as_ref().is_some_and(|m| m.unstable),
+    }
 }
 
 #[cfg(test)]

@@ -1,24 +1,19 @@
 //! `kautzgen netsim saturate`: the saturation throughput of one network under one traffic,
 //! found by bisection on the offered load with measured runs ([`crate::experiments::saturation`]
 //! holds the search and its criterion; docs/network.md, "Saturation"). `netsim compare`
-//! runs the same search on every network it compares ([`find`]).
+//! runs the same search on every network it compares.
 
 use super::options::NetworkArgs;
 use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::experiments::saturation::{
-    ACCEPTED_FRACTION, LATENCY_FACTOR, Probe, Saturation, Search, saturate,
+    ACCEPTED_FRACTION, LATENCY_FACTOR, Saturation, saturation_of,
 };
 use crate::network::distances::capacity;
-use crate::network::net::{Measure, Net, NetParams};
+use crate::network::net::{Net, NetParams};
 use anyhow::Context;
 use serde_json::json;
-
-/// The zero-load probe makes at least this many messages, however long that takes.
-const ZERO_LOAD_MESSAGES: f64 = 400.0;
-/// The zero-load probe offers this fraction of the uniform-traffic capacity.
-const ZERO_LOAD_FRACTION: f64 = 0.01;
 
 /// Find the offered load at which a network saturates, by bisection.
 #[derive(Debug, clap::Args)]
@@ -60,61 +55,12 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     args.network.warmup.get_or_insert(args.cycles);
     let params = args.network.params(0.0, args.cycles)?;
     Net::new(&params).map_err(input_error)?;
-    let found = find(&params, args.precision)?;
+    let found = saturation_of(&params, args.precision).map_err(input_error)?;
     let text = match args.format {
         Format::Json => format!("{}\n", json(&params, &found)?),
         Format::Text => table(&params, &found),
     };
     print_stdout(&text)
-}
-
-/// The saturation of `params`'s network and traffic (its rate ignored), every point a
-/// measured run of `params`'s window, to `precision`.
-pub(super) fn find(params: &NetParams, precision: f64) -> anyhow::Result<Saturation> {
-    let plan = params.plan.as_ref();
-    let capacity = capacity(plan)
-        .ok_or_else(|| input_error(anyhow::anyhow!("{} is not strongly connected", plan.name())))?;
-    let bytes = params.traffic.mean_bytes();
-    let zero_load_rate = ZERO_LOAD_FRACTION * capacity / bytes;
-    let search = Search {
-        zero_load_rate,
-        // A source sends at most one word a cycle, so at most one message of `bytes`.
-        limit: (1.0 / bytes).min(1.0),
-        precision,
-    };
-    let nodes = plan.node_count() as f64;
-    let zero_window = (ZERO_LOAD_MESSAGES / (zero_load_rate * nodes)).ceil() as u64;
-    let probe = |rate: f64| {
-        let window = match rate == zero_load_rate {
-            true => params.cycles.max(zero_window),
-            false => params.cycles,
-        };
-        probe(params, rate, window)
-    };
-    Ok(saturate(search, probe)?)
-}
-
-/// One measured run of `params` at `rate` with a window of `window` cycles.
-fn probe(params: &NetParams, rate: f64, window: u64) -> Probe {
-    let mut params = params.clone();
-    params.traffic.rate = rate;
-    params.cycles = window;
-    let warmup = params.measure.map_or(window, |m| m.warmup);
-    params.measure = Some(Measure {
-        warmup,
-        drain_limit: warmup + window,
-    });
-    let summary = Net::new(&params)
-        .expect("the network was built once already")
-        .run(|_| {});
-    let load = summary.load.as_ref();
-    Probe {
-        rate,
-        offered: load.map_or(0.0, |l| l.offered),
-        accepted: load.map_or(0.0, |l| l.accepted),
-        latency: summary.latency.as_ref().map(|l| l.network.mean),
-        unstable: summary.measurement.as_ref().is_some_and(|m| m.unstable),
-    }
 }
 
 /// The probes, a row each, and what they found.

@@ -42,7 +42,7 @@ kautzgen netsim sweep --out sweep\n  \
 kautzgen netsim sweep --graph 2,3 --rates 0.001,0.01 --cycles 2000 --out small\n  \
 kautzgen netsim sweep --topology torus --k 3 --n 2 --flow vct --rates 0.001,0.01 --out torus\n  \
 kautzgen netsim sweep --topology torus --k 4 --n 2 --vary traffic=uniform,tornado --vary flow=nack,vct --vary message-bytes=4,16 --seeds 5 --warmup 1000 --out grid\n  \
-kautzgen netsim sweep --graph 3,4 --vary 'message-bytes=4,64@0.1;16' --random-faulty-links 2 --out mixed\n  \
+kautzgen netsim sweep --graph 3,4 --vary 'message-bytes=4,64@0.1;16' --max-bytes 64 --random-faulty-links 2 --out mixed\n  \
 kautzgen netsim sweep --shard 0/4 --out sweep   (and 1/4, 2/4, 3/4, then:)\n  \
 kautzgen netsim sweep --merge 4 --out sweep"
 )]

@@ -12,6 +12,7 @@
 
 use super::super::options::{FAULT_OPTIONS, NetworkArgs};
 use crate::cli::input_error;
+use crate::network::net::Net;
 use crate::units::topology_args::TopologyArgs;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches, Parser};
@@ -272,10 +273,10 @@ pub(super) fn networks(base: &Line, lists: &Lists) -> anyhow::Result<Vec<Network
         .collect()
 }
 
-/// `line` parsed, and its parameters made, so that every option is checked.
+/// `line` parsed, and its parameters and network made, so that every option is checked.
 fn check(line: &Line) -> anyhow::Result<NetworkArgs> {
     let args = line.parse()?;
-    args.params(0.001, 1)?;
+    Net::new(&args.params(0.001, 1)?)?;
     Ok(args)
 }
 

@@ -18,7 +18,7 @@ use crate::cli::input_error;
 use crate::cli::output::print_stdout;
 use crate::experiments::driver::{Experiment, csv_text};
 use crate::experiments::network_sweep::report::{chart, table};
-use crate::experiments::network_sweep::{Grid, Row, SweepNetwork};
+use crate::experiments::network_sweep::{Grid, Point, Row, SweepNetwork};
 use crate::sim::vectors::Shard;
 use crate::topologies::Param;
 use std::path::PathBuf;
@@ -195,10 +195,7 @@ fn sorted(grid: &Grid, rows: Vec<Row>) -> anyhow::Result<Vec<Row>> {
     let key = |r: &Row| (grid.network_of(&r.network), r.faults);
     rows.sort_by(|a, b| key(a).cmp(&key(b)).then(a.rate.total_cmp(&b.rate)));
     let points = grid.points();
-    let same = |(r, p): (&Row, &_)| {
-        let p: &crate::experiments::network_sweep::Point = p;
-        key(r) == (Some(p.network), p.faults) && r.rate == p.rate
-    };
+    let same = |(r, p): (&Row, &Point)| key(r) == (Some(p.network), p.faults) && r.rate == p.rate;
     if rows.len() != points.len() || !rows.iter().zip(&points).all(same) {
         return Err(input_error(anyhow::anyhow!(
             "the shards ran {} points, not the {} of this sweep (other rates or fault counts?)",

@@ -65,7 +65,6 @@ pub fn run_points<E: Experiment>(
     rows.into_iter().map(|(_, r)| r).collect()
 }
 
-/// `rows` as a CSV file: the header, then a line per row.
 /// An optional CSV field: empty is `None`; `None` overall when the text does not parse.
 pub fn optional_field<T: std::str::FromStr>(text: &str) -> Option<Option<T>> {
     if text.is_empty() {
@@ -75,6 +74,36 @@ pub fn optional_field<T: std::str::FromStr>(text: &str) -> Option<Option<T>> {
     }
 }
 
+/// `text` as a CSV field: in double quotes, its own doubled, when it holds a comma or a
+/// quote (RFC 4180).
+pub fn csv_field(text: &str) -> String {
+    match text.contains([',', '"']) {
+        true => format!("\"{}\"", text.replace('"', "\"\"")),
+        false => text.to_string(),
+    }
+}
+
+/// The fields of a CSV line whose fields [`csv_field`] wrote; `None` if a quote is not
+/// closed.
+pub fn csv_fields(line: &str) -> Option<Vec<String>> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            (c, _) => field.push(c),
+        }
+    }
+    fields.push(field);
+    (!quoted).then_some(fields)
+}
+
+/// `rows` as a CSV file: the header, then a line per row.
 pub fn csv_text<R: CsvRow>(rows: &[R]) -> String {
     let mut text = format!("{}\n", R::HEADER);
     for row in rows {
@@ -82,4 +111,22 @@ pub fn csv_text<R: CsvRow>(rows: &[R]) -> String {
         text.push('\n');
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_with_commas_or_quotes_survives_its_quoting() {
+        let fields = ["--message-bytes 4,16@0.5", "say \"hi\"", "plain", ""];
+        let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        let line = line.join(",");
+        assert_eq!(
+            line,
+            "\"--message-bytes 4,16@0.5\",\"say \"\"hi\"\"\",plain,"
+        );
+        assert_eq!(csv_fields(&line), Some(fields.map(String::from).to_vec()));
+        assert_eq!(csv_fields("\"open,"), None);
+    }
 }

@@ -330,7 +330,10 @@ fn a_sweep_agrees_with_single_runs_and_its_shards_merge_into_the_same_files() {
     assert_eq!(rows.len(), 5, "{csv}");
     assert_eq!(
         rows[0],
-        "network,faults,rate,injected,delivered,failed,retries,mean_latency,p99_latency,throughput,first_attempt_success,cycles"
+        "network,faults,rate,injected,delivered,failed,retries,mean_latency,p99_latency,throughput,first_attempt_success,cycles,\
+         delivered_fraction,offered_load,accepted_load,unstable,seeds,injected_ci95,delivered_ci95,failed_ci95,retries_ci95,\
+         mean_latency_ci95,p99_latency_ci95,throughput_ci95,first_attempt_success_ci95,cycles_ci95,delivered_fraction_ci95,\
+         offered_load_ci95,accepted_load_ci95,unstable_ci95"
     );
     for (row, (faults, rate)) in
         rows[1..]
@@ -355,7 +358,7 @@ fn a_sweep_agrees_with_single_runs_and_its_shards_merge_into_the_same_files() {
         assert_eq!(status, 0);
         let s: serde_json::Value = serde_json::from_str(&json).unwrap();
         let fields: Vec<&str> = row.split(',').collect();
-        assert_eq!(fields[..3], ["--d 2 --k 3", faults, rate]);
+        assert_eq!(fields[..3], ["--d 2 --k 3 --cycles 500", faults, rate]);
         for (i, key) in [
             (3, "injected"),
             (4, "delivered"),
@@ -427,7 +430,11 @@ fn a_sweep_of_any_topology_and_flow_agrees_with_single_runs() {
         let fields: Vec<&str> = row.split(',').collect();
         assert_eq!(
             fields[..3],
-            ["--topology torus --k 3 --n 2 --flow vct", &faults, "0.01"]
+            [
+                "--topology torus --k 3 --n 2 --flow vct --cycles 300",
+                &faults,
+                "0.01"
+            ]
         );
         assert_eq!(
             [fields[3], fields[4], fields[11]],
@@ -456,7 +463,7 @@ fn a_sweep_of_any_topology_and_flow_agrees_with_single_runs() {
         (
             2,
             String::new(),
-            "error: the shards ran '--d 2 --k 3', which this sweep's options do not name\n"
+            "error: the shards ran '--d 2 --k 3 --cycles 100', which this sweep's options do not name\n"
                 .to_string()
         )
     );
@@ -489,6 +496,270 @@ fn a_sweep_refuses_bad_input() {
         let (status, stdout, stderr) = sweep(dir.path(), extra);
         assert_eq!((status, stdout.as_str()), (2, ""), "{extra:?}: {stderr}");
         assert_eq!(stderr, format!("error: {message}\n"), "{extra:?}");
+    }
+}
+
+/// The sweep's CSV as rows of fields by column name.
+fn sweep_rows(dir: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let csv = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|line| {
+            let fields = line.split(',').map(String::from);
+            header.iter().map(|h| h.to_string()).zip(fields).collect()
+        })
+        .collect()
+}
+
+/// A single `netsim` run's JSON.
+fn single_run(args: &[&str]) -> serde_json::Value {
+    let mut line = vec!["netsim", "--format", "json"];
+    line.extend(args);
+    let (status, json, stderr) = kautzgen(&line);
+    assert_eq!(status, 0, "{stderr}");
+    serde_json::from_str(&json).unwrap()
+}
+
+/// Whether `a` is `b` but for the last bits (serde_json reads floats to within an ulp).
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * b.abs().max(1.0)
+}
+
+/// A figure of a single run as the sweep's CSV names it.
+fn figure(s: &serde_json::Value, name: &str) -> f64 {
+    match name {
+        "offered_load" => s["load"]["offered"].as_f64().unwrap(),
+        "accepted_load" => s["load"]["accepted"].as_f64().unwrap(),
+        name => s[name].as_f64().unwrap(),
+    }
+}
+
+const COMPARED: [&str; 8] = [
+    "injected",
+    "delivered",
+    "failed",
+    "retries",
+    "mean_latency",
+    "cycles",
+    "offered_load",
+    "accepted_load",
+];
+
+#[test]
+fn a_sweep_varies_traffic_and_each_row_is_the_single_run_of_its_options() {
+    // The 4-ary 2-cube (switch degree 4: 0 to 3 faulty nodes) under two traffic patterns.
+    let dir = tempfile::tempdir().unwrap();
+    let torus = ["--topology", "torus", "--k", "4", "--n", "2"];
+    let mut line = vec!["netsim", "sweep", "--rates", "0.01,0.05", "--cycles", "200"];
+    line.extend(torus);
+    line.extend([
+        "--vary",
+        "traffic=uniform,tornado",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    let (status, table, stderr) = kautzgen(&line);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        table.contains("\n| 4-ary 2-cube, bidirectional (tornado) | 3 | 0.05 | "),
+        "{table}"
+    );
+    let rows = sweep_rows(dir.path());
+    assert_eq!(rows.len(), 2 * 4 * 2);
+    for (i, row) in rows.iter().enumerate() {
+        let (traffic, faults, rate) = (
+            ["uniform", "tornado"][i / 8],
+            (i / 2) % 4,
+            ["0.01", "0.05"][i % 2],
+        );
+        let spec = match traffic {
+            "uniform" => "--topology torus --k 4 --n 2 --cycles 200".to_string(),
+            t => format!("--topology torus --k 4 --n 2 --traffic {t} --cycles 200"),
+        };
+        assert_eq!(
+            [&row["network"], &row["faults"], &row["rate"]],
+            [&spec, &faults.to_string(), rate]
+        );
+        let mut single = vec!["--rate", rate, "--cycles", "200", "--traffic", traffic];
+        let faults = faults.to_string();
+        single.extend(torus);
+        single.extend(["--random-faulty-nodes", &faults]);
+        let s = single_run(&single);
+        for name in COMPARED {
+            let value: f64 = row[name].parse().unwrap();
+            assert!(close(value, figure(&s, name)), "{name} of {row:?}");
+            assert_eq!(row[&format!("{name}_ci95")], "", "one seed, no interval");
+        }
+    }
+    // The latency axis is logarithmic, its decades labelled; the axes say their units.
+    let svg = std::fs::read_to_string(dir.path().join("sweep.svg")).unwrap();
+    for text in [
+        "10",
+        "100",
+        "1000",
+        "mean total latency (cycles)",
+        "accepted load (bytes/node/cycle)",
+        "offered load (bytes/node/cycle)",
+        "first-attempt success (fraction)",
+        "3 faulty nodes",
+    ] {
+        assert!(svg.contains(&format!("\n{text}\n</text>")), "{text}");
+    }
+}
+
+#[test]
+fn a_sweep_with_seeds_reports_the_mean_of_the_single_runs_and_its_interval() {
+    let dir = tempfile::tempdir().unwrap();
+    let point = [
+        "--topology",
+        "torus",
+        "--k",
+        "4",
+        "--n",
+        "2",
+        "--traffic",
+        "tornado",
+        "--random-faulty-nodes",
+        "1",
+        "--cycles",
+        "200",
+    ];
+    let mut line = vec!["netsim", "sweep", "--rates", "0.02", "--seeds", "2"];
+    line.extend(point);
+    line.extend(["--out", dir.path().to_str().unwrap()]);
+    let (status, table, stderr) = kautzgen(&line);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(table.starts_with("Means over 2 seeds"), "{table}");
+    let rows = sweep_rows(dir.path());
+    // A fault option turns the sweep of fault counts off: one point.
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(
+        [&row["network"], &row["faults"], &row["seeds"]],
+        [
+            "--topology torus --k 4 --n 2 --traffic tornado --random-faulty-nodes 1 --cycles 200 --seeds 2",
+            "1",
+            "2"
+        ]
+    );
+    let runs: Vec<serde_json::Value> = ["1", "2"]
+        .iter()
+        .map(|seed| {
+            let mut single = vec!["--rate", "0.02", "--seed", seed];
+            single.extend(point);
+            single_run(&single)
+        })
+        .collect();
+    for name in COMPARED {
+        let (a, b) = (figure(&runs[0], name), figure(&runs[1], name));
+        assert!(close(row[name].parse().unwrap(), (a + b) / 2.0), "{name}");
+        // Two runs: s = |a - b| / sqrt 2, so t(0.975, 1) s / sqrt 2 = 12.706 |a - b| / 2.
+        let half_width: f64 = row[&format!("{name}_ci95")].parse().unwrap();
+        assert!(
+            (half_width - 12.706 * (a - b).abs() / 2.0).abs() < 1e-9,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn shards_of_other_options_do_not_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let sweep = |extra: &[&str]| {
+        let mut line = vec![
+            "netsim",
+            "sweep",
+            "--topology",
+            "torus",
+            "--k",
+            "3",
+            "--n",
+            "2",
+            "--random-faulty-nodes",
+            "0",
+            "--cycles",
+            "100",
+            "--out",
+            out,
+        ];
+        line.extend(extra);
+        kautzgen(&line)
+    };
+    for shard in ["0/2", "1/2"] {
+        let (status, _, stderr) = sweep(&[
+            "--rates",
+            "0.01",
+            "--vary",
+            "traffic=uniform,tornado",
+            "--shard",
+            shard,
+        ]);
+        assert_eq!(status, 0, "{stderr}");
+    }
+    let refused = |extra: &[&str], message: &str| {
+        let (status, stdout, stderr) = sweep(extra);
+        assert_eq!((status, stdout.as_str()), (2, ""));
+        assert_eq!(stderr, format!("error: {message}\n"));
+    };
+    refused(
+        &[
+            "--rates",
+            "0.01",
+            "--vary",
+            "traffic=uniform,transpose",
+            "--merge",
+            "2",
+        ],
+        "the shards ran '--topology torus --k 3 --n 2 --traffic tornado --cycles 100', which this sweep's options do not name",
+    );
+    refused(
+        &[
+            "--rates",
+            "0.01,0.02",
+            "--vary",
+            "traffic=uniform,tornado",
+            "--merge",
+            "2",
+        ],
+        "the shards ran 2 points, not the 4 of this sweep (other rates or fault counts?)",
+    );
+    let (status, _, stderr) = sweep(&[
+        "--rates",
+        "0.01",
+        "--vary",
+        "traffic=uniform,tornado",
+        "--merge",
+        "2",
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[test]
+fn a_bad_vary_is_refused_in_one_line_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for (vary, message) in [
+        (
+            "trafic=uniform",
+            "--vary trafic=uniform: unexpected argument '--trafic' found",
+        ),
+        (
+            "traffic=uniform,bogus",
+            "--vary traffic=bogus: invalid value 'bogus' for '--traffic <TRAFFIC>'",
+        ),
+        (
+            "message-bytes=4;0,8@0.5",
+            "--vary message-bytes=0,8@0.5: message bytes '0,8@0.5' is not N, LO..HI or SHORT,LONG@P with 1 <= LO <= HI <= 255 and 0 <= P <= 1",
+        ),
+        (
+            "flow=nack,nack",
+            "the grid has the network '--d 2 --k 3 --cycles 500' twice: a --vary repeats a value",
+        ),
+    ] {
+        let (status, stdout, stderr) = sweep(dir.path(), &["--vary", vary]);
+        assert_eq!((status, stdout.as_str()), (2, ""), "{vary}: {stderr}");
+        assert_eq!(stderr, format!("error: {message}\n"), "{vary}");
     }
 }
 

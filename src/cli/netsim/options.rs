@@ -14,6 +14,15 @@ use crate::routing::torus::{Algorithm, Reading};
 use crate::units::choice_arg::choice;
 use crate::units::topology_args::TopologyArgs;
 
+/// The options that name faults (long names): a sweep given one does not sweep its own
+/// fault counts.
+pub const FAULT_OPTIONS: [&str; 4] = [
+    "random-faulty-nodes",
+    "random-faulty-links",
+    "faulty-node",
+    "faulty-link",
+];
+
 /// A network, its traffic but the rate, its faults and how a run of it is measured.
 #[derive(Debug, Clone, clap::Args)]
 pub struct NetworkArgs {

@@ -1,8 +1,10 @@
-//! `kautzgen netsim sweep`: runs the network model over a grid of networks (Kautz graphs by
-//! default, or one network of any topology and flow control), fault counts and injection
-//! rates, and writes the table, the CSV and the SVG chart of the results, with the loads at
-//! which first-attempt success falls below 90% and 50% (the claim of the network-switch
-//! paper, Smit et al. 1991, that collisions are rare; see docs/papers.md).
+//! `kautzgen netsim sweep`: runs the network model over a grid and writes the table, the
+//! CSV and the SVG chart of the results, with the loads at which first-attempt success
+//! falls below 90% and 50% (the claim of the network-switch paper, Smit et al. 1991, that
+//! collisions are rare; see docs/papers.md). The sweep takes every network option of
+//! `netsim`; the grid is the product of its `--vary` lists ([`vary`]), by default
+//! the Kautz graphs of `--graph`, times the fault counts 0 to d-1 unless a fault option is
+//! given, times the rates; each point runs with `--seeds` seeds.
 //!
 //! In: the grid, a shard of it, an output directory. Out: `sweep.csv`, `sweep.md` and
 //! `sweep.svg` in the directory (the table also on standard output); with `--shard I/N`
@@ -11,41 +13,52 @@
 //! ([`crate::experiments::network_sweep`]); this file reads the command line and writes them.
 
 use super::shards::{SweepOut, gather, parse_shard, run_shard};
-use crate::choice::Choice;
 use crate::cli::bench::parse_graph;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
-use crate::experiments::driver::csv_text;
+use crate::experiments::driver::{Experiment, csv_text};
 use crate::experiments::network_sweep::report::{chart, table};
-use crate::experiments::network_sweep::{Grid, Row, SweepNetwork};
-use crate::fabric::switch::Flow;
+use crate::experiments::network_sweep::{Grid, Point, Row, SweepNetwork};
 use crate::sim::vectors::Shard;
-use crate::topologies::{self, Given};
-use crate::units::choice_arg::choice;
-use crate::units::topology_args::TopologyArgs;
+use crate::topologies::Param;
 use std::path::PathBuf;
+use vary::{Given, Line, Vary};
 
-/// The Kautz graphs swept unless `--graph` or a topology says otherwise.
+mod vary;
+
+/// The Kautz graphs swept unless `--graph` or a topology option says otherwise.
 const DEFAULT_GRAPHS: [&str; 3] = ["2,3", "3,4", "4,5"];
 
-/// Run the network model over a grid of rates and fault counts; write a table and a chart.
+/// `--cycles` unless given.
+const DEFAULT_CYCLES: u64 = 5000;
+
+/// Run the network model over a grid of networks, traffic, faults and rates; write a
+/// table, a CSV and a chart.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  \
+#[command(
+    allow_negative_numbers = true,
+    after_help = "Examples:\n  \
 kautzgen netsim sweep --out sweep\n  \
 kautzgen netsim sweep --graph 2,3 --rates 0.001,0.01 --cycles 2000 --out small\n  \
 kautzgen netsim sweep --topology torus --k 3 --n 2 --flow vct --rates 0.001,0.01 --out torus\n  \
+kautzgen netsim sweep --topology torus --k 4 --n 2 --vary traffic=uniform,tornado --vary flow=nack,vct --vary message-bytes=4,16 --seeds 5 --warmup 1000 --out grid\n  \
+kautzgen netsim sweep --graph 3,4 --vary 'message-bytes=4,64@0.1;16' --max-bytes 64 --random-faulty-links 2 --out mixed\n  \
 kautzgen netsim sweep --shard 0/4 --out sweep   (and 1/4, 2/4, 3/4, then:)\n  \
-kautzgen netsim sweep --merge 4 --out sweep")]
+kautzgen netsim sweep --merge 4 --out sweep"
+)]
 pub struct Args {
-    /// A Kautz graph, as D,K; repeat for several [default: 2,3 3,4 4,5 unless --topology
-    /// or its options name one network]
+    /// A Kautz graph, as D,K; repeat for several [default: 2,3 3,4 4,5 unless a topology
+    /// option (--topology, --d, --k, ...) is given or varied]
     #[arg(long = "graph", value_name = "D,K")]
     graphs: Vec<String>,
     #[command(flatten)]
-    topology: TopologyArgs,
-    /// The switches' flow control (docs/flow-control.md), in every run
-    #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
-    flow: Flow,
+    network: Given,
+    /// Sweep a network option (its name without the dashes) over values separated by
+    /// commas, or by semicolons when one is there (for values holding commas); repeatable:
+    /// the grid is the product of every list, times the rates. A fault option, given or
+    /// varied, turns off the sweep of 0 to d-1 faulty nodes
+    #[arg(long, value_name = "OPTION=V1,V2,...")]
+    vary: Vec<Vary>,
     /// Injection rates (messages per node per cycle), comma-separated
     #[arg(
         long,
@@ -54,14 +67,12 @@ pub struct Args {
     )]
     rates: Vec<f64>,
     /// Injection cycles of every run
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = DEFAULT_CYCLES)]
     cycles: u64,
-    /// Seed of every run (traffic and faulty nodes)
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Data bytes of every message (1 to 255)
-    #[arg(long, default_value_t = 16)]
-    message_bytes: u8,
+    /// Run every point with N seeds, --seed and the N-1 after it; the CSV has each
+    /// figure's mean and its 95% confidence half-width
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seeds: u64,
     /// Run only shard I of N of the grid's points and write sweep-I-of-N.csv
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
@@ -83,18 +94,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "rates must be above 0 and at most 1, got {bad}"
         )));
     }
-    if args.message_bytes == 0 {
+    if args.seeds == 0 {
         return Err(input_error(anyhow::anyhow!(
-            "message bytes must be 1 to 255, got 0"
+            "--seeds must be at least 1, got 0"
         )));
     }
-    let grid = Grid {
-        networks: networks(&args)?,
-        rates: args.rates.clone(),
-        cycles: args.cycles,
-        seed: args.seed,
-        bytes: args.message_bytes,
-    };
+    let grid = grid(&args)?;
     let shard = parse_shard(args.shard.as_deref())?;
     let out = SweepOut::open(&args.out, args.force, shard, args.merge.is_some())?;
     if let Some(count) = args.merge {
@@ -109,68 +114,76 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// The networks to sweep: the one `--topology` and its options name, or the Kautz graphs
-/// of `--graph`.
-fn networks(args: &Args) -> anyhow::Result<Vec<SweepNetwork>> {
-    let default_topology =
-        args.topology.kind.name() == "kautz" && args.topology.given == Given::default();
-    let topologies = if default_topology {
-        let graphs: Vec<&str> = match args.graphs.is_empty() {
-            true => DEFAULT_GRAPHS.to_vec(),
-            false => args.graphs.iter().map(String::as_str).collect(),
+/// The grid of the command line: the networks of its lists, the rates, the seeds, and
+/// whether it sweeps the fault counts.
+fn grid(args: &Args) -> anyhow::Result<Grid> {
+    let base = &args.network.0;
+    let mut lists = vary::vary_lists(&args.vary)?;
+    let varied = |gives: fn(&Line) -> bool| lists.iter().flatten().any(|(_, l)| gives(l));
+    let topology = base.gives_topology() || varied(Line::gives_topology);
+    let fault_sweep = !base.gives_faults() && !varied(Line::gives_faults);
+    match (topology, args.graphs.is_empty()) {
+        (true, false) => {
+            return Err(input_error(anyhow::anyhow!(
+                "--graph lists Kautz graphs; with --topology or its options the sweep runs the one network they name"
+            )));
+        }
+        (false, _) => lists.insert(0, graphs(&args.graphs)?),
+        (true, true) => {}
+    }
+    let mut networks = Vec::new();
+    for network in vary::networks(base, &lists)? {
+        let params = network.args.params(args.rates[0], args.cycles)?;
+        let note = network.line.label_note();
+        let mut spec = network.line.spec();
+        if args.cycles != DEFAULT_CYCLES {
+            spec += &format!(" --cycles {}", args.cycles);
+        }
+        if args.seeds != 1 {
+            spec += &format!(" --seeds {}", args.seeds);
+        }
+        if networks.iter().any(|n: &SweepNetwork| n.spec == spec) {
+            return Err(input_error(anyhow::anyhow!(
+                "the grid has the network '{spec}' twice: a --vary repeats a value"
+            )));
+        }
+        let label = match note.is_empty() {
+            true => params.plan.name(),
+            false => format!("{} ({note})", params.plan.name()),
         };
-        let kautz = topologies::named("kautz").expect("the registry has kautz");
-        graphs
-            .into_iter()
-            .map(|text| {
-                let graph = parse_graph(text)?;
-                let given = Given {
-                    d: Some(graph.d() as u64),
-                    k: Some(graph.k() as u64),
-                    ..Given::default()
-                };
-                Ok(TopologyArgs { kind: kautz, given })
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?
-    } else if !args.graphs.is_empty() {
-        return Err(input_error(anyhow::anyhow!(
-            "--graph lists Kautz graphs; with --topology or its options the sweep runs the one network they name"
-        )));
-    } else {
-        vec![args.topology.clone()]
-    };
-    topologies
-        .iter()
-        .map(|topology| network(topology, args.flow))
-        .collect()
-}
-
-/// The sweep's network of `topology` under `flow`.
-fn network(topology: &TopologyArgs, flow: Flow) -> anyhow::Result<SweepNetwork> {
-    let plan = topology
-        .build()
-        .and_then(|built| Ok(built.plan()?))
-        .map_err(input_error)?;
-    let (mut spec, mut label) = (topology.command_line(), plan.name());
-    if spec.contains(',') {
-        return Err(input_error(anyhow::anyhow!(
-            "a swept network's options name it in the CSV, so they cannot hold a comma: {spec}"
-        )));
+        networks.push(SweepNetwork {
+            spec,
+            label,
+            params,
+        });
     }
-    if flow != Flow::Nack {
-        spec += &format!(" --flow {}", flow.name());
-        label += &format!(" ({})", flow.name());
-    }
-    Ok(SweepNetwork {
-        spec,
-        label,
-        plan,
-        flow,
+    Ok(Grid {
+        networks,
+        rates: args.rates.clone(),
+        seeds: args.seeds,
+        fault_sweep,
     })
 }
 
+/// The Kautz graphs of `--graph` (or the default ones) as a list of the grid.
+fn graphs(texts: &[String]) -> anyhow::Result<Vec<(String, Line)>> {
+    let texts: Vec<&str> = match texts.is_empty() {
+        true => DEFAULT_GRAPHS.to_vec(),
+        false => texts.iter().map(String::as_str).collect(),
+    };
+    let mut list = Vec::new();
+    for text in texts {
+        let graph = parse_graph(text)?;
+        let mut line = Line::default();
+        line.set(Param::D.name(), vec![graph.d().to_string()]);
+        line.set(Param::K.name(), vec![graph.k().to_string()]);
+        list.push((format!("--graph {text}"), line));
+    }
+    Ok(list)
+}
+
 /// The merged `rows` in the grid's order; an error if a shard ran a network the grid does
-/// not have.
+/// not have, or the rows are not the grid's points.
 fn sorted(grid: &Grid, rows: Vec<Row>) -> anyhow::Result<Vec<Row>> {
     if let Some(stray) = rows.iter().find(|r| grid.network_of(&r.network).is_none()) {
         return Err(input_error(anyhow::anyhow!(
@@ -179,10 +192,17 @@ fn sorted(grid: &Grid, rows: Vec<Row>) -> anyhow::Result<Vec<Row>> {
         )));
     }
     let mut rows = rows;
-    rows.sort_by(|a, b| {
-        let key = |r: &Row| (grid.network_of(&r.network), r.faults);
-        key(a).cmp(&key(b)).then(a.rate.total_cmp(&b.rate))
-    });
+    let key = |r: &Row| (grid.network_of(&r.network), r.faults);
+    rows.sort_by(|a, b| key(a).cmp(&key(b)).then(a.rate.total_cmp(&b.rate)));
+    let points = grid.points();
+    let same = |(r, p): (&Row, &Point)| key(r) == (Some(p.network), p.faults) && r.rate == p.rate;
+    if rows.len() != points.len() || !rows.iter().zip(&points).all(same) {
+        return Err(input_error(anyhow::anyhow!(
+            "the shards ran {} points, not the {} of this sweep (other rates or fault counts?)",
+            rows.len(),
+            points.len()
+        )));
+    }
     Ok(rows)
 }
 

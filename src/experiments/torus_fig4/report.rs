@@ -6,7 +6,7 @@
 use super::{Fig4, Fig4Cell};
 use crate::choice::Choice;
 use crate::experiments::confidence::Estimate;
-use crate::experiments::plot::{Panel, panels_svg};
+use crate::experiments::plot::{Axis, LegendAt, Panel, panels_svg};
 
 fn estimate_text(e: Option<Estimate>) -> String {
     match e {
@@ -97,10 +97,15 @@ pub fn chart(cells: &[Fig4Cell]) -> Result<String, String> {
                 * 1.25;
             panels.push(Panel {
                 title: format!("{}: {name}", algorithm.name()),
-                x_desc: "nodes",
-                x_range,
-                y_top: top,
+                x: Axis {
+                    desc: "nodes".to_string(),
+                    range: x_range,
+                    log: true,
+                },
+                y: Axis::linear(name, top),
                 lines,
+                diagonal: false,
+                legend_at: Some(LegendAt::UpperRight),
             });
         }
     }

@@ -1,10 +1,13 @@
-//! Records the git commit kautzgen is built from, for `kautzgen --version`.
+//! Records the git commit kautzgen is built from, for `kautzgen --version`
+//! (`KAUTZGEN_VERSION`) and for the JSON of `netsim` (`KAUTZGEN_COMMIT`: the commit's 12
+//! hex digits, or `unknown`).
 
 use std::path::Path;
 use std::process::Command;
 
 fn main() {
-    let version = match git(&["rev-parse", "--short=12", "HEAD"]) {
+    let commit = git(&["rev-parse", "--short=12", "HEAD"]);
+    let version = match &commit {
         Some(commit) => format!("{} (commit {commit})", env!("CARGO_PKG_VERSION")),
         None => format!(
             "{} (commit unknown: not built from a git checkout)",
@@ -12,6 +15,8 @@ fn main() {
         ),
     };
     println!("cargo:rustc-env=KAUTZGEN_VERSION={version}");
+    let commit = commit.as_deref().unwrap_or("unknown");
+    println!("cargo:rustc-env=KAUTZGEN_COMMIT={commit}");
     // A new commit or another branch changes the version. Only files that exist are
     // watched: cargo takes a missing one as changed, and would rebuild every time.
     let mut watched = vec![".git/HEAD".to_string(), ".git/packed-refs".to_string()];

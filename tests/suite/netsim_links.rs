@@ -1,6 +1,6 @@
 //! `netsim --per-link` and `--heatmap`: every link's use, listed and drawn.
 
-use crate::common::kautzgen;
+use crate::common::{self, kautzgen};
 
 /// One message of 4 bytes 010 -> 102 on K(2,3): one hop, by letter 2. Its worm is
 /// max(L + k + n + 4, 3(L + 1) - 1) = max(1 + 3 + 4 + 4, 5) = 12 words (docs/network.md),
@@ -28,7 +28,7 @@ fn every_link_is_listed_with_what_it_carried() {
     ];
     let (status, out, stderr) = kautzgen(&args);
     assert_eq!(status, 0, "{stderr}");
-    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let json: serde_json::Value = common::netsim_json(&out);
     let links = json["per_link"].as_array().unwrap();
     // K(2,3): 12 nodes of 2 out-links each, in node then port order.
     assert_eq!(links.len(), 24);

@@ -1,7 +1,7 @@
 //! `netsim saturate`: the saturation throughput by bisection, on a case whose answer is
 //! known from the protocol's arithmetic.
 
-use crate::common::kautzgen;
+use crate::common::{kautzgen, netsim_json};
 
 /// A unidirectional ring of 4 under neighbour traffic: each node sends only over its own
 /// out-link to its successor, which hears from no one else, so no link or receiver is
@@ -37,7 +37,7 @@ fn a_permutation_that_shares_no_link_saturates_where_the_arithmetic_says() {
         "json",
     ]);
     assert_eq!(status, 0, "{stderr}");
-    let s: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let s = netsim_json(&out);
     let limit = 16.0 / 38.0;
     let throughput = s["throughput"].as_f64().unwrap();
     assert!(

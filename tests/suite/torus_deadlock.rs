@@ -439,7 +439,7 @@ fn the_e_cube_ring_witness_deadlocks_on_exactly_the_analysed_cycle() {
         args.extend(["--message", m]);
     }
     let (_, json, _) = kautzgen(&args);
-    let s: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let s: serde_json::Value = common::netsim_json(&json);
     assert_eq!(
         (&s["cycles"], &s["routing"]["deadlock"]),
         (&3.into(), &true.into()),

@@ -99,7 +99,7 @@ fn injected(traffic: &[&str]) -> u64 {
     .concat();
     let (status, stdout, stderr) = kautzgen(&args);
     assert_eq!(status, 0, "{stderr}");
-    let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let summary: serde_json::Value = common::netsim_json(&stdout);
     summary["injected"].as_u64().unwrap()
 }
 

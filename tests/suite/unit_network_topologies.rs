@@ -25,7 +25,7 @@ fn injected(dir: &Path, traffic: &[&str]) -> u64 {
     .concat();
     let (status, stdout, stderr) = kautzgen_in(dir, &args);
     assert_eq!(status, 0, "{stderr}");
-    let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let summary: serde_json::Value = common::netsim_json(&stdout);
     summary["injected"].as_u64().unwrap()
 }
 

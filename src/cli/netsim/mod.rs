@@ -23,10 +23,13 @@ use crate::network::replay::Replayed;
 use crate::network::trace::trace_line;
 use crate::output;
 use anyhow::Context;
+use envelope::{Config, Kind, envelope};
 use options::NetworkArgs;
 use placed::{NetraceNote, placed, traffic_file};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
+mod envelope;
 mod fig4;
 mod heatmap;
 pub mod options;
@@ -137,10 +140,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         messages.extend(file.messages);
         netrace = file.netrace;
     }
+    let config = Config {
+        run: params.config(
+            args.network.topology.kind.name(),
+            &args.network.topology.command_line(),
+        ),
+        seeds: args.seeds,
+        messages: args.messages.clone(),
+        traffic_file: args.traffic_file.as_ref().map(|p| p.display().to_string()),
+    };
     let run = Run {
         params: &params,
         messages: &messages,
         netrace: netrace.as_ref(),
+        config: &config,
     };
     match args.seeds {
         0 => Err(input_error(anyhow::anyhow!(
@@ -160,25 +173,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "--trace, --per-link and --heatmap show one run: give them without --seeds"
             )))
         }
-        count => seeds::run(&params, &messages, count, args.format),
+        count => seeds::run(run, count, args.format),
     }
 }
 
 /// One run to simulate: its parameters, the messages placed by hand (those from a file
-/// named for their errors) and the Netrace trace they came from, if they did.
+/// named for their errors), the Netrace trace they came from, if they did, and its
+/// configuration as the JSON reports it.
 #[derive(Clone, Copy)]
 struct Run<'a> {
     pub params: &'a NetParams,
     pub messages: &'a [(Option<String>, Replayed)],
     pub netrace: Option<&'a NetraceNote>,
+    pub config: &'a Config,
 }
+
+/// The units of the numbers a single run's JSON has besides its summary's.
+const RUN_UNITS: [(&str, &str); 2] = [("healthy_nodes", "nodes"), ("idle_nodes", "nodes")];
 
 /// Simulates `run`, writes the trace and the heat map if asked, and prints the figures.
 fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
+    let started = Instant::now();
     let Run {
         params,
         messages,
         netrace,
+        config,
     } = run;
     let RunOutput { trace, format, .. } = output;
     let heatmap = output
@@ -242,7 +262,7 @@ fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
             if let Some(netrace) = netrace {
                 value["netrace"] = serde_json::to_value(netrace).context("trace as JSON")?;
             }
-            format!("{value}\n")
+            format!("{}\n", envelope(Kind::Run, config, started, value)?)
         }
         Format::Text => {
             let mut text = table::table(params, (healthy, idle), &faulty_links, &summary);

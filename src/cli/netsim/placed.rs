@@ -28,6 +28,16 @@ pub(super) struct NetraceNote {
     pub to_self: u64,
 }
 
+impl NetraceNote {
+    /// The unit of each of its numbers in JSON.
+    pub const UNITS: [(&str, &str); 4] = [
+        ("nodes", "nodes"),
+        ("cycles", "cycles"),
+        ("packets", "packets"),
+        ("to_self", "packets"),
+    ];
+}
+
 /// The messages of the trace at `path` on `params`'s network: a Netrace trace if it starts
 /// with Netrace's magic number, a text trace otherwise, either of them bzip2-compressed.
 pub(super) fn traffic_file(path: &Path, params: &NetParams) -> anyhow::Result<TrafficFile> {

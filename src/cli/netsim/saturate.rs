@@ -3,6 +3,7 @@
 //! holds the search and its criterion; docs/network.md, "Saturation"). `netsim compare`
 //! runs the same search on every network it compares.
 
+use super::envelope::{Config, Kind, envelope};
 use super::options::NetworkArgs;
 use crate::choice::Choice;
 use crate::cli::input_error;
@@ -14,6 +15,7 @@ use crate::network::distances::capacity;
 use crate::network::net::{Net, NetParams};
 use anyhow::Context;
 use serde_json::json;
+use std::time::Instant;
 
 /// Find the offered load at which a network saturates, by bisection.
 #[derive(Debug, clap::Args)]
@@ -45,7 +47,24 @@ pub struct Args {
     format: Format,
 }
 
+/// The unit of every number of the JSON's figures, by path.
+pub(super) const UNITS: [(&str, &str); 12] = [
+    ("mean_bytes", "bytes"),
+    ("window", "cycles"),
+    ("capacity", "bytes/node/cycle"),
+    ("zero_load_latency", "cycles"),
+    ("throughput", "bytes/node/cycle"),
+    ("bracket", "bytes/node/cycle"),
+    ("criterion.accepted_fraction", "fraction"),
+    ("criterion.latency_factor", "times the zero-load latency"),
+    ("probes.rate", "messages/node/cycle"),
+    ("probes.offered", "bytes/node/cycle"),
+    ("probes.accepted", "bytes/node/cycle"),
+    ("probes.latency", "cycles"),
+];
+
 pub fn run(mut args: Args) -> anyhow::Result<()> {
+    let started = Instant::now();
     if !(args.precision > 0.0 && args.precision < 1.0) {
         return Err(input_error(anyhow::anyhow!(
             "--precision must be above 0 and below 1, got {}",
@@ -57,7 +76,19 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     Net::new(&params).map_err(input_error)?;
     let found = saturation_of(&params, args.precision).map_err(input_error)?;
     let text = match args.format {
-        Format::Json => format!("{}\n", json(&params, &found)?),
+        Format::Json => {
+            let config = Config {
+                run: params.config(
+                    args.network.topology.kind.name(),
+                    &args.network.topology.command_line(),
+                ),
+                seeds: 1,
+                messages: Vec::new(),
+                traffic_file: None,
+            };
+            let figures = json(&params, &found)?;
+            format!("{}\n", envelope(Kind::Saturate, &config, started, figures)?)
+        }
         Format::Text => table(&params, &found),
     };
     print_stdout(&text)

@@ -6,7 +6,8 @@
 //! Out: a table, or one JSON object with every figure's mean, half-width and values and
 //! every run's summary.
 
-use super::{Replayed, input_error};
+use super::envelope::{Kind, envelope};
+use super::{Replayed, Run, input_error};
 use crate::choice::Choice;
 use crate::cli::output::{Format, print_stdout};
 use crate::experiments::confidence::estimate;
@@ -14,46 +15,79 @@ use crate::network::net::{Net, NetParams};
 use crate::network::stats::Summary;
 use anyhow::Context;
 use serde_json::{Value, json};
+use std::time::Instant;
 
-/// A figure averaged over the seeds: its name in the JSON, in the table, and its value in
-/// a run's summary (none when the run has none, e.g. a latency with nothing delivered).
-type Figure = (&'static str, &'static str, fn(&Summary) -> Option<f64>);
+/// A figure averaged over the seeds: its name in the JSON, in the table, its unit, and its
+/// value in a run's summary (none when the run has none, e.g. a latency with nothing
+/// delivered).
+type Figure = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&Summary) -> Option<f64>,
+);
 
 const FIGURES: [Figure; 8] = [
-    ("injected", "injected", |s| Some(s.injected as f64)),
-    ("delivered_fraction", "delivered fraction", |s| {
-        (s.injected > 0).then(|| s.delivered as f64 / s.injected as f64)
+    ("injected", "injected", "messages", |s| {
+        Some(s.injected as f64)
     }),
-    ("first_attempt_success", "first-attempt success", |s| {
-        s.first_attempt_success
+    (
+        "delivered_fraction",
+        "delivered fraction",
+        "fraction",
+        |s| (s.injected > 0).then(|| s.delivered as f64 / s.injected as f64),
+    ),
+    (
+        "first_attempt_success",
+        "first-attempt success",
+        "fraction",
+        |s| s.first_attempt_success,
+    ),
+    ("mean_latency", "mean latency (cycles)", "cycles", |s| {
+        s.mean_latency
     }),
-    ("mean_latency", "mean latency (cycles)", |s| s.mean_latency),
-    ("p99_latency", "p99 latency (cycles)", |s| {
+    ("p99_latency", "p99 latency (cycles)", "cycles", |s| {
         s.p99_latency.map(|p| p as f64)
     }),
-    ("offered_load", "offered load (bytes/node/cycle)", |s| {
-        s.load.as_ref().map(|l| l.offered)
-    }),
-    ("accepted_load", "accepted load (bytes/node/cycle)", |s| {
-        s.load.as_ref().map(|l| l.accepted)
-    }),
-    ("mean_hops", "mean hops", |s| {
+    (
+        "offered_load",
+        "offered load (bytes/node/cycle)",
+        "bytes/node/cycle",
+        |s| s.load.as_ref().map(|l| l.offered),
+    ),
+    (
+        "accepted_load",
+        "accepted load (bytes/node/cycle)",
+        "bytes/node/cycle",
+        |s| s.load.as_ref().map(|l| l.accepted),
+    ),
+    ("mean_hops", "mean hops", "hops", |s| {
         s.hops.as_ref().map(|h| h.mean)
     }),
 ];
 
-/// Runs `params` with seeds `params.seed` to `params.seed + count - 1` and prints the
+/// The unit of each figure's mean, half-width and values in the JSON, by path.
+pub(super) fn units() -> Vec<(String, &'static str)> {
+    FIGURES
+        .iter()
+        .flat_map(|&(name, _, unit, _)| {
+            ["mean", "ci95", "values"].map(|key| (format!("figures.{name}.{key}"), unit))
+        })
+        .collect()
+}
+
+/// Runs `run` with seeds `run.params.seed` to `run.params.seed + count - 1` and prints the
 /// figures' means and confidence half-widths.
-pub(super) fn run(
-    params: &NetParams,
-    messages: &[(Option<String>, Replayed)],
-    count: u64,
-    format: Format,
-) -> anyhow::Result<()> {
+pub(super) fn run(run: Run, count: u64, format: Format) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let params = run.params;
     let seeds: Vec<u64> = (0..count).map(|i| params.seed + i).collect();
-    let summaries = summaries(params, messages, &seeds)?;
+    let summaries = summaries(params, run.messages, &seeds)?;
     let text = match format {
-        Format::Json => format!("{}\n", json(&seeds, &summaries)?),
+        Format::Json => {
+            let figures = json(&seeds, &summaries)?;
+            format!("{}\n", envelope(Kind::Seeds, run.config, started, figures)?)
+        }
         Format::Text => table(params, &seeds, &summaries),
     };
     print_stdout(&text)
@@ -103,7 +137,7 @@ fn summaries(
 /// The figures' values over the runs, their estimates, and every run's summary.
 fn json(seeds: &[u64], summaries: &[Summary]) -> anyhow::Result<Value> {
     let mut figures = serde_json::Map::new();
-    for (name, _, value) in FIGURES {
+    for (name, _, _, value) in FIGURES {
         let values: Vec<f64> = summaries.iter().filter_map(value).collect();
         let e = estimate(&values);
         figures.insert(
@@ -134,7 +168,7 @@ fn table(params: &NetParams, seeds: &[u64], summaries: &[Summary]) -> String {
         seeds[0],
         seeds[seeds.len() - 1]
     );
-    for (_, label, value) in FIGURES {
+    for (_, label, _, value) in FIGURES {
         let values: Vec<f64> = summaries.iter().filter_map(value).collect();
         let cell = match estimate(&values) {
             None => "-".to_string(),

@@ -9,13 +9,14 @@
 //! table or one JSON object on standard output, and with `--trace` one JSON line per
 //! message in a file.
 
+use super::envelope::Config;
 use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::Format;
 use crate::network::cube_run::{CubeRun, DEFAULT_MESSAGE_FLITS};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::routing::torus::{Algorithm, Reading};
-use crate::topology::torus::{Node, Torus};
+use crate::topology::torus::{Node, Rings, Torus};
 use crate::units::choice_arg::choice;
 use std::path::PathBuf;
 
@@ -108,10 +109,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (None, (0, s, d, flits))
         })
         .collect();
+    let config = Config {
+        run: params.config("torus", &cube_options(run.cube)),
+        seeds: 1,
+        messages: args.messages.clone(),
+        traffic_file: None,
+    };
     let run = super::Run {
         params: &params,
         messages: &messages,
         netrace: None,
+        config: &config,
     };
     let output = super::RunOutput {
         trace: args.trace.as_deref(),
@@ -120,6 +128,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         format: args.format,
     };
     super::simulate(run, output)
+}
+
+/// The options of `netsim --topology torus` that make `cube`, bidirectional as here.
+fn cube_options(cube: Torus) -> String {
+    format!(
+        "--topology torus --k {} --n {} --rings {}",
+        cube.k(),
+        cube.n(),
+        Rings::Bidirectional.name()
+    )
 }
 
 /// The run and its placed messages from the command line, every name checked.

@@ -7,6 +7,7 @@
 //! sweeps and figures run on them are in the main crate's `experiments`.
 
 pub mod acked;
+pub mod config;
 pub mod cube_run;
 pub mod distances;
 pub mod engine;

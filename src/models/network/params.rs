@@ -12,6 +12,7 @@ use crate::fabric::switch::{Arbiter, Flow, MAX_BUFFER_WORDS, SwitchConfigError};
 use crate::fabric::wiring::WiringError;
 use crate::routing::torus::{Algorithm, Reading, RoutingError};
 use crate::topology::torus::Torus;
+use serde::Serialize;
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -121,7 +122,7 @@ pub enum Routing {
 /// cycles of traffic first, then the measurement window (`cycles`), whose messages alone
 /// are counted; the sources keep making messages until every one of those has ended, at
 /// most `drain_limit` cycles after the window, or the run is unstable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Measure {
     pub warmup: u64,
     pub drain_limit: u64,

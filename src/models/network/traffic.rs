@@ -10,6 +10,7 @@
 
 use crate::choice::choice;
 use crate::random::SplitMix64;
+use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::RangeInclusive;
@@ -109,7 +110,7 @@ impl Traffic {
 /// On-off injection (a Markov-modulated Bernoulli process): a node's on and off periods
 /// last `on` and `off` cycles on average (geometric lengths); it makes messages only while
 /// on, at the rate that keeps its average at [`Traffic::rate`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Burst {
     pub on: u64,
     pub off: u64,

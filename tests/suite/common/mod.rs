@@ -1,4 +1,5 @@
-//! What the tests share: running the binary, and writing a design in both languages.
+//! What the tests share: running the binary, reading netsim's JSON (validated against its
+//! schema, docs/netsim.schema.json), and writing a design in both languages.
 
 use kautzgen::emit::manifest::Manifest;
 use kautzgen::emit::names::Language;
@@ -6,8 +7,10 @@ use kautzgen::emit::{Provenance, write_design};
 use kautzgen::rtl::ir::Design;
 use kautzgen::synth::equiv::{Setup, Verdict, prove};
 use kautzgen::synth::lint::lint;
+use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
+use std::sync::OnceLock;
 
 /// Runs `kautzgen` with `args`: its exit status (-1 when killed), standard output and
 /// standard error.
@@ -27,6 +30,46 @@ pub fn kautzgen_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// netsim's JSON output `stdout`, parsed and checked against docs/netsim.schema.json;
+/// panics with the validator's errors if it does not follow the schema.
+pub fn netsim_json(stdout: &str) -> Value {
+    let value = serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    if let Err(errors) = netsim_schema_errors(&value) {
+        panic!("{errors}\nin {stdout}");
+    }
+    value
+}
+
+/// Whether `value` follows docs/netsim.schema.json: the validator's errors if not. The
+/// schema is compiled once for every test.
+pub fn netsim_schema_errors(value: &Value) -> Result<(), String> {
+    static SCHEMA: OnceLock<(boon::Schemas, boon::SchemaIndex)> = OnceLock::new();
+    let (schemas, index) = SCHEMA.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/netsim.schema.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        let url = format!("file://{path}");
+        let mut compiler = boon::Compiler::new();
+        compiler.add_resource(&url, schema).unwrap();
+        let mut schemas = boon::Schemas::new();
+        let index = compiler
+            .compile(&url, &mut schemas)
+            .unwrap_or_else(|e| panic!("{e:#}"));
+        (schemas, index)
+    });
+    schemas
+        .validate(value, *index)
+        .map_err(|e| format!("{e:#}"))
+}
+
+/// netsim's JSON `value` without its wall time, the one key that differs between two runs
+/// of the same command.
+pub fn without_wall_time(mut value: Value) -> Value {
+    let wall = value.as_object_mut().unwrap().remove("wall_seconds");
+    assert!(wall.is_some_and(|w| w.is_f64()), "no wall_seconds");
+    value
 }
 
 /// Writes `design` into `dir` in Verilog and VHDL, its files headed with `command` as the

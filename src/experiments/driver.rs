@@ -33,24 +33,29 @@ pub fn run_points<E: Experiment>(
     points: &[E::Point],
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<E::Row>, E::Error> {
+    parallel_map(points, |point| {
+        let row = experiment.run(point);
+        done();
+        row
+    })
+    .into_iter()
+    .collect()
+}
+
+/// `f` of every item, on every processor, in the items' order: item i runs on thread
+/// i mod threads, so which thread runs an item never changes its result's place.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(points.len().max(1));
-    type Numbered<E> = Vec<(
-        usize,
-        Result<<E as Experiment>::Row, <E as Experiment>::Error>,
-    )>;
-    let results: Vec<Numbered<E>> = std::thread::scope(|scope| {
+        .min(items.len().max(1));
+    let f = &f;
+    let results: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
-                    (t..points.len())
+                    (t..items.len())
                         .step_by(threads)
-                        .map(|i| {
-                            let row = experiment.run(&points[i]);
-                            done();
-                            (i, row)
-                        })
+                        .map(|i| (i, f(&items[i])))
                         .collect()
                 })
             })
@@ -60,9 +65,9 @@ pub fn run_points<E: Experiment>(
             .map(|h| h.join().expect("a sweep thread panicked"))
             .collect()
     });
-    let mut rows: Numbered<E> = results.into_iter().flatten().collect();
-    rows.sort_by_key(|(i, _)| *i);
-    rows.into_iter().map(|(_, r)| r).collect()
+    let mut numbered: Vec<(usize, R)> = results.into_iter().flatten().collect();
+    numbered.sort_by_key(|(i, _)| *i);
+    numbered.into_iter().map(|(_, r)| r).collect()
 }
 
 /// An optional CSV field: empty is `None`; `None` overall when the text does not parse.

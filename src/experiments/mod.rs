@@ -23,6 +23,7 @@
 //! of a routing function, as the node-disjoint path checks are. `cli/torus` stays in `cli`:
 //! it parses options and prints the analyses and witnesses as text or JSON.
 
+pub mod comparison;
 pub mod confidence;
 pub mod driver;
 pub mod network_sweep;

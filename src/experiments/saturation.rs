@@ -90,6 +90,14 @@ impl Probe {
     }
 }
 
+/// A probe and its verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Judged {
+    #[serde(flatten)]
+    pub probe: Probe,
+    pub verdict: Verdict,
+}
+
 /// How a search is bounded.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Search {
@@ -112,7 +120,7 @@ pub struct Saturation {
     /// saturation point lies between (the top is none if even the limit is unsaturated).
     pub bracket: (f64, Option<f64>),
     /// Every probe, in the order run, with its verdict.
-    pub probes: Vec<(Probe, Verdict)>,
+    pub probes: Vec<Judged>,
 }
 
 /// Why no saturation point was found.
@@ -122,7 +130,12 @@ pub enum SaturationError {
         "the zero-load probe (rate {rate}) is itself saturated ({}): the network saturates below 1% of its uniform-traffic capacity under this traffic",
         .verdict.name()
     )]
-    ZeroLoadSaturated { rate: f64, verdict: Verdict },
+    ZeroLoadSaturated {
+        rate: f64,
+        /// The load the probe offered, above the saturation throughput.
+        offered: f64,
+        verdict: Verdict,
+    },
     #[error("the zero-load probe (rate {0}) delivered no message: give more --cycles")]
     NothingDelivered(f64),
     #[error("{0} is not strongly connected: it has no uniform-traffic capacity")]
@@ -145,16 +158,20 @@ pub fn saturate(
     if verdict != Verdict::Stable {
         return Err(SaturationError::ZeroLoadSaturated {
             rate: zero.rate,
+            offered: zero.offered,
             verdict,
         });
     }
-    let mut probes = vec![(zero, verdict)];
+    let mut probes = vec![Judged {
+        probe: zero,
+        verdict,
+    }];
     let (mut low, mut high) = (zero, None::<Probe>);
     let mut next = search.limit;
     loop {
         let probe = run(next);
         let verdict = probe.verdict(zero_load);
-        probes.push((probe, verdict));
+        probes.push(Judged { probe, verdict });
         match verdict {
             Verdict::Stable => low = probe,
             _ => high = Some(probe),
@@ -259,9 +276,15 @@ mod tests {
         assert_eq!(s.throughput, 3.0);
         // The zero-load probe, the limit, then halvings: geometric from 0.001..1 (ratio
         // 1000) until the ends are within 4x, then arithmetic.
-        assert_eq!(s.probes[0].0.rate, 0.001);
-        assert_eq!(s.probes[1], (model(1.0), Verdict::AcceptedBelowOffered));
-        assert!((s.probes[2].0.rate - 0.001f64.sqrt()).abs() < 1e-15);
+        assert_eq!(s.probes[0].probe.rate, 0.001);
+        assert_eq!(
+            s.probes[1],
+            Judged {
+                probe: model(1.0),
+                verdict: Verdict::AcceptedBelowOffered
+            }
+        );
+        assert!((s.probes[2].probe.rate - 0.001f64.sqrt()).abs() < 1e-15);
     }
 
     #[test]

@@ -29,6 +29,7 @@ mod function_flow;
 mod hdl_generate;
 mod kautz_routes;
 mod memory;
+mod netsim_compare;
 mod netsim_json;
 mod netsim_links;
 mod netsim_saturate;

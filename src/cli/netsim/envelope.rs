@@ -41,6 +41,8 @@ pub(super) enum Kind {
     Seeds,
     /// `netsim saturate`: the probes of a saturation search and what it found.
     Saturate,
+    /// `netsim compare`: every network's figures (compare.json).
+    Compare,
 }
 
 impl Kind {
@@ -49,6 +51,7 @@ impl Kind {
             Kind::Run => "run",
             Kind::Seeds => "seeds",
             Kind::Saturate => "saturate",
+            Kind::Compare => "compare",
         }
     }
 
@@ -71,6 +74,7 @@ impl Kind {
                 units.extend(prefixed("runs.", &SUMMARY_UNITS));
             }
             Kind::Saturate => units.extend(prefixed("", &super::saturate::UNITS)),
+            Kind::Compare => units.extend(prefixed("", &super::compare::UNITS)),
         }
         units
     }

@@ -29,6 +29,7 @@ use placed::{NetraceNote, placed, traffic_file};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod compare;
 mod envelope;
 mod fig4;
 mod heatmap;
@@ -117,6 +118,7 @@ struct RunOutput<'a> {
 enum Command {
     Sweep(sweep::Args),
     Saturate(saturate::Args),
+    Compare(compare::Args),
     Torus(torus::Args),
 }
 
@@ -124,6 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Some(Command::Sweep(sweep)) => return sweep::run(sweep),
         Some(Command::Saturate(saturate)) => return saturate::run(saturate),
+        Some(Command::Compare(compare)) => return compare::run(compare),
         Some(Command::Torus(torus)) => return torus::run(torus),
         None => {}
     }

@@ -98,6 +98,25 @@ pub struct NetworkArgs {
 }
 
 impl NetworkArgs {
+    /// The options `words` give (`--d 2 --k 3 --flow vct`), parsed as `netsim` parses
+    /// them; clap's error in one line.
+    pub fn parse_words(words: impl IntoIterator<Item = String>) -> anyhow::Result<NetworkArgs> {
+        #[derive(clap::Parser)]
+        #[command(no_binary_name = true, allow_negative_numbers = true)]
+        struct Network {
+            #[command(flatten)]
+            network: NetworkArgs,
+        }
+        match <Network as clap::Parser>::try_parse_from(words) {
+            Ok(parsed) => Ok(parsed.network),
+            Err(e) => {
+                let text = e.render().to_string();
+                let first = text.lines().next().unwrap_or_default();
+                Err(anyhow::anyhow!("{}", first.trim_start_matches("error: ")))
+            }
+        }
+    }
+
     /// The run's parameters at `rate` for `cycles`, every option checked.
     pub fn params(&self, rate: f64, cycles: u64) -> anyhow::Result<NetParams> {
         let args = self;

@@ -9,7 +9,7 @@ use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::experiments::saturation::{
-    ACCEPTED_FRACTION, LATENCY_FACTOR, Saturation, saturation_of,
+    ACCEPTED_FRACTION, Judged, LATENCY_FACTOR, Saturation, saturation_of,
 };
 use crate::network::distances::capacity;
 use crate::network::net::{Net, NetParams};
@@ -109,7 +109,7 @@ fn table(params: &NetParams, s: &Saturation) -> String {
         "accepted",
         "latency"
     );
-    for (p, verdict) in &s.probes {
+    for Judged { probe: p, verdict } in &s.probes {
         let latency = p.latency.map_or("-".to_string(), |l| format!("{l:.1}"));
         text += &format!(
             "{:<12.6} {:>10.4} {:>10.4} {latency:>10}  {}\n",
@@ -137,15 +137,6 @@ fn table(params: &NetParams, s: &Saturation) -> String {
 /// The search as one JSON object.
 fn json(params: &NetParams, s: &Saturation) -> anyhow::Result<serde_json::Value> {
     let capacity = capacity(params.plan.as_ref());
-    let probes: Vec<serde_json::Value> = s
-        .probes
-        .iter()
-        .map(|(p, verdict)| {
-            let mut v = serde_json::to_value(p)?;
-            v["verdict"] = serde_json::to_value(verdict)?;
-            Ok(v)
-        })
-        .collect::<anyhow::Result<_>>()?;
     Ok(json!({
         "network": params.plan.name(),
         "traffic": params.traffic.pattern.name(),
@@ -156,6 +147,6 @@ fn json(params: &NetParams, s: &Saturation) -> anyhow::Result<serde_json::Value>
         "throughput": s.throughput,
         "bracket": [s.bracket.0, s.bracket.1],
         "criterion": {"accepted_fraction": ACCEPTED_FRACTION, "latency_factor": LATENCY_FACTOR},
-        "probes": serde_json::to_value(probes).context("probes as JSON")?,
+        "probes": serde_json::to_value(&s.probes).context("probes as JSON")?,
     }))
 }

@@ -15,7 +15,7 @@ use crate::cli::input_error;
 use crate::network::net::Net;
 use crate::units::topology_args::TopologyArgs;
 use clap::parser::ValueSource;
-use clap::{Arg, ArgMatches, Args, Command, FromArgMatches, Parser};
+use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 
 /// The options of [`NetworkArgs`], in declaration order.
 fn declared() -> Vec<Arg> {
@@ -117,20 +117,7 @@ impl Line {
 
     /// The line parsed as `netsim` parses it; clap's error in one line.
     pub(super) fn parse(&self) -> anyhow::Result<NetworkArgs> {
-        #[derive(Parser)]
-        #[command(no_binary_name = true, allow_negative_numbers = true)]
-        struct Network {
-            #[command(flatten)]
-            network: NetworkArgs,
-        }
-        match Network::try_parse_from(self.words()) {
-            Ok(parsed) => Ok(parsed.network),
-            Err(e) => {
-                let text = e.render().to_string();
-                let first = text.lines().next().unwrap_or_default();
-                Err(anyhow::anyhow!("{}", first.trim_start_matches("error: ")))
-            }
-        }
+        NetworkArgs::parse_words(self.words())
     }
 }
 

@@ -1366,7 +1366,7 @@ fn seeds_repeat_a_point_and_give_means_with_their_confidence() {
         (&["--seeds", "0"][..], "--seeds must be at least 1, got 0"),
         (
             &["--seeds", "2", "--trace", "t.jsonl"],
-            "--trace, --per-link and --heatmap show one run: give them without --seeds",
+            "--trace, --per-link, --heatmap and --histogram show one run: give them without --seeds",
         ),
     ] {
         let mut line = base.to_vec();

@@ -121,7 +121,38 @@ fn a_heatmap_is_refused_before_the_run_when_it_cannot_be_drawn() {
         (status, stderr.as_str()),
         (
             2,
-            "error: --trace, --per-link and --heatmap show one run: give them without --seeds\n"
+            "error: --trace, --per-link, --heatmap and --histogram show one run: give them without --seeds\n"
         )
     );
+}
+
+/// A lone message: the histogram, titled after the network, has its one bucket.
+#[test]
+fn the_histogram_draws_the_latency_buckets() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("h.svg");
+    let (status, _, stderr) = kautzgen(&[
+        "netsim",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--rate",
+        "0",
+        "--cycles",
+        "100",
+        "--message",
+        "010:102",
+        "--message-bytes",
+        "4",
+        "--histogram",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        svg.contains("K(2,3): latency of the delivered messages"),
+        "{svg}"
+    );
+    assert!(svg.contains("total latency"), "{svg}");
 }

@@ -55,7 +55,12 @@ pub struct Args {
     traffic: Vec<Pattern>,
     /// Options every network is run with (flow control, messages, retries, arbiter,
     /// measurement, seed), as netsim's options
-    #[arg(long, default_value = "", value_name = "OPTIONS", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        default_value = "",
+        value_name = "OPTIONS",
+        allow_hyphen_values = true
+    )]
     with: String,
     /// Cycles of every measurement window
     #[arg(long, default_value_t = 2000)]

@@ -17,6 +17,7 @@
 use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
+use crate::experiments::plot::histogram_svg;
 use crate::network::net::{Net, NetParams};
 use crate::network::plan::Plan;
 use crate::network::replay::Replayed;
@@ -103,6 +104,10 @@ pub struct Args {
     /// FILE (.svg, or .dot for Graphviz's source); networks of up to 400 nodes
     #[arg(long, value_name = "FILE")]
     heatmap: Option<PathBuf>,
+    /// Draw the histogram of the delivered messages' total latency (doubling buckets) to
+    /// FILE, an SVG
+    #[arg(long, value_name = "FILE")]
+    histogram: Option<PathBuf>,
 }
 
 /// What a single run writes besides its figures, and in which format it prints them.
@@ -111,6 +116,7 @@ struct RunOutput<'a> {
     pub trace: Option<&'a Path>,
     pub per_link: bool,
     pub heatmap: Option<&'a Path>,
+    pub histogram: Option<&'a Path>,
     pub format: Format,
 }
 
@@ -167,13 +173,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 trace: args.trace.as_deref(),
                 per_link: args.per_link,
                 heatmap: args.heatmap.as_deref(),
+                histogram: args.histogram.as_deref(),
                 format: args.format,
             };
             simulate(run, output)
         }
-        _ if args.trace.is_some() || args.per_link || args.heatmap.is_some() => {
+        _ if args.trace.is_some()
+            || args.per_link
+            || args.heatmap.is_some()
+            || args.histogram.is_some() =>
+        {
             Err(input_error(anyhow::anyhow!(
-                "--trace, --per-link and --heatmap show one run: give them without --seeds"
+                "--trace, --per-link, --heatmap and --histogram show one run: give them without --seeds"
             )))
         }
         count => seeds::run(run, count, args.format),
@@ -243,6 +254,16 @@ fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
     bar.finish_and_clear();
     if let Some(target) = heatmap {
         target.write(plan.as_ref(), &summary.per_link)?;
+    }
+    if let Some(path) = output.histogram {
+        let buckets = summary
+            .latency
+            .as_ref()
+            .map_or(Vec::new(), |l| l.histogram.clone());
+        let title = format!("{}: latency of the delivered messages", plan.name());
+        let svg = histogram_svg(&title, &[("total latency".to_string(), buckets)])
+            .map_err(|e| anyhow::anyhow!("cannot draw the histogram: {e}"))?;
+        output::file::write(path, svg.as_bytes())?;
     }
     if !output.per_link {
         summary.per_link.clear();

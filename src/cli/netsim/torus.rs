@@ -125,6 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         trace: args.trace.as_deref(),
         per_link: false,
         heatmap: None,
+        histogram: None,
         format: args.format,
     };
     super::simulate(run, output)

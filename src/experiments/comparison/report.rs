@@ -72,17 +72,15 @@ fn fault_table(c: &Comparison, contenders: &[Contender]) -> String {
     );
     let fraction = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
     for n in contenders {
-        let cells: Vec<String> = n
-            .faults
-            .iter()
-            .map(|f| {
-                format!(
-                    "{} / {}",
-                    fraction(f.delivered_fraction),
-                    fraction(f.first_attempt_success)
-                )
-            })
-            .collect();
+        let run = |f: &super::FaultRun| {
+            let (d, a) = (f.delivered_fraction, f.first_attempt_success);
+            format!("{} / {}", fraction(d), fraction(a))
+        };
+        // No fault runs without a uniform saturation throughput to load them at.
+        let cells: Vec<String> = match n.faults.is_empty() {
+            true => vec!["-".to_string(); counts.len()],
+            false => n.faults.iter().map(run).collect(),
+        };
         text += &format!("| {} | {} |\n", n.network, cells.join(" | "));
     }
     text

@@ -11,6 +11,7 @@ use super::{Replayed, Run, input_error};
 use crate::choice::Choice;
 use crate::cli::output::{Format, print_stdout};
 use crate::experiments::confidence::estimate;
+use crate::experiments::driver::parallel_map;
 use crate::network::net::{Net, NetParams};
 use crate::network::stats::Summary;
 use anyhow::Context;
@@ -99,39 +100,25 @@ fn summaries(
     messages: &[(Option<String>, Replayed)],
     seeds: &[u64],
 ) -> anyhow::Result<Vec<Summary>> {
-    let nets = seeds
-        .iter()
-        .map(|&seed| {
-            let mut net = Net::new(&NetParams {
-                seed,
-                ..params.clone()
-            })
-            .map_err(input_error)?;
-            for (name, (cycle, src, dst, bytes)) in messages {
-                net.schedule(*cycle, *src, *dst, *bytes)
-                    .map_err(|e| match name {
-                        Some(name) => input_error(anyhow::anyhow!("{name}: {e}")),
-                        None => input_error(e),
-                    })?;
-            }
-            Ok(net)
+    // Each seed's run is built and run on a thread of its own (a run is single-threaded):
+    // the runs are independent, and their summaries come back in the seeds' order.
+    parallel_map(seeds, |&seed| {
+        let mut net = Net::new(&NetParams {
+            seed,
+            ..params.clone()
         })
-        .collect::<anyhow::Result<Vec<Net>>>()?;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut nets: Vec<Option<Net>> = nets.into_iter().map(Some).collect();
-    let mut out: Vec<Option<Summary>> = vec![None; seeds.len()];
-    for (nets, out) in nets.chunks_mut(threads).zip(out.chunks_mut(threads)) {
-        std::thread::scope(|scope| {
-            for (net, slot) in nets.iter_mut().zip(out.iter_mut()) {
-                let net = net.take().expect("each run once");
-                scope.spawn(move || *slot = Some(net.run(|_| {})));
-            }
-        });
-    }
-    Ok(out
-        .into_iter()
-        .map(|s| s.expect("every run ends"))
-        .collect())
+        .map_err(input_error)?;
+        for (name, (cycle, src, dst, bytes)) in messages {
+            net.schedule(*cycle, *src, *dst, *bytes)
+                .map_err(|e| match name {
+                    Some(name) => input_error(anyhow::anyhow!("{name}: {e}")),
+                    None => input_error(e),
+                })?;
+        }
+        Ok(net.run(|_| {}))
+    })
+    .into_iter()
+    .collect()
 }
 
 /// The figures' values over the runs, their estimates, and every run's summary.

@@ -42,21 +42,24 @@ pub fn run_points<E: Experiment>(
     .collect()
 }
 
-/// `f` of every item, on every processor, in the items' order: item i runs on thread
-/// i mod threads, so which thread runs an item never changes its result's place.
+/// `f` of every item, on every processor, in the items' order. Threads take the next item
+/// not yet taken, so a long item does not hold back the items behind it; which thread
+/// runs an item never changes its result or its place.
 pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(items.len().max(1));
-    let f = &f;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (f, next) = (&f, &next);
     let results: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| {
+            .map(|_| {
                 scope.spawn(move || {
-                    (t..items.len())
-                        .step_by(threads)
-                        .map(|i| (i, f(&items[i])))
-                        .collect()
+                    std::iter::from_fn(|| {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        (i < items.len()).then(|| (i, f(&items[i])))
+                    })
+                    .collect()
                 })
             })
             .collect();
@@ -121,6 +124,24 @@ pub fn csv_text<R: CsvRow>(rows: &[R]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Items of very different lengths come back in their order, each its own result.
+    #[test]
+    fn parallel_map_keeps_the_items_order() {
+        let items: Vec<u64> = (0..50).collect();
+        let slow_then_fast = |&i: &u64| {
+            if i % 7 == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            i * i
+        };
+        let squares: Vec<u64> = items.iter().map(|i| i * i).collect();
+        assert_eq!(parallel_map(&items, slow_then_fast), squares);
+        assert_eq!(
+            parallel_map(&[] as &[u64], slow_then_fast),
+            Vec::<u64>::new()
+        );
+    }
 
     #[test]
     fn a_field_with_commas_or_quotes_survives_its_quoting() {

@@ -218,16 +218,23 @@ pub fn saturation_of(params: &NetParams, precision: f64) -> Result<Saturation, S
     saturate(search, probe)
 }
 
-/// One measured run of `params` at `rate` with a window of `window` cycles.
-fn probe(params: &NetParams, rate: f64, window: u64) -> Probe {
+/// `params` measured over a window of `window` cycles, after its warm-up (the window's
+/// length if it has none), with a drain limit of warm-up plus window.
+pub fn measured(params: &NetParams, window: u64) -> NetParams {
     let mut params = params.clone();
-    params.traffic.rate = rate;
     params.cycles = window;
     let warmup = params.measure.map_or(window, |m| m.warmup);
     params.measure = Some(Measure {
         warmup,
         drain_limit: warmup + window,
     });
+    params
+}
+
+/// One measured run of `params` at `rate` with a window of `window` cycles.
+fn probe(params: &NetParams, rate: f64, window: u64) -> Probe {
+    let mut params = measured(params, window);
+    params.traffic.rate = rate;
     let summary = Net::new(&params)
         .expect("the network was built once already")
         .run(|_| {});

@@ -219,16 +219,9 @@ fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
         .heatmap
         .map(|path| heatmap::Target::of(path, params.plan.as_ref()))
         .transpose()?;
-    let mut net = Net::new(params).map_err(input_error)?;
+    let mut net = placed_net(params, messages)?;
     if output.per_link || heatmap.is_some() {
         net.count_every_link();
-    }
-    for (name, (cycle, src, dst, bytes)) in messages {
-        net.schedule(*cycle, *src, *dst, *bytes)
-            .map_err(|e| match name {
-                Some(name) => input_error(anyhow::anyhow!("{name}: {e}")),
-                None => input_error(e),
-            })?;
     }
     let healthy = net.healthy().len();
     let idle = net.idle_nodes();
@@ -316,6 +309,20 @@ fn placed_lines(run: Run) -> String {
         );
     }
     lines
+}
+
+/// The network of `params` with `messages` scheduled, a message's error named by its
+/// place (a file's line).
+fn placed_net(params: &NetParams, messages: &[(Option<String>, Replayed)]) -> anyhow::Result<Net> {
+    let mut net = Net::new(params).map_err(input_error)?;
+    for (name, (cycle, src, dst, bytes)) in messages {
+        net.schedule(*cycle, *src, *dst, *bytes)
+            .map_err(|e| match name {
+                Some(name) => input_error(anyhow::anyhow!("{name}: {e}")),
+                None => input_error(e),
+            })?;
+    }
+    Ok(net)
 }
 
 /// Faulty `links` (node, switch port) as `--faulty-link` names them: NODE:LETTER on K(d,k),

@@ -7,12 +7,12 @@
 //! every run's summary.
 
 use super::envelope::{Kind, envelope};
-use super::{Replayed, Run, input_error};
+use super::{Replayed, Run};
 use crate::choice::Choice;
 use crate::cli::output::{Format, print_stdout};
 use crate::experiments::confidence::estimate;
 use crate::experiments::driver::parallel_map;
-use crate::network::net::{Net, NetParams};
+use crate::network::net::NetParams;
 use crate::network::stats::Summary;
 use anyhow::Context;
 use serde_json::{Value, json};
@@ -103,18 +103,11 @@ fn summaries(
     // Each seed's run is built and run on a thread of its own (a run is single-threaded):
     // the runs are independent, and their summaries come back in the seeds' order.
     parallel_map(seeds, |&seed| {
-        let mut net = Net::new(&NetParams {
+        let params = NetParams {
             seed,
             ..params.clone()
-        })
-        .map_err(input_error)?;
-        for (name, (cycle, src, dst, bytes)) in messages {
-            net.schedule(*cycle, *src, *dst, *bytes)
-                .map_err(|e| match name {
-                    Some(name) => input_error(anyhow::anyhow!("{name}: {e}")),
-                    None => input_error(e),
-                })?;
-        }
+        };
+        let net = super::placed_net(&params, messages)?;
         Ok(net.run(|_| {}))
     })
     .into_iter()

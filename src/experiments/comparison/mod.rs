@@ -9,10 +9,10 @@
 //! Its table and chart are [`report`]'s.
 
 use super::driver::parallel_map;
-use super::saturation::{Saturation, SaturationError, saturation_of};
+use super::saturation::{Saturation, SaturationError, measured, saturation_of};
 use crate::choice::Choice;
 use crate::network::distances::{capacity, distances};
-use crate::network::net::{Measure, Net, NetParams};
+use crate::network::net::{Net, NetParams};
 use crate::network::traffic::Pattern;
 use serde::Serialize;
 
@@ -150,15 +150,10 @@ fn contender(
 /// A measured run of uniform traffic offering `load` bytes/node/cycle with `faults` faulty
 /// nodes drawn by the seed.
 fn fault_run(params: &NetParams, faults: u64, load: f64) -> FaultRun {
-    let mut params = params.clone();
+    let mut params = measured(params, params.cycles);
     params.traffic.pattern = Pattern::Uniform;
     params.traffic.rate = load / params.traffic.mean_bytes();
     params.faults.random_nodes = faults;
-    let warmup = params.measure.map_or(params.cycles, |m| m.warmup);
-    params.measure = Some(Measure {
-        warmup,
-        drain_limit: warmup + params.cycles,
-    });
     let summary = Net::new(&params)
         .expect("the network was built once already")
         .run(|_| {});

@@ -139,7 +139,7 @@ pub fn chart(contenders: &[Contender]) -> Result<String, String> {
             y: Axis::log("mean network latency (cycles)", latencies),
             lines: curves,
             diagonal: false,
-            legend_at: Some(LegendAt::UpperLeft),
+            legend_at: Some(LegendAt::LowerRight),
         },
         Panel {
             title: "Delivered fraction with faulty nodes".into(),

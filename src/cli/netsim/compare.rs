@@ -80,7 +80,7 @@ pub struct Args {
 }
 
 /// The unit of every number of compare.json's figures, by path.
-pub(super) const UNITS: [(&str, &str); 20] = [
+const UNITS: [(&str, &str); 20] = [
     ("fault_load", "fraction"),
     ("networks.nodes", "nodes"),
     ("networks.ports", "links"),
@@ -232,7 +232,7 @@ fn json(
     });
     Ok(format!(
         "{:#}\n",
-        envelope(Kind::Compare, &config, started, figures)?
+        envelope(Kind::new("compare", "", &UNITS), &config, started, figures)?
     ))
 }
 

@@ -7,9 +7,9 @@
 //! envelope, so that readers of those keys read them still.
 //!
 //! To print a command's JSON: make its [`Config`], note the [`Instant`] its work starts,
-//! and call [`envelope`] with its [`Kind`] and its figures (an object). A new command adds
-//! a [`Kind`], its name and its figures' units ([`Kind::units`]), and its object to the
-//! schema under that name.
+//! and call [`envelope`] with its [`Kind`] (its name and its figures' units) and its
+//! figures (an object). A new command adds its object to the schema under its kind's
+//! name.
 //!
 //! Versions: [`SCHEMA_VERSION`] goes up by one when a key is removed or renamed, or changes
 //! its type, meaning or unit; a key added leaves it as it is, so readers ignore keys they
@@ -17,9 +17,7 @@
 //! same command is not the same byte for byte; no file that must be (a sweep's CSV, a
 //! trace) holds it.
 
-use super::placed::NetraceNote;
 use crate::network::config::{CONFIG_UNITS, NetConfig};
-use crate::network::stats::SUMMARY_UNITS;
 use anyhow::Context;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -32,50 +30,39 @@ pub(super) const SCHEMA: &str = "kautzgen-netsim";
 /// The schema's version: one up at every change that could break a reader.
 pub(super) const SCHEMA_VERSION: u64 = 1;
 
-/// What a netsim JSON object holds, its `kind`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    /// One run's summary (`netsim`, `netsim torus`).
-    Run,
-    /// The runs of `--seeds N` and their figures' estimates.
-    Seeds,
-    /// `netsim saturate`: the probes of a saturation search and what it found.
-    Saturate,
-    /// `netsim compare`: every network's figures (compare.json).
-    Compare,
+/// What a netsim JSON object holds: its `kind`'s name (`run`, `seeds`, `saturate`,
+/// `compare`) and the unit of every number of its figures, by path (keys joined by dots,
+/// array indices dropped). Each command makes its own, so that the envelope needs to know
+/// no command's figures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Kind {
+    pub name: &'static str,
+    pub units: Vec<(String, &'static str)>,
 }
 
 impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Run => "run",
-            Kind::Seeds => "seeds",
-            Kind::Saturate => "saturate",
-            Kind::Compare => "compare",
+    /// The kind `name` whose figures have the units `units`, each path under `prefix`.
+    pub fn new(name: &'static str, prefix: &str, units: &[(&str, &'static str)]) -> Kind {
+        Kind {
+            name,
+            units: prefixed(prefix, units).collect(),
         }
     }
 
-    /// The unit of every number of the object, by its path (keys joined by dots, array
-    /// indices dropped).
-    fn units(self) -> BTreeMap<String, &'static str> {
+    /// These figures' units and more: `units`' paths under `prefix`.
+    pub fn with(mut self, prefix: &str, units: &[(&str, &'static str)]) -> Kind {
+        self.units.extend(prefixed(prefix, units));
+        self
+    }
+
+    /// The unit of every number of the object: the envelope's and the figures'.
+    fn units(&self) -> BTreeMap<String, &'static str> {
         let mut units = BTreeMap::from([
             ("wall_seconds".to_string(), "seconds"),
             ("config.seeds".to_string(), "runs"),
         ]);
         units.extend(prefixed("config.", &CONFIG_UNITS));
-        match self {
-            Kind::Run => {
-                units.extend(prefixed("", &SUMMARY_UNITS));
-                units.extend(prefixed("", &super::RUN_UNITS));
-                units.extend(prefixed("netrace.", &NetraceNote::UNITS));
-            }
-            Kind::Seeds => {
-                units.extend(super::seeds::units());
-                units.extend(prefixed("runs.", &SUMMARY_UNITS));
-            }
-            Kind::Saturate => units.extend(prefixed("", &super::saturate::UNITS)),
-            Kind::Compare => units.extend(prefixed("", &super::compare::UNITS)),
-        }
+        units.extend(self.units.iter().cloned());
         units
     }
 }
@@ -120,7 +107,7 @@ pub(super) fn envelope(
     let envelope = json!({
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
-        "kind": kind.name(),
+        "kind": kind.name,
         "kautzgen": {
             "version": env!("CARGO_PKG_VERSION"),
             "commit": env!("KAUTZGEN_COMMIT"),

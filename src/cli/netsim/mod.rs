@@ -21,6 +21,7 @@ use crate::experiments::plot::histogram_svg;
 use crate::network::net::{Net, NetParams};
 use crate::network::plan::Plan;
 use crate::network::replay::Replayed;
+use crate::network::stats::SUMMARY_UNITS;
 use crate::network::trace::trace_line;
 use crate::output;
 use anyhow::Context;
@@ -279,7 +280,12 @@ fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
             if let Some(netrace) = netrace {
                 value["netrace"] = serde_json::to_value(netrace).context("trace as JSON")?;
             }
-            format!("{}\n", envelope(Kind::Run, config, started, value)?)
+            {
+                let kind = Kind::new("run", "", &SUMMARY_UNITS)
+                    .with("", &RUN_UNITS)
+                    .with("netrace.", &NetraceNote::UNITS);
+                format!("{}\n", envelope(kind, config, started, value)?)
+            }
         }
         Format::Text => {
             let mut text = table::table(params, (healthy, idle), &faulty_links, &summary);

@@ -48,7 +48,7 @@ pub struct Args {
 }
 
 /// The unit of every number of the JSON's figures, by path.
-pub(super) const UNITS: [(&str, &str); 12] = [
+const UNITS: [(&str, &str); 12] = [
     ("mean_bytes", "bytes"),
     ("window", "cycles"),
     ("capacity", "bytes/node/cycle"),
@@ -87,7 +87,10 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
                 traffic_file: None,
             };
             let figures = json(&params, &found)?;
-            format!("{}\n", envelope(Kind::Saturate, &config, started, figures)?)
+            format!(
+                "{}\n",
+                envelope(Kind::new("saturate", "", &UNITS), &config, started, figures)?
+            )
         }
         Format::Text => table(&params, &found),
     };

@@ -13,7 +13,7 @@ use crate::cli::output::{Format, print_stdout};
 use crate::experiments::confidence::estimate;
 use crate::experiments::driver::parallel_map;
 use crate::network::net::NetParams;
-use crate::network::stats::Summary;
+use crate::network::stats::{SUMMARY_UNITS, Summary};
 use anyhow::Context;
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -68,7 +68,7 @@ const FIGURES: [Figure; 8] = [
 ];
 
 /// The unit of each figure's mean, half-width and values in the JSON, by path.
-pub(super) fn units() -> Vec<(String, &'static str)> {
+fn units() -> Vec<(String, &'static str)> {
     FIGURES
         .iter()
         .flat_map(|&(name, _, unit, _)| {
@@ -87,7 +87,9 @@ pub(super) fn run(run: Run, count: u64, format: Format) -> anyhow::Result<()> {
     let text = match format {
         Format::Json => {
             let figures = json(&seeds, &summaries)?;
-            format!("{}\n", envelope(Kind::Seeds, run.config, started, figures)?)
+            let mut kind = Kind::new("seeds", "runs.", &SUMMARY_UNITS);
+            kind.units.extend(units());
+            format!("{}\n", envelope(kind, run.config, started, figures)?)
         }
         Format::Text => table(params, &seeds, &summaries),
     };

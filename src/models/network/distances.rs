@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 /// A run's capacity takes its mean distance over every source of a network of at most this
 /// many nodes, and over [`SAMPLED_SOURCES`] evenly spread ones of a larger, so that a large
 /// run does not spend longer on it than on its cycles.
-pub const ALL_SOURCES: usize = 512;
+const ALL_SOURCES: usize = 512;
 const SAMPLED_SOURCES: usize = 64;
 
 /// The hop distances of a network from some of its sources to every other node.

@@ -1149,11 +1149,7 @@ fn load_is_in_bytes_per_node_per_cycle_against_the_capacity() {
     // away, 3 are 2 and 6 are 3: 26 hops over 11 nodes; from a node abc 2, 4 and 5: 25.
     // The mean distance is (6 x 26 + 6 x 25) / (12 x 11) = 306 / 132, and the capacity
     // 24 / (12 x 306 / 132) = 44 / 51 bytes per node per cycle.
-    let json = |line: &[&str]| -> serde_json::Value {
-        let (status, out, err) = kautzgen(line);
-        assert_eq!(status, 0, "{err}");
-        common::netsim_json(&out)
-    };
+    let json = common::netsim_run;
     let s = json(&[
         "netsim", "--d", "2", "--k", "3", "--rate", "0.001", "--cycles", "100", "--format", "json",
     ]);
@@ -1201,9 +1197,7 @@ fn a_measured_run_counts_its_window_and_knows_when_it_is_unstable() {
     let json = |extra: &[&str]| -> serde_json::Value {
         let mut line = vec!["netsim", "--format", "json"];
         line.extend(extra);
-        let (status, out, err) = kautzgen(&line);
-        assert_eq!(status, 0, "{err}");
-        common::netsim_json(&out)
+        common::netsim_run(&line)
     };
     // Below saturation (7% of the capacity) the window's accepted load is its offered
     // load but for the messages on their way as it opens and closes, and every message of
@@ -1336,9 +1330,7 @@ fn seeds_repeat_a_point_and_give_means_with_their_confidence() {
     ];
     let mut line = base.to_vec();
     line.extend(["--seed", "4", "--seeds", "3", "--format", "json"]);
-    let (status, out, err) = kautzgen(&line);
-    assert_eq!(status, 0, "{err}");
-    let s: serde_json::Value = common::netsim_json(&out);
+    let s = common::netsim_run(&line);
     assert_eq!(s["seeds"], serde_json::json!([4, 5, 6]));
     // Each run is the single run of its seed.
     for (i, seed) in ["4", "5", "6"].iter().enumerate() {
@@ -1380,11 +1372,7 @@ fn seeds_repeat_a_point_and_give_means_with_their_confidence() {
 
 #[test]
 fn links_count_the_words_they_carry_in_the_window() {
-    let links = |line: &[&str]| -> serde_json::Value {
-        let (status, out, err) = kautzgen(line);
-        assert_eq!(status, 0, "{err}");
-        common::netsim_json(&out)["links"].clone()
-    };
+    let links = |line: &[&str]| common::netsim_run(line)["links"].clone();
     // 010 -> 101 is one hop, by letter 1. Its worm has 1 + k + n + 4 = 24 words
     // (docs/network.md); the source's switch takes the first route byte, so the link
     // carries 23 in the 100-cycle window, and none of K(2,3)'s 23 other links carries any.

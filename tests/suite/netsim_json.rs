@@ -6,23 +6,17 @@
 
 use crate::common;
 
-use common::{kautzgen, netsim_json, netsim_schema_errors};
+use common::{netsim_run, netsim_schema_errors};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
 /// `kautzgen` with `args`, which succeeds: its JSON, checked against the schema.
-fn run(args: &[&str]) -> Value {
-    let (status, stdout, stderr) = kautzgen(args);
-    assert_eq!(status, 0, "{args:?}: {stderr}");
-    netsim_json(&stdout)
-}
-
 #[test]
 fn the_config_holds_every_default() {
     let args = [
         "netsim", "--d", "2", "--k", "3", "--rate", "0.01", "--cycles", "100", "--format", "json",
     ];
-    let s = run(&args);
+    let s = netsim_run(&args);
     // The defaults as options.rs and mod.rs declare them: --topology kautz, --seed 1,
     // --traffic uniform, --hot-fraction 0.2, --message-bytes 16, --max-bytes 16, no faults,
     // --retry-rounds 1, --arbiter round-robin, --flow nack, no --routing (source routing),
@@ -98,7 +92,7 @@ fn the_config_holds_every_option_given() {
         "--format",
         "json",
     ];
-    let config = &run(&args)["config"];
+    let config = &netsim_run(&args)["config"];
     assert_eq!(
         (&config["topology"], &config["routing"]),
         (
@@ -127,7 +121,7 @@ fn the_config_holds_every_option_given() {
         (&json!(9), &json!(8))
     );
     // netsim torus names its cube as --topology torus does, with its rings.
-    let torus = run(&[
+    let torus = netsim_run(&[
         "netsim",
         "torus",
         "--k",
@@ -161,7 +155,7 @@ fn the_config_holds_every_option_given() {
 
 #[test]
 fn the_envelope_names_the_schema_and_kautzgen() {
-    let s = run(&[
+    let s = netsim_run(&[
         "netsim", "--d", "2", "--k", "3", "--rate", "0.01", "--cycles", "100", "--seeds", "2",
         "--format", "json",
     ]);
@@ -281,14 +275,14 @@ fn every_number_has_a_unit() {
     ];
     let mut outputs: Vec<Value> = runs
         .iter()
-        .map(|extra| run(&[&k23[..], extra].concat()))
+        .map(|extra| netsim_run(&[&k23[..], extra].concat()))
         .collect();
     // A saturation search.
-    outputs.push(run(&[
+    outputs.push(netsim_run(&[
         "netsim", "saturate", "--d", "2", "--k", "3", "--cycles", "300", "--format", "json",
     ]));
     // Switches that route.
-    outputs.push(run(&[
+    outputs.push(netsim_run(&[
         "netsim",
         "--topology",
         "torus",
@@ -327,7 +321,7 @@ fn every_number_has_a_unit() {
     for m in ["0,0:0,2", "0,1:0,3", "0,2:0,4", "0,3:0,0", "0,4:0,1"] {
         deadlock.extend(["--message", m]);
     }
-    outputs.push(run(&deadlock));
+    outputs.push(netsim_run(&deadlock));
     assert_eq!(outputs.last().unwrap()["routing"]["deadlock"], true);
     for s in &outputs {
         let units = s["units"].as_object().unwrap();
@@ -351,7 +345,7 @@ fn every_number_has_a_unit() {
 
 #[test]
 fn the_schema_refuses_what_breaks_it() {
-    let valid = run(&[
+    let valid = netsim_run(&[
         "netsim", "--d", "2", "--k", "3", "--rate", "0.01", "--cycles", "100", "--format", "json",
     ]);
     assert_eq!(netsim_schema_errors(&valid), Ok(()));

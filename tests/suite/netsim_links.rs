@@ -26,9 +26,7 @@ fn every_link_is_listed_with_what_it_carried() {
         "--format",
         "json",
     ];
-    let (status, out, stderr) = kautzgen(&args);
-    assert_eq!(status, 0, "{stderr}");
-    let json: serde_json::Value = common::netsim_json(&out);
+    let json = common::netsim_run(&args);
     let links = json["per_link"].as_array().unwrap();
     // K(2,3): 12 nodes of 2 out-links each, in node then port order.
     assert_eq!(links.len(), 24);

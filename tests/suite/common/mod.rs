@@ -42,6 +42,14 @@ pub fn netsim_json(stdout: &str) -> Value {
     value
 }
 
+/// Runs kautzgen with `args`, which must succeed, and returns its JSON, checked against
+/// docs/netsim.schema.json.
+pub fn netsim_run(args: &[&str]) -> Value {
+    let (status, stdout, stderr) = kautzgen(args);
+    assert_eq!(status, 0, "{args:?}: {stderr}");
+    netsim_json(&stdout)
+}
+
 /// Whether `value` follows docs/netsim.schema.json: the validator's errors if not. The
 /// schema is compiled once for every test.
 pub fn netsim_schema_errors(value: &Value) -> Result<(), String> {

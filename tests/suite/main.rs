@@ -38,6 +38,7 @@ mod network_model;
 mod network_self_timed;
 mod network_topologies;
 mod prove_equivalence;
+mod shard_merge;
 mod switch_model;
 mod synth_flow;
 mod synth_fusesoc;

@@ -175,13 +175,12 @@ pub fn simulated(
     let vectors = VectorSet::new(graph, pairs, Shard::WHOLE)?;
     let unit = RouteGenUnit::new(params, None, vectors);
     let options = sequence::Options {
-        shard: Shard::WHOLE,
         shown: SHOWN_BY_VERIFY,
         wave: None,
         progress: &|_| {},
     };
     let start = Instant::now();
-    let report = sequence::verify(simulator, &unit, options)?;
+    let report = sequence::verify(simulator, &unit, Shard::WHOLE, options)?;
     let elapsed = start.elapsed();
     Ok(SimMeasurement {
         graph: *graph,

@@ -9,6 +9,7 @@
 use crate::cli::input_error;
 use crate::emit::names::{Language, legalise, name_design};
 use crate::rtl::ir::Design;
+use crate::sim::vectors::Shard;
 use crate::units::check::Check;
 use crate::units::{self, HardwareUnit, Purpose, REGISTRY, UnitKind};
 use clap::parser::ValueSource;
@@ -153,6 +154,14 @@ impl<P: CommandPurpose> UnitSelection<P> {
     /// Whether the user named a unit or gave any of the default unit's options.
     pub fn given(&self) -> bool {
         self.matches.subcommand().is_some() || !self.default_options_given().is_empty()
+    }
+
+    /// The shard `--shard I/N` names, for a unit that takes it; none for the whole check.
+    pub fn shard(&self) -> anyhow::Result<Option<Shard>> {
+        let matches = self.chosen_matches();
+        let text = matches.try_get_one::<String>("shard").ok().flatten();
+        text.map(|text| text.parse::<Shard>().map_err(input_error))
+            .transpose()
     }
 
     /// The file `--wave` names, for a unit that takes it.

@@ -4,11 +4,13 @@
 //! the top module's ports, applies each vector, and records the outputs; the comparison
 //! with the golden model lives here, once.
 //!
-//! In: a [`FunctionUnit`]. Out: a report of vectors passed and failed, the first failures
-//! in full with port names.
+//! In: a [`FunctionUnit`] and the positions of its vectors to run. Out: each vector's
+//! [`Outcome`], and the report made from them ([`FunctionReport::of`]): vectors passed and
+//! failed, the first failures in full with port names.
 
 use crate::emit::names::{Language, name_design};
 use crate::rtl::ir::{Design, Direction, Signal, SignalId, SignalKind};
+use crate::sim::outcome::{Describing, Outcome};
 use crate::sim::testbench::{render_template, testbench_name};
 use crate::sim::vectors::Shard;
 use crate::sim::{SimError, Simulator, copy_wave, write_sources};
@@ -89,6 +91,19 @@ impl FunctionReport {
 
     pub fn all_passed(&self) -> bool {
         self.failed == 0 && self.passed > 0
+    }
+
+    /// The report of `simulator` on vectors with these `outcomes`, in their order, the
+    /// first `shown` failures in full.
+    pub fn of(simulator: &str, outcomes: &[Outcome], shown: usize) -> Self {
+        let mut report = FunctionReport::new(simulator);
+        for outcome in outcomes {
+            match outcome.passed {
+                true => report.pass(),
+                false => report.fail(shown, || outcome.failure_text()),
+            }
+        }
+        report
     }
 
     /// The failures shown, how many more there were, and `<sim>: N passed, M failed`.
@@ -350,11 +365,23 @@ pub fn verify(
     shard: Shard,
     shown: usize,
 ) -> Result<FunctionReport, SimError> {
-    let design = unit.design();
-    let indices: Vec<u64> = (0..unit.vector_count())
+    let positions: Vec<u64> = (0..unit.vector_count())
         .filter(|&i| shard.selects(i))
         .collect();
-    let rows: Vec<Vec<u64>> = indices.iter().map(|&i| unit.vector(i)).collect();
+    let outcomes = outcomes(simulator, unit, &positions, shown)?;
+    Ok(FunctionReport::of(simulator.name(), &outcomes, shown))
+}
+
+/// Runs the vectors of `unit` at `positions` through `simulator` and compares the outputs
+/// with the golden model: each vector's outcome, the first `shown` failures in full.
+pub fn outcomes(
+    simulator: &dyn Simulator,
+    unit: &dyn FunctionUnit,
+    positions: &[u64],
+    shown: usize,
+) -> Result<Vec<Outcome>, SimError> {
+    let design = unit.design();
+    let rows: Vec<Vec<u64>> = positions.iter().map(|&i| unit.vector(i)).collect();
     let run = simulate(
         simulator,
         &design,
@@ -364,7 +391,6 @@ pub fn verify(
         None,
     )?;
     let (inputs, outputs) = (&run.inputs, &run.outputs);
-    let mut report = FunctionReport::new(simulator.name());
     let show = |ports: &[TbPort], values: &[String]| {
         ports
             .iter()
@@ -373,16 +399,14 @@ pub fn verify(
             .collect::<Vec<_>>()
             .join(" ")
     };
-    for ((&i, given), line) in indices.iter().zip(&rows).zip(&run.lines) {
+    let mut describing = Describing::first(shown);
+    let mut outcomes = Vec::with_capacity(positions.len());
+    for ((&i, given), line) in positions.iter().zip(&rows).zip(&run.lines) {
         let expected = unit.expected(given);
         let got = parse_line(line);
         let matches =
             got.len() == expected.len() && got.iter().zip(&expected).all(|(g, e)| *g == Some(*e));
-        if matches {
-            report.pass();
-            continue;
-        }
-        report.fail(shown, || {
+        let describe = || {
             let hex = |values: &[u64], ports: &[TbPort]| -> Vec<String> {
                 values
                     .iter()
@@ -405,7 +429,8 @@ pub fn verify(
                 show(outputs, &hex(&expected, outputs)),
                 show(outputs, &got_text)
             )
-        });
+        };
+        outcomes.push(describing.outcome(matches, describe, None));
     }
-    Ok(report)
+    Ok(outcomes)
 }

@@ -3,7 +3,8 @@
 //!
 //! Three families of units share one testbench per language each and one comparison with
 //! the golden model each: [`function`] units (an answer per input), [`sequence`] units
-//! (items handed out one per request) and [`stream`] units (every output in every cycle);
+//! (items handed out one per request), whose vectors' [`outcome`]s make their reports,
+//! and [`stream`] units (every output in every cycle);
 //! [`self_timed`] wires self-timed nodes with a delay per wire ([`delays`]). A
 //! [`Simulator`] ([`verilator`], [`ghdl`], [`icarus`]) compiles a testbench with the design
 //! once, in a temporary directory, then runs it; [`export`] writes the same testbenches in
@@ -15,6 +16,7 @@ pub mod export;
 pub mod function;
 pub mod ghdl;
 pub mod icarus;
+pub mod outcome;
 pub mod self_timed;
 pub mod sequence;
 pub mod stream;

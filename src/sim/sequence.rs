@@ -4,9 +4,10 @@
 //! from the top module's ports, drives the handshake, and records each item, how it was
 //! held and the cycles of work; the comparison with the golden model lives here, once.
 //!
-//! In: a [`SequenceUnit`]. Out: a [`SequenceReport`]: vectors passed and failed, the first
-//! failures in full (inputs, items expected and seen, what is wrong), and the cycles of
-//! work per sequence against the unit's bound.
+//! In: a [`SequenceUnit`] and the positions of its vectors to run. Out: each vector's
+//! [`Outcome`], and the [`SequenceReport`] made from them: vectors passed and failed, the
+//! first failures in full (inputs, items expected and seen, what is wrong), and the cycles
+//! of work per sequence against the unit's bound.
 //!
 //! The handshake (port names from [`SequenceUnit::handshake`]): `start` captures the data
 //! inputs and starts, from any state; `valid` holds an item on the item ports until
@@ -29,6 +30,7 @@ use crate::emit::names::{Language, name_design};
 use crate::random::mix;
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::sim::bits::Bits;
+use crate::sim::outcome::{Describing, Outcome};
 use crate::sim::testbench::{TIMEOUT_FACTOR, check_top, render_template, testbench_name};
 use crate::sim::vectors::Shard;
 use crate::sim::words::Words;
@@ -127,6 +129,43 @@ pub struct SequenceReport {
 impl SequenceReport {
     pub fn all_passed(&self) -> bool {
         self.failed == 0 && self.passed > 0
+    }
+
+    /// The report of `simulator` on vectors of `unit` with these `outcomes`, in their
+    /// order, the first `shown` failures in full.
+    pub fn of(
+        simulator: &str,
+        unit: &dyn SequenceUnit,
+        outcomes: &[Outcome],
+        shown: usize,
+    ) -> Self {
+        let mut report = SequenceReport {
+            simulator: simulator.to_string(),
+            passed: 0,
+            failed: 0,
+            failures: Vec::new(),
+            sequences: 0,
+            total_cycles: 0,
+            max_cycles: 0,
+            bound: unit.cycle_bound(),
+            sequence_name: unit.sequence_name(),
+        };
+        for outcome in outcomes {
+            if let Some(cycles) = outcome.cycles {
+                report.sequences += 1;
+                report.total_cycles += cycles;
+                report.max_cycles = report.max_cycles.max(cycles);
+            }
+            if outcome.passed {
+                report.passed += 1;
+                continue;
+            }
+            report.failed += 1;
+            if report.failures.len() < shown {
+                report.failures.push(outcome.failure_text());
+            }
+        }
+        report
     }
 
     /// The failures shown, how many more there were, the cycles, and
@@ -655,7 +694,6 @@ const BATCH: usize = 50_000;
 /// How a sequence unit's check runs.
 #[derive(Clone, Copy)]
 pub struct Options<'a> {
-    pub shard: Shard,
     /// Failures kept in full.
     pub shown: usize,
     /// Copy the run's waves (VCD) here; the vectors then run as one batch.
@@ -664,32 +702,55 @@ pub struct Options<'a> {
     pub progress: &'a dyn Fn(u64),
 }
 
-/// Runs every vector of `options.shard` of `unit` through `simulator`, built once and run
-/// batch by batch, and compares each record with the golden model. When the error names a
-/// log, the working directory is kept.
+/// Runs every vector of `shard` of `unit` through `simulator`, built once and run batch by
+/// batch, and compares each record with the golden model. When the error names a log, the
+/// working directory is kept.
 pub fn verify(
     simulator: &dyn Simulator,
     unit: &dyn SequenceUnit,
+    shard: Shard,
     options: Options,
 ) -> Result<SequenceReport, SimError> {
+    let positions: Vec<u64> = (0..unit.vector_count())
+        .filter(|&i| shard.selects(i))
+        .collect();
+    let outcomes = outcomes(simulator, unit, &positions, options)?;
+    Ok(SequenceReport::of(
+        simulator.name(),
+        unit,
+        &outcomes,
+        options.shown,
+    ))
+}
+
+/// Runs the vectors of `unit` at `positions` through `simulator`, built once and run batch
+/// by batch, and compares each record with the golden model: each vector's outcome. When
+/// the error names a log, the working directory is kept.
+pub fn outcomes(
+    simulator: &dyn Simulator,
+    unit: &dyn SequenceUnit,
+    positions: &[u64],
+    options: Options,
+) -> Result<Vec<Outcome>, SimError> {
     let design = unit.design();
     let work =
         crate::interrupt::scratch::ScratchDir::new(&format!("kautzgen-{}-", simulator.name()))
             .map_err(SimError::io("cannot create a temporary directory"))?;
-    let report = run(simulator, unit, &design, options, work.path());
-    if report.as_ref().is_err_and(SimError::keeps_files) {
+    let outcomes = run(simulator, unit, &design, positions, options, work.path());
+    if outcomes.as_ref().is_err_and(SimError::keeps_files) {
         let _kept = work.keep();
     }
-    report
+    outcomes
 }
 
 fn run(
     simulator: &dyn Simulator,
     unit: &dyn SequenceUnit,
     design: &Design,
+    positions: &[u64],
     options: Options,
     work: &Path,
-) -> Result<SequenceReport, SimError> {
+) -> Result<Vec<Outcome>, SimError> {
     let language = simulator.language();
     let mut sources = match unit.files(language) {
         Some(files) if files.is_empty() => {
@@ -711,38 +772,21 @@ fn run(
     sources.push(tb_path);
     simulator.compile(work, &sources, &tb, wave)?;
     let ports = ports(design, &unit.handshake(), language);
-    let count = unit.vector_count();
-    let indices: Vec<u64> = (0..count).filter(|&i| options.shard.selects(i)).collect();
-    let mut report = SequenceReport {
-        simulator: simulator.name().to_string(),
-        passed: 0,
-        failed: 0,
-        failures: Vec::new(),
-        sequences: 0,
-        total_cycles: 0,
-        max_cycles: 0,
-        bound: unit.cycle_bound(),
-        sequence_name: unit.sequence_name(),
-    };
-    let batch = if wave { indices.len().max(1) } else { BATCH };
-    for indices in indices.chunks(batch) {
+    let mut describing = Describing::first(options.shown);
+    let mut outcomes = Vec::with_capacity(positions.len());
+    let batch = if wave { positions.len().max(1) } else { BATCH };
+    for indices in positions.chunks(batch) {
         let records = run_batch(simulator, unit, indices, &ports, &tb, wave, work)?;
         for (position, &i) in indices.iter().enumerate() {
-            judge_vector(
-                unit,
-                i,
-                records.get(position),
-                &ports,
-                options.shown,
-                &mut report,
-            );
+            let outcome = judge_vector(unit, i, records.get(position), &ports, &mut describing);
+            outcomes.push(outcome);
         }
         (options.progress)(indices.len() as u64);
     }
     if let Some(path) = options.wave {
         copy_wave(work, path)?;
     }
-    Ok(report)
+    Ok(outcomes)
 }
 
 /// Runs the vectors at `indices` through the built testbench and reads what it recorded.
@@ -781,16 +825,15 @@ fn run_batch(
     })
 }
 
-/// Judges vector `i` by its `record` (none: the records ended before it) and counts it
-/// in `report`, keeping it in full among the first `shown` failures.
+/// Judges vector `i` by its `record` (none: the records ended before it), describing it in
+/// full if `describing` still does.
 fn judge_vector(
     unit: &dyn SequenceUnit,
     i: u64,
     record: Option<&Record>,
     ports: &Ports,
-    shown: usize,
-    report: &mut SequenceReport,
-) {
+    describing: &mut Describing,
+) -> Outcome {
     let missing = Record {
         reset_low: None,
         items: Vec::new(),
@@ -801,21 +844,8 @@ fn judge_vector(
     let stimulus = Stimulus::for_inputs(&given, unit.cycle_bound());
     let expected = unit.expected(&given);
     let (problems, cycles) = judge(unit, record, &expected, &stimulus, &ports.items);
-    if let Some(cycles) = cycles {
-        report.sequences += 1;
-        report.total_cycles += cycles;
-        report.max_cycles = report.max_cycles.max(cycles);
-    }
-    if problems.is_empty() {
-        report.passed += 1;
-        return;
-    }
-    report.failed += 1;
-    if report.failures.len() < shown {
-        report
-            .failures
-            .push(failure(unit, i, record, ports, problems));
-    }
+    let passed = problems.is_empty();
+    describing.outcome(passed, || failure(unit, i, record, ports, problems), cycles)
 }
 
 /// Vector `i`, failing with `problems`, in full: its inputs and stimulus, the answer

@@ -222,11 +222,7 @@ impl VectorSet {
 
     /// One line for reports: what was selected and which shard of it runs.
     pub fn describe(&self) -> String {
-        self.describe_as(self.shard)
-    }
-
-    /// What [`Self::describe`] says of these vectors restricted to `shard`.
-    pub fn describe_as(&self, shard: Shard) -> String {
+        let shard = self.shard;
         let selection = match (&self.pairs, &self.source) {
             (Pairs::Sample { seed, .. }, Source::Listed(_)) => {
                 format!(

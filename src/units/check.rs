@@ -7,7 +7,9 @@
 //! handed out one per request) and stream units ([`StreamUnit`]: every output in every
 //! cycle). [`Family`] turns any of them into a [`Check`]; a unit checked in its own way
 //! (the network message by message, the self-timed ring with wire delays) implements
-//! [`Check`] itself.
+//! [`Check`] itself. The checks of function and sequence units are independent vectors
+//! ([`Vectors`]): they run in any shards, and their reports are made from every vector's
+//! [`Outcome`].
 
 use crate::choice::Choice;
 use crate::emit::names::Language;
@@ -15,9 +17,9 @@ use crate::emit::testbench::Testbench;
 use crate::input::InputError;
 use crate::rtl::ir::Design;
 use crate::sim::function::{self, FunctionReport, FunctionUnit};
+use crate::sim::outcome::Outcome;
 use crate::sim::sequence::{self, SequenceReport, SequenceUnit};
 use crate::sim::stream::{self, StreamUnit};
-use crate::sim::vectors::Shard;
 use crate::sim::{SHOWN_BY_VERIFY, SimError, Simulator, export};
 use std::path::Path;
 
@@ -98,9 +100,14 @@ pub trait Check {
     fn simulation(&self) -> Simulation {
         Simulation::Clocked
     }
-    /// How many vectors the check runs batch by batch, telling [`Run::progress`] of each
-    /// batch; `None` for a check that runs whole.
-    fn batched_vectors(&self) -> Option<u64> {
+    /// Whether the check runs its vectors batch by batch, telling [`Run::progress`] of
+    /// each batch; false for a check that runs whole.
+    fn batched(&self) -> bool {
+        false
+    }
+    /// The check as independent vectors, which run in any shards; `None` for a check that
+    /// runs as one (a stream of cycles, a network's traffic).
+    fn vectors(&self) -> Option<&dyn Vectors> {
         None
     }
     /// Runs the check in `simulator` and judges it against the golden model.
@@ -108,6 +115,23 @@ pub trait Check {
     /// The self-checking testbench in `languages` that runs the same check without
     /// kautzgen, and how many checks it makes; an input error for a check that has none.
     fn testbench(&self, languages: &[Language]) -> Result<Testbench, ExportError>;
+}
+
+/// A check made of independent vectors.
+pub trait Vectors {
+    /// How many vectors the whole check runs.
+    fn count(&self) -> u64;
+    /// Runs the vectors at `positions` (increasing) in `simulator`: each one's outcome, in
+    /// their order, the first [`Run::shown`] failures in full.
+    fn outcomes(
+        &self,
+        simulator: &dyn Simulator,
+        positions: &[u64],
+        run: Run,
+    ) -> Result<Vec<Outcome>, SimError>;
+    /// The verdict of `simulator` from the `outcomes` of every vector, in their order, the
+    /// first `shown` failures in full.
+    fn verdict(&self, simulator: &str, outcomes: &[Outcome], shown: usize) -> Verdict;
 }
 
 /// Why a check's testbench cannot be written.
@@ -126,26 +150,19 @@ pub enum Family {
     Stream(Box<dyn StreamUnit>),
 }
 
-/// A family unit as a [`Check`], with the heading `verify` prints and the slice of its
-/// vectors checked.
+/// A family unit as a [`Check`], with the heading `verify` prints.
 pub struct FamilyCheck {
     pub unit: Family,
     pub heading: String,
-    pub shard: Shard,
 }
 
 impl FamilyCheck {
-    /// A function unit checked on the vectors of `shard`: `<unit>: N vectors`.
-    pub fn function(unit: Box<dyn FunctionUnit>, shard: Shard) -> Self {
-        let heading = format!(
-            "{}: {} vectors",
-            unit.describe(),
-            shard.len_of(unit.vector_count())
-        );
+    /// A function unit checked on all its vectors: `<unit>: N vectors`.
+    pub fn function(unit: Box<dyn FunctionUnit>) -> Self {
+        let heading = format!("{}: {} vectors", unit.describe(), unit.vector_count());
         FamilyCheck {
             unit: Family::Function(unit),
             heading,
-            shard,
         }
     }
 
@@ -154,7 +171,6 @@ impl FamilyCheck {
         FamilyCheck {
             unit: Family::Stream(unit),
             heading,
-            shard: Shard::WHOLE,
         }
     }
 }
@@ -179,31 +195,24 @@ impl Check for FamilyCheck {
         }
     }
 
-    fn batched_vectors(&self) -> Option<u64> {
+    fn batched(&self) -> bool {
+        matches!(self.unit, Family::Sequence(_))
+    }
+
+    fn vectors(&self) -> Option<&dyn Vectors> {
         match &self.unit {
-            Family::Sequence(unit) => Some(self.shard.len_of(unit.vector_count())),
-            _ => None,
+            Family::Stream(_) => None,
+            _ => Some(self),
         }
     }
 
     fn verify(&self, simulator: &dyn Simulator, run: Run) -> Result<Verdict, SimError> {
-        Ok(match &self.unit {
-            Family::Function(unit) => {
-                function::verify(simulator, unit.as_ref(), self.shard, run.shown)?.into()
-            }
-            Family::Sequence(unit) => {
-                let options = sequence::Options {
-                    shard: self.shard,
-                    shown: run.shown,
-                    wave: run.wave,
-                    progress: run.progress,
-                };
-                sequence::verify(simulator, unit.as_ref(), options)?.into()
-            }
-            Family::Stream(unit) => {
-                stream::verify(simulator, unit.as_ref(), run.shown, run.wave)?.into()
-            }
-        })
+        if let Family::Stream(unit) = &self.unit {
+            return Ok(stream::verify(simulator, unit.as_ref(), run.shown, run.wave)?.into());
+        }
+        let every: Vec<u64> = (0..self.count()).collect();
+        let outcomes = self.outcomes(simulator, &every, run)?;
+        Ok(self.verdict(simulator.name(), &outcomes, run.shown))
     }
 
     fn testbench(&self, languages: &[Language]) -> Result<Testbench, ExportError> {
@@ -212,6 +221,50 @@ impl Check for FamilyCheck {
             Family::Sequence(unit) => export::sequence_unit(unit.as_ref(), languages)?,
             Family::Stream(unit) => export::stream_unit(unit.as_ref(), languages)?,
         })
+    }
+}
+
+/// Why a stream unit's check is never taken as [`Vectors`].
+const STREAM: &str = "a stream unit's cycles are one run, not independent vectors: FamilyCheck::vectors gives None for it";
+
+impl Vectors for FamilyCheck {
+    fn count(&self) -> u64 {
+        match &self.unit {
+            Family::Function(unit) => unit.vector_count(),
+            Family::Sequence(unit) => unit.vector_count(),
+            Family::Stream(_) => unreachable!("{STREAM}"),
+        }
+    }
+
+    fn outcomes(
+        &self,
+        simulator: &dyn Simulator,
+        positions: &[u64],
+        run: Run,
+    ) -> Result<Vec<Outcome>, SimError> {
+        match &self.unit {
+            Family::Function(unit) => {
+                function::outcomes(simulator, unit.as_ref(), positions, run.shown)
+            }
+            Family::Sequence(unit) => {
+                let options = sequence::Options {
+                    shown: run.shown,
+                    wave: run.wave,
+                    progress: run.progress,
+                };
+                sequence::outcomes(simulator, unit.as_ref(), positions, options)
+            }
+            Family::Stream(_) => unreachable!("{STREAM}"),
+        }
+    }
+
+    fn verdict(&self, simulator: &str, outcomes: &[Outcome], shown: usize) -> Verdict {
+        match &self.unit {
+            Family::Sequence(unit) => {
+                SequenceReport::of(simulator, unit.as_ref(), outcomes, shown).into()
+            }
+            _ => FunctionReport::of(simulator, outcomes, shown).into(),
+        }
     }
 }
 

@@ -6,8 +6,7 @@
 use crate::choice::Choice;
 use crate::input::{InputError, input_error};
 use crate::sim::delays::DelaySource;
-use crate::sim::vectors::{MAX_SAMPLE, Pairs, Shard};
-use crate::units::Purpose;
+use crate::sim::vectors::{MAX_SAMPLE, Pairs};
 use std::path::PathBuf;
 
 /// `--fault`: a deliberate fault built into the design, to see verification fail.
@@ -82,27 +81,15 @@ impl PairsArg {
     }
 }
 
-/// `--shard`, for units whose vectors are independent of one another.
+/// `--shard`, for units whose vectors are independent of one another; `verify` reads it
+/// (`crate::cli::unit::UnitSelection::shard`).
 #[derive(Debug, Clone, clap::Args)]
 #[group(skip)]
 pub struct ShardArg {
-    /// Verify slice I of N (0 <= I < N): the vectors at positions p with p mod N = I.
-    /// The N slices are disjoint and together hold every vector.
+    /// Verify the vectors at positions p with p mod N = I (0 <= I < N), and write their
+    /// outcomes to --out FILE: a part, which `kautzgen merge` joins with the other shards'
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
-}
-
-impl ShardArg {
-    /// The slice `--shard` asks for, of a command of `purpose` (only `verify` takes it).
-    pub fn of(matches: &clap::ArgMatches, purpose: Purpose) -> Result<Shard, InputError> {
-        if !purpose.runs() {
-            return Ok(Shard::WHOLE);
-        }
-        match read::<ShardArg>(matches)?.shard {
-            Some(text) => text.parse().map_err(input_error),
-            None => Ok(Shard::WHOLE),
-        }
-    }
 }
 
 /// `--wave`, for units whose check is one run that a VCD file can hold.

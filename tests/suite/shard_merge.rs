@@ -166,6 +166,60 @@ fn a_deadlock_sweep_merges_into_its_whole_table() {
     merges_like_the_whole_run("torus deadlock-sweep", &line, 12, &[1, 2, 3]);
 }
 
+#[test]
+fn a_failing_verification_merges_into_its_whole_report() {
+    // K(2,2)'s 30 pairs and 6 invalid vectors in GHDL, phase B skipped: 24 pairs fail,
+    // the first ten shown in full whatever shard they ran in (the other 14 counted), and
+    // the merge, as the whole run, writes the report and exits 1.
+    let line = [
+        "verify",
+        "--d",
+        "2",
+        "--k",
+        "2",
+        "--pairs",
+        "all",
+        "--sim",
+        "ghdl",
+        "--fault",
+        "phase-b-skipped",
+    ];
+    let root = tempfile::tempdir().unwrap();
+    let whole = root.path().join("whole.txt");
+    let mut args = line.to_vec();
+    args.extend(["--out", whole.to_str().unwrap()]);
+    let (status, stdout, stderr) = kautzgen(&args);
+    assert_eq!((status, stdout.as_str()), (1, ""), "{stderr}");
+    let failed = "error: verification failed (ghdl: 24 of 36 vectors)\n";
+    assert_eq!(stderr, failed);
+    let report = std::fs::read_to_string(&whole).unwrap();
+    assert!(
+        report.starts_with(
+            "route generator with fault phase-b-skipped of K(2,2): all 30 pairs and 6 invalid vectors: 36 vectors\n"
+        ),
+        "{report}"
+    );
+    assert_eq!(report.matches("\nghdl: vector ").count(), 10, "{report}");
+    assert!(
+        report.contains("\nghdl: 14 more failures not shown\n")
+            && report.ends_with("\nghdl: 12 passed, 24 failed\n"),
+        "{report}"
+    );
+    for count in [1, 2, 3] {
+        let parts = shards(root.path(), "verify", &line, 36, count);
+        let merged = root.path().join(format!("merged-{count}.txt"));
+        let mut args = vec!["merge"];
+        args.extend(parts.iter().map(String::as_str));
+        args.extend(["--out", merged.to_str().unwrap()]);
+        assert_eq!(
+            kautzgen(&args),
+            (1, String::new(), failed.to_string()),
+            "{count} shards"
+        );
+        assert_eq!(std::fs::read_to_string(&merged).unwrap(), report);
+    }
+}
+
 /// Runs `kautzgen merge` with `args`; it must refuse them with exit status 2, printing
 /// nothing and `message` on standard error.
 fn refused(args: &[&str], message: &str) {

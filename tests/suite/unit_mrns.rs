@@ -27,7 +27,6 @@ use std::process::Command;
 /// Every vector, the first `shown` failures in full, no waves.
 fn whole(shown: usize) -> Options<'static> {
     Options {
-        shard: Shard::WHOLE,
         shown,
         wave: None,
         progress: &|_| {},
@@ -43,7 +42,8 @@ fn exhaustive(radices: &[u64]) -> MrnsPathUnit {
 }
 
 fn run(simulator: &dyn Simulator, unit: &MrnsPathUnit) -> SequenceReport {
-    verify(simulator, unit, whole(3)).unwrap_or_else(|e| panic!("{}: {e}", unit.describe()))
+    verify(simulator, unit, Shard::WHOLE, whole(3))
+        .unwrap_or_else(|e| panic!("{}: {e}", unit.describe()))
 }
 
 /// Every vector of `unit` passes in `simulator`, each route set in exactly the bound.
@@ -350,11 +350,15 @@ fn a_missing_simulator_fails_naming_the_install_command() {
         exe: "/nonexistent/ghdl".into(),
     };
     assert_eq!(
-        verify(&verilator, &unit, whole(3)).unwrap_err().to_string(),
+        verify(&verilator, &unit, Shard::WHOLE, whole(3))
+            .unwrap_err()
+            .to_string(),
         "verilator is not installed (could not run '/nonexistent/verilator'); install it with `apt-get install verilator`, or `make deps`"
     );
     assert_eq!(
-        verify(&ghdl, &unit, whole(3)).unwrap_err().to_string(),
+        verify(&ghdl, &unit, Shard::WHOLE, whole(3))
+            .unwrap_err()
+            .to_string(),
         "ghdl is not installed (could not run '/nonexistent/ghdl'); install it with `apt-get install ghdl`, or `make deps`"
     );
 }

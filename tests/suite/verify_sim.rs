@@ -290,48 +290,6 @@ fn each_built_in_fault_fails_in_both_simulators() {
 }
 
 #[test]
-fn shards_add_up_to_the_whole() {
-    // 138 vectors of K(2,3) in two shards of 69: each passes alone, and with phase B
-    // skipped their failures add up to those of the whole.
-    let mut failures = 0;
-    for i in ["0/2", "1/2"] {
-        let args = [
-            "verify",
-            "--d",
-            "2",
-            "--k",
-            "3",
-            "--pairs",
-            "all",
-            "--shard",
-            i,
-            "--sim",
-            "verilator",
-        ];
-        assert_passes(
-            &kautzgen(&args),
-            &format!(
-                "route generator of K(2,3): all 132 pairs and 6 invalid vectors, shard {i}: 69 vectors"
-            ),
-            69,
-            16,
-            &["verilator"],
-        );
-        let faulty = kautzgen(&[&args[..], &["--fault", "phase-b-skipped"]].concat());
-        let stdout = text(&faulty.stdout);
-        let summary = stdout
-            .lines()
-            .find_map(|l| l.strip_prefix("verilator: ")?.strip_suffix(" failed"))
-            .unwrap_or_else(|| panic!("{i}: {stdout}"));
-        let (passed, failed) = summary.split_once(" passed, ").unwrap();
-        let (passed, failed): (u64, u64) = (passed.parse().unwrap(), failed.parse().unwrap());
-        assert_eq!(passed + failed, 69, "{i}");
-        failures += failed;
-    }
-    assert_eq!(failures, pairs_with_a_phase_b_route(2, 3));
-}
-
-#[test]
 fn waves_are_written_in_both_simulators() {
     let scratch = tempfile::tempdir().unwrap();
     for sim in ["verilator", "ghdl"] {
@@ -389,7 +347,6 @@ fn k23_reading(dir: &Path) -> RouteGenUnit {
 
 fn options() -> Options<'static> {
     Options {
-        shard: Shard::WHOLE,
         shown: 10,
         wave: None,
         progress: &|_| {},
@@ -416,7 +373,8 @@ fn a_missing_simulator_is_an_error_naming_the_install_command() {
         ),
     ];
     for (simulator, message) in simulators {
-        let error = sequence::verify(simulator.as_ref(), &unit, options()).unwrap_err();
+        let error =
+            sequence::verify(simulator.as_ref(), &unit, Shard::WHOLE, options()).unwrap_err();
         assert!(matches!(error, SimError::Missing { .. }));
         assert_eq!(error.to_string(), message);
     }
@@ -447,7 +405,8 @@ fn a_design_that_does_not_compile_keeps_its_log() {
         (Box::new(Ghdl::default()), "missing \";\""),
     ];
     for (simulator, in_log) in simulators {
-        let error = sequence::verify(simulator.as_ref(), &unit, options()).unwrap_err();
+        let error =
+            sequence::verify(simulator.as_ref(), &unit, Shard::WHOLE, options()).unwrap_err();
         let SimError::Compile { log, first, .. } = &error else {
             panic!("not a compile error: {error}");
         };

@@ -17,14 +17,17 @@ enum Takes {
 }
 
 /// The options that change how, where or in how many parts a command runs, never what it
-/// finds: the number of threads, the shard, the output and its `--force`, and `--quiet`.
-/// They are left out of every recorded command line.
-const RESULT_NEUTRAL: [(&str, Takes); 5] = [
+/// finds: the number of threads, the shard, the output and its `--force`, `--quiet`, and
+/// what `verify` keeps of the simulators' work (`--keep DIR`, `--wave FILE`). They are
+/// left out of every recorded command line.
+const RESULT_NEUTRAL: [(&str, Takes); 7] = [
     ("threads", Takes::Value),
     ("shard", Takes::Value),
     ("out", Takes::Value),
     ("force", Takes::Nothing),
     ("quiet", Takes::Nothing),
+    ("keep", Takes::Value),
+    ("wave", Takes::Value),
 ];
 
 /// The line a merge writes its result for, set once by `kautzgen merge`.
@@ -148,6 +151,11 @@ mod tests {
         assert_eq!(
             normalized(line),
             words("netsim sweep --graph 2,3 --rates 0.1")
+        );
+        let line = words("verify torus --k 3 --n 2 --keep work --sim ghdl --wave w.vcd");
+        assert_eq!(
+            normalized(line),
+            words("verify torus --k 3 --n 2 --sim ghdl")
         );
         // A value that merely starts like one of them is kept.
         let compare = vec![

@@ -13,6 +13,7 @@ use crate::rtl::ir::Design;
 use crate::rtl::kautz_route::parallel as rtl_parallel;
 use crate::rtl::kautz_route::pipelined as rtl_pipelined;
 use crate::rtl::kautz_route::{self, Arch, Fault, RouteGenParams, faithful};
+use crate::sim::sequence::SequenceUnit;
 use crate::sim::stream::StreamUnit;
 use crate::sim::vectors::{Shard, VectorSet};
 use crate::units::check::{Check, Family, FamilyCheck};
@@ -149,15 +150,14 @@ impl HardwareUnit for KautzUnit {
         let selection: PairsArg = read(matches)?;
         let fault = read::<FaultArg>(matches)?.parse::<Fault>("Kautz route generator")?;
         let running: Option<Running> = purpose.runs().then(|| read(matches)).transpose()?;
-        let shard = ShardArg::of(matches, purpose)?;
         let pairs = selection.pairs()?;
         let design_dir = match running.as_ref().and_then(|r| r.design.as_deref()) {
             Some(dir) => Some(self.design_dir(dir, fault.is_some())?),
             None => None,
         };
+        let vectors =
+            VectorSet::new(&self.params.graph, pairs, Shard::WHOLE).map_err(input_error)?;
         if self.params.arch == Arch::Pipelined {
-            // The engine's stream runs the vectors of the shard alone, from reset.
-            let vectors = VectorSet::new(&self.params.graph, pairs, shard).map_err(input_error)?;
             let described = vectors.describe();
             let seed = selection.seed.unwrap_or(1);
             let engine =
@@ -168,18 +168,13 @@ impl HardwareUnit for KautzUnit {
             );
             return Ok(Box::new(FamilyCheck::stream(Box::new(engine), heading)));
         }
-        // The sequence machinery takes the shard's vectors out of the whole selection, so
-        // that each is numbered by its position in it.
-        let vectors =
-            VectorSet::new(&self.params.graph, pairs, Shard::WHOLE).map_err(input_error)?;
         let mut unit = RouteGenUnit::new(self.params.clone(), fault, vectors);
         if let Some(dir) = design_dir {
             unit = unit.reading(dir);
         }
         Ok(Box::new(FamilyCheck {
-            heading: unit.describe_as(shard),
+            heading: SequenceUnit::describe(&unit),
             unit: Family::Sequence(Box::new(unit)),
-            shard,
         }))
     }
 

@@ -16,7 +16,7 @@ use crate::rtl::kautz_route::parallel;
 use crate::rtl::kautz_route::{self, Arch, Fault, RouteGenParams};
 use crate::sim::bits::Bits;
 use crate::sim::sequence::{Handshake, Item, Refused, SequenceUnit};
-use crate::sim::vectors::{Shard, VectorSet};
+use crate::sim::vectors::VectorSet;
 use crate::sim::words::{Field, InputWords, ItemWords, Words};
 use crate::topology::kautz::{Kautz, Letter};
 use crate::units::check::with_fault;
@@ -43,28 +43,6 @@ impl RouteGenUnit {
             vectors,
             read: None,
         }
-    }
-
-    /// What the unit checks on the vectors of `shard`: "route generator of K(2,3): all 132
-    /// pairs and 6 invalid vectors: 138 vectors", with the architecture, the built-in fault
-    /// or the directory read when there are.
-    pub fn describe_as(&self, shard: Shard) -> String {
-        if let Some(read) = &self.read {
-            return format!(
-                "route generator read from {} of {}",
-                read.given.display(),
-                self.vectors.describe_as(shard)
-            );
-        }
-        let arch = match self.params.arch {
-            Arch::Parallel => "parallel ",
-            _ => "",
-        };
-        let fault = with_fault(self.fault);
-        format!(
-            "{arch}route generator{fault} of {}",
-            self.vectors.describe_as(shard)
-        )
     }
 
     /// The unit simulating the design `read` (the faithful or parallel generator of the
@@ -94,9 +72,24 @@ impl RouteGenUnit {
 
 impl SequenceUnit for RouteGenUnit {
     /// "route generator of K(2,3): all 132 pairs and 6 invalid vectors: 138 vectors", with
-    /// the architecture and the built-in fault when there are.
+    /// the architecture, the built-in fault or the directory read when there are.
     fn describe(&self) -> String {
-        self.describe_as(Shard::WHOLE)
+        if let Some(read) = &self.read {
+            return format!(
+                "route generator read from {} of {}",
+                read.given.display(),
+                self.vectors.describe()
+            );
+        }
+        let arch = match self.params.arch {
+            Arch::Parallel => "parallel ",
+            _ => "",
+        };
+        let fault = with_fault(self.fault);
+        format!(
+            "{arch}route generator{fault} of {}",
+            self.vectors.describe()
+        )
     }
 
     fn design(&self) -> Design {

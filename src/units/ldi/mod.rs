@@ -106,14 +106,12 @@ impl HardwareUnit for Ldi {
         latency_text(u32::from(self.0.is_registered()))
     }
 
-    fn check(&self, matches: &ArgMatches, purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+    fn check(&self, matches: &ArgMatches, _: Purpose) -> Result<Box<dyn Check>, InputError> {
         let fault = read::<FaultArg>(matches)?.parse::<LdiFault>("LDI unit")?;
-        let shard = ShardArg::of(matches, purpose)?;
         let params = self.0.clone().with_fault(fault).map_err(input_error)?;
-        Ok(Box::new(FamilyCheck::function(
-            Box::new(LdiUnit::new(params)),
-            shard,
-        )))
+        Ok(Box::new(FamilyCheck::function(Box::new(LdiUnit::new(
+            params,
+        )))))
     }
 }
 use std::marker::PhantomData;

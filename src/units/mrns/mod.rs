@@ -8,7 +8,7 @@ use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
 use crate::rtl::mrns_path_gen::{self, Fault, MrnsPathGenParams};
 use crate::sim::sequence::SequenceUnit;
-use crate::sim::vectors::{Pairs, Shard};
+use crate::sim::vectors::Pairs;
 use crate::topology::mrns::Mrns;
 use crate::units::check::{Check, Family, FamilyCheck};
 use crate::units::options::{And, FaultArg, PairsArg, ShardArg, WaveArg, read};
@@ -81,10 +81,9 @@ impl HardwareUnit for MrnsPaths {
         )
     }
 
-    fn check(&self, matches: &ArgMatches, purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+    fn check(&self, matches: &ArgMatches, _: Purpose) -> Result<Box<dyn Check>, InputError> {
         let selection: PairsArg = read(matches)?;
         let fault = read::<FaultArg>(matches)?.parse::<Fault>("MRNS path generator")?;
-        let shard = ShardArg::of(matches, purpose)?;
         let params = self.0.clone();
         let mut unit = match selection.pairs()? {
             Pairs::All => MrnsPathUnit::new(params),
@@ -94,20 +93,15 @@ impl HardwareUnit for MrnsPaths {
         if let Some(fault) = fault {
             unit = unit.with_fault(fault);
         }
-        let shard_text = match shard == Shard::WHOLE {
-            true => String::new(),
-            false => format!(", shard {shard}"),
-        };
         let heading = format!(
-            "{}: {}{shard_text}: {} vectors",
+            "{}: {}: {} vectors",
             unit.describe(),
             unit.selection(),
-            shard.len_of(unit.vector_count())
+            unit.vector_count()
         );
         Ok(Box::new(FamilyCheck {
             unit: Family::Sequence(Box::new(unit)),
             heading,
-            shard,
         }))
     }
 }

@@ -113,10 +113,9 @@ impl HardwareUnit for TorusRouter {
         latency_text(self.0.latency())
     }
 
-    fn check(&self, matches: &ArgMatches, purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+    fn check(&self, matches: &ArgMatches, _: Purpose) -> Result<Box<dyn Check>, InputError> {
         let fault = read::<FaultArg>(matches)?.parse::<TorusFault>("torus unit")?;
         let selection: Selection = read(matches)?;
-        let shard = ShardArg::of(matches, purpose)?;
         let params = &self.0.clone().with_fault(fault);
         let faults = single_faults(params.router.torus(), 1, 1).map_err(input_error)?;
         let unit = match selection.vectors.unwrap_or(TorusVectors::Both) {
@@ -126,7 +125,7 @@ impl HardwareUnit for TorusRouter {
             TorusVectors::Walks => TorusUnit::walks(params.clone(), &faults),
         }
         .map_err(input_error)?;
-        Ok(Box::new(FamilyCheck::function(Box::new(unit), shard)))
+        Ok(Box::new(FamilyCheck::function(Box::new(unit))))
     }
 }
 use std::marker::PhantomData;

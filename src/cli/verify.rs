@@ -270,8 +270,9 @@ impl Shardable for Verification {
         let by_simulator = self.each_simulator(positions.len() as u64, |simulator, run| {
             vectors.outcomes(simulator, positions, run)
         })?;
+        let mut by_simulator: Vec<_> = by_simulator.into_iter().map(Vec::into_iter).collect();
         Ok((0..positions.len())
-            .map(|i| by_simulator.iter().map(|o| o[i].clone()).collect())
+            .map(|_| by_simulator.iter_mut().filter_map(Iterator::next).collect())
             .collect())
     }
 

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 /// Whether an option of [`RESULT_NEUTRAL`] takes a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Takes {
+pub enum Takes {
     Value,
     Nothing,
 }
@@ -20,7 +20,7 @@ enum Takes {
 /// finds: the number of threads, the shard, the output and its `--force`, `--quiet`, and
 /// what `verify` keeps of the simulators' work (`--keep DIR`, `--wave FILE`). They are
 /// left out of every recorded command line.
-const RESULT_NEUTRAL: [(&str, Takes); 7] = [
+pub const RESULT_NEUTRAL: [(&str, Takes); 7] = [
     ("threads", Takes::Value),
     ("shard", Takes::Value),
     ("out", Takes::Value),

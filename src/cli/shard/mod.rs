@@ -126,8 +126,8 @@ pub fn execute<S: Shardable>(
         let every: Vec<u64> = (0..items).collect();
         let results = job
             .run(&every)?
-            .iter()
-            .map(through_json)
+            .into_iter()
+            .map(|result| through_json(&result))
             .collect::<anyhow::Result<_>>()?;
         job.finish(output, results)?;
         progress::wall_time(&command, started);

@@ -101,9 +101,10 @@ impl Part {
         }
     }
 
-    /// The part as its file holds it: indented JSON, ending with a newline.
+    /// The part as its file holds it: JSON on one line (a verification's part holds a
+    /// result per vector), ending with a newline.
     pub fn text(&self) -> anyhow::Result<String> {
-        Ok(format!("{}\n", serde_json::to_string_pretty(self)?))
+        Ok(format!("{}\n", serde_json::to_string(self)?))
     }
 
     /// The part's shard, as `I/N`.

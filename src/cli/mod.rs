@@ -159,4 +159,48 @@ mod tests {
     fn the_command_line_is_consistent() {
         Cli::command().debug_assert();
     }
+
+    /// A command line of each registered command makes a job, and is named by its entry;
+    /// command lines that run whole make none.
+    #[test]
+    fn every_shardable_command_makes_a_job_and_no_other_does() {
+        let shardable = [
+            "netsim --d 2 --k 3 --rate 0.01 --cycles 10 --seeds 2",
+            "netsim sweep --graph 2,3 --out x",
+            "netsim saturate --d 2 --k 3",
+            "netsim compare --out x",
+            "netsim torus fig4 --out x",
+            "torus deadlock-sweep --ks 3 --ns 2",
+            "verify --d 2 --k 2",
+            "verify kautz --d 2 --k 2",
+            "verify ldi --m 18 --s 3",
+            "verify mrns --radices 2,3",
+            "verify torus --k 3 --n 2 --algo e-cube",
+        ];
+        let whole = [
+            "netsim --d 2 --k 3 --rate 0.01 --cycles 10",
+            "netsim torus --k 3 --n 2 --algo e-cube --rate 0.1 --cycles 10",
+            "torus deadlock --k 3 --n 2 --algo e-cube",
+            "verify --d 2 --k 2 --arch pipelined",
+            "verify switch --d 2",
+            "routes --d 2 --k 3 --src 01 --dst 20",
+        ];
+        let job_of = |line: &str| {
+            let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+            let cli =
+                super::parse_from(std::iter::once("kautzgen".to_string()).chain(words.clone()));
+            let job = super::job(cli.unwrap_or_else(|e| panic!("{line}: {e}")));
+            (words, job.unwrap_or_else(|e| panic!("{line}: {e}")))
+        };
+        assert_eq!(shardable.len(), super::shard::SHARDABLE.len());
+        for (line, name) in shardable.into_iter().zip(super::shard::SHARDABLE) {
+            let (words, job) = job_of(line);
+            assert_eq!(super::shard::command_line::command_path(&words), name);
+            assert!(super::shard::is_shardable(name));
+            assert!(job.is_some(), "{line}");
+        }
+        for line in whole {
+            assert!(job_of(line).1.is_none(), "{line}");
+        }
+    }
 }

@@ -309,3 +309,64 @@ fn parts_that_are_not_the_shards_of_one_run_are_refused() {
     assert_eq!(status, 0, "{stderr}");
     assert!(stdout.starts_with("| network |"), "{stdout}");
 }
+
+#[test]
+fn a_shard_needs_its_part_file_and_work_that_splits() {
+    let root = tempfile::tempdir().unwrap();
+    let part = root.path().join("part.json");
+    let part = part.to_str().unwrap();
+    for (line, message) in [
+        (
+            &[
+                "netsim", "saturate", "--d", "2", "--k", "3", "--shard", "0/2",
+            ][..],
+            "--shard 0/2 writes a part: give --out FILE",
+        ),
+        (
+            &[
+                "netsim", "--d", "2", "--k", "3", "--rate", "0.01", "--cycles", "100", "--shard",
+                "0/2", "--out", part,
+            ],
+            "--shard splits the runs of --seeds: give --seeds 2 or more",
+        ),
+        (
+            &[
+                "verify",
+                "--d",
+                "2",
+                "--k",
+                "2",
+                "--arch",
+                "pipelined",
+                "--shard",
+                "0/2",
+                "--out",
+                part,
+            ],
+            "--shard splits independent vectors, and this check runs its cycles as one: verify it whole",
+        ),
+        (
+            &[
+                "torus",
+                "deadlock-sweep",
+                "--ks",
+                "3",
+                "--ns",
+                "2",
+                "--shard",
+                "0/2",
+                "--out",
+                root.path().to_str().unwrap(),
+            ],
+            &format!(
+                "'{}' is a directory; give the name of a file",
+                root.path().display()
+            ),
+        ),
+    ] {
+        let (status, stdout, stderr) = kautzgen(line);
+        assert_eq!((status, stdout.as_str()), (2, ""), "{line:?}: {stderr}");
+        assert_eq!(stderr, format!("error: {message}\n"), "{line:?}");
+    }
+    assert!(!Path::new(part).exists());
+}

@@ -21,6 +21,7 @@ pub mod unknown_option;
 mod verify;
 
 use crate::input::InputError;
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 /// kautzgen: golden models and routing hardware for Kautz and related networks.
@@ -30,6 +31,11 @@ pub struct Cli {
     /// Show no progress bars (they appear only while standard error is a terminal).
     #[arg(long, global = true)]
     quiet: bool,
+    /// Threads that simulations use: a run's cycle is split between them, and a sweep's
+    /// points run on them (default: every core). Results are the same byte for byte for
+    /// every count.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     #[command(subcommand)]
     command: Command,
 }
@@ -68,6 +74,12 @@ pub fn parse() -> Result<Cli, clap::Error> {
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     progress::set_quiet(cli.quiet);
+    if let Some(threads) = cli.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(threads))
+            .build_global()
+            .context("starting the simulation threads")?;
+    }
     match cli.command {
         Command::Routes(args) => routes::run(args),
         Command::Draw(args) => draw::run(args),

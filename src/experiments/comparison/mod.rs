@@ -5,7 +5,7 @@
 //!
 //! In: the contenders' parameters and what to run ([`Comparison`]). Out: one
 //! [`Contender`]'s figures per network, in the order given. The saturation searches are
-//! [`super::saturation`]'s; points run on every processor ([`super::driver::parallel_map`]).
+//! [`super::saturation`]'s; points run on the run's threads ([`super::driver::parallel_map`]).
 //! Its table and chart are [`report`]'s.
 
 use super::driver::parallel_map;

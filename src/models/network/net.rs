@@ -9,6 +9,7 @@
 //! end, and the run's [`Summary`].
 
 use super::distances::capacity;
+use super::memory;
 use super::engine::{Desk, Fabric, Step};
 pub use super::faults::{FaultSpec, Faults};
 use super::message::{Finished, Message};
@@ -61,6 +62,14 @@ impl Net {
             return Err(NetError::TooLarge {
                 network: plan.name(),
                 nodes,
+            });
+        }
+        let estimate = memory::estimate(params);
+        if estimate.bytes > memory::limit() {
+            return Err(NetError::Memory {
+                network: plan.name(),
+                estimate,
+                limit: memory::limit(),
             });
         }
         let faults = params.faults.resolve(plan.as_ref(), params.seed)?;

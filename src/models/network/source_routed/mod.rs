@@ -141,6 +141,28 @@ impl SourceRouted {
     }
 }
 
+impl SourceRouted {
+    /// Bytes a node of a network of `ports` ports (port 0 included) and `address_bytes`-byte
+    /// addresses takes ([`super::memory`]): its router with its address, the source address
+    /// it receives, and room for a worm and a message's bytes once it has sent and received
+    /// one; its switch, flags and queue; its wires, links and counters.
+    pub fn bytes_per_node(ports: usize, address_bytes: usize) -> u64 {
+        use super::memory::heap_block;
+        use std::mem::size_of;
+        let router = size_of::<Router>() as u64
+            + 2 * heap_block(address_bytes)
+            + heap_block(WORM_ALLOWANCE * size_of::<u16>())
+            + heap_block(WORM_ALLOWANCE);
+        let node = size_of::<Switch<u8>>() + size_of::<NodeState>() + size_of::<BinaryHeap<Queued>>();
+        let per_port = size_of::<Wire>() + size_of::<u16>() + 2 * size_of::<u32>();
+        router + (node + ports * per_port + size_of::<u16>()) as u64
+    }
+}
+
+/// Words a router's worm, and bytes its receive buffer, are expected to hold once used: a
+/// 16-byte message's worm on a diameter-10 network has about 40 words.
+const WORM_ALLOWANCE: usize = 48;
+
 impl Fabric for SourceRouted {
     fn inject(&mut self, message: Message) {
         let src = message.src as usize;

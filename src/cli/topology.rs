@@ -192,7 +192,9 @@ fn all_distances(built: &Built, net: &SwitchNetwork) -> Option<Distances> {
     if n > MAX_DISTANCE_NODES {
         return None;
     }
-    let plan = built.plan().expect("a plan holds more nodes than are searched");
+    let plan = built
+        .plan()
+        .expect("a plan holds more nodes than are searched");
     distances(plan.as_ref(), n)
 }
 

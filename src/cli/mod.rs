@@ -4,6 +4,7 @@
 
 pub(crate) mod bench;
 mod draw;
+mod export;
 mod generate;
 mod ldi;
 mod lint;
@@ -55,6 +56,7 @@ enum Command {
     Synth(synth::Args),
     Prove(prove::Args),
     Topology(topology::Args),
+    Export(export::Args),
 }
 
 /// The command line's definition.
@@ -94,6 +96,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Synth(args) => synth::run(args),
         Command::Prove(args) => prove::run(args),
         Command::Topology(args) => topology::run(args),
+        Command::Export(args) => export::run(args),
     }
 }
 

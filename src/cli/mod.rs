@@ -8,6 +8,7 @@ mod export;
 mod generate;
 mod ldi;
 mod lint;
+mod memory;
 mod mrns;
 mod netsim;
 pub mod output;
@@ -37,6 +38,10 @@ pub struct Cli {
     /// every count.
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    /// Refuse network runs estimated to need more memory than this many GiB (default: the
+    /// machine's memory, or its control group's limit).
+    #[arg(long, global = true, value_name = "GIB", value_parser = memory::parse_gib)]
+    max_memory: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -76,6 +81,9 @@ pub fn parse() -> Result<Cli, clap::Error> {
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     progress::set_quiet(cli.quiet);
+    if let Some(bytes) = cli.max_memory.or_else(memory::machine_memory) {
+        crate::network::memory::set_limit(bytes);
+    }
     if let Some(threads) = cli.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(usize::from(threads))

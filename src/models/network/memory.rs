@@ -5,12 +5,14 @@
 //! The estimate is the program's own start, plus per node what its fabric keeps
 //! ([`super::source_routed::SourceRouted::bytes_per_node`],
 //! [`super::switch_routed::SwitchRouted::bytes_per_node`]) and what the engine, the
-//! traffic and the statistics keep, plus per message made what the statistics keep of it.
-//! Messages waiting in their sources' queues are not counted: a run beyond saturation
-//! grows its queues by the offered load every cycle (docs/network.md, "Memory").
+//! traffic and the statistics keep, plus per message made what the statistics keep of it,
+//! plus the messages held at once: every message made, up to [`HELD_PER_NODE`] per node.
+//! A run far beyond saturation for long can hold more, as its queues grow by the offered
+//! load every cycle (docs/network.md, "Memory").
 //!
 //! In: a run's [`NetParams`]. Out: an [`Estimate`]; the limit, [`limit`].
 
+use super::message::{Attempt, Message};
 use super::params::{NetParams, Routing};
 use super::source_routed::SourceRouted;
 use super::switch_routed::SwitchRouted;
@@ -18,18 +20,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The program, its libraries and the allocator's first arenas: the peak resident memory
 /// of the smallest run (K(2,2), 1 cycle) is 7 MB.
-const PROGRAM: u64 = 8 << 20;
+pub const PROGRAM: u64 = 8 << 20;
 
 /// Per node, besides its fabric: the engine's and the traffic's lists of healthy nodes and
-/// its next injection (24 bytes), the statistics' bytes made and handed (16), and the
-/// distances the capacity is computed from at the end of the run (every node's
-/// out-neighbours, a distance and a queue entry: 104 for degree 4), rounded up to what
-/// K(4,9) measured (the bench's memory column).
+/// its next injection (24 bytes), the statistics' bytes made and handed (16), the
+/// plan's wiring while the fabric is built, and the allocator's slack, as K(4,9) measured
+/// (`kautzgen bench`'s memory column).
 const SHARED_PER_NODE: u64 = 192;
 
 /// Per message made: its latency, network latency and hops (8 bytes each), in vectors
 /// that may have doubled their capacity.
 const PER_MESSAGE: u64 = 48;
+
+/// Messages a node is expected to hold at most at once, in its queue and its router: a
+/// run below saturation holds about rate times latency per node, far less.
+pub const HELD_PER_NODE: u64 = 4;
 
 /// The most a run may take, in bytes: no limit until [`set_limit`].
 static LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
@@ -64,11 +69,24 @@ pub fn estimate(params: &NetParams) -> Estimate {
         Routing::Switch { .. } => SwitchRouted::bytes_per_node(ports),
     };
     let messages = (params.traffic.rate * nodes as f64 * params.window().1 as f64).ceil() as u64;
+    let held = messages.min(nodes * HELD_PER_NODE);
     Estimate {
-        bytes: PROGRAM + nodes * (fabric + SHARED_PER_NODE) + messages * PER_MESSAGE,
+        bytes: PROGRAM
+            + nodes * (fabric + SHARED_PER_NODE)
+            + messages * PER_MESSAGE
+            + held * held_message_bytes(plan.address_bytes()),
         nodes,
         messages,
     }
+}
+
+/// Bytes a message takes while it is held: itself and one attempt with its route's nodes
+/// (up to twice the address's length, four bytes each).
+fn held_message_bytes(address_bytes: usize) -> u64 {
+    use std::mem::size_of;
+    size_of::<Message>() as u64
+        + heap_block(size_of::<Attempt>())
+        + heap_block(2 * address_bytes * size_of::<u32>())
 }
 
 /// Bytes the allocator takes for a heap block of `bytes` bytes: its 8-byte header, rounded

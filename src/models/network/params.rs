@@ -43,7 +43,7 @@ pub enum NetError {
     #[error("{network} has {nodes} nodes; netsim numbers at most {MAX_NODES}")]
     TooLarge { network: String, nodes: usize },
     #[error(
-        "{network} needs an estimated {need:.1} GiB ({nodes} nodes, {messages} messages made), more than the {have:.1} GiB of this machine",
+        "{network} needs an estimated {need:.1} GiB ({nodes} nodes, {messages} messages made), more than the {have:.1} GiB it may take (the machine's memory, or --max-memory)",
         need = gib(estimate.bytes), nodes = estimate.nodes, messages = estimate.messages, have = gib(*limit)
     )]
     Memory {

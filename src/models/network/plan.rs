@@ -44,7 +44,7 @@ pub enum PlanError {
         first: String,
         last: String,
     },
-    #[error("K({d},{k}) has {nodes} nodes; netsim holds at most {MAX_NODES} in memory")]
+    #[error("K({d},{k}) has {nodes} nodes; netsim numbers at most {MAX_NODES}")]
     TooLarge { d: usize, k: usize, nodes: String },
 }
 

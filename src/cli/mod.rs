@@ -4,9 +4,11 @@
 
 pub(crate) mod bench;
 mod draw;
+mod export;
 mod generate;
 mod ldi;
 mod lint;
+mod memory;
 mod merge;
 mod mrns;
 mod netsim;
@@ -23,6 +25,7 @@ pub mod unknown_option;
 mod verify;
 
 use crate::input::InputError;
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 /// kautzgen: golden models and routing hardware for Kautz and related networks.
@@ -32,6 +35,15 @@ pub struct Cli {
     /// Show no progress bars (they appear only while standard error is a terminal).
     #[arg(long, global = true)]
     quiet: bool,
+    /// Threads that simulations use: a run's cycle is split between them, and a sweep's
+    /// points run on them (default: every core). Results are the same byte for byte for
+    /// every count.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Refuse network runs estimated to need more memory than this many GiB (default: the
+    /// machine's memory, or its control group's limit).
+    #[arg(long, global = true, value_name = "GIB", value_parser = memory::parse_gib)]
+    max_memory: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -51,6 +63,7 @@ enum Command {
     Synth(synth::Args),
     Prove(prove::Args),
     Topology(topology::Args),
+    Export(export::Args),
     Merge(merge::Args),
 }
 
@@ -78,6 +91,15 @@ pub fn parse_from<W: Into<std::ffi::OsString> + Clone>(
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     progress::set_quiet(cli.quiet);
+    if let Some(bytes) = cli.max_memory.or_else(memory::machine_memory) {
+        crate::network::memory::set_limit(bytes);
+    }
+    if let Some(threads) = cli.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(threads))
+            .build_global()
+            .context("starting the simulation threads")?;
+    }
     match cli.command {
         Command::Routes(args) => routes::run(args),
         Command::Draw(args) => draw::run(args),
@@ -92,6 +114,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Synth(args) => synth::run(args),
         Command::Prove(args) => prove::run(args),
         Command::Topology(args) => topology::run(args),
+        Command::Export(args) => export::run(args),
         Command::Merge(args) => merge::run(args),
     }
 }

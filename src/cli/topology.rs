@@ -1,9 +1,11 @@
 //! `kautzgen topology`: a topology as a network of switches (its size, switch, links, idle
-//! ports, diameter and route table), or one pair's routes with their route bytes.
+//! ports, diameter, mean distance and route table), or one pair's routes with their route
+//! bytes.
 
 use super::output::{Format, broken_pipe_is_the_end, columns, print_stdout};
 use crate::cli::input_error;
 use crate::fabric::network::SwitchNetwork;
+use crate::network::distances::{Distances, distances};
 use crate::routing::paths::NodePath;
 use crate::topologies::Built;
 use crate::units::topology_args::TopologyArgs;
@@ -45,8 +47,9 @@ pub struct Args {
 
 /// Most nodes whose every pair's routes are listed to give the route table's size.
 const MAX_TABULATED_NODES: usize = 256;
-/// Most nodes whose diameter is found, by a search from every node: a few seconds at most.
-const MAX_DIAMETER_NODES: usize = 4096;
+/// Most nodes whose diameter and mean distance are found, by a search from every node: a
+/// few seconds at most.
+const MAX_DISTANCE_NODES: usize = 4096;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let built = args.topology.build().map_err(input_error)?;
@@ -59,10 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (Some(src), Some(dst)) => {
             let (src, dst) = (node(net, src)?, node(net, dst)?);
             if src == dst {
-                return Err(input_error(anyhow::anyhow!(
-                    "--src and --dst are the same node, {}; a route joins two different nodes",
-                    net.node_name(src)
-                )));
+                return Err(same_node(net.node_name(src)));
             }
             let routes = built.routes(src, dst).map_err(input_error)?;
             pair(&built, net, src, dst, &routes, args.format)
@@ -70,6 +70,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         _ => summary(&built, net, args.format),
     };
     print_stdout(&text)
+}
+
+/// The refusal of a pair whose --src and --dst are both the node `name`.
+pub(super) fn same_node(name: &str) -> anyhow::Error {
+    input_error(anyhow::anyhow!(
+        "--src and --dst are the same node, {name}; a route joins two different nodes"
+    ))
 }
 
 fn node(network: &SwitchNetwork, name: &str) -> anyhow::Result<usize> {
@@ -91,7 +98,9 @@ struct SummaryJson<'a> {
     ports: usize,
     links: usize,
     idle_ports: usize,
-    diameter: Option<usize>,
+    diameter: Option<u32>,
+    /// Over every ordered pair of distinct nodes, as `netsim compare` reports it.
+    mean_distance: Option<f64>,
     routes: &'a str,
     table: Option<Table>,
 }
@@ -140,15 +149,15 @@ fn table(built: &Built, net: &SwitchNetwork) -> Option<Table> {
 
 fn summary(built: &Built, net: &SwitchNetwork, format: Format) -> String {
     let links = net.digraph().arc_count();
+    let distances = all_distances(built, net);
     let json = SummaryJson {
         topology: net.name(),
         nodes: net.node_count(),
         ports: net.ports(),
         links,
         idle_ports: net.node_count() * net.ports() - links,
-        diameter: (net.node_count() <= MAX_DIAMETER_NODES)
-            .then(|| net.digraph().diameter())
-            .flatten(),
+        diameter: distances.map(|d| d.diameter),
+        mean_distance: distances.map(|d| d.mean),
         routes: built.route_source(),
         table: table(built, net),
     };
@@ -160,8 +169,8 @@ fn summary(built: &Built, net: &SwitchNetwork, format: Format) -> String {
         "{}: {} nodes, a {switch}x{switch} switch at each ({} network ports), {links} links, {} idle output ports\n",
         json.topology, json.nodes, json.ports, json.idle_ports
     );
-    if let Some(diameter) = json.diameter {
-        text += &format!("diameter: {diameter}\n");
+    if let Some(d) = distances {
+        text += &format!("diameter: {}, mean distance: {:.4}\n", d.diameter, d.mean);
     }
     text += &format!("routes: {}\n", json.routes);
     text += &match json.table {
@@ -174,6 +183,19 @@ fn summary(built: &Built, net: &SwitchNetwork, format: Format) -> String {
         ),
     };
     text
+}
+
+/// The distances between every ordered pair of a network of at most
+/// [`MAX_DISTANCE_NODES`] nodes, by the search `netsim compare` makes.
+fn all_distances(built: &Built, net: &SwitchNetwork) -> Option<Distances> {
+    let n = net.node_count();
+    if n > MAX_DISTANCE_NODES {
+        return None;
+    }
+    let plan = built
+        .plan()
+        .expect("a plan holds more nodes than are searched");
+    distances(plan.as_ref(), n)
 }
 
 /// One pair's routes in JSON; field order is part of the interface.

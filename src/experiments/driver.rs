@@ -1,5 +1,5 @@
 //! The driver of every sweep: a grid's points in a fixed order ([`Experiment`]), run on
-//! every processor ([`run_points`]), each point's figures one CSV line ([`CsvRow`],
+//! the run's threads ([`run_points`]), each point's figures one CSV line ([`CsvRow`],
 //! [`csv_text`]) that the shards of a sweep write and its merge reads back.
 //!
 //! In: an experiment and the points of it to run (a shard: points whose position p has
@@ -25,7 +25,7 @@ pub trait Experiment: Sync {
     fn run(&self, point: &Self::Point) -> Result<Self::Row, Self::Error>;
 }
 
-/// The runs of `points` on every processor, in the order of `points`; the first error in
+/// The runs of `points` on the run's threads, in the order of `points`; the first error in
 /// that order if any fails. `done` is called as each point ends, from the thread that ran
 /// it.
 pub fn run_points<E: Experiment>(
@@ -42,35 +42,12 @@ pub fn run_points<E: Experiment>(
     .collect()
 }
 
-/// `f` of every item, on every processor, in the items' order. Threads take the next item
-/// not yet taken, so a long item does not hold back the items behind it; which thread
+/// `f` of every item, on the run's threads (`--threads`), in the items' order. Each item is
+/// a task of its own, so a long item does not hold back the items behind it; which thread
 /// runs an item never changes its result or its place.
 pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let (f, next) = (&f, &next);
-    let results: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(move || {
-                    std::iter::from_fn(|| {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        (i < items.len()).then(|| (i, f(&items[i])))
-                    })
-                    .collect()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a sweep thread panicked"))
-            .collect()
-    });
-    let mut numbered: Vec<(usize, R)> = results.into_iter().flatten().collect();
-    numbered.sort_by_key(|(i, _)| *i);
-    numbered.into_iter().map(|(_, r)| r).collect()
+    use rayon::prelude::*;
+    items.par_iter().with_max_len(1).map(&f).collect()
 }
 
 /// An optional CSV field: empty is `None`; `None` overall when the text does not parse.

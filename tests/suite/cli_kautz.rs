@@ -358,12 +358,14 @@ fn bench_prints_a_row_per_method() {
         "3",
         "--network",
         "2,3,0.01,500",
+        "--network-threads",
+        "1,2",
     ]);
     let lines: Vec<&str> = table.lines().collect();
     // The route-set table, a blank line, and the switch model's table (d = 2, 4, 15), each
     // switch stepped through the 180 directed and 200,000 random cycles of its traffic;
-    // a blank line and the network model's table.
-    assert_eq!(lines.len(), 11, "{table}");
+    // a blank line and the network model's table, a row per thread count.
+    assert_eq!(lines.len(), 12, "{table}");
     assert_eq!(lines[3], "");
     assert_eq!(
         lines[4],
@@ -381,17 +383,16 @@ fn bench_prints_a_row_per_method() {
     assert_eq!(lines[8], "");
     assert_eq!(
         lines[9],
-        "network model     rate    cycles  cycles run    messages   switch-cycles    seconds   switch-cycles/s"
+        "network model     rate   cycles  threads  switch-cycles   seconds  switch-cycles/s  speedup   peak MB  bytes/node   estimated"
     );
-    // Seed 1 makes 61 messages in 500 cycles on the 12 nodes; the last ends in cycle 565
-    // (`netsim --d 2 --k 3 --rate 0.01 --cycles 500 --message-bytes 16` says the same).
-    assert!(
-        lines[10].starts_with(
-            "K(2,3)            0.01       500         565          61            6780  "
-        ),
-        "{}",
-        lines[10]
-    );
+    // Seed 1's 61 messages in 500 cycles on the 12 nodes end in cycle 565 (`netsim --d 2
+    // --k 3 --rate 0.01 --cycles 500 --message-bytes 16` says so): 12 x 565 switch-cycles,
+    // whatever the threads.
+    for (line, threads) in lines[10..].iter().zip(["1", "2"]) {
+        let start = format!("K(2,3)            0.01      500  {threads:>7}          6780  ");
+        assert!(line.starts_with(&start), "{line}");
+    }
+    assert!(lines[10].contains("     1.00  "), "{}", lines[10]);
     assert_eq!(
         lines[0],
         "graph     method                      route sets  passes    seconds    route sets/s     best pass/s"

@@ -123,9 +123,27 @@ fn bad_input_is_refused_with_one_line() {
     for (line, message) in [
         (
             &[
-                "netsim", "--d", "4", "--k", "12", "--rate", "0.1", "--cycles", "1",
+                "netsim", "--d", "4", "--k", "14", "--rate", "0.1", "--cycles", "1",
             ][..],
-            "K(4,12) has 20971520 nodes; netsim holds at most 2097152 in memory",
+            "K(4,14) has 335544320 nodes; netsim numbers at most 134217728",
+        ),
+        (
+            // 1,310,720 nodes and 1,310,720 messages: about 1.3 GiB (docs/network.md,
+            // "Memory", sizes a node at about 800 bytes and a message at about 150).
+            &[
+                "netsim",
+                "--max-memory",
+                "1",
+                "--d",
+                "4",
+                "--k",
+                "10",
+                "--rate",
+                "0.001",
+                "--cycles",
+                "1000",
+            ],
+            "K(4,10) needs an estimated 1.3 GiB (1310720 nodes, 1310720 messages made), more than the 1.0 GiB it may take (the machine's memory, or --max-memory)",
         ),
         (
             &[

@@ -25,7 +25,8 @@ fn the_unidirectional_torus_and_its_route_table() {
     // From (0,0) to (a,b), a and b > 0: x first, then y, and y first, then x, disjoint,
     // 2(a + b) in all: 4 + 6 + 6 + 8 = 24. To (a,0): the direct a hops and a + 3 round
     // through row 1 (up y, a times x, twice y): 5 + 7 = 12; (0,b) the same. 48 bytes from
-    // each of the 9 nodes: 432; the longest route, to (2,0), 5 hops.
+    // each of the 9 nodes: 432; the longest route, to (2,0), 5 hops. Distances: (a,b) is
+    // a + b hops up from (0,0), (0 + 1 + 2) x 3 x 2 = 18 over the 8 others: 2.25.
     assert_eq!(
         ok(&[
             "--topology",
@@ -39,7 +40,7 @@ fn the_unidirectional_torus_and_its_route_table() {
         ]),
         format!(
             "3-ary 2-cube, unidirectional: 9 nodes, a 3x3 switch at each (2 network ports), 18 links, 0 idle output ports\n\
-             diameter: 4\n\
+             diameter: 4, mean distance: 2.2500\n\
              routes: {DISJOINT}\n\
              route table: 72 ordered pairs, 2 to 2 routes each, 144 routes, 432 route bytes, the longest 5 hops\n"
         )
@@ -104,11 +105,13 @@ fn an_edge_list_in_json() {
     // Ports: node 0 has two arcs out, node 2 two in. Idle: 4 x 2 - 5 links. Diameter: 1 to 0
     // and 2 to 1 take 3 hops. Routes: 0 -> 2 directly and through 1, every other pair one
     // (1, 2 and 3 have one arc out; only 2 leads into 3). Bytes from 0: 1 + (1 + 2) + 2,
-    // from 1: 1 + 2 + 3, from 2: 1 + 2 + 3, from 3: 1 + 2 + 2; 23 in all.
+    // from 1: 1 + 2 + 3, from 2: 1 + 2 + 3, from 3: 1 + 2 + 2; 23 in all. Distances, the
+    // shortest of those: from 0 1 + 1 + 2, from 1 1 + 2 + 3, from 2 1 + 2 + 3, from 3
+    // 1 + 2 + 2 (0 -> 2 cuts 3 -> 2 to two hops): 21 over 12 pairs, 1.75.
     assert_eq!(
         ok(&["--topology", &format!("file:{path}"), "--format", "json"]),
         format!(
-            "{{\"topology\":\"{path}\",\"nodes\":4,\"ports\":2,\"links\":5,\"idle_ports\":3,\"diameter\":3,\
+            "{{\"topology\":\"{path}\",\"nodes\":4,\"ports\":2,\"links\":5,\"idle_ports\":3,\"diameter\":3,\"mean_distance\":1.75,\
              \"routes\":\"{DISJOINT}\",\"table\":{{\"pairs\":12,\"routes\":13,\"fewest_per_pair\":1,\
              \"most_per_pair\":2,\"route_bytes\":23,\"longest_route\":3}}}}\n"
         )

@@ -10,6 +10,7 @@ mod common;
 mod arch_parallel;
 mod arch_pipelined;
 mod c_element;
+mod cli_export;
 mod cli_interrupt;
 mod cli_kautz;
 mod cli_ldi;

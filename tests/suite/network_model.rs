@@ -355,12 +355,12 @@ fn impossible_runs_are_refused_with_a_reason() {
     p.faults.links.clear();
     p.traffic.bytes = 0..=4;
     assert_eq!(error(&p), "message bytes must be 1 to 16, got 0..4");
-    // 5 * 4^11 nodes.
+    // 5 * 4^13 nodes, more than 2^27.
     assert_eq!(
-        KautzPlan::new(Kautz::new(4, 12).unwrap(), bound(4, 12))
+        KautzPlan::new(Kautz::new(4, 14).unwrap(), bound(4, 14))
             .unwrap_err()
             .to_string(),
-        "K(4,12) has 20971520 nodes; netsim holds at most 2097152 in memory"
+        "K(4,14) has 335544320 nodes; netsim numbers at most 134217728"
     );
     let p = params(2, 3, 0.0, 0, 1);
     let mut net = Net::new(&p).unwrap();

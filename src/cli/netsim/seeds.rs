@@ -1,4 +1,4 @@
-//! `netsim --seeds N`: one point run with N seeds, side by side on every processor, and its
+//! `netsim --seeds N`: one point run with N seeds, side by side on the run's threads, and its
 //! figures as means with their 95 % confidence half-widths (Student's t), the convention for
 //! reporting a simulated point (docs/network.md, "Repeated runs").
 //!

@@ -7,7 +7,7 @@
 //! [`Contender`]'s figures per network, in the order given. Its work is a list of
 //! independent items ([`Comparison::items`]): every network under every pattern, each a
 //! saturation search ([`super::saturation`]) and, under uniform traffic, the fault runs
-//! whose load that search gives ([`Searched`]); they run on every processor
+//! whose load that search gives ([`Searched`]); they run on the run's threads
 //! ([`super::driver::parallel_map`]), in any shards. Its table and chart are [`report`]'s.
 
 use super::driver::parallel_map;

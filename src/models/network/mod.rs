@@ -13,6 +13,7 @@ pub mod distances;
 pub mod engine;
 pub mod faults;
 pub mod link;
+pub mod memory;
 pub mod message;
 pub mod net;
 pub mod netrace;

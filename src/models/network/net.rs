@@ -11,6 +11,7 @@
 use super::distances::capacity;
 use super::engine::{Desk, Fabric, Step};
 pub use super::faults::{FaultSpec, Faults};
+use super::memory;
 use super::message::{Finished, Message};
 use super::params::check;
 pub use super::params::{Measure, NetError, NetParams, Routing};
@@ -49,6 +50,9 @@ pub struct Net {
     measure: Option<Measure>,
     /// Whether the summary lists every link's use ([`Net::count_every_link`]).
     every_link: bool,
+    /// The network's capacity, computed before the fabric is built so that the distances
+    /// it is computed from are not held beside it.
+    capacity: Option<f64>,
 }
 
 impl Net {
@@ -63,7 +67,16 @@ impl Net {
                 nodes,
             });
         }
+        let estimate = memory::estimate(params);
+        if estimate.bytes > memory::limit() {
+            return Err(NetError::Memory {
+                network: plan.name(),
+                estimate,
+                limit: memory::limit(),
+            });
+        }
         let faults = params.faults.resolve(plan.as_ref(), params.seed)?;
+        let capacity = capacity(plan.as_ref());
         let fabric: Box<dyn Fabric> = match params.routing {
             Routing::Source => Box::new(SourceRouted::new(params, &faults)?),
             Routing::Switch {
@@ -107,6 +120,7 @@ impl Net {
             measure: params.measure,
             in_system: 0,
             every_link: false,
+            capacity,
         })
     }
 
@@ -252,7 +266,7 @@ impl Net {
             }
         }
         if let Some(load) = &mut summary.load {
-            load.capacity = capacity(self.plan.as_ref());
+            load.capacity = self.capacity;
         }
         self.fabric.report(&mut summary);
         self.report_links(&mut summary);

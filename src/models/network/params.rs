@@ -4,6 +4,7 @@
 //! are made where the network is built.
 
 use super::faults::{FaultError, FaultSpec};
+use super::memory::Estimate;
 use super::plan::{MAX_NODES, Plan, PlanError};
 use super::traffic::Traffic;
 use crate::choice::Choice;
@@ -20,6 +21,11 @@ use thiserror::Error;
 pub const DEFAULT_BUFFER_FLITS: u64 = 2;
 
 /// Why a network cannot be simulated as asked.
+/// `bytes` in GiB.
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / f64::from(1 << 30)
+}
+
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum NetError {
     #[error(transparent)]
@@ -34,8 +40,17 @@ pub enum NetError {
     Faults(#[from] FaultError),
     #[error(transparent)]
     Routing(#[from] RoutingError),
-    #[error("{network} has {nodes} nodes; netsim holds at most {MAX_NODES} in memory")]
+    #[error("{network} has {nodes} nodes; netsim numbers at most {MAX_NODES}")]
     TooLarge { network: String, nodes: usize },
+    #[error(
+        "{network} needs an estimated {need:.1} GiB ({nodes} nodes, {messages} messages made), more than the {have:.1} GiB it may take (the machine's memory, or --max-memory)",
+        need = gib(estimate.bytes), nodes = estimate.nodes, messages = estimate.messages, have = gib(*limit)
+    )]
+    Memory {
+        network: String,
+        estimate: Estimate,
+        limit: u64,
+    },
     #[error("the {0} has {k}^{n} nodes; netsim holds at most {MAX_NODES}", k = .0.k(), n = .0.n())]
     CubeTooLarge(Torus),
     #[error("injection rate must be between 0 and 1, got {0}")]

@@ -22,8 +22,10 @@ use std::fmt;
 use std::sync::{Mutex, OnceLock};
 use thiserror::Error;
 
-/// Most nodes a network model holds: about 1 KiB each, so at most 2 GiB.
-pub const MAX_NODES: u64 = 1 << 21;
+/// Most nodes a network model numbers: links are numbered node times ports plus port, up to
+/// 16 ports, in a `u32`. Whether a network fits in memory is estimated per run
+/// ([`super::memory`]).
+pub const MAX_NODES: u64 = 1 << 27;
 
 /// Cycles from a message's first byte, or from the previous route, to the route table's
 /// next route (the B of a Kautz router's route generator): the table router registers the
@@ -42,7 +44,7 @@ pub enum PlanError {
         first: String,
         last: String,
     },
-    #[error("K({d},{k}) has {nodes} nodes; netsim holds at most {MAX_NODES} in memory")]
+    #[error("K({d},{k}) has {nodes} nodes; netsim numbers at most {MAX_NODES}")]
     TooLarge { d: usize, k: usize, nodes: String },
 }
 

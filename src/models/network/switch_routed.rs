@@ -144,6 +144,20 @@ pub struct SwitchRouted {
 }
 
 impl SwitchRouted {
+    /// Bytes a node of a cube of `ports` ports (the injection port included) takes
+    /// ([`super::memory`]): its address digits, faulty ports, ejecting and injecting worms
+    /// and queue; per port the channel's next node and owner.
+    pub fn bytes_per_node(ports: usize) -> u64 {
+        use std::mem::size_of;
+        let node = size_of::<Node>()
+            + size_of::<PortMask>()
+            + 2 * size_of::<u32>()
+            + size_of::<VecDeque<Made>>();
+        (node + ports * 2 * size_of::<u32>()) as u64 + super::memory::heap_block(ports * 4)
+    }
+}
+
+impl SwitchRouted {
     /// The fabric of `plan`'s network, which must be a bidirectional torus, with `faults`,
     /// counting its links' flits in `window`, routing with `algorithm` under `reading`,
     /// every input holding `buffer_flits` flits.

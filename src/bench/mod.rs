@@ -6,16 +6,16 @@
 //! a fifth of a second and a busy machine's noise is of that order) or over an evenly
 //! spread sample of pairs that fills a time budget (the flow reference, which is thousands
 //! of times slower); a [`SimMeasurement`] per simulator run, the model build included; and
-//! a [`SwitchMeasurement`] per degree of the network switch's cycle model.
+//! a [`SwitchMeasurement`] per degree of the network switch's cycle model; and the
+//! network model's runs on several thread counts ([`network`]).
+
+pub mod network;
 
 use crate::fabric::switch::{Arbiter, SwitchConfig};
-use crate::network::net::{Net, NetError, NetParams};
-use crate::network::plan::KautzPlan;
 use crate::network::switch::Switch;
 use crate::routing::flow::min_cost_disjoint_paths;
 use crate::routing::kautz::DisjointRoutes;
 use crate::rtl::kautz_route::RouteGenParams;
-use crate::rtl::kautz_route::faithful::cycle_bound;
 use crate::rtl::network::switch::SwitchParams;
 use crate::sim::sequence;
 use crate::sim::vectors::{Pairs, Shard, VectorError, VectorSet};
@@ -24,7 +24,6 @@ use crate::topology::kautz::{Kautz, KautzError, Letter};
 use crate::units::kautz::sequence::RouteGenUnit;
 use crate::units::switch::traffic::SwitchUnit;
 use std::hint::black_box;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How fast one method computed route sets on one graph.
@@ -283,80 +282,6 @@ pub fn switch_table(rows: &[SwitchMeasurement]) -> String {
             row.elapsed.as_secs_f64(),
             rate(row.elapsed),
             rate(row.best)
-        );
-    }
-    text
-}
-
-/// How fast the network model ran one `netsim` run.
-#[derive(Debug, Clone)]
-pub struct NetworkMeasurement {
-    pub graph: Kautz,
-    pub rate: f64,
-    /// Injection cycles asked for, and cycles run (with the drain).
-    pub cycles: u64,
-    pub cycles_run: u64,
-    pub nodes: u64,
-    pub messages: u64,
-    pub elapsed: Duration,
-}
-
-impl NetworkMeasurement {
-    /// Switches times cycles run: the work of a cycle-by-cycle network simulation.
-    pub fn switch_cycles(&self) -> u64 {
-        self.nodes * self.cycles_run
-    }
-}
-
-/// One `netsim` run of `graph` (uniform traffic of 16-byte messages at `rate`, seed 1, no
-/// faults) for `cycles` injection cycles and its drain, timed whole, set-up included.
-pub fn network_model(
-    graph: &Kautz,
-    rate: f64,
-    cycles: u64,
-) -> Result<NetworkMeasurement, NetError> {
-    let route_cycles = cycle_bound(graph.d(), graph.k()) as u64;
-    let start = Instant::now();
-    let plan = Arc::new(KautzPlan::new(*graph, route_cycles)?);
-    let params = NetParams::uniform(plan, rate, 16, cycles, 1);
-    let net = Net::new(&params)?;
-    let nodes = net.healthy().len() as u64;
-    let summary = net.run(|_| {});
-    Ok(NetworkMeasurement {
-        graph: *graph,
-        rate,
-        cycles,
-        cycles_run: summary.cycles,
-        nodes,
-        messages: summary.injected,
-        elapsed: start.elapsed(),
-    })
-}
-
-/// The network runs as an aligned text table: switch-cycles simulated per second.
-pub fn network_table(rows: &[NetworkMeasurement]) -> String {
-    let mut text = format!(
-        "{:<14}  {:>6}  {:>8}  {:>10}  {:>10}  {:>14}  {:>9}  {:>16}\n",
-        "network model",
-        "rate",
-        "cycles",
-        "cycles run",
-        "messages",
-        "switch-cycles",
-        "seconds",
-        "switch-cycles/s"
-    );
-    for row in rows {
-        text += &format!(
-            "{:<14}  {:>6}  {:>8}  {:>10}  {:>10}  {:>14}  {:>9.2}  {:>16.0}\n",
-            format!("K({},{})", row.graph.d(), row.graph.k()),
-            row.rate,
-            row.cycles,
-            row.cycles_run,
-            row.messages,
-            row.switch_cycles(),
-            row.elapsed.as_secs_f64(),
-            row.switch_cycles() as f64 / row.elapsed.as_secs_f64()
         );
     }
     text

@@ -8,94 +8,30 @@
 //! [`super::acked`]).
 //!
 //! Only the nodes where something happens in a cycle are stepped (a quiet switch with idle
-//! inputs stays quiet), so light traffic on a large graph costs little.
+//! inputs stays quiet), so light traffic on a large graph costs little; they are stepped on
+//! every thread of the run ([`nodes`]), and what their routers report is handled here, in
+//! node order.
+
+mod nodes;
 
 use super::acked::Bounds;
 use super::engine::{Desk, Fabric, Step};
 use super::faults::{Faults, fault_masks};
-use super::link::{IDLE, pack, unpack};
+use super::link::IDLE;
 use super::message::{Finished, Message, Outcome, payload_byte};
 use super::params::{NetError, NetParams};
-use super::plan::{MAX_NODES, Plan};
+use super::plan::Plan;
 use super::router::{Event, Router, RouterParams};
 use super::stats::{FlowSummary, LinkCount, Summary};
-use super::switch::{Switch, Word};
+use super::switch::Switch;
 use crate::choice::Choice;
 use crate::fabric::switch::{Flow, MAX_BUFFER_WORDS, SwitchConfig};
-use crate::fabric::wiring::Wiring;
-use std::cmp::Ordering;
+use nodes::{Cycle, Kept, NodeState, Nodes, Published, Queued, Stepping, Wire, wires};
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::Arc;
 
 /// Longest delay before a failed message's next round, in cycles.
 pub const RETRY_DELAY: u64 = 64;
-
-/// Adds node `v` to a bit set of nodes.
-fn mark(bits: &mut [u64], v: usize) {
-    bits[v / 64] |= 1 << (v % 64);
-}
-
-/// What a step keeps from cycle to cycle, reused so that a cycle allocates nothing.
-#[derive(Debug, Default)]
-struct Stepping {
-    /// The nodes to step in this cycle and the next, as bit sets: stepping in index order
-    /// keeps the per-node arrays' accesses ascending.
-    active: Vec<u64>,
-    next_active: Vec<u64>,
-    /// The nodes of `active`, in index order.
-    order: Vec<u32>,
-    /// Per stepped switch, in `order`: its inputs.
-    inputs: Vec<Word>,
-    /// Per stepped switch: its output links' NACKs, bit p for output p.
-    nacks: Vec<u16>,
-    events: Vec<Event>,
-}
-
-impl Stepping {
-    fn new(nodes: usize) -> Self {
-        Stepping {
-            active: vec![0; nodes.div_ceil(64)],
-            next_active: vec![0; nodes.div_ceil(64)],
-            order: Vec::new(),
-            inputs: Vec::new(),
-            nacks: Vec::new(),
-            events: Vec::new(),
-        }
-    }
-
-    /// Lists the nodes of `active` in `order`.
-    fn list_active(&mut self) {
-        self.order.clear();
-        for (i, &bits) in self.active.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                self.order.push((i * 64) as u32 + bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-        }
-    }
-}
-
-/// A message waiting in its processor's queue, oldest ready first.
-#[derive(Debug)]
-struct Queued(Message);
-
-impl Ord for Queued {
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.0.ready, other.0.id).cmp(&(self.0.ready, self.0.id))
-    }
-}
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl PartialEq for Queued {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Queued {}
 
 /// A delivered message waits for its arrival, or an arrival for its message's verdict,
 /// whichever comes second: per (source, destination) both come in the same order (under
@@ -116,71 +52,6 @@ fn carries(bytes: &[u8], id: u64, count: u8, seed: u64) -> bool {
             .all(|(j, &b)| b == payload_byte(seed, id, j))
 }
 
-/// Both ends of a node's port p >= 1.
-#[derive(Debug, Clone, Copy)]
-struct Wire {
-    /// The link into input p, by link index (sending node * ports + its output).
-    from: u32,
-    /// Where output p leads: the receiving node times 16 plus its input port there
-    /// (nodes are fewer than 2^21 and ports at most 16, so it fits).
-    to: u32,
-}
-
-const _: () = assert!((MAX_NODES + 1) << 4 <= u32::MAX as u64);
-
-impl Wire {
-    /// The node output p leads to.
-    fn to_node(self) -> usize {
-        (self.to >> 4) as usize
-    }
-
-    /// Its input port there.
-    fn to_port(self) -> u32 {
-        self.to & 0xf
-    }
-}
-
-/// Every node's [`Wire`]s from the [`Wiring`] (port 0's unused). A port without a link is
-/// wired to a spare link that stays idle (index nodes * ports) and a spare node that never
-/// sends a NACK (index nodes): the switch's fault mask keeps worms out of it.
-fn wires(wiring: &Wiring) -> Vec<Wire> {
-    let (nodes, ports) = (wiring.nodes(), wiring.ports() + 1);
-    let none = Wire {
-        from: (nodes * ports) as u32,
-        to: (nodes as u32) << 4,
-    };
-    let mut wires = vec![none; nodes * ports];
-    for v in 0..nodes {
-        for p in 1..ports {
-            let wire = &mut wires[v * ports + p];
-            if let Some(from) = wiring.input(v, p) {
-                wire.from = (from.node * ports + from.port) as u32;
-            }
-            if let Some(to) = wiring.output(v, p) {
-                wire.to = (to.node as u32) << 4 | to.port as u32;
-            }
-        }
-    }
-    wires
-}
-
-/// A node's flags and counts that its step needs in every cycle, together so that they
-/// cost one cache line between them rather than one each. They are read for every node
-/// stepped, the switch only for those whose switch is busy or has input, so they are kept
-/// apart from it: on K(4,8) a node array with the switch inside ran 18% slower.
-#[derive(Debug, Clone, Copy)]
-struct NodeState {
-    /// Messages in the processor's queue.
-    queued: u32,
-    /// Bit p: output p leads to a faulty node or is a faulty link.
-    fault_mask: u16,
-    /// The switch was quiet after its last step.
-    quiet: bool,
-    /// The router was quiet after its last clock (then it need not be clocked while
-    /// nothing arrives).
-    router_quiet: bool,
-}
-
 /// The paper's switches and routers of one run.
 #[derive(Debug)]
 pub struct SourceRouted {
@@ -188,31 +59,17 @@ pub struct SourceRouted {
     router: RouterParams,
     retry_rounds: u32,
     ports: usize,
-    routers: Vec<Router>,
     /// Per node and port p >= 1: the link into input p and where output p leads (port 0
     /// unused), side by side because a step reads both.
     wires: Vec<Wire>,
-    /// Every switch's output words, packed ([`super::link`]), by link index: the values of the
-    /// current cycle, in one small array so that reading a neighbour's is cheap. One more,
-    /// always idle, feeds the inputs without a link.
-    links: Vec<u16>,
-    /// Every switch's NACKs on its inputs, bit i for input i; one more, always 0, for the
-    /// outputs without a link.
-    nack_bits: Vec<u16>,
-    switches: Vec<Switch<u8>>,
-    /// What a node's own step reads and writes of it besides its switch and router.
-    state: Vec<NodeState>,
-    queues: Vec<BinaryHeap<Queued>>,
+    nodes: Nodes,
     step: Stepping,
     pairing: HashMap<(u32, u32), Pairing>,
     /// With buffered switches (vct, saf), under acknowledged delivery: the bounds it keeps,
     /// and what it did.
     bounds: Option<Bounds>,
     flow: Option<FlowSummary>,
-    /// Per link (sending node * ports + output), words carried and NACKs sent back over
-    /// it in the measured window ([`NetParams::window`]).
-    link_words: Vec<u32>,
-    link_nacks: Vec<u32>,
+    /// The measured window ([`NetParams::window`]), in which links' use is counted.
     window: (u64, u64),
 }
 
@@ -242,17 +99,10 @@ impl SourceRouted {
         };
         let wiring = &plan.wiring()?;
         let ports = wiring.ports() + 1;
-        let routers = (0..nodes)
-            .map(|v| Router::new(&router, plan.address(v)))
-            .collect();
-        Ok(SourceRouted {
-            router,
-            retry_rounds: params.retry_rounds,
-            ports,
-            routers,
-            wires: wires(wiring),
-            links: vec![IDLE; nodes * ports + 1],
-            nack_bits: vec![0; nodes + 1],
+        let kept = Kept {
+            routers: (0..nodes)
+                .map(|v| Router::new(&router, plan.address(v)))
+                .collect(),
             switches: vec![Switch::byte_wide(config); nodes],
             state: fault_masks(wiring, faults)
                 .into_iter()
@@ -264,6 +114,19 @@ impl SourceRouted {
                 })
                 .collect(),
             queues: (0..nodes).map(|_| BinaryHeap::new()).collect(),
+        };
+        let published = Published {
+            links: vec![IDLE; nodes * ports + 1],
+            nack_bits: vec![0; nodes + 1],
+            words_out: vec![0; nodes * ports],
+            nacks_in: vec![0; nodes * ports],
+        };
+        Ok(SourceRouted {
+            router,
+            retry_rounds: params.retry_rounds,
+            ports,
+            wires: wires(wiring),
+            nodes: Nodes { kept, published },
             step: Stepping::new(nodes),
             pairing: HashMap::new(),
             flow: bounds.map(|b| FlowSummary {
@@ -272,43 +135,74 @@ impl SourceRouted {
                 ..FlowSummary::default()
             }),
             bounds,
-            link_words: vec![0; nodes * ports],
-            link_nacks: vec![0; nodes * ports + 1],
             window: params.window(),
             plan,
         })
     }
 }
 
+impl SourceRouted {
+    /// Bytes a node of a network of `ports` ports (port 0 included) and `address_bytes`-byte
+    /// addresses takes ([`super::memory`]): its router with its address, the source address
+    /// it receives, and room for a worm and a message's bytes once it has sent and received
+    /// one; its switch, flags and queue; its wires, links and counters.
+    pub fn bytes_per_node(ports: usize, address_bytes: usize) -> u64 {
+        use super::memory::heap_block;
+        use std::mem::size_of;
+        let router = size_of::<Router>() as u64
+            + 2 * heap_block(address_bytes)
+            + heap_block(WORM_ALLOWANCE * size_of::<u16>())
+            + heap_block(WORM_ALLOWANCE);
+        let node =
+            size_of::<Switch<u8>>() + size_of::<NodeState>() + size_of::<BinaryHeap<Queued>>();
+        let per_port = size_of::<Wire>() + size_of::<u16>() + 2 * size_of::<u32>();
+        router + (node + ports * per_port + size_of::<u16>()) as u64
+    }
+}
+
+/// Words a router's worm, and bytes its receive buffer, are expected to hold once used: a
+/// 16-byte message's worm on a diameter-10 network has about 40 words.
+const WORM_ALLOWANCE: usize = 48;
+
 impl Fabric for SourceRouted {
     fn inject(&mut self, message: Message) {
         let src = message.src as usize;
-        self.queues[src].push(Queued(message));
-        self.state[src].queued += 1;
-        mark(&mut self.step.active, src);
+        self.nodes.kept.queues[src].push(Queued(message));
+        self.nodes.kept.state[src].queued += 1;
+        self.step.activate(src);
     }
 
     fn step(&mut self, t: u64, desk: &mut Desk) -> Step {
         let mut step = std::mem::take(&mut self.step);
-        step.list_active();
-        if step.order.is_empty() {
+        if !step.list_active() {
             self.step = step;
             return Step::Idle;
         }
-        for &v in &step.order {
-            self.hand_over(t, v as usize);
-        }
-        self.read_switch_inputs(&mut step);
-        step.active.fill(0);
-        let event = self.step_nodes(t, &mut step, desk);
-        std::mem::swap(&mut step.active, &mut step.next_active);
+        let cycle = Cycle {
+            t,
+            plan: self.plan.as_ref(),
+            router: &self.router,
+            wires: &self.wires,
+            ports: self.ports,
+            acked: self.bounds.is_some(),
+            counting: (self.window.0..self.window.1).contains(&t),
+        };
+        let event = self.nodes.step(&cycle, &mut step);
+        self.handle_events(t, &mut step, desk);
+        step.advance();
         self.step = step;
         if event { Step::Event } else { Step::Busy }
     }
 
     fn report(&self, summary: &mut Summary) {
         summary.flow = self.flow.clone().map(|mut flow| {
-            for counts in self.routers.iter().filter_map(Router::ack_counts) {
+            for counts in self
+                .nodes
+                .kept
+                .routers
+                .iter()
+                .filter_map(Router::ack_counts)
+            {
                 flow.acks_sent += counts.acks_sent;
                 flow.acks_dropped += counts.acks_dropped;
                 flow.duplicates += counts.duplicates;
@@ -319,18 +213,19 @@ impl Fabric for SourceRouted {
     }
 
     fn links(&self) -> Vec<LinkCount> {
-        let (ports, nodes) = (self.ports, self.routers.len());
+        let (ports, nodes) = (self.ports, self.nodes.kept.routers.len());
+        let published = &self.nodes.published;
         (0..nodes)
             .flat_map(|v| (1..ports).map(move |p| (v, p)))
             .filter_map(|(v, p)| {
                 let c = v * ports + p;
-                let to = self.wires[c].to_node();
+                let (to, at) = (self.wires[c].to_node(), self.wires[c].to_port());
                 (to < nodes).then(|| LinkCount {
                     from: v as u32,
                     port: p,
                     to: to as u32,
-                    words: u64::from(self.link_words[c]),
-                    nacks: u64::from(self.link_nacks[c]),
+                    words: u64::from(published.words_out[c]),
+                    nacks: u64::from(published.nacks_in[to * ports + at]),
                 })
             })
             .collect()
@@ -338,135 +233,21 @@ impl Fabric for SourceRouted {
 }
 
 impl SourceRouted {
-    /// Every stepped switch's inputs and its output links' NACKs, read before any
-    /// register changes.
-    fn read_switch_inputs(&self, step: &mut Stepping) {
-        let ports = self.ports;
-        step.inputs.resize(step.order.len() * ports, Word::IDLE);
-        step.nacks.clear();
-        for (j, &v) in step.order.iter().enumerate() {
-            let v = v as usize;
-            let inputs = &mut step.inputs[j * ports..][..ports];
-            inputs[0] = if self.state[v].router_quiet {
-                Word::IDLE
-            } else {
-                self.routers[v].word()
-            };
-            let mut nack = 0u16;
-            let wires = &self.wires[v * ports..][..ports];
-            for (i, wire) in wires.iter().enumerate().skip(1) {
-                inputs[i] = unpack(self.links[wire.from as usize]);
-                nack |= (self.nack_bits[wire.to_node()] >> wire.to_port() & 1) << i;
+    /// The events of cycle `t`'s routers, in node order, on this thread: what they change
+    /// outside their own node (the pairing of verdicts and arrivals, the statistics, the
+    /// run's random stream) is changed in the same order however the cycle was split.
+    fn handle_events(&mut self, t: u64, step: &mut Stepping, desk: &mut Desk) {
+        let mut ranges = std::mem::take(&mut step.ranges);
+        for range in &mut ranges {
+            if let Some(flow) = &mut self.flow {
+                flow.longest_buffer_hold = flow.longest_buffer_hold.max(range.longest_hold);
             }
-            step.nacks.push(nack);
-        }
-    }
-
-    /// Clocks the router and steps the switch of every node in `step.order`, marking in
-    /// `step.next_active` the nodes to step in the next cycle; whether any router had an
-    /// event.
-    fn step_nodes(&mut self, t: u64, step: &mut Stepping, desk: &mut Desk) -> bool {
-        let ports = self.ports;
-        let mut any_event = false;
-        for (j, &v) in step.order.iter().enumerate() {
-            let vi = v as usize;
-            any_event |= self.clock_router(t, v, &mut step.events, desk);
-            let range = j * ports..(j + 1) * ports;
-            // A quiet switch with idle inputs stays as it is: its step can be skipped.
-            if !self.state[vi].quiet || step.inputs[range.clone()].iter().any(|w| w.valid) {
-                let counting = (self.window.0..self.window.1).contains(&t);
-                self.step_switch(
-                    vi,
-                    &step.inputs[range],
-                    (step.nacks[j], counting),
-                    &mut step.next_active,
-                );
-            }
-            let state = &self.state[vi];
-            if !state.quiet || !state.router_quiet || state.queued > 0 {
-                mark(&mut step.next_active, vi);
+            for (v, event) in range.events.drain(..) {
+                self.handle(t, v, event, desk);
+                step.keep_if_busy(v as usize, &self.nodes.kept.state[v as usize]);
             }
         }
-        any_event
-    }
-
-    /// Clocks node `v`'s router unless it is quiet and nothing arrives, handling its
-    /// events; whether it had any.
-    fn clock_router(&mut self, t: u64, v: u32, events: &mut Vec<Event>, desk: &mut Desk) -> bool {
-        let vi = v as usize;
-        // The switch's port 0 as last published: the switch's own state stays untouched
-        // unless it must step.
-        let nack = self.nack_bits[vi] & 1 == 1;
-        let arriving = unpack(self.links[vi * self.ports]);
-        if self.state[vi].router_quiet && !arriving.valid {
-            return false;
-        }
-        let router = &mut self.routers[vi];
-        router.clock(&self.router, t, nack, arriving, events);
-        self.state[vi].router_quiet = router.is_quiet();
-        let mut any = false;
-        for event in events.drain(..) {
-            self.handle(t, v, event, desk);
-            any = true;
-        }
-        any
-    }
-
-    /// Steps node `v`'s switch with its `inputs` and output links' `nacks`, publishing
-    /// its outputs and marking in `next_active` the neighbours it sends to; while
-    /// `counting` (the cycle is in the window), the words its links carry and the NACKs it
-    /// sends back are counted.
-    fn step_switch(
-        &mut self,
-        v: usize,
-        inputs: &[Word],
-        (nacks, counting): (u16, bool),
-        next_active: &mut [u64],
-    ) {
-        let ports = self.ports;
-        let state = &mut self.state[v];
-        let switch = &mut self.switches[v];
-        switch.step_masked(inputs, nacks, u64::from(state.fault_mask));
-        let mut nack_bits = 0u16;
-        for p in 0..ports {
-            let w = switch.out_word(p);
-            self.links[v * ports + p] = pack(w);
-            let nack = switch.in_nack(p);
-            nack_bits |= u16::from(nack) << p;
-            if w.valid && p > 0 {
-                mark(next_active, self.wires[v * ports + p].to_node());
-                if counting {
-                    self.link_words[v * ports + p] += 1;
-                }
-            }
-            if nack && p > 0 && counting {
-                self.link_nacks[self.wires[v * ports + p].from as usize] += 1;
-            }
-        }
-        self.nack_bits[v] = nack_bits;
-        state.quiet = switch.is_quiet();
-        if let Some(flow) = &mut self.flow {
-            flow.longest_buffer_hold = flow.longest_buffer_hold.max(switch.longest_buffer_hold());
-        }
-    }
-
-    /// Node `v`'s processor hands its oldest ready message to the router, if it is idle.
-    fn hand_over(&mut self, t: u64, v: usize) {
-        if self.state[v].queued == 0
-            || !self.state[v].router_quiet && !self.routers[v].is_idle()
-            || self.queues[v].peek().is_none_or(|q| q.0.ready > t)
-        {
-            return;
-        }
-        let Queued(message) = self.queues[v].pop().expect("peeked");
-        self.state[v].queued -= 1;
-        let routes = self.plan.routes(message.src as usize, message.dst as usize);
-        let dst_address = self
-            .bounds
-            .is_some()
-            .then(|| self.plan.address(message.dst as usize));
-        self.routers[v].accept(&self.router, t, message, routes, dst_address);
-        self.state[v].router_quiet = false;
+        step.ranges = ranges;
     }
 
     /// What node `v`'s router reported at the end of cycle `t`.
@@ -482,9 +263,10 @@ impl SourceRouted {
             Event::AckDue { src, seq } => match self.plan.node_at(&src) {
                 Some(to) => {
                     let routes = self.plan.routes(v as usize, to);
-                    self.routers[v as usize].queue_ack(to as u32, routes, seq);
+                    let kept = &mut self.nodes.kept;
+                    kept.routers[v as usize].queue_ack(to as u32, routes, seq);
                     // It has an ACK to send: it is clocked until it has.
-                    self.state[v as usize].router_quiet = false;
+                    kept.state[v as usize].router_quiet = false;
                 }
                 None => desk.stats.corrupted += 1,
             },
@@ -492,8 +274,8 @@ impl SourceRouted {
                 if message.round + 1 < self.retry_rounds {
                     message.round += 1;
                     message.ready = t + 1 + desk.retry_delay(RETRY_DELAY);
-                    self.queues[v as usize].push(Queued(message));
-                    self.state[v as usize].queued += 1;
+                    self.nodes.kept.queues[v as usize].push(Queued(message));
+                    self.nodes.kept.state[v as usize].queued += 1;
                 } else {
                     self.fail(message, t + 1, None, desk);
                 }
@@ -553,7 +335,7 @@ impl SourceRouted {
             desk.stats.corrupted += 1;
             return;
         };
-        let held = self.routers[src].held_id();
+        let held = self.nodes.kept.routers[src].held_id();
         let flow = self.flow.as_mut().expect("acknowledged delivery");
         if held.is_none_or(|id| !carries(&bytes, id, bytes.len() as u8, self.router.seed)) {
             flow.late_copies += 1;

@@ -99,6 +99,37 @@ fn a_sweep_merges_into_its_whole_run() {
 }
 
 #[test]
+fn parts_run_on_other_thread_counts_merge_into_the_whole_run() {
+    // --threads changes how a run is spread, not what it finds: it is not part of the
+    // recorded command line, and the results are the same.
+    let root = tempfile::tempdir().unwrap();
+    let mut two = vec!["--threads", "2"];
+    two.extend(SWEEP);
+    let (printed, written) = whole(root.path(), &two);
+    let mut parts = Vec::new();
+    for (shard, threads) in [("0/2", "1"), ("1/2", "2")] {
+        let part = root.path().join(format!("part-{threads}.json"));
+        let part = part.to_str().unwrap().to_string();
+        let mut args = SWEEP.to_vec();
+        args.extend(["--threads", threads, "--shard", shard, "--out", &part]);
+        let (status, _, stderr) = kautzgen(&args);
+        assert_eq!(status, 0, "{stderr}");
+        parts.push(part);
+    }
+    let merged = root.path().join("merged");
+    let (status, stdout, stderr) = kautzgen(&[
+        "merge",
+        &parts[0],
+        &parts[1],
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(stdout, printed);
+    assert!(contents(&merged) == written);
+}
+
+#[test]
 fn fig4_merges_into_its_whole_run() {
     // 3 algorithms, n = 4..9, 0..4 faulty links, one seed: 90 runs.
     let line = ["netsim", "torus", "fig4", "--seeds", "1"];

@@ -17,11 +17,12 @@ pub enum Takes {
 }
 
 /// The options that change how, where or in how many parts a command runs, never what it
-/// finds: the number of threads, the shard, the output and its `--force`, `--quiet`, and
-/// what `verify` keeps of the simulators' work (`--keep DIR`, `--wave FILE`). They are
-/// left out of every recorded command line.
-pub const RESULT_NEUTRAL: [(&str, Takes); 7] = [
+/// finds: the number of threads and the memory a run may take, the shard, the output and
+/// its `--force`, `--quiet`, and what `verify` keeps of the simulators' work (`--keep DIR`,
+/// `--wave FILE`). They are left out of every recorded command line.
+pub const RESULT_NEUTRAL: [(&str, Takes); 8] = [
     ("threads", Takes::Value),
+    ("max-memory", Takes::Value),
     ("shard", Takes::Value),
     ("out", Takes::Value),
     ("force", Takes::Nothing),
@@ -146,7 +147,7 @@ mod tests {
     #[test]
     fn the_options_that_do_not_change_a_result_are_left_out() {
         let line = words(
-            "--quiet netsim sweep --graph 2,3 --shard 1/4 --out=p1.json --rates 0.1 --threads 2 --force --out dir",
+            "--quiet netsim sweep --graph 2,3 --shard 1/4 --out=p1.json --rates 0.1 --threads 2 --force --max-memory 4 --out dir",
         );
         assert_eq!(
             normalized(line),

@@ -22,7 +22,6 @@ use crate::sim::verilator::Verilator;
 use crate::units::check::{Check, Run, Simulation, Vectors, Verdict};
 use anyhow::bail;
 use clap::ValueEnum;
-use indicatif::ProgressBar;
 use std::path::PathBuf;
 
 /// Simulate a unit in Verilator and GHDL against its golden model.
@@ -205,7 +204,7 @@ impl Verification {
                         progress::spinner(&format!("{}: building and simulating", simulator.name()))
                     }
                 };
-                let progress = |n| ProgressBar::inc(&bar, n);
+                let progress = |n| bar.inc(n);
                 let run = Run {
                     wave: self.wave.as_deref(),
                     progress: &progress,
@@ -281,6 +280,16 @@ impl Shardable for Verification {
     }
 
     fn finish(&self, (): (), outcomes: Vec<Vec<Outcome>>) -> anyhow::Result<()> {
+        if let Some(position) = outcomes
+            .iter()
+            .position(|o| o.len() != self.simulators.len())
+        {
+            return Err(input_error(anyhow::anyhow!(
+                "vector {position} has {} outcomes, not one per simulator ({})",
+                outcomes[position].len(),
+                self.simulators.len()
+            )));
+        }
         let shown = Run::default().shown;
         let verdicts: Vec<Verdict> = self
             .simulators

@@ -320,6 +320,20 @@ fn parts_that_are_not_the_shards_of_one_run_are_refused() {
         &[&json],
         &format!("merge: {json} is not a kautzgen part (its format is not kautzgen-part)"),
     );
+    // A part of another build, whose results may have been computed otherwise: the parts
+    // written here name this build's commit.
+    let text = std::fs::read_to_string(&b).unwrap();
+    let commit = text.split("\"commit\":\"").nth(1).unwrap();
+    let commit = commit.split('"').next().unwrap();
+    let older = name("older.json");
+    std::fs::write(&older, text.replace(commit, "000000000000")).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    refused(
+        &[&a, &older],
+        &format!(
+            "merge: {older} was written by kautzgen {version} (commit 000000000000), and this is kautzgen {version} (commit {commit}): merge with the kautzgen that ran the shards"
+        ),
+    );
     refused(
         &[&a, &b],
         "merge: netsim sweep writes its result to --out only: give --out",

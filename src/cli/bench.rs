@@ -51,7 +51,7 @@ pub struct Args {
     ghdl_pairs: u64,
     /// A netsim run to time, as D,K,RATE,CYCLES (uniform traffic, 16-byte messages, seed
     /// 1); repeat for several.
-    #[arg(long = "network", value_name = "D,K,RATE,CYCLES", default_values = ["4,5,0.01,10000", "4,8,0.01,10000"])]
+    #[arg(long = "network", value_name = "D,K,RATE,CYCLES", default_values = ["4,5,0.01,10000", "4,8,0.001,10000"])]
     networks: Vec<String>,
     /// Thread counts each netsim run is timed on.
     #[arg(long, value_name = "N,N...", value_delimiter = ',', default_value = "1,2", value_parser = clap::value_parser!(u16).range(1..))]

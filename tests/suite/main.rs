@@ -34,6 +34,7 @@ mod netsim_compare;
 mod netsim_json;
 mod netsim_links;
 mod netsim_saturate;
+mod netsim_threads;
 mod network_flows;
 mod network_model;
 mod network_self_timed;

@@ -24,21 +24,52 @@ fn a_run_is_the_same_on_one_two_and_three_threads() {
     let dir = tempfile::tempdir().unwrap();
     let configurations: [&[&str]; 2] = [
         &[
-            "--d", "4", "--k", "5", "--rate", "0.05", "--cycles", "300", "--seed", "3",
-            "--random-faulty-nodes", "3",
+            "--d",
+            "4",
+            "--k",
+            "5",
+            "--rate",
+            "0.05",
+            "--cycles",
+            "300",
+            "--seed",
+            "3",
+            "--random-faulty-nodes",
+            "3",
         ],
         &[
-            "--d", "3", "--k", "5", "--rate", "0.05", "--cycles", "300", "--flow", "vct",
-            "--message-bytes", "1..8", "--max-bytes", "8",
+            "--d",
+            "3",
+            "--k",
+            "5",
+            "--rate",
+            "0.05",
+            "--cycles",
+            "300",
+            "--flow",
+            "vct",
+            "--message-bytes",
+            "1..8",
+            "--max-bytes",
+            "8",
         ],
     ];
     for args in configurations {
         let one = run(dir.path(), "1", args);
-        assert!(one.1.len() > 100_000, "{args:?}: a short trace tells little");
+        assert!(
+            one.1.len() > 100_000,
+            "{args:?}: a short trace tells little"
+        );
         for threads in ["2", "3"] {
             let other = run(dir.path(), threads, args);
-            assert!(one.0 == other.0, "{args:?}: the JSON on {threads} threads differs");
-            assert!(one.1 == other.1, "{args:?}: the trace on {threads} threads differs");
+            assert!(
+                one.0 == other.0,
+                "{args:?}: the JSON on {threads} threads differs"
+            );
+            assert!(
+                one.1 == other.1,
+                "{args:?}: the trace on {threads} threads differs"
+            );
         }
     }
 }
@@ -52,8 +83,20 @@ fn a_sweep_is_the_same_on_one_and_three_threads() {
     for threads in ["1", "3"] {
         let out = format!("sweep-{threads}");
         let line = [
-            "--threads", threads, "netsim", "sweep", "--d", "3", "--k", "4", "--rates",
-            "0.01,0.03,0.05", "--cycles", "400", "--out", &out,
+            "--threads",
+            threads,
+            "netsim",
+            "sweep",
+            "--d",
+            "3",
+            "--k",
+            "4",
+            "--rates",
+            "0.01,0.03,0.05",
+            "--cycles",
+            "400",
+            "--out",
+            &out,
         ];
         let (status, _, stderr) = kautzgen_in(dir.path(), &line);
         assert_eq!(status, 0, "{stderr}");

@@ -18,15 +18,19 @@ pub enum Takes {
 
 /// The options that change how, where or in how many parts a command runs, never what it
 /// finds: the number of threads and the memory a run may take, the shard, the output and
-/// its `--force`, `--quiet`, and what `verify` keeps of the simulators' work (`--keep DIR`,
-/// `--wave FILE`). They are left out of every recorded command line.
-pub const RESULT_NEUTRAL: [(&str, Takes); 8] = [
+/// its `--force`, `--quiet`, and the files a run writes beside its result (netsim's
+/// `--trace`, `--heatmap` and `--histogram`, what `verify` keeps of the simulators' work:
+/// `--keep DIR`, `--wave FILE`). They are left out of every recorded command line.
+pub const RESULT_NEUTRAL: [(&str, Takes); 11] = [
     ("threads", Takes::Value),
     ("max-memory", Takes::Value),
     ("shard", Takes::Value),
     ("out", Takes::Value),
     ("force", Takes::Nothing),
     ("quiet", Takes::Nothing),
+    ("trace", Takes::Value),
+    ("heatmap", Takes::Value),
+    ("histogram", Takes::Value),
     ("keep", Takes::Value),
     ("wave", Takes::Value),
 ];
@@ -158,6 +162,8 @@ mod tests {
             normalized(line),
             words("verify torus --k 3 --n 2 --sim ghdl")
         );
+        let line = words("netsim --d 2 --k 3 --trace t.jsonl --per-link --heatmap h.svg");
+        assert_eq!(normalized(line), words("netsim --d 2 --k 3 --per-link"));
         // A value that merely starts like one of them is kept.
         let compare = vec![
             "netsim".to_string(),

@@ -8,7 +8,8 @@
 //! configuration, the wiring of a topology's arcs to switch ports); [`random`], [`bits`]
 //! and [`choice`] are their plain-Rust helpers. Above them: [`rtl`] describes the hardware
 //! in one IR, [`emit`] prints it as Verilog and VHDL, [`sim`] and [`synth`] run the tools,
-//! [`units`] declares every hardware unit once and [`cli`] builds the commands from them.
+//! [`units`] declares every hardware unit once and [`cli`] builds the commands from them;
+//! [`cluster`] writes the batch jobs that run a command's shards on a cluster.
 //! Beneath them all, [`output`] writes the user's files and directories without destroying
 //! what kautzgen did not write, and [`interrupt`] undoes temporaries and stops started
 //! tools on Ctrl-C (the argument parser appears only in `cli` and `units`).
@@ -19,6 +20,7 @@ pub use kautzgen_models::{bits, choice, fabric, network, random, routing, topolo
 pub mod bench;
 pub mod cli;
 pub mod clocking;
+pub mod cluster;
 pub mod draw;
 pub mod emit;
 pub mod experiments;

@@ -13,6 +13,7 @@ pub mod output;
 pub mod progress;
 mod prove;
 mod routes;
+mod slurm;
 mod synth;
 mod topology;
 mod torus;
@@ -49,6 +50,7 @@ enum Command {
     Synth(synth::Args),
     Prove(prove::Args),
     Topology(topology::Args),
+    Slurm(slurm::Args),
 }
 
 /// The command line's definition.
@@ -82,6 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Synth(args) => synth::run(args),
         Command::Prove(args) => prove::run(args),
         Command::Topology(args) => topology::run(args),
+        Command::Slurm(args) => slurm::run(args),
     }
 }
 

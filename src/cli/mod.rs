@@ -7,12 +7,14 @@ mod draw;
 mod generate;
 mod ldi;
 mod lint;
+mod merge;
 mod mrns;
 mod netsim;
 pub mod output;
 pub mod progress;
 mod prove;
 mod routes;
+pub mod shard;
 mod slurm;
 mod synth;
 mod topology;
@@ -50,6 +52,7 @@ enum Command {
     Synth(synth::Args),
     Prove(prove::Args),
     Topology(topology::Args),
+    Merge(merge::Args),
     Slurm(slurm::Args),
 }
 
@@ -61,9 +64,16 @@ pub fn command() -> clap::Command {
 
 /// Parses the process's command line with [`command`].
 pub fn parse() -> Result<Cli, clap::Error> {
+    parse_from(std::env::args_os())
+}
+
+/// Parses `words` (the program's name first) with [`command`].
+pub fn parse_from<W: Into<std::ffi::OsString> + Clone>(
+    words: impl IntoIterator<Item = W>,
+) -> Result<Cli, clap::Error> {
     use clap::FromArgMatches;
     command()
-        .try_get_matches()
+        .try_get_matches_from(words)
         .and_then(|matches| Cli::from_arg_matches(&matches))
 }
 
@@ -84,7 +94,20 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Synth(args) => synth::run(args),
         Command::Prove(args) => prove::run(args),
         Command::Topology(args) => topology::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Slurm(args) => slurm::run(args),
+    }
+}
+
+/// The job of a parsed command line that runs in shards, as `kautzgen merge` needs it:
+/// the registry of [`shard::SHARDABLE`]'s commands. `None` for a command line that runs
+/// whole (another command, or `netsim` without `--seeds`).
+pub fn job(cli: Cli) -> anyhow::Result<Option<Box<dyn shard::Job>>> {
+    match cli.command {
+        Command::Netsim(args) => netsim::job(*args),
+        Command::Torus(args) => torus::job(args),
+        Command::Verify(args) => verify::job(args),
+        _ => Ok(None),
     }
 }
 

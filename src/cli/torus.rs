@@ -122,6 +122,11 @@ struct HeaderArgs {
     format: Format,
 }
 
+/// The job of a shardable torus command line; `None` for one that runs whole.
+pub fn job(_args: Args) -> anyhow::Result<Option<Box<dyn crate::cli::shard::Job>>> {
+    Ok(None)
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Route(args) => route(args),

@@ -98,6 +98,11 @@ enum Sim {
     All,
 }
 
+/// The job of a shardable verify command line; `None` for one that runs whole.
+pub fn job(_args: Args) -> anyhow::Result<Option<Box<dyn crate::cli::shard::Job>>> {
+    Ok(None)
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let Some(keep) = args.keep.clone() else {
         return run_checks(args);

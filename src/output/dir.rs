@@ -123,21 +123,6 @@ impl OutputDir {
     }
 }
 
-/// Opens `path` as a directory that several runs add files to (the shards of a sweep and
-/// their merge): created with the marker if missing or empty, refused like any output
-/// directory when kautzgen did not write it, unless `force`; never replaced whole. Returns
-/// the directory, symlinks followed.
-pub fn shared(path: &Path, force: bool) -> Result<PathBuf, OutputError> {
-    let target = claim(path, force)?;
-    let fail = OutputError::write(path);
-    if std::fs::metadata(&target).is_ok_and(|meta| !meta.is_dir()) {
-        remove_any(&target);
-    }
-    std::fs::create_dir_all(&target).map_err(&fail)?;
-    std::fs::write(target.join(MARKER), MARKER_TEXT).map_err(&fail)?;
-    Ok(target)
-}
-
 impl Drop for OutputDir {
     /// An output not committed is undone: what was written goes, the earlier output comes
     /// back.

@@ -324,7 +324,7 @@ fn sweep(dir: &std::path::Path, extra: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
-fn a_sweep_agrees_with_single_runs_and_its_shards_merge_into_the_same_files() {
+fn a_sweep_agrees_with_single_runs() {
     let whole = tempfile::tempdir().unwrap();
     let (status, table, stderr) = sweep(whole.path(), &[]);
     assert_eq!(status, 0, "{stderr}");
@@ -377,23 +377,6 @@ fn a_sweep_agrees_with_single_runs_and_its_shards_merge_into_the_same_files() {
     assert_eq!(table, read(whole.path(), "sweep.md"));
     assert!(table.contains("\n| K(2,3) | 0 | "), "{table}");
     assert!(read(whole.path(), "sweep.svg").starts_with("<svg"));
-
-    let split = tempfile::tempdir().unwrap();
-    for shard in ["0/2", "1/2"] {
-        let (status, out, stderr) = sweep(split.path(), &["--shard", shard]);
-        assert_eq!(status, 0, "{stderr}");
-        assert!(
-            out.starts_with("2 points of the sweep written to "),
-            "{out}"
-        );
-    }
-    assert!(!split.path().join("sweep.csv").exists());
-    let (status, merged, stderr) = sweep(split.path(), &["--merge", "2"]);
-    assert_eq!(status, 0, "{stderr}");
-    assert_eq!(merged, table);
-    for name in ["sweep.csv", "sweep.md", "sweep.svg"] {
-        assert_eq!(read(split.path(), name), read(whole.path(), name), "{name}");
-    }
 }
 
 #[test]
@@ -450,28 +433,6 @@ fn a_sweep_of_any_topology_and_flow_agrees_with_single_runs() {
             ]
         );
     }
-    // Shards of another network do not merge into this sweep.
-    let other = tempfile::tempdir().unwrap();
-    let out = other.path().to_str().unwrap();
-    for shard in ["0/2", "1/2"] {
-        let (status, _, stderr) = kautzgen(&[
-            "netsim", "sweep", "--graph", "2,3", "--rates", "0.01", "--cycles", "100", "--shard",
-            shard, "--out", out,
-        ]);
-        assert_eq!(status, 0, "{stderr}");
-    }
-    let mut merge = vec!["netsim", "sweep", "--rates", "0.01", "--cycles", "300"];
-    merge.extend(network);
-    merge.extend(["--merge", "2", "--out", out]);
-    assert_eq!(
-        kautzgen(&merge),
-        (
-            2,
-            String::new(),
-            "error: the shards ran '--d 2 --k 3 --cycles 100', which this sweep's options do not name\n"
-                .to_string()
-        )
-    );
 }
 
 #[test]
@@ -489,13 +450,6 @@ fn a_sweep_refuses_bad_input() {
         (
             &["--topology", "mesh", "--k", "3", "--n", "2"],
             "--graph lists Kautz graphs; with --topology or its options the sweep runs the one network they name",
-        ),
-        (
-            &["--merge", "3"],
-            &*format!(
-                "shard 0/3 is missing: no '{}'",
-                dir.path().join("sweep-0-of-3.csv").display()
-            ),
         ),
     ] {
         let (status, stdout, stderr) = sweep(dir.path(), extra);
@@ -666,79 +620,6 @@ fn a_sweep_with_seeds_reports_the_mean_of_the_single_runs_and_its_interval() {
             "{name}"
         );
     }
-}
-
-#[test]
-fn shards_of_other_options_do_not_merge() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().to_str().unwrap();
-    let sweep = |extra: &[&str]| {
-        let mut line = vec![
-            "netsim",
-            "sweep",
-            "--topology",
-            "torus",
-            "--k",
-            "3",
-            "--n",
-            "2",
-            "--random-faulty-nodes",
-            "0",
-            "--cycles",
-            "100",
-            "--out",
-            out,
-        ];
-        line.extend(extra);
-        kautzgen(&line)
-    };
-    for shard in ["0/2", "1/2"] {
-        let (status, _, stderr) = sweep(&[
-            "--rates",
-            "0.01",
-            "--vary",
-            "traffic=uniform,tornado",
-            "--shard",
-            shard,
-        ]);
-        assert_eq!(status, 0, "{stderr}");
-    }
-    let refused = |extra: &[&str], message: &str| {
-        let (status, stdout, stderr) = sweep(extra);
-        assert_eq!((status, stdout.as_str()), (2, ""));
-        assert_eq!(stderr, format!("error: {message}\n"));
-    };
-    refused(
-        &[
-            "--rates",
-            "0.01",
-            "--vary",
-            "traffic=uniform,transpose",
-            "--merge",
-            "2",
-        ],
-        "the shards ran '--topology torus --k 3 --n 2 --traffic tornado --cycles 100', which this sweep's options do not name",
-    );
-    refused(
-        &[
-            "--rates",
-            "0.01,0.02",
-            "--vary",
-            "traffic=uniform,tornado",
-            "--merge",
-            "2",
-        ],
-        "the shards ran 2 points, not the 4 of this sweep (other rates or fault counts?)",
-    );
-    let (status, _, stderr) = sweep(&[
-        "--rates",
-        "0.01",
-        "--vary",
-        "traffic=uniform,tornado",
-        "--merge",
-        "2",
-    ]);
-    assert_eq!(status, 0, "{stderr}");
 }
 
 #[test]

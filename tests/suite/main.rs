@@ -39,6 +39,7 @@ mod network_model;
 mod network_self_timed;
 mod network_topologies;
 mod prove_equivalence;
+mod shard_merge;
 mod switch_model;
 mod synth_flow;
 mod synth_fusesoc;

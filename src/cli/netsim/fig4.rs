@@ -4,22 +4,23 @@
 //! hops, latency and messages dropped against the network size, one line per number of
 //! faulty links, one row of panels per algorithm.
 //!
-//! In: seeds, message and buffer flits, a shard, an output directory. Out: `fig4.csv` (a
-//! line per run), `fig4.md` (per cell the means and 95 % confidence half-widths, also on
-//! standard output) and `fig4.svg`; with `--shard I/N` only `fig4-I-of-N.csv`, which
-//! `--merge N` later gathers into the three ([`super::shards`]). The experiment and its
-//! table and chart are [`crate::experiments::torus_fig4`]'s; this file reads the command
-//! line and writes them.
+//! In: seeds, message and buffer flits, an output directory. Out: `fig4.csv` (a line per
+//! run), `fig4.md` (per cell the means and 95 % confidence half-widths, also on standard
+//! output) and `fig4.svg`. Its items are the runs ([`Fig4Job`]): with `--shard I/N` it
+//! writes a part, which `kautzgen merge` joins ([`crate::cli::shard`]). The experiment and
+//! its table and chart are [`crate::experiments::torus_fig4`]'s; this file reads the
+//! command line and writes them.
 
-use super::shards::{SweepOut, gather, parse_shard, run_shard};
+use super::shards::{rows, run_lines, write};
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
+use crate::cli::shard::{self, ShardArg, Shardable};
 use crate::experiments::driver::{Experiment, csv_text};
 use crate::experiments::torus_fig4::report::{chart, table};
 use crate::experiments::torus_fig4::{Fig4, Fig4Row, aggregate};
 use crate::network::cube_run::DEFAULT_MESSAGE_FLITS;
 use crate::network::params::DEFAULT_BUFFER_FLITS;
-use crate::sim::vectors::Shard;
+use crate::output::dir::OutputDir;
 use std::path::PathBuf;
 
 /// Run the Fig. 4 experiment of Demaine and Srinivas's k-ary n-cube paper; write its table
@@ -27,8 +28,8 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
 kautzgen netsim torus fig4 --out fig4\n  \
-kautzgen netsim torus fig4 --seeds 10 --shard 0/2 --out fig4   (and 1/2, then:)\n  \
-kautzgen netsim torus fig4 --seeds 10 --merge 2 --out fig4")]
+kautzgen netsim torus fig4 --seeds 10 --shard 0/2 --out part-0.json   (and 1/2, then:)\n  \
+kautzgen merge part-0.json part-1.json --out fig4")]
 pub struct Args {
     /// Runs per point, seeds 1 to S (at least 2 for a confidence interval)
     #[arg(long, default_value_t = 30, value_name = "S")]
@@ -39,14 +40,10 @@ pub struct Args {
     /// Flits the input buffer of each channel holds
     #[arg(long, default_value_t = DEFAULT_BUFFER_FLITS, value_name = "B")]
     buffer_flits: u64,
-    /// Run only shard I of N of the runs and write fig4-I-of-N.csv
-    #[arg(long, value_name = "I/N")]
-    shard: Option<String>,
-    /// Do not run: gather fig4-*-of-N.csv of N shards into the table and the chart
-    #[arg(long, value_name = "N", conflicts_with = "shard")]
-    merge: Option<u64>,
-    /// Directory for the results: created, or replaced whole if kautzgen wrote it (a shard
-    /// or a merge adds its files to it instead)
+    #[command(flatten)]
+    shard: ShardArg,
+    /// Directory for the results: created, or replaced whole if kautzgen wrote it; with
+    /// --shard, the part file
     #[arg(long)]
     out: PathBuf,
     /// Write to --out even when kautzgen did not write it
@@ -55,38 +52,64 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let shard = args.shard.shard()?;
+    let out = args.out.clone();
+    shard::execute(&job(args)?, shard, Some(&out))
+}
+
+/// The experiment of the command line, checked.
+pub fn job(args: Args) -> anyhow::Result<Fig4Job> {
     if args.seeds == 0 {
         return Err(input_error(anyhow::anyhow!(
             "--seeds must be at least 1, got 0"
         )));
     }
-    let shard = parse_shard(args.shard.as_deref())?;
-    let fig4 = Fig4::paper(args.seeds, args.message_flits, args.buffer_flits);
-    let out = SweepOut::open(&args.out, args.force, shard, args.merge.is_some())?;
-    if let Some(count) = args.merge {
-        let mut rows: Vec<Fig4Row> = gather(out.dir(), "fig4", count)?;
-        let points = fig4.points();
-        let position = |r: &Fig4Row| points.iter().position(|p| *p == r.point);
-        rows.sort_by_key(|r| position(r));
-        return finish(out, &fig4, &rows);
-    }
-    fig4.check().map_err(input_error)?;
-    let rows = run_shard(&fig4, shard)?;
-    match shard == Shard::WHOLE {
-        true => finish(out, &fig4, &rows),
-        false => out.write_shard("fig4", shard, &rows),
-    }
+    Ok(Fig4Job {
+        fig4: Fig4::paper(args.seeds, args.message_flits, args.buffer_flits),
+        out: args.out,
+        force: args.force,
+    })
 }
 
-/// Writes the CSV, the table and the chart of `rows`, and prints the table.
-fn finish(out: SweepOut, fig4: &Fig4, rows: &[Fig4Row]) -> anyhow::Result<()> {
-    let cells = aggregate(rows);
-    let table = table(fig4, &cells);
-    let svg = chart(&cells).map_err(|e| anyhow::anyhow!("cannot draw the chart: {e}"))?;
-    out.write(&[
-        ("fig4.csv", csv_text(rows).as_bytes()),
-        ("fig4.md", table.as_bytes()),
-        ("fig4.svg", svg.as_bytes()),
-    ])?;
-    print_stdout(&table)
+/// The experiment, whose runs are its items, and the directory of its results.
+pub struct Fig4Job {
+    fig4: Fig4,
+    out: PathBuf,
+    force: bool,
+}
+
+impl Shardable for Fig4Job {
+    /// A run's CSV line.
+    type Result = String;
+    type Output = OutputDir;
+
+    fn items(&self) -> u64 {
+        self.fig4.points().len() as u64
+    }
+
+    fn run(&self, positions: &[u64]) -> anyhow::Result<Vec<String>> {
+        self.fig4.check().map_err(input_error)?;
+        run_lines(&self.fig4, positions)
+    }
+
+    fn claim(&self) -> anyhow::Result<OutputDir> {
+        Ok(OutputDir::staged(&self.out, self.force)?)
+    }
+
+    /// Writes the CSV, the table and the chart of the runs, and prints the table.
+    fn finish(&self, out: OutputDir, lines: Vec<String>) -> anyhow::Result<()> {
+        let rows: Vec<Fig4Row> = rows(&lines)?;
+        let cells = aggregate(&rows);
+        let table = table(&self.fig4, &cells);
+        let svg = chart(&cells).map_err(|e| anyhow::anyhow!("cannot draw the chart: {e}"))?;
+        write(
+            out,
+            &[
+                ("fig4.csv", csv_text(&rows).as_bytes()),
+                ("fig4.md", table.as_bytes()),
+                ("fig4.svg", svg.as_bytes()),
+            ],
+        )?;
+        print_stdout(&table)
+    }
 }

@@ -17,6 +17,7 @@
 use crate::cli::input_error;
 use crate::cli::output::{Format, print_stdout};
 use crate::cli::progress;
+use crate::cli::shard::Job;
 use crate::experiments::plot::histogram_svg;
 use crate::network::net::{Net, NetParams};
 use crate::network::plan::Plan;
@@ -127,6 +128,15 @@ enum Command {
     Saturate(saturate::Args),
     Compare(compare::Args),
     Torus(torus::Args),
+}
+
+/// The job of a shardable netsim command line; `None` for one that runs whole.
+pub fn job(args: Args) -> anyhow::Result<Option<Box<dyn Job>>> {
+    Ok(match args.command {
+        Some(Command::Sweep(sweep)) => Some(Box::new(sweep::job(sweep)?)),
+        Some(Command::Torus(torus)) => return torus::job(torus),
+        _ => None,
+    })
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

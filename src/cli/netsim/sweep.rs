@@ -6,20 +6,21 @@
 //! the Kautz graphs of `--graph`, times the fault counts 0 to d-1 unless a fault option is
 //! given, times the rates; each point runs with `--seeds` seeds.
 //!
-//! In: the grid, a shard of it, an output directory. Out: `sweep.csv`, `sweep.md` and
-//! `sweep.svg` in the directory (the table also on standard output); with `--shard I/N`
-//! only `sweep-I-of-N.csv`, which `--merge` later gathers into the three ([`super::shards`]).
-//! The sweep and its table and chart are the experiment's
+//! In: the grid, an output directory. Out: `sweep.csv`, `sweep.md` and `sweep.svg` in the
+//! directory (the table also on standard output). Its items are the grid's points
+//! ([`Sweep`]): with `--shard I/N` it writes a part, which `kautzgen merge` joins
+//! ([`crate::cli::shard`]). The sweep and its table and chart are the experiment's
 //! ([`crate::experiments::network_sweep`]); this file reads the command line and writes them.
 
-use super::shards::{SweepOut, gather, parse_shard, run_shard};
+use super::shards::{rows, run_lines, write};
 use crate::cli::bench::parse_graph;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
+use crate::cli::shard::{self, ShardArg, Shardable};
 use crate::experiments::driver::{Experiment, csv_text};
 use crate::experiments::network_sweep::report::{chart, table};
-use crate::experiments::network_sweep::{Grid, Point, Row, SweepNetwork};
-use crate::sim::vectors::Shard;
+use crate::experiments::network_sweep::{Grid, Row, SweepNetwork};
+use crate::output::dir::OutputDir;
 use crate::topologies::Param;
 use std::path::PathBuf;
 use vary::{Given, Line, Vary};
@@ -43,8 +44,8 @@ kautzgen netsim sweep --graph 2,3 --rates 0.001,0.01 --cycles 2000 --out small\n
 kautzgen netsim sweep --topology torus --k 3 --n 2 --flow vct --rates 0.001,0.01 --out torus\n  \
 kautzgen netsim sweep --topology torus --k 4 --n 2 --vary traffic=uniform,tornado --vary flow=nack,vct --vary message-bytes=4,16 --seeds 5 --warmup 1000 --out grid\n  \
 kautzgen netsim sweep --graph 3,4 --vary 'message-bytes=4,64@0.1;16' --max-bytes 64 --random-faulty-links 2 --out mixed\n  \
-kautzgen netsim sweep --shard 0/4 --out sweep   (and 1/4, 2/4, 3/4, then:)\n  \
-kautzgen netsim sweep --merge 4 --out sweep"
+kautzgen netsim sweep --shard 0/4 --out part-0.json   (and 1/4, 2/4, 3/4, then:)\n  \
+kautzgen merge part-*.json --out sweep"
 )]
 pub struct Args {
     /// A Kautz graph, as D,K; repeat for several [default: 2,3 3,4 4,5 unless a topology
@@ -73,14 +74,10 @@ pub struct Args {
     /// figure's mean and its 95% confidence half-width
     #[arg(long, default_value_t = 1, value_name = "N")]
     seeds: u64,
-    /// Run only shard I of N of the grid's points and write sweep-I-of-N.csv
-    #[arg(long, value_name = "I/N")]
-    shard: Option<String>,
-    /// Do not run: gather sweep-*-of-N.csv of N shards into the table and the chart
-    #[arg(long, value_name = "N", conflicts_with = "shard")]
-    merge: Option<u64>,
-    /// Directory for the results: created, or replaced whole if kautzgen wrote it (a shard
-    /// or a merge adds its files to it instead)
+    #[command(flatten)]
+    shard: ShardArg,
+    /// Directory for the results: created, or replaced whole if kautzgen wrote it; with
+    /// --shard, the part file
     #[arg(long)]
     out: PathBuf,
     /// Write to --out even when kautzgen did not write it
@@ -89,6 +86,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let shard = args.shard.shard()?;
+    let out = args.out.clone();
+    shard::execute(&job(args)?, shard, Some(&out))
+}
+
+/// The sweep of the command line, checked.
+pub fn job(args: Args) -> anyhow::Result<Sweep> {
     if let Some(bad) = args.rates.iter().find(|r| !(**r > 0.0 && **r <= 1.0)) {
         return Err(input_error(anyhow::anyhow!(
             "rates must be above 0 and at most 1, got {bad}"
@@ -99,18 +103,53 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--seeds must be at least 1, got 0"
         )));
     }
-    let grid = grid(&args)?;
-    let shard = parse_shard(args.shard.as_deref())?;
-    let out = SweepOut::open(&args.out, args.force, shard, args.merge.is_some())?;
-    if let Some(count) = args.merge {
-        let rows: Vec<Row> = gather(out.dir(), "sweep", count)?;
-        return finish(out, &grid, sorted(&grid, rows)?);
+    Ok(Sweep {
+        grid: grid(&args)?,
+        out: args.out,
+        force: args.force,
+    })
+}
+
+/// A sweep: its grid, whose points are its items, and the directory of its results.
+pub struct Sweep {
+    grid: Grid,
+    out: PathBuf,
+    force: bool,
+}
+
+impl Shardable for Sweep {
+    /// A point's CSV line.
+    type Result = String;
+    type Output = OutputDir;
+
+    fn items(&self) -> u64 {
+        self.grid.points().len() as u64
     }
-    grid.check().map_err(input_error)?;
-    let rows = run_shard(&grid, shard)?;
-    match shard == Shard::WHOLE {
-        true => finish(out, &grid, rows),
-        false => out.write_shard("sweep", shard, &rows),
+
+    fn run(&self, positions: &[u64]) -> anyhow::Result<Vec<String>> {
+        self.grid.check().map_err(input_error)?;
+        run_lines(&self.grid, positions)
+    }
+
+    fn claim(&self) -> anyhow::Result<OutputDir> {
+        Ok(OutputDir::staged(&self.out, self.force)?)
+    }
+
+    /// Writes the CSV, the table and the chart of the rows, and prints the table.
+    fn finish(&self, out: OutputDir, lines: Vec<String>) -> anyhow::Result<()> {
+        let rows: Vec<Row> = rows(&lines)?;
+        let table = table(&self.grid, &rows);
+        let svg =
+            chart(&self.grid, &rows).map_err(|e| anyhow::anyhow!("cannot draw the chart: {e}"))?;
+        write(
+            out,
+            &[
+                ("sweep.csv", csv_text(&rows).as_bytes()),
+                ("sweep.md", table.as_bytes()),
+                ("sweep.svg", svg.as_bytes()),
+            ],
+        )?;
+        print_stdout(&table)
     }
 }
 
@@ -180,40 +219,4 @@ fn graphs(texts: &[String]) -> anyhow::Result<Vec<(String, Line)>> {
         list.push((format!("--graph {text}"), line));
     }
     Ok(list)
-}
-
-/// The merged `rows` in the grid's order; an error if a shard ran a network the grid does
-/// not have, or the rows are not the grid's points.
-fn sorted(grid: &Grid, rows: Vec<Row>) -> anyhow::Result<Vec<Row>> {
-    if let Some(stray) = rows.iter().find(|r| grid.network_of(&r.network).is_none()) {
-        return Err(input_error(anyhow::anyhow!(
-            "the shards ran '{}', which this sweep's options do not name",
-            stray.network
-        )));
-    }
-    let mut rows = rows;
-    let key = |r: &Row| (grid.network_of(&r.network), r.faults);
-    rows.sort_by(|a, b| key(a).cmp(&key(b)).then(a.rate.total_cmp(&b.rate)));
-    let points = grid.points();
-    let same = |(r, p): (&Row, &Point)| key(r) == (Some(p.network), p.faults) && r.rate == p.rate;
-    if rows.len() != points.len() || !rows.iter().zip(&points).all(same) {
-        return Err(input_error(anyhow::anyhow!(
-            "the shards ran {} points, not the {} of this sweep (other rates or fault counts?)",
-            rows.len(),
-            points.len()
-        )));
-    }
-    Ok(rows)
-}
-
-/// Writes the CSV, the table and the chart of `rows`, and prints the table.
-fn finish(out: SweepOut, grid: &Grid, rows: Vec<Row>) -> anyhow::Result<()> {
-    let table = table(grid, &rows);
-    let svg = chart(grid, &rows).map_err(|e| anyhow::anyhow!("cannot draw the chart: {e}"))?;
-    out.write(&[
-        ("sweep.csv", csv_text(&rows).as_bytes()),
-        ("sweep.md", table.as_bytes()),
-        ("sweep.svg", svg.as_bytes()),
-    ])?;
-    print_stdout(&table)
 }

@@ -13,6 +13,7 @@ use super::envelope::Config;
 use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::Format;
+use crate::cli::shard::Job;
 use crate::network::cube_run::{CubeRun, DEFAULT_MESSAGE_FLITS};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::routing::torus::{Algorithm, Reading};
@@ -92,6 +93,14 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 enum Command {
     Fig4(super::fig4::Args),
+}
+
+/// The job of `netsim torus fig4`, the only shardable command here.
+pub fn job(args: Args) -> anyhow::Result<Option<Box<dyn Job>>> {
+    match args.command {
+        Some(Command::Fig4(fig4)) => Ok(Some(Box::new(super::fig4::job(fig4)?))),
+        None => Ok(None),
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -29,6 +29,8 @@ pub struct ArrayJob {
     pub parts: String,
     /// What `kautzgen merge` writes.
     pub result: String,
+    /// Whether the merge replaces a result kautzgen did not write (the command's --force).
+    pub force: bool,
     /// The jobs' working directory, against which the command's relative paths resolve.
     pub workdir: String,
     /// The array job's name; the merge's is this with `-merge`.
@@ -48,6 +50,7 @@ struct Context {
     kautzgen: String,
     parts: String,
     result: String,
+    force: bool,
     workdir: String,
     job_name: String,
     /// Each option after a space, or nothing.
@@ -66,6 +69,7 @@ pub fn script(job: &ArrayJob) -> String {
         kautzgen: quote(&job.kautzgen),
         parts: quote(&job.parts),
         result: quote(&job.result),
+        force: job.force,
         workdir: quote(&job.workdir),
         job_name: quote(&job.job_name),
         sbatch_options: job

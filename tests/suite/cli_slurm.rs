@@ -226,6 +226,8 @@ fn submit_hands_sbatch_the_array_then_the_merge_that_waits_for_it() {
         "--",
     ];
     args.extend(SWEEP);
+    // The command's --force is the merge's: the merge writes the result.
+    args.push("--force");
     let (code, stdout, stderr) = kautzgen_with_path(&work, &bin, &args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
@@ -267,7 +269,7 @@ fn submit_hands_sbatch_the_array_then_the_merge_that_waits_for_it() {
         merge_script,
         format!(
             "#!/usr/bin/env bash\nset -euo pipefail\n\
-             exec {kautzgen} merge {dir}/p/part-{{0..2}}.json --out {dir}/sweep\n"
+             exec {kautzgen} merge {dir}/p/part-{{0..2}}.json --out {dir}/sweep --force\n"
         )
     );
 
@@ -329,17 +331,17 @@ fn an_array_task_refuses_an_array_of_other_tasks() {
 fn bad_commands_and_options_are_refused_before_anything_is_written() {
     let root = tempfile::tempdir().unwrap();
     let sweep = SWEEP.join(" ");
-    let cases: [(String, &str); 16] = [
+    let cases: [(String, &str); 17] = [
         (
             "--shards 2 -- routes --d 2 --k 3 --out r".into(),
-            "'routes' does not run in shards; kautzgen slurm runs netsim sweep, netsim torus fig4, netsim saturate, netsim compare, torus deadlock-sweep and verify",
+            "'routes' does not run in shards; kautzgen slurm runs netsim, netsim sweep, netsim saturate, netsim compare, netsim torus fig4, torus deadlock-sweep, verify, verify kautz, verify ldi, verify mrns and verify torus",
         ),
         (
             "--shards 2 -- verify switch --d 2 --out r".into(),
-            "'verify switch' does not run in shards; kautzgen slurm runs netsim sweep, netsim torus fig4, netsim saturate, netsim compare, torus deadlock-sweep and verify",
+            "'verify switch' does not run in shards; kautzgen slurm runs netsim, netsim sweep, netsim saturate, netsim compare, netsim torus fig4, torus deadlock-sweep, verify, verify kautz, verify ldi, verify mrns and verify torus",
         ),
         (
-            "--shards 2 -- --quiet netsim sweep --out s".into(),
+            "--shards 2 -- nonsense --out s".into(),
             "give the command to run in shards after --, as: -- netsim sweep --graph 2,3 --out sweep",
         ),
         (
@@ -349,6 +351,10 @@ fn bad_commands_and_options_are_refused_before_anything_is_written() {
         (
             format!("--shards 2 -- {sweep} --seeds 0x --out s"),
             "kautzgen netsim sweep: invalid value '0x' for '--seeds <N>': invalid digit found in string (see kautzgen netsim sweep --help)",
+        ),
+        (
+            format!("--shards 2 -- {sweep} --rates 2 --out s"),
+            "kautzgen netsim sweep: rates must be above 0 and at most 1, got 2",
         ),
         (
             format!("--shards 2 -- {sweep} --shard=1/2 --out s"),

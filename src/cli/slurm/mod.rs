@@ -125,6 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         shards: args.shards,
         parts: absolute(&parts, "--parts")?,
         result: absolute(&result, "--out")?,
+        force: command.force,
         workdir: absolute(Path::new("."), "the current directory")?,
         script_name: file_name(&script_path),
     };

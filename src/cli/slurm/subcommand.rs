@@ -7,24 +7,10 @@
 //! In: the words after `--` and the shard count. Out: a [`Sharded`] command, or one line
 //! of error as the user's input.
 
-use crate::cli::{input_error, one_line_usage_error};
+use crate::cli::shard::command_line::command_path;
+use crate::cli::shard::{SHARDABLE, is_shardable};
+use crate::cli::{exit_status, input_error, one_line_usage_error};
 use crate::input::and_list;
-
-/// The commands that take `--shard I/N` with `--out PART`, whose parts `kautzgen merge`
-/// joins.
-const SHARDABLE: [&str; 6] = [
-    "netsim sweep",
-    "netsim torus fig4",
-    "netsim saturate",
-    "netsim compare",
-    "torus deadlock-sweep",
-    "verify",
-];
-
-/// Whether the subcommand named `name` (`netsim sweep`) runs in shards.
-fn is_shardable(name: &str) -> bool {
-    SHARDABLE.contains(&name)
-}
 
 /// A command to run in shards.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,11 +21,13 @@ pub struct Sharded {
     pub args: Vec<String>,
     /// The `--out` it gave, which names the merged result.
     pub out: Option<String>,
+    /// Whether it gave `--force`, which the merge is given too: the merge writes the result.
+    pub force: bool,
 }
 
 /// `words` checked as a command to run in `shards` shards.
 pub fn parse(words: &[String], shards: u64) -> anyhow::Result<Sharded> {
-    let name = subcommand_name(words);
+    let name = command_path(words);
     if name.is_empty() {
         return Err(input_error(anyhow::anyhow!(
             "give the command to run in shards after --, as: -- netsim sweep --graph 2,3 --out sweep"
@@ -57,36 +45,32 @@ pub fn parse(words: &[String], shards: u64) -> anyhow::Result<Sharded> {
         )));
     }
     let (args, out) = take_out(words)?;
-    let mut checked = vec!["kautzgen".to_string()];
-    checked.extend(args.iter().cloned());
-    checked.extend(["--shard", &format!("0/{shards}"), "--out", "part-0.json"].map(String::from));
-    if let Err(error) = crate::cli::command().try_get_matches_from(&checked) {
+    let mut shard = vec!["kautzgen".to_string()];
+    shard.extend(args.iter().cloned());
+    shard.extend(["--shard", &format!("0/{shards}"), "--out", "part-0.json"].map(String::from));
+    let refused = |message: &str| input_error(anyhow::anyhow!("kautzgen {name}: {message}"));
+    let cli = crate::cli::parse_from(&shard).map_err(|error| {
         let message = one_line_usage_error(&error)
             .unwrap_or_else(|| "asks for help or the version, not for a run".to_string());
         let message = message.strip_prefix("error: ").unwrap_or(&message);
         let message = message.strip_suffix(" (see --help)").unwrap_or(message);
-        return Err(input_error(anyhow::anyhow!(
-            "kautzgen {name}: {message} (see kautzgen {name} --help)"
-        )));
+        refused(&format!("{message} (see kautzgen {name} --help)"))
+    })?;
+    // Building the command's job checks what parsing cannot (a rate above 1), as each
+    // task would, and says whether these options run in shards.
+    match crate::cli::job(cli) {
+        Ok(Some(_)) => {}
+        Ok(None) => return Err(refused("these options run it whole, not in shards")),
+        Err(error) if exit_status(&error) == 2 => return Err(refused(&format!("{error:#}"))),
+        Err(error) => return Err(error.context(format!("kautzgen {name}"))),
     }
-    Ok(Sharded { name, args, out })
-}
-
-/// The names of the subcommands that `words` starts with, as `netsim sweep`.
-fn subcommand_name(words: &[String]) -> String {
-    let root = crate::cli::command();
-    let mut command = &root;
-    let mut names = Vec::new();
-    for word in words {
-        match command.find_subcommand(word) {
-            Some(sub) => {
-                names.push(sub.get_name());
-                command = sub;
-            }
-            None => break,
-        }
-    }
-    names.join(" ")
+    let force = args.iter().any(|w| w == "--force");
+    Ok(Sharded {
+        name,
+        args,
+        out,
+        force,
+    })
 }
 
 /// The long option a word gives (`--out` of `--out` and of `--out=x`), or `None`.
@@ -148,6 +132,7 @@ mod tests {
                 name: "netsim sweep".into(),
                 args: words("netsim sweep --graph 2,3 --cycles 10"),
                 out: Some("sweep".into()),
+                force: false,
             }
         );
         let joined = parse(&words("netsim sweep --out=a=b --graph 2,3"), 2).unwrap();
@@ -155,16 +140,6 @@ mod tests {
         assert_eq!(joined.out.as_deref(), Some("a=b"));
         let without = parse(&words("netsim sweep --graph 2,3"), 2).unwrap();
         assert_eq!(without.out, None);
-    }
-
-    #[test]
-    fn the_subcommand_is_named_by_its_words() {
-        assert_eq!(
-            subcommand_name(&words("netsim torus fig4 --seeds 2")),
-            "netsim torus fig4"
-        );
-        assert_eq!(subcommand_name(&words("netsim --d 2")), "netsim");
-        assert_eq!(subcommand_name(&words("--quiet netsim sweep")), "");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use anyhow::Context;
 use std::io::Write;
+use std::path::Path;
 
 /// `--format` of a command that prints one result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -20,6 +21,20 @@ pub fn print_stdout(text: &str) -> anyhow::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("cannot write to standard output"),
     }
+}
+
+/// Writes `text` to the output file `out` (through [`crate::output::file`]), or prints it
+/// when there is none.
+pub fn write_or_print(out: Option<&Path>, text: &str) -> anyhow::Result<()> {
+    match out {
+        Some(path) => Ok(crate::output::file::write(path, text.as_bytes())?),
+        None => print_stdout(text),
+    }
+}
+
+/// Refuses, before any work, an `out` that [`write_or_print`] could not write.
+pub fn check_out(out: Option<&Path>) -> anyhow::Result<()> {
+    Ok(out.map_or(Ok(()), crate::output::file::check)?)
 }
 
 /// Left-aligned columns two spaces apart, no trailing spaces.

@@ -1,11 +1,12 @@
 //! Progress on standard error: bars for netsim's cycles, sweep points and verify's
-//! vectors, a spinner naming synth's and prove's step. Shown only while standard error is
-//! a terminal, so that logs and pipes get the report alone, and never with `--quiet`.
+//! vectors, a spinner naming synth's and prove's step, and the wall time a run took.
+//! Shown only while standard error is a terminal, so that logs and pipes get the report
+//! alone, and never with `--quiet`.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 static QUIET: AtomicBool = AtomicBool::new(false);
 
@@ -44,4 +45,12 @@ pub fn spinner(message: &str) -> ProgressBar {
     bar.set_message(message.to_string());
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// Says how long the work of `what` took since `started`, in one line. Results leave
+/// their wall time out, so as to be the same byte for byte from run to run.
+pub fn wall_time(what: &str, started: Instant) {
+    if shown() {
+        eprintln!("{what}: {:.1} s", started.elapsed().as_secs_f64());
+    }
 }

@@ -71,7 +71,7 @@ routing. docs/torus.md says what a cycle means for the adaptive algorithms.")]
     /// Run the deadlock analysis over a grid of cubes, every algorithm, three fault sets.
     #[command(after_help = "Example (the table of docs/torus.md):\n  \
 kautzgen torus deadlock-sweep\n  \
-kautzgen torus deadlock-sweep --ks 3,5 --ns 2 --shard 0/2\n\n\
+kautzgen torus deadlock-sweep --ks 3,5 --ns 2 --shard 0/2 --out part-0.json\n\n\
 Fault sets per cube: none; the link 0...0:+0; the links 0...0:+0 and 0...0:-0. Rows are \
 ordered by n, k, algorithm (e-cube, double-e-cube, west-first on n = 2, direction-first) \
 and fault set.")]
@@ -122,9 +122,13 @@ struct HeaderArgs {
     format: Format,
 }
 
-/// The job of a shardable torus command line; `None` for one that runs whole.
-pub fn job(_args: Args) -> anyhow::Result<Option<Box<dyn crate::cli::shard::Job>>> {
-    Ok(None)
+/// The job of a shardable torus command line (`deadlock-sweep`); `None` for one that runs
+/// whole.
+pub fn job(args: Args) -> anyhow::Result<Option<Box<dyn crate::cli::shard::Job>>> {
+    Ok(match args.command {
+        Command::DeadlockSweep(args) => Some(Box::new(deadlock::sweep_job(args)?)),
+        _ => None,
+    })
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

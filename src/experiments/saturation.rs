@@ -22,7 +22,7 @@
 
 use crate::network::distances::capacity;
 use crate::network::net::{Measure, Net, NetParams};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The zero-load probe makes at least this many messages, however long that takes.
 const ZERO_LOAD_MESSAGES: f64 = 400.0;
@@ -36,7 +36,7 @@ pub const ACCEPTED_FRACTION: f64 = 0.95;
 pub const LATENCY_FACTOR: f64 = 3.0;
 
 /// One measured point.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Probe {
     /// Messages per node per cycle asked for.
     pub rate: f64,
@@ -60,6 +60,13 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    const ALL: [Verdict; 4] = [
+        Verdict::Stable,
+        Verdict::Unstable,
+        Verdict::AcceptedBelowOffered,
+        Verdict::LatencyAboveBound,
+    ];
+
     /// The verdict as the table and the JSON give it.
     pub fn name(self) -> &'static str {
         match self {
@@ -77,6 +84,16 @@ impl Serialize for Verdict {
     }
 }
 
+impl<'de> Deserialize<'de> for Verdict {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Verdict::ALL
+            .into_iter()
+            .find(|v| v.name() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("'{name}' is not a verdict")))
+    }
+}
+
 impl Probe {
     /// The probe's verdict against the zero-load latency `zero_load`.
     pub fn verdict(&self, zero_load: f64) -> Verdict {
@@ -91,7 +108,7 @@ impl Probe {
 }
 
 /// A probe and its verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Judged {
     #[serde(flatten)]
     pub probe: Probe,
@@ -110,7 +127,7 @@ pub struct Search {
 }
 
 /// What a search found.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Saturation {
     /// Mean network latency at the zero-load probe, cycles.
     pub zero_load_latency: f64,

@@ -105,6 +105,67 @@ fn fig4_merges_into_its_whole_run() {
     merges_like_the_whole_run("netsim torus fig4", &line, 90, &[1, 2, 3]);
 }
 
+#[test]
+fn a_saturation_search_is_one_item_and_merges_into_its_whole_run() {
+    // The bisection is one item: of 2 or 3 shards, all but the first are empty.
+    let line = [
+        "netsim", "saturate", "--d", "2", "--k", "3", "--cycles", "300", "--format", "json",
+    ];
+    merges_like_the_whole_run("netsim saturate", &line, 1, &[1, 2, 3]);
+}
+
+#[test]
+fn a_comparison_merges_into_its_whole_run() {
+    // Two networks under two patterns: four searches, uniform's with its fault runs.
+    let line = [
+        "netsim",
+        "compare",
+        "--network",
+        "--d 2 --k 3",
+        "--network",
+        "--topology torus --k 3 --n 2",
+        "--traffic",
+        "uniform,tornado",
+        "--cycles",
+        "300",
+    ];
+    merges_like_the_whole_run("netsim compare", &line, 4, &[1, 2, 3]);
+}
+
+#[test]
+fn the_runs_of_seeds_merge_into_the_whole_runs_figures() {
+    let line = [
+        "netsim", "--d", "2", "--k", "3", "--rate", "0.01", "--cycles", "200", "--seeds", "4",
+        "--format", "json",
+    ];
+    merges_like_the_whole_run("netsim", &line, 4, &[1, 2, 3]);
+    // Without --out the merge prints what the whole run prints; two seeds in three shards.
+    let mut two = line.to_vec();
+    two[10] = "2";
+    two[12] = "text";
+    let root = tempfile::tempdir().unwrap();
+    let parts = shards(root.path(), "netsim", &two, 2, 3);
+    let mut merge = vec!["merge"];
+    merge.extend(parts.iter().map(String::as_str));
+    let (status, merged, stderr) = kautzgen(&merge);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(merged, kautzgen(&two).1);
+    assert!(
+        merged.starts_with(
+            "K(2,3): uniform traffic at rate 0.01 for 200 cycles, 2 runs (seeds 1 to 2)"
+        ),
+        "{merged}"
+    );
+}
+
+#[test]
+fn a_deadlock_sweep_merges_into_its_whole_table() {
+    // The 3-ary 2-cube: e-cube, double e-cube, west-first and direction-first, three
+    // fault sets each.
+    let line = ["torus", "deadlock-sweep", "--ks", "3", "--ns", "2"];
+    merges_like_the_whole_run("torus deadlock-sweep", &line, 12, &[1, 2, 3]);
+}
+
 /// Runs `kautzgen merge` with `args`; it must refuse them with exit status 2, printing
 /// nothing and `message` on standard error.
 fn refused(args: &[&str], message: &str) {

@@ -5,20 +5,23 @@
 //! writes its table, chart and JSON.
 //!
 //! In: the degree and size, or the networks; the shared options. Out: `compare.md`,
-//! `compare.svg` and `compare.json` in `--out`, the table also on standard output.
+//! `compare.svg` and `compare.json` in `--out`, the table also on standard output. Its
+//! items are the comparison's, every network under every pattern ([`Compare`]): with
+//! `--shard I/N` it writes a part, which `kautzgen merge` joins ([`crate::cli::shard`]).
 
 use super::envelope::{Config, Kind, envelope};
 use super::options::NetworkArgs;
+use super::shards::write;
 use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
+use crate::cli::shard::{self, ShardArg, Shardable};
 use crate::experiments::comparison::report;
-use crate::experiments::comparison::{Comparison, Contender, compare};
+use crate::experiments::comparison::{Comparison, Contender, Searched};
 use crate::network::traffic::Pattern;
 use crate::output::dir::OutputDir;
 use crate::units::choice_arg::choice;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// The patterns each network is saturated under, unless `--traffic` says otherwise.
 const DEFAULT_PATTERNS: &str = "uniform,permutation,bit-complement,transpose,tornado,neighbour";
@@ -71,7 +74,10 @@ pub struct Args {
     /// The fault runs offer this fraction of each network's uniform saturation throughput
     #[arg(long, default_value_t = 0.5, value_name = "F")]
     fault_load: f64,
-    /// Directory for the results: created, or replaced whole if kautzgen wrote it
+    #[command(flatten)]
+    shard: ShardArg,
+    /// Directory for the results: created, or replaced whole if kautzgen wrote it; with
+    /// --shard, the part file
     #[arg(long)]
     out: PathBuf,
     /// Write to --out even when kautzgen did not write it
@@ -104,7 +110,13 @@ const UNITS: [(&str, &str); 20] = [
 ];
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let started = Instant::now();
+    let shard = args.shard.shard()?;
+    let out = args.out.clone();
+    shard::execute(&job(args)?, shard, Some(&out))
+}
+
+/// The comparison of the command line, its networks checked.
+pub fn job(args: Args) -> anyhow::Result<Compare> {
     check(&args).map_err(input_error)?;
     let specs = match args.networks.is_empty() {
         true => chosen(args.degree, args.nodes),
@@ -120,7 +132,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         degree = degree.max(params.plan.ports() as u64);
         networks.push((spec.clone(), params));
     }
-    let out = OutputDir::staged(&args.out, args.force)?;
     let comparison = Comparison {
         networks,
         patterns: args.traffic.clone(),
@@ -128,19 +139,51 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         most_faults: degree.saturating_sub(1),
         fault_load: args.fault_load,
     };
-    let contenders = compare(&comparison);
-    let table = report::table(&comparison, &contenders);
-    let svg = report::chart(&contenders).map_err(|e| anyhow::anyhow!("cannot draw: {e}"))?;
-    let json = json(&args, &comparison, &contenders, started)?;
-    for (name, bytes) in [
-        ("compare.md", table.as_bytes()),
-        ("compare.svg", svg.as_bytes()),
-        ("compare.json", json.as_bytes()),
-    ] {
-        std::fs::write(out.path().join(name), bytes)?;
+    Ok(Compare { comparison, args })
+}
+
+/// A comparison, whose searches are its items, and the options that say where its results
+/// go and what its JSON records.
+pub struct Compare {
+    comparison: Comparison,
+    args: Args,
+}
+
+impl Shardable for Compare {
+    type Result = Searched;
+    type Output = OutputDir;
+
+    fn items(&self) -> u64 {
+        self.comparison.items().len() as u64
     }
-    out.commit()?;
-    print_stdout(&table)
+
+    fn run(&self, positions: &[u64]) -> anyhow::Result<Vec<Searched>> {
+        let items = self.comparison.items();
+        let chosen: Vec<_> = positions.iter().map(|&p| items[p as usize]).collect();
+        Ok(self.comparison.search(&chosen))
+    }
+
+    fn claim(&self) -> anyhow::Result<OutputDir> {
+        Ok(OutputDir::staged(&self.args.out, self.args.force)?)
+    }
+
+    /// Writes the table, the chart and the JSON, and prints the table.
+    fn finish(&self, out: OutputDir, searched: Vec<Searched>) -> anyhow::Result<()> {
+        let comparison = &self.comparison;
+        let contenders = comparison.contenders(searched);
+        let table = report::table(comparison, &contenders);
+        let svg = report::chart(&contenders).map_err(|e| anyhow::anyhow!("cannot draw: {e}"))?;
+        let json = json(&self.args, comparison, &contenders)?;
+        write(
+            out,
+            &[
+                ("compare.md", table.as_bytes()),
+                ("compare.svg", svg.as_bytes()),
+                ("compare.json", json.as_bytes()),
+            ],
+        )?;
+        print_stdout(&table)
+    }
 }
 
 /// The options' bounds.
@@ -212,12 +255,7 @@ fn nearest(nodes: u64, size: impl Fn(u64) -> u64) -> u64 {
 }
 
 /// The comparison as one JSON object, with the envelope of netsim's JSON.
-fn json(
-    args: &Args,
-    comparison: &Comparison,
-    contenders: &[Contender],
-    started: Instant,
-) -> anyhow::Result<String> {
+fn json(args: &Args, comparison: &Comparison, contenders: &[Contender]) -> anyhow::Result<String> {
     let (_, first) = &comparison.networks[0];
     let config = Config {
         run: first.config("compare", &args.with),
@@ -232,7 +270,7 @@ fn json(
     });
     Ok(format!(
         "{:#}\n",
-        envelope(Kind::new("compare", "", &UNITS), &config, started, figures)?
+        envelope(Kind::new("compare", "", &UNITS), &config, figures)?
     ))
 }
 

@@ -2,33 +2,33 @@
 //! schema is docs/netsim.schema.json): what the object is (`schema`, `schema_version`,
 //! `kind`), the kautzgen that made it (`kautzgen`: version and commit), the run's complete
 //! configuration (`config`: [`Config`], and the `command_line` after the program's name),
-//! the unit of every number (`units`, by path) and the wall time (`wall_seconds`). The
-//! command's own figures stay at the top level beside them, as they were before the
-//! envelope, so that readers of those keys read them still.
+//! and the unit of every number (`units`, by path). The command's own figures stay at the
+//! top level beside them, as they were before the envelope, so that readers of those keys
+//! read them still.
 //!
-//! To print a command's JSON: make its [`Config`], note the [`Instant`] its work starts,
-//! and call [`envelope`] with its [`Kind`] (its name and its figures' units) and its
-//! figures (an object). A new command adds its object to the schema under its kind's
-//! name.
+//! To print a command's JSON: make its [`Config`] and call [`envelope`] with its [`Kind`]
+//! (its name and its figures' units) and its figures (an object). A new command adds its
+//! object to the schema under its kind's name.
 //!
 //! Versions: [`SCHEMA_VERSION`] goes up by one when a key is removed or renamed, or changes
 //! its type, meaning or unit; a key added leaves it as it is, so readers ignore keys they
-//! do not know. `wall_seconds` differs from run to run, so the JSON of two runs of the
-//! same command is not the same byte for byte; no file that must be (a sweep's CSV, a
-//! trace) holds it.
+//! do not know. Version 2 left out the wall time (`wall_seconds`) and the command line's
+//! options that do not change the result ([`command_line`]): the JSON of one command is
+//! the same byte for byte from run to run, whatever the threads, and whole or merged from
+//! shards.
 
+use crate::cli::shard::command_line;
 use crate::network::config::{CONFIG_UNITS, NetConfig};
 use anyhow::Context;
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 /// The name of the schema every netsim JSON object follows.
 pub(super) const SCHEMA: &str = "kautzgen-netsim";
 
 /// The schema's version: one up at every change that could break a reader.
-pub(super) const SCHEMA_VERSION: u64 = 1;
+pub(super) const SCHEMA_VERSION: u64 = 2;
 
 /// What a netsim JSON object holds: its `kind`'s name (`run`, `seeds`, `saturate`,
 /// `compare`) and the unit of every number of its figures, by path (keys joined by dots,
@@ -57,10 +57,7 @@ impl Kind {
 
     /// The unit of every number of the object: the envelope's and the figures'.
     fn units(&self) -> BTreeMap<String, &'static str> {
-        let mut units = BTreeMap::from([
-            ("wall_seconds".to_string(), "seconds"),
-            ("config.seeds".to_string(), "runs"),
-        ]);
+        let mut units = BTreeMap::from([("config.seeds".to_string(), "runs")]);
         units.extend(prefixed("config.", &CONFIG_UNITS));
         units.extend(self.units.iter().cloned());
         units
@@ -91,19 +88,14 @@ pub(super) struct Config {
     pub traffic_file: Option<String>,
 }
 
-/// `figures` (an object), a `kind` of output of the run of `config` whose work started at
-/// `started`, with the envelope's keys added.
-pub(super) fn envelope(
-    kind: Kind,
-    config: &Config,
-    started: Instant,
-    figures: Value,
-) -> anyhow::Result<Value> {
+/// `figures` (an object), a `kind` of output of the run of `config`, with the envelope's
+/// keys added.
+pub(super) fn envelope(kind: Kind, config: &Config, figures: Value) -> anyhow::Result<Value> {
     let Value::Object(mut object) = figures else {
         anyhow::bail!("netsim's figures are a JSON object");
     };
     let mut config = serde_json::to_value(config).context("configuration as JSON")?;
-    config["command_line"] = command_line().into();
+    config["command_line"] = command_line::current().into();
     let envelope = json!({
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
@@ -114,7 +106,6 @@ pub(super) fn envelope(
         },
         "config": config,
         "units": kind.units(),
-        "wall_seconds": started.elapsed().as_secs_f64(),
     });
     let Value::Object(envelope) = envelope else {
         unreachable!("json! of braces is an object")
@@ -124,12 +115,4 @@ pub(super) fn envelope(
         object.insert(key, value);
     }
     Ok(Value::Object(object))
-}
-
-/// The arguments kautzgen was run with, after the program's name.
-fn command_line() -> Vec<String> {
-    std::env::args_os()
-        .skip(1)
-        .map(|arg| arg.to_string_lossy().into_owned())
-        .collect()
 }

@@ -15,9 +15,10 @@
 //! so are the table it prints ([`table`]) and the repeated runs of `--seeds` ([`seeds`]).
 
 use crate::cli::input_error;
-use crate::cli::output::{Format, print_stdout};
+use crate::cli::output::{Format, check_out, write_or_print};
 use crate::cli::progress;
 use crate::cli::shard::Job;
+use crate::cli::shard::{self, ShardArg};
 use crate::experiments::plot::histogram_svg;
 use crate::network::net::{Net, NetParams};
 use crate::network::plan::Plan;
@@ -110,9 +111,16 @@ pub struct Args {
     /// FILE, an SVG
     #[arg(long, value_name = "FILE")]
     histogram: Option<PathBuf>,
+    #[command(flatten)]
+    shard: ShardArg,
+    /// Write the table or JSON to FILE instead of standard output; with --shard (of the
+    /// runs of --seeds), the part
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
-/// What a single run writes besides its figures, and in which format it prints them.
+/// What a single run writes besides its figures, in which format, and where the figures go
+/// (standard output without `out`).
 #[derive(Debug, Clone, Copy)]
 struct RunOutput<'a> {
     pub trace: Option<&'a Path>,
@@ -120,6 +128,7 @@ struct RunOutput<'a> {
     pub heatmap: Option<&'a Path>,
     pub histogram: Option<&'a Path>,
     pub format: Format,
+    pub out: Option<&'a Path>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -130,12 +139,16 @@ enum Command {
     Torus(torus::Args),
 }
 
-/// The job of a shardable netsim command line; `None` for one that runs whole.
+/// The job of a shardable netsim command line (`netsim --seeds N`, N >= 2, and the
+/// subcommands that are shardable); `None` for one that runs whole.
 pub fn job(args: Args) -> anyhow::Result<Option<Box<dyn Job>>> {
     Ok(match args.command {
         Some(Command::Sweep(sweep)) => Some(Box::new(sweep::job(sweep)?)),
+        Some(Command::Saturate(saturate)) => Some(Box::new(saturate::job(saturate)?)),
+        Some(Command::Compare(compare)) => Some(Box::new(compare::job(compare)?)),
         Some(Command::Torus(torus)) => return torus::job(torus),
-        _ => None,
+        None if args.seeds < 2 => None,
+        None => Some(Box::new(seeds_job(&args, Point::of(&args)?)?)),
     })
 }
 
@@ -147,37 +160,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(Command::Torus(torus)) => return torus::run(torus),
         None => {}
     }
-    let mut params = args
-        .network
-        .params(args.rate.unwrap_or(0.0), args.cycles.unwrap_or(0))?;
-    let mut messages = placed(&args.messages, &params).map_err(input_error)?;
-    let mut netrace = None;
-    if let Some(path) = &args.traffic_file {
-        let file = traffic_file(path, &params)?;
-        if args.cycles.is_none() {
-            params.cycles = file.messages.iter().map(|m| m.1.0 + 1).max().unwrap_or(0);
-        }
-        messages.extend(file.messages);
-        netrace = file.netrace;
-    }
-    let config = Config {
-        run: params.config(
-            args.network.topology.kind.name(),
-            &args.network.topology.command_line(),
-        ),
-        seeds: args.seeds,
-        messages: args.messages.clone(),
-        traffic_file: args.traffic_file.as_ref().map(|p| p.display().to_string()),
-    };
-    let run = Run {
-        params: &params,
-        messages: &messages,
-        netrace: netrace.as_ref(),
-        config: &config,
-    };
+    let shard = args.shard.shard()?;
+    let point = Point::of(&args)?;
     match args.seeds {
         0 => Err(input_error(anyhow::anyhow!(
             "--seeds must be at least 1, got 0"
+        ))),
+        1 if shard.is_some() => Err(input_error(anyhow::anyhow!(
+            "--shard splits the runs of --seeds: give --seeds 2 or more"
         ))),
         1 => {
             let output = RunOutput {
@@ -186,19 +176,81 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 heatmap: args.heatmap.as_deref(),
                 histogram: args.histogram.as_deref(),
                 format: args.format,
+                out: args.out.as_deref(),
             };
-            simulate(run, output)
+            simulate(point.run(), output)
         }
-        _ if args.trace.is_some()
-            || args.per_link
-            || args.heatmap.is_some()
-            || args.histogram.is_some() =>
-        {
-            Err(input_error(anyhow::anyhow!(
-                "--trace, --per-link, --heatmap and --histogram show one run: give them without --seeds"
-            )))
+        _ => shard::execute(&seeds_job(&args, point)?, shard, args.out.as_deref()),
+    }
+}
+
+/// The runs of `--seeds` of `point`; an error if the command line asks for what only one
+/// run shows.
+fn seeds_job(args: &Args, point: Point) -> anyhow::Result<seeds::Seeds> {
+    if args.trace.is_some() || args.per_link || args.heatmap.is_some() || args.histogram.is_some() {
+        return Err(input_error(anyhow::anyhow!(
+            "--trace, --per-link, --heatmap and --histogram show one run: give them without --seeds"
+        )));
+    }
+    Ok(seeds::Seeds {
+        point,
+        count: args.seeds,
+        format: args.format,
+        out: args.out.clone(),
+    })
+}
+
+/// The point of a netsim command line: its parameters, the messages placed by hand and
+/// those of `--traffic-file`, the Netrace trace they came from, if they did, and its
+/// configuration as the JSON reports it.
+struct Point {
+    params: NetParams,
+    messages: Vec<(Option<String>, Replayed)>,
+    netrace: Option<NetraceNote>,
+    config: Config,
+}
+
+impl Point {
+    /// The point of `args`, checked.
+    fn of(args: &Args) -> anyhow::Result<Point> {
+        let mut params = args
+            .network
+            .params(args.rate.unwrap_or(0.0), args.cycles.unwrap_or(0))?;
+        let mut messages = placed(&args.messages, &params).map_err(input_error)?;
+        let mut netrace = None;
+        if let Some(path) = &args.traffic_file {
+            let file = traffic_file(path, &params)?;
+            if args.cycles.is_none() {
+                params.cycles = file.messages.iter().map(|m| m.1.0 + 1).max().unwrap_or(0);
+            }
+            messages.extend(file.messages);
+            netrace = file.netrace;
         }
-        count => seeds::run(run, count, args.format),
+        let config = Config {
+            run: params.config(
+                args.network.topology.kind.name(),
+                &args.network.topology.command_line(),
+            ),
+            seeds: args.seeds,
+            messages: args.messages.clone(),
+            traffic_file: args.traffic_file.as_ref().map(|p| p.display().to_string()),
+        };
+        Ok(Point {
+            params,
+            messages,
+            netrace,
+            config,
+        })
+    }
+
+    /// The point as a run to simulate.
+    fn run(&self) -> Run<'_> {
+        Run {
+            params: &self.params,
+            messages: &self.messages,
+            netrace: self.netrace.as_ref(),
+            config: &self.config,
+        }
     }
 }
 
@@ -216,7 +268,8 @@ struct Run<'a> {
 /// The units of the numbers a single run's JSON has besides its summary's.
 const RUN_UNITS: [(&str, &str); 2] = [("healthy_nodes", "nodes"), ("idle_nodes", "nodes")];
 
-/// Simulates `run`, writes the trace and the heat map if asked, and prints the figures.
+/// Simulates `run`, writes the trace and the heat map if asked, and prints the figures (or
+/// writes them to `output.out`).
 fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
     let started = Instant::now();
     let Run {
@@ -226,6 +279,7 @@ fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
         config,
     } = run;
     let RunOutput { trace, format, .. } = output;
+    check_out(output.out)?;
     let heatmap = output
         .heatmap
         .map(|path| heatmap::Target::of(path, params.plan.as_ref()))
@@ -294,7 +348,7 @@ fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
                 let kind = Kind::new("run", "", &SUMMARY_UNITS)
                     .with("", &RUN_UNITS)
                     .with("netrace.", &NetraceNote::UNITS);
-                format!("{}\n", envelope(kind, config, started, value)?)
+                format!("{}\n", envelope(kind, config, value)?)
             }
         }
         Format::Text => {
@@ -304,7 +358,9 @@ fn simulate(run: Run, output: RunOutput) -> anyhow::Result<()> {
             text
         }
     };
-    print_stdout(&text)
+    write_or_print(output.out, &text)?;
+    progress::wall_time("netsim", started);
+    Ok(())
 }
 
 /// The lines under the table's title that say which messages were placed by hand, and

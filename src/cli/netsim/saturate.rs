@@ -2,12 +2,18 @@
 //! found by bisection on the offered load with measured runs ([`crate::experiments::saturation`]
 //! holds the search and its criterion; docs/network.md, "Saturation"). `netsim compare`
 //! runs the same search on every network it compares.
+//!
+//! In: a network, its traffic, the window and the precision. Out: the probes and what they
+//! found, as a table or JSON, on standard output or in `--out FILE`. The search is one
+//! item ([`Saturate`]): a bisection runs its probes one after the other, each placed by
+//! the ones before, so its shards are one that runs it and others that are empty.
 
 use super::envelope::{Config, Kind, envelope};
 use super::options::NetworkArgs;
 use crate::choice::Choice;
 use crate::cli::input_error;
-use crate::cli::output::{Format, print_stdout};
+use crate::cli::output::{Format, check_out, write_or_print};
+use crate::cli::shard::{self, ShardArg, Shardable};
 use crate::experiments::saturation::{
     ACCEPTED_FRACTION, Judged, LATENCY_FACTOR, Saturation, saturation_of,
 };
@@ -15,7 +21,7 @@ use crate::network::distances::capacity;
 use crate::network::net::{Net, NetParams};
 use anyhow::Context;
 use serde_json::json;
-use std::time::Instant;
+use std::path::PathBuf;
 
 /// Find the offered load at which a network saturates, by bisection.
 #[derive(Debug, clap::Args)]
@@ -45,6 +51,11 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    #[command(flatten)]
+    shard: ShardArg,
+    /// Write the table or JSON to FILE instead of standard output; with --shard, the part
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 /// The unit of every number of the JSON's figures, by path.
@@ -63,8 +74,14 @@ const UNITS: [(&str, &str); 12] = [
     ("probes.latency", "cycles"),
 ];
 
-pub fn run(mut args: Args) -> anyhow::Result<()> {
-    let started = Instant::now();
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let shard = args.shard.shard()?;
+    let out = args.out.clone();
+    shard::execute(&job(args)?, shard, out.as_deref())
+}
+
+/// The search of the command line, checked.
+pub fn job(mut args: Args) -> anyhow::Result<Saturate> {
     if !(args.precision > 0.0 && args.precision < 1.0) {
         return Err(input_error(anyhow::anyhow!(
             "--precision must be above 0 and below 1, got {}",
@@ -74,27 +91,64 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     args.network.warmup.get_or_insert(args.cycles);
     let params = args.network.params(0.0, args.cycles)?;
     Net::new(&params).map_err(input_error)?;
-    let found = saturation_of(&params, args.precision).map_err(input_error)?;
-    let text = match args.format {
-        Format::Json => {
-            let config = Config {
-                run: params.config(
-                    args.network.topology.kind.name(),
-                    &args.network.topology.command_line(),
-                ),
-                seeds: 1,
-                messages: Vec::new(),
-                traffic_file: None,
-            };
-            let figures = json(&params, &found)?;
-            format!(
-                "{}\n",
-                envelope(Kind::new("saturate", "", &UNITS), &config, started, figures)?
-            )
-        }
-        Format::Text => table(&params, &found),
+    let config = Config {
+        run: params.config(
+            args.network.topology.kind.name(),
+            &args.network.topology.command_line(),
+        ),
+        seeds: 1,
+        messages: Vec::new(),
+        traffic_file: None,
     };
-    print_stdout(&text)
+    Ok(Saturate {
+        params,
+        config,
+        precision: args.precision,
+        format: args.format,
+        out: args.out,
+    })
+}
+
+/// A saturation search, its one item, and where its table or JSON goes.
+pub struct Saturate {
+    params: NetParams,
+    config: Config,
+    precision: f64,
+    format: Format,
+    out: Option<PathBuf>,
+}
+
+impl Shardable for Saturate {
+    type Result = Saturation;
+    type Output = ();
+
+    fn items(&self) -> u64 {
+        1
+    }
+
+    fn run(&self, positions: &[u64]) -> anyhow::Result<Vec<Saturation>> {
+        positions
+            .iter()
+            .map(|_| saturation_of(&self.params, self.precision).map_err(input_error))
+            .collect()
+    }
+
+    fn claim(&self) -> anyhow::Result<()> {
+        check_out(self.out.as_deref())
+    }
+
+    fn finish(&self, (): (), found: Vec<Saturation>) -> anyhow::Result<()> {
+        let found = &found[0];
+        let text = match self.format {
+            Format::Json => {
+                let figures = json(&self.params, found)?;
+                let kind = Kind::new("saturate", "", &UNITS);
+                format!("{}\n", envelope(kind, &self.config, figures)?)
+            }
+            Format::Text => table(&self.params, found),
+        };
+        write_or_print(self.out.as_deref(), &text)
+    }
 }
 
 /// The probes, a row each, and what they found.

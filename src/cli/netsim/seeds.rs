@@ -2,21 +2,24 @@
 //! figures as means with their 95 % confidence half-widths (Student's t), the convention for
 //! reporting a simulated point (docs/network.md, "Repeated runs").
 //!
-//! In: the run's parameters (the first seed is theirs), the messages placed by hand, N.
+//! In: the point (its parameters, the first seed theirs; the messages placed by hand), N.
 //! Out: a table, or one JSON object with every figure's mean, half-width and values and
-//! every run's summary.
+//! every run's summary, on standard output or in `--out FILE`. Its items are the runs, a
+//! seed each ([`Seeds`]): with `--shard I/N` it writes a part, which `kautzgen merge`
+//! joins ([`crate::cli::shard`]).
 
+use super::Point;
 use super::envelope::{Kind, envelope};
-use super::{Replayed, Run};
 use crate::choice::Choice;
-use crate::cli::output::{Format, print_stdout};
+use crate::cli::output::{Format, check_out, write_or_print};
+use crate::cli::shard::Shardable;
 use crate::experiments::confidence::estimate;
 use crate::experiments::driver::parallel_map;
 use crate::network::net::NetParams;
 use crate::network::stats::{SUMMARY_UNITS, Summary};
 use anyhow::Context;
 use serde_json::{Value, json};
-use std::time::Instant;
+use std::path::PathBuf;
 
 /// A figure averaged over the seeds: its name in the JSON, in the table, its unit, and its
 /// value in a run's summary (none when the run has none, e.g. a latency with nothing
@@ -77,43 +80,59 @@ fn units() -> Vec<(String, &'static str)> {
         .collect()
 }
 
-/// Runs `run` with seeds `run.params.seed` to `run.params.seed + count - 1` and prints the
-/// figures' means and confidence half-widths.
-pub(super) fn run(run: Run, count: u64, format: Format) -> anyhow::Result<()> {
-    let started = Instant::now();
-    let params = run.params;
-    let seeds: Vec<u64> = (0..count).map(|i| params.seed + i).collect();
-    let summaries = summaries(params, run.messages, &seeds)?;
-    let text = match format {
-        Format::Json => {
-            let figures = json(&seeds, &summaries)?;
-            let mut kind = Kind::new("seeds", "runs.", &SUMMARY_UNITS);
-            kind.units.extend(units());
-            format!("{}\n", envelope(kind, run.config, started, figures)?)
-        }
-        Format::Text => table(params, &seeds, &summaries),
-    };
-    print_stdout(&text)
+/// A point run with `count` seeds, `point.params.seed` and the `count - 1` after it, each
+/// run an item, and where its table or JSON goes.
+pub(super) struct Seeds {
+    pub point: Point,
+    pub count: u64,
+    pub format: Format,
+    pub out: Option<PathBuf>,
 }
 
-/// The runs of every seed, side by side, in the seeds' order.
-fn summaries(
-    params: &NetParams,
-    messages: &[(Option<String>, Replayed)],
-    seeds: &[u64],
-) -> anyhow::Result<Vec<Summary>> {
-    // Each seed's run is built and run on a thread of its own (a run is single-threaded):
-    // the runs are independent, and their summaries come back in the seeds' order.
-    parallel_map(seeds, |&seed| {
-        let params = NetParams {
-            seed,
-            ..params.clone()
+impl Shardable for Seeds {
+    /// A run's summary.
+    type Result = Summary;
+    type Output = ();
+
+    fn items(&self) -> u64 {
+        self.count
+    }
+
+    /// The runs of the seeds at `positions`, side by side: a run is single-threaded, and
+    /// each is built and run on a thread of its own.
+    fn run(&self, positions: &[u64]) -> anyhow::Result<Vec<Summary>> {
+        let point = &self.point;
+        parallel_map(positions, |&position| {
+            let params = NetParams {
+                seed: point.params.seed + position,
+                ..point.params.clone()
+            };
+            let net = super::placed_net(&params, &point.messages)?;
+            Ok(net.run(|_| {}))
+        })
+        .into_iter()
+        .collect()
+    }
+
+    fn claim(&self) -> anyhow::Result<()> {
+        check_out(self.out.as_deref())
+    }
+
+    /// Writes or prints the figures' means and confidence half-widths.
+    fn finish(&self, (): (), summaries: Vec<Summary>) -> anyhow::Result<()> {
+        let params = &self.point.params;
+        let seeds: Vec<u64> = (0..self.count).map(|i| params.seed + i).collect();
+        let text = match self.format {
+            Format::Json => {
+                let figures = json(&seeds, &summaries)?;
+                let mut kind = Kind::new("seeds", "runs.", &SUMMARY_UNITS);
+                kind.units.extend(units());
+                format!("{}\n", envelope(kind, &self.point.config, figures)?)
+            }
+            Format::Text => table(params, &seeds, &summaries),
         };
-        let net = super::placed_net(&params, messages)?;
-        Ok(net.run(|_| {}))
-    })
-    .into_iter()
-    .collect()
+        write_or_print(self.out.as_deref(), &text)
+    }
 }
 
 /// The figures' values over the runs, their estimates, and every run's summary.

@@ -136,6 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         heatmap: None,
         histogram: None,
         format: args.format,
+        out: None,
     };
     super::simulate(run, output)
 }

@@ -18,6 +18,7 @@ pub mod part;
 
 use crate::cli::input_error;
 use crate::cli::output::print_stdout;
+use crate::cli::progress;
 use crate::output;
 use crate::sim::vectors::Shard;
 use part::{Part, Positioned};
@@ -25,6 +26,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::path::Path;
+use std::time::Instant;
 
 /// The commands, by their subcommands, that take `--shard I/N` and whose parts `kautzgen
 /// merge` joins. `netsim` shards the runs of `--seeds`; `verify` the vectors of the units
@@ -115,6 +117,9 @@ pub fn execute<S: Shardable>(
     shard: Option<Shard>,
     out: Option<&Path>,
 ) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let config = command_line::current();
+    let command = command_line::command_path(&config);
     let items = job.items();
     let Some(shard) = shard else {
         let output = job.claim()?;
@@ -124,7 +129,9 @@ pub fn execute<S: Shardable>(
             .iter()
             .map(through_json)
             .collect::<anyhow::Result<_>>()?;
-        return job.finish(output, results);
+        job.finish(output, results)?;
+        progress::wall_time(&command, started);
+        return Ok(());
     };
     let path = out.ok_or_else(|| {
         input_error(anyhow::anyhow!(
@@ -144,10 +151,9 @@ pub fn execute<S: Shardable>(
             })
         })
         .collect::<anyhow::Result<_>>()?;
-    let config = command_line::current();
-    let command = command_line::command_path(&config);
     let part = Part::new(command.clone(), config, shard, items, results);
     output::file::write(path, part.text()?.as_bytes())?;
+    progress::wall_time(&format!("{command} --shard {shard}"), started);
     print_stdout(&format!(
         "shard {shard} of {command}: {} of the {items} items, written to {}\n",
         positions.len(),

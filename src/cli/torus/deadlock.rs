@@ -1,26 +1,31 @@
 //! `kautzgen torus deadlock` and `deadlock-sweep`: the channel dependency graph of a
 //! routing relation, and whether it has a cycle.
 //!
-//! In: k, n, an algorithm, faulty links and nodes (`deadlock`); lists of k and n and a
-//! shard (`deadlock-sweep`). Out: the graph's size and either `acyclic` (deadlock-free by
-//! the Dally-Seitz condition) or the witness cycle of channels, as text or as JSON with
-//! fields in a fixed order; for the sweep, one Markdown table row per analysis. With
-//! `--simulate` (and always in the sweep) a cycle's messages are also placed in the
-//! wormhole simulator ([`crate::experiments::torus_witness`]) to see whether they deadlock.
+//! In: k, n, an algorithm, faulty links and nodes (`deadlock`); lists of k and n
+//! (`deadlock-sweep`). Out: the graph's size and either `acyclic` (deadlock-free by the
+//! Dally-Seitz condition) or the witness cycle of channels, as text or as JSON with fields
+//! in a fixed order; for the sweep, a Markdown table with a row per analysis, on standard
+//! output or in `--out FILE`. With `--simulate` (and always in the sweep) a cycle's
+//! messages are also placed in the wormhole simulator
+//! ([`crate::experiments::torus_witness`]) to see whether they deadlock. The sweep's items
+//! are its analyses ([`DeadlockSweep`]): with `--shard I/N` it writes a part, which
+//! `kautzgen merge` joins ([`crate::cli::shard`]).
 
 use super::{reading_json, witness, written};
 use crate::choice::Choice;
 use crate::cli::input_error;
-use crate::cli::output::Format;
-use crate::cli::output::print_stdout;
-use crate::experiments::torus_deadlock_sweep::points;
+use crate::cli::output::{Format, check_out, print_stdout, write_or_print};
+use crate::cli::progress;
+use crate::cli::shard::{self, ShardArg, Shardable};
+use crate::experiments::driver::parallel_map;
+use crate::experiments::torus_deadlock_sweep::{Point, points};
 use crate::experiments::torus_witness::{self, Witness};
 use crate::routing::torus::{Algorithm, Reading, Router};
 use crate::routing::torus_cdg::ChannelGraph;
-use crate::sim::vectors::Shard;
 use crate::topology::torus::{Faults, Link, Torus};
 use crate::units::choice_arg::choice;
 use serde::Serialize;
+use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct DeadlockArgs {
@@ -59,13 +64,15 @@ pub(super) struct SweepArgs {
     /// Dimension counts, comma-separated
     #[arg(long, value_delimiter = ',', default_values_t = [2, 3])]
     ns: Vec<u64>,
-    /// Run only rows I, I+N, I+2N, ... of the grid (their table rows, same header)
-    #[arg(long, value_name = "I/N")]
-    shard: Option<String>,
     /// When double-e-cube and direction-first select their pair of dimensions; keep
     /// analyses those two only
     #[arg(long, value_parser = choice::<Reading>(), default_value = Reading::Reselect.name())]
     reading: Reading,
+    #[command(flatten)]
+    shard: ShardArg,
+    /// Write the table to FILE instead of standard output; with --shard, the part
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 /// What the command found, for one cube, algorithm and fault set.
@@ -257,52 +264,93 @@ fn json(analysis: &Analysis, witness: Option<Option<&Witness>>) -> anyhow::Resul
 }
 
 pub(super) fn sweep(args: SweepArgs) -> anyhow::Result<()> {
-    let shard = match &args.shard {
-        Some(text) => text.parse::<Shard>().map_err(input_error)?,
-        None => Shard::WHOLE,
-    };
-    let grid = points(&args.ks, &args.ns, args.reading).map_err(input_error)?;
-    let mut text = String::from(
-        "| algorithm | k | n | faulty links | channels | dependencies | stranded states | result | \
-         forced cycle | witness |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
-    );
-    for (i, point) in grid.into_iter().enumerate() {
-        if !shard.selects(i as u64) {
-            continue;
-        }
-        let analysis = analyse(point.router, point.faults)?;
-        let links: Vec<String> = analysis.faults.links().map(Link::to_string).collect();
-        let result = match &analysis.cycle {
-            None => "acyclic".to_string(),
-            Some(cycle) => format!("cycle of {}: `{}`", cycle.len(), cycle_text(cycle)),
-        };
-        let forced = match (&analysis.cycle, &analysis.forced_cycle) {
-            (None, _) => "-".to_string(),
-            (Some(_), None) => "none".to_string(),
-            (Some(_), Some(forced)) if Some(forced) == analysis.cycle.as_ref() => {
-                "the same".to_string()
-            }
-            (Some(_), Some(forced)) => {
-                format!("cycle of {}: `{}`", forced.len(), cycle_text(forced))
-            }
-        };
-        let placed = simulate(&analysis)?;
-        let verdict = witness::verdict(placed.as_ref());
-        let torus = analysis.router.torus();
-        text += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {result} | {forced} | {verdict} |\n",
-            analysis.router.label(),
-            torus.k(),
-            torus.n(),
-            if links.is_empty() {
-                "-".to_string()
-            } else {
-                links.join(" ")
-            },
-            analysis.graph.channel_count(),
-            analysis.graph.dependency_count(),
-            analysis.graph.stranded_states(),
-        );
+    let shard = args.shard.shard()?;
+    let out = args.out.clone();
+    shard::execute(&sweep_job(args)?, shard, out.as_deref())
+}
+
+/// The grid of the command line.
+pub(super) fn sweep_job(args: SweepArgs) -> anyhow::Result<DeadlockSweep> {
+    Ok(DeadlockSweep {
+        grid: points(&args.ks, &args.ns, args.reading).map_err(input_error)?,
+        out: args.out,
+    })
+}
+
+/// The deadlock sweep: its analyses, which are its items, and where its table goes.
+pub(super) struct DeadlockSweep {
+    grid: Vec<Point>,
+    out: Option<PathBuf>,
+}
+
+impl Shardable for DeadlockSweep {
+    /// An analysis's table row.
+    type Result = String;
+    type Output = ();
+
+    fn items(&self) -> u64 {
+        self.grid.len() as u64
     }
-    print_stdout(&text)
+
+    /// The rows of the analyses at `positions`, on every processor.
+    fn run(&self, positions: &[u64]) -> anyhow::Result<Vec<String>> {
+        let bar = progress::bar(positions.len() as u64, "deadlock", "analyses");
+        let rows = parallel_map(positions, |&p| {
+            let row = row(&self.grid[p as usize]);
+            bar.inc(1);
+            row
+        });
+        bar.finish_and_clear();
+        rows.into_iter().collect()
+    }
+
+    fn claim(&self) -> anyhow::Result<()> {
+        check_out(self.out.as_deref())
+    }
+
+    fn finish(&self, (): (), rows: Vec<String>) -> anyhow::Result<()> {
+        let mut text = String::from(
+            "| algorithm | k | n | faulty links | channels | dependencies | stranded states | result | \
+             forced cycle | witness |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        );
+        text.extend(rows);
+        write_or_print(self.out.as_deref(), &text)
+    }
+}
+
+/// The table row of the analysis of `point`, its cycle placed in the simulator.
+fn row(point: &Point) -> anyhow::Result<String> {
+    let analysis = analyse(point.router, point.faults.clone())?;
+    let links: Vec<String> = analysis.faults.links().map(Link::to_string).collect();
+    let result = match &analysis.cycle {
+        None => "acyclic".to_string(),
+        Some(cycle) => format!("cycle of {}: `{}`", cycle.len(), cycle_text(cycle)),
+    };
+    let forced = match (&analysis.cycle, &analysis.forced_cycle) {
+        (None, _) => "-".to_string(),
+        (Some(_), None) => "none".to_string(),
+        (Some(_), Some(forced)) if Some(forced) == analysis.cycle.as_ref() => {
+            "the same".to_string()
+        }
+        (Some(_), Some(forced)) => {
+            format!("cycle of {}: `{}`", forced.len(), cycle_text(forced))
+        }
+    };
+    let placed = simulate(&analysis)?;
+    let verdict = witness::verdict(placed.as_ref());
+    let torus = analysis.router.torus();
+    Ok(format!(
+        "| {} | {} | {} | {} | {} | {} | {} | {result} | {forced} | {verdict} |\n",
+        analysis.router.label(),
+        torus.k(),
+        torus.n(),
+        if links.is_empty() {
+            "-".to_string()
+        } else {
+            links.join(" ")
+        },
+        analysis.graph.channel_count(),
+        analysis.graph.dependency_count(),
+        analysis.graph.stranded_states(),
+    ))
 }

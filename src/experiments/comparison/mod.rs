@@ -4,9 +4,11 @@
 //! faulty nodes, every network with the same switch, flow control, messages and seed.
 //!
 //! In: the contenders' parameters and what to run ([`Comparison`]). Out: one
-//! [`Contender`]'s figures per network, in the order given. The saturation searches are
-//! [`super::saturation`]'s; points run on every processor ([`super::driver::parallel_map`]).
-//! Its table and chart are [`report`]'s.
+//! [`Contender`]'s figures per network, in the order given. Its work is a list of
+//! independent items ([`Comparison::items`]): every network under every pattern, each a
+//! saturation search ([`super::saturation`]) and, under uniform traffic, the fault runs
+//! whose load that search gives ([`Searched`]); they run on every processor
+//! ([`super::driver::parallel_map`]), in any shards. Its table and chart are [`report`]'s.
 
 use super::driver::parallel_map;
 use super::saturation::{Saturation, SaturationError, measured, saturation_of};
@@ -14,7 +16,7 @@ use crate::choice::Choice;
 use crate::network::distances::{capacity, distances};
 use crate::network::net::{Net, NetParams};
 use crate::network::traffic::Pattern;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub mod report;
 
@@ -69,7 +71,7 @@ pub struct PatternSaturation {
 }
 
 /// A measured run of uniform traffic with some faulty nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FaultRun {
     pub faulty_nodes: u64,
     /// Offered load, bytes/node/cycle.
@@ -79,48 +81,83 @@ pub struct FaultRun {
     pub first_attempt_success: Option<f64>,
 }
 
-/// Runs the comparison: saturation searches first (the fault runs' load depends on them),
-/// then the fault runs.
-pub fn compare(c: &Comparison) -> Vec<Contender> {
-    let searches: Vec<(usize, Pattern)> = (0..c.networks.len())
-        .flat_map(|i| c.patterns.iter().map(move |&p| (i, p)))
-        .collect();
-    let found = parallel_map(&searches, |&(i, pattern)| {
-        let mut params = c.networks[i].1.clone();
+/// What one item of a comparison found: a network's saturation search under one pattern
+/// (or why it found none), and under uniform traffic the fault runs at
+/// [`Comparison::fault_load`] of the throughput it found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Searched {
+    pub found: Option<Saturation>,
+    /// Saturated already at the zero-load probe: the load it offered.
+    pub below: Option<f64>,
+    pub error: Option<String>,
+    pub faults: Vec<FaultRun>,
+}
+
+impl Comparison {
+    /// The items, network by network: (the network's index, a pattern).
+    pub fn items(&self) -> Vec<(usize, Pattern)> {
+        (0..self.networks.len())
+            .flat_map(|i| self.patterns.iter().map(move |&p| (i, p)))
+            .collect()
+    }
+
+    /// The results of `items`, run on every processor, in their order.
+    pub fn search(&self, items: &[(usize, Pattern)]) -> Vec<Searched> {
+        parallel_map(items, |&(i, pattern)| {
+            self.searched(&self.networks[i].1, pattern)
+        })
+    }
+
+    /// The search of `params`'s network under `pattern`, and its fault runs under uniform
+    /// traffic.
+    fn searched(&self, params: &NetParams, pattern: Pattern) -> Searched {
+        let mut params = params.clone();
         params.traffic.pattern = pattern;
-        let result = saturation_of(&params, c.precision);
+        let result = saturation_of(&params, self.precision);
         let below = match &result {
             Err(SaturationError::ZeroLoadSaturated { offered, .. }) => Some(*offered),
             _ => None,
         };
-        PatternSaturation {
-            pattern: pattern.name(),
+        let faults = match (&result, pattern) {
+            (Ok(found), Pattern::Uniform) => (0..=self.most_faults)
+                .map(|faults| fault_run(&params, faults, self.fault_load * found.throughput))
+                .collect(),
+            _ => Vec::new(),
+        };
+        Searched {
             error: result.as_ref().err().map(ToString::to_string),
             found: result.ok(),
             below,
+            faults,
         }
-    });
-    let mut found = found.into_iter();
-    let saturations: Vec<Vec<PatternSaturation>> = (0..c.networks.len())
-        .map(|_| found.by_ref().take(c.patterns.len()).collect())
-        .collect();
-    let fault_points: Vec<(usize, u64)> = (0..c.networks.len())
-        .flat_map(|i| (0..=c.most_faults).map(move |f| (i, f)))
-        .collect();
-    let runs = parallel_map(&fault_points, |&(i, faults)| {
-        let uniform = saturations[i].iter().find(|s| s.pattern == "uniform");
-        let load = uniform.and_then(|s| s.found.as_ref()).map(|s| s.throughput);
-        load.map(|load| fault_run(&c.networks[i].1, faults, c.fault_load * load))
-    });
-    let mut runs = runs.into_iter();
-    c.networks
-        .iter()
-        .zip(saturations)
-        .map(|((options, params), saturation)| {
-            let faults = runs.by_ref().take(c.most_faults as usize + 1).flatten();
-            contender(options, params, saturation, faults.collect())
-        })
-        .collect()
+    }
+
+    /// Every network's figures from the results of every item, in the order of
+    /// [`Comparison::items`].
+    pub fn contenders(&self, searched: Vec<Searched>) -> Vec<Contender> {
+        let mut searched = searched.into_iter();
+        self.networks
+            .iter()
+            .map(|(options, params)| {
+                let mut faults = Vec::new();
+                let saturation = self
+                    .patterns
+                    .iter()
+                    .zip(searched.by_ref())
+                    .map(|(pattern, s)| {
+                        faults.extend(s.faults);
+                        PatternSaturation {
+                            pattern: pattern.name(),
+                            found: s.found,
+                            below: s.below,
+                            error: s.error,
+                        }
+                    })
+                    .collect();
+                contender(options, params, saturation, faults)
+            })
+            .collect()
+    }
 }
 
 /// A network's figures from its searches and fault runs, with its distances.

@@ -5,7 +5,7 @@
 //! and the hops and deadlock of switches that route ([`RoutingSummary`]).
 
 use super::message::{AttemptOutcome, Finished, Outcome};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Running totals of a run.
@@ -197,7 +197,7 @@ pub struct LinkCount {
 
 /// One link's use, as `--per-link` reports it: its name as `--faulty-link` gives it, the
 /// node it leads to, the words it carried and NACKs sent back over it in the window.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinkUse {
     pub link: String,
     pub to: String,
@@ -209,7 +209,7 @@ pub struct LinkUse {
 
 /// The links' use over the window (docs/network.md, "What is measured"): words a link
 /// carried per cycle, and NACKs sent back over it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinkSummary {
     pub links: u64,
     pub mean_utilisation: f64,
@@ -261,7 +261,7 @@ impl LinkSummary {
 }
 
 /// How a measured run went (docs/network.md, "Measurement").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MeasurementSummary {
     pub warmup: u64,
     /// The window's cycles: the figures are those of the messages made in them.
@@ -277,7 +277,7 @@ pub struct MeasurementSummary {
 /// The load of a run's injection period (docs/network.md, "Load"): data bytes (a byte is
 /// a flit, the links' width) and messages per healthy node per cycle, made (offered) and
 /// handed out at their destinations (accepted) in the period.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoadSummary {
     pub offered: f64,
     pub accepted: f64,
@@ -293,7 +293,7 @@ pub struct LoadSummary {
 }
 
 /// The hops of delivered messages: their mean, and how many took each number of hops.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HopSummary {
     pub mean: f64,
     /// Every number of hops from the fewest to the most taken, with its messages.
@@ -301,7 +301,7 @@ pub struct HopSummary {
 }
 
 /// The delivered messages that took a number of hops.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HopCount {
     pub hops: u64,
     pub messages: u64,
@@ -328,7 +328,7 @@ fn hop_summary(counts: &[u64]) -> Option<HopSummary> {
 }
 
 /// The messages that ended after a number of attempts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttemptCount {
     pub attempts: u64,
     pub delivered: u64,
@@ -336,7 +336,7 @@ pub struct AttemptCount {
 }
 
 /// A distribution of cycle counts: its mean, percentiles (nearest rank) and largest.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Distribution {
     pub mean: f64,
     pub p50: u64,
@@ -369,7 +369,7 @@ impl Distribution {
 }
 
 /// The latencies of a run's delivered messages (docs/network.md, "What is measured").
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LatencySummary {
     /// From the message's making, queueing at its source included.
     pub total: Distribution,
@@ -380,7 +380,7 @@ pub struct LatencySummary {
 }
 
 /// One bucket of a histogram: the values `from` to `to`, both included, and how many.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bucket {
     pub from: u64,
     pub to: u64,
@@ -424,7 +424,7 @@ pub fn mean_and_p99(latencies: &mut [u64]) -> (Option<f64>, Option<u64>) {
 }
 
 /// The figures of a run, as `netsim` prints them.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub injected: u64,
     pub delivered: u64,
@@ -452,7 +452,7 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinkSummary>,
     /// With `--per-link`: every link's use, in node then port order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub per_link: Vec<LinkUse>,
     /// Under a measurement window: its phases, and whether the run was stable.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -461,7 +461,7 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hops: Option<HopSummary>,
     /// Ended messages by the attempts they took, delivered and failed.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<AttemptCount>,
     /// With buffered switches (vct, saf): what acknowledged delivery did, and the bounds
     /// it keeps.
@@ -548,7 +548,7 @@ pub const SUMMARY_UNITS: [(&str, &str); 65] = [
 /// What a run of switches that route measured beyond the common figures
 /// (docs/torus.md): the hops of delivered messages, what was left when the run stopped,
 /// and on deadlock the worms waiting on each other.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RoutingSummary {
     /// Hops over the fault-free minimum (the torus distance).
     pub mean_extra_hops: Option<f64>,
@@ -558,13 +558,13 @@ pub struct RoutingSummary {
     pub queued: u64,
     pub deadlock: bool,
     /// On deadlock: the cycle of worms waiting on each other, from its oldest.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wait_cycle: Vec<Waiting>,
 }
 
 /// One worm of a deadlock: where its header is, the channels it holds, the one it wants
 /// and the worm that holds that.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Waiting {
     pub worm: u64,
     pub src: String,
@@ -596,7 +596,7 @@ impl fmt::Display for Waiting {
 
 /// What acknowledged delivery did in a run of buffered switches (docs/flow-control.md),
 /// and the bounds it keeps, which [`FlowSummary::violation`] checks.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FlowSummary {
     /// ACK worms sent whole, and ACKs given up (every route NACKed, or the queue full).
     pub acks_sent: u64,

@@ -75,14 +75,6 @@ pub fn netsim_schema_errors(value: &Value) -> Result<(), String> {
         .map_err(|e| format!("{e:#}"))
 }
 
-/// netsim's JSON `value` without its wall time, the one key that differs between two runs
-/// of the same command.
-pub fn without_wall_time(mut value: Value) -> Value {
-    let wall = value.as_object_mut().unwrap().remove("wall_seconds");
-    assert!(wall.is_some_and(|w| w.is_f64()), "no wall_seconds");
-    value
-}
-
 /// Writes `design` into `dir` in Verilog and VHDL, its files headed with `command` as the
 /// command that made them: the manifest.
 pub fn write_both(dir: &Path, design: &Design, command: impl Into<String>) -> Manifest {

@@ -331,7 +331,7 @@ fn an_array_task_refuses_an_array_of_other_tasks() {
 fn bad_commands_and_options_are_refused_before_anything_is_written() {
     let root = tempfile::tempdir().unwrap();
     let sweep = SWEEP.join(" ");
-    let cases: [(String, &str); 17] = [
+    let cases: [(String, &str); 18] = [
         (
             "--shards 2 -- routes --d 2 --k 3 --out r".into(),
             "'routes' does not run in shards; kautzgen slurm runs netsim, netsim sweep, netsim saturate, netsim compare, netsim torus fig4, torus deadlock-sweep, verify, verify kautz, verify ldi, verify mrns and verify torus",
@@ -351,6 +351,10 @@ fn bad_commands_and_options_are_refused_before_anything_is_written() {
         (
             format!("--shards 2 -- {sweep} --seeds 0x --out s"),
             "kautzgen netsim sweep: invalid value '0x' for '--seeds <N>': invalid digit found in string (see kautzgen netsim sweep --help)",
+        ),
+        (
+            "--shards 2 -- netsim --d 2 --k 3 --rate 0.01 --cycles 100 --out s".into(),
+            "kautzgen netsim: these options run it whole, not in shards",
         ),
         (
             format!("--shards 2 -- {sweep} --rates 2 --out s"),

@@ -90,29 +90,7 @@ const SET_BY_SCRIPT: [(&str, Option<&str>); 8] = [
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let command = subcommand::parse(&args.command, args.shards)?;
-    let result = match (&args.out, &command.out) {
-        (Some(_), Some(_)) => {
-            return Err(input_error(anyhow::anyhow!(
-                "--out is given twice, before -- and in the command; give the merged result once"
-            )));
-        }
-        (Some(out), None) => out.clone(),
-        (None, Some(out)) => PathBuf::from(out),
-        (None, None) => {
-            return Err(input_error(anyhow::anyhow!(
-                "name the merged result with --out, before -- or in the command"
-            )));
-        }
-    };
-    if result.as_os_str() == "-" {
-        return Err(input_error(anyhow::anyhow!(
-            "--out -: the merge runs as a batch job, whose standard output is a log; name a file or directory"
-        )));
-    }
-    let parts = args
-        .parts
-        .clone()
-        .unwrap_or_else(|| beside(&result, ".parts"));
+    let result = merged_result(args.out.as_deref(), command.out.as_deref())?;
     let script_path = args
         .script
         .clone()
@@ -123,18 +101,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         sbatch_options: sbatch_options(&args)?,
         command: command.args,
         shards: args.shards,
-        parts: absolute(&parts, "--parts")?,
+        parts: parts_dir(args.parts.as_deref(), &result)?,
         result: absolute(&result, "--out")?,
         force: command.force,
         workdir: absolute(Path::new("."), "the current directory")?,
         script_name: file_name(&script_path),
     };
-    if job.parts.contains('%') {
-        return Err(input_error(anyhow::anyhow!(
-            "--parts '{}': Slurm reads % in its log files' names as a pattern; choose a directory without %",
-            job.parts
-        )));
-    }
     if args.submit {
         check_sbatch().map_err(input_error)?;
     }
@@ -160,6 +132,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         job.shards - 1,
         submitted.merge
     ))
+}
+
+/// The merged result: `--out` of `kautzgen slurm` or of the command, not both, and not
+/// standard output.
+fn merged_result(given: Option<&Path>, in_command: Option<&str>) -> anyhow::Result<PathBuf> {
+    let result = match (given, in_command) {
+        (Some(_), Some(_)) => {
+            return Err(input_error(anyhow::anyhow!(
+                "--out is given twice, before -- and in the command; give the merged result once"
+            )));
+        }
+        (Some(out), None) => out.to_path_buf(),
+        (None, Some(out)) => PathBuf::from(out),
+        (None, None) => {
+            return Err(input_error(anyhow::anyhow!(
+                "name the merged result with --out, before -- or in the command"
+            )));
+        }
+    };
+    if result.as_os_str() == "-" {
+        return Err(input_error(anyhow::anyhow!(
+            "--out -: the merge runs as a batch job, whose standard output is a log; name a file or directory"
+        )));
+    }
+    Ok(result)
+}
+
+/// The parts' directory, absolute: `--parts`, or the result's name with `.parts`.
+fn parts_dir(given: Option<&Path>, result: &Path) -> anyhow::Result<String> {
+    let parts = absolute(
+        &given.map_or_else(|| beside(result, ".parts"), Path::to_path_buf),
+        "--parts",
+    )?;
+    if parts.contains('%') {
+        return Err(input_error(anyhow::anyhow!(
+            "--parts '{parts}': Slurm reads % in its log files' names as a pattern; choose a directory without %"
+        )));
+    }
+    Ok(parts)
 }
 
 /// `path` with `suffix` added to its name: where the parts and the script go by default,

@@ -6,9 +6,12 @@ SHELL := /bin/bash
 CARGO ?= cargo
 KAUTZGEN := target/release/kautzgen
 
-# Debian packages the project runs: simulators, synthesis, place-and-route, drawing, and
-# ccache, which compiles Verilator's runtime once for every design built.
-APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphviz ccache
+# Debian packages the project runs: simulators, synthesis, place-and-route, drawing,
+# ccache, which compiles Verilator's runtime once for every design built, and Slurm with
+# MUNGE, of which the suite starts a one-node cluster of its own to run `kautzgen slurm`'s
+# jobs (tests/suite/common/slurm.rs; the packages' own services are not used).
+APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphviz ccache \
+  slurm-wlm munge
 
 # PyPI packages, into the project's virtual environment: FuseSoC for the core-file test,
 # YoWASP's yosys and nextpnr for ECP5 (Debian packages no nextpnr-ecp5), which kautzgen

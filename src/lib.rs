@@ -9,7 +9,8 @@
 //! and [`choice`] are their plain-Rust helpers. Above them: [`rtl`] describes the hardware
 //! in one IR, [`emit`] prints it as Verilog and VHDL, [`sim`] and [`synth`] run the tools,
 //! [`units`] declares every hardware unit once and [`cli`] builds the commands from them;
-//! [`export`] writes a network and its routes for other tools.
+//! [`export`] writes a network and its routes for other tools, and
+//! [`cluster`] the batch jobs that run a command's shards on a cluster.
 //! Beneath them all, [`output`] writes the user's files and directories without destroying
 //! what kautzgen did not write, and [`interrupt`] undoes temporaries and stops started
 //! tools on Ctrl-C (the argument parser appears only in `cli` and `units`).
@@ -20,6 +21,7 @@ pub use kautzgen_models::{bits, choice, fabric, network, random, routing, topolo
 pub mod bench;
 pub mod cli;
 pub mod clocking;
+pub mod cluster;
 pub mod draw;
 pub mod emit;
 pub mod experiments;

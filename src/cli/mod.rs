@@ -17,6 +17,7 @@ pub mod progress;
 mod prove;
 mod routes;
 pub mod shard;
+mod slurm;
 mod synth;
 mod topology;
 mod torus;
@@ -65,6 +66,7 @@ enum Command {
     Topology(topology::Args),
     Export(export::Args),
     Merge(merge::Args),
+    Slurm(slurm::Args),
 }
 
 /// The command line's definition.
@@ -116,6 +118,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Topology(args) => topology::run(args),
         Command::Export(args) => export::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Slurm(args) => slurm::run(args),
     }
 }
 

@@ -18,6 +18,7 @@ mod cli_mrns;
 mod cli_netsim;
 mod cli_outputs;
 mod cli_progress;
+mod cli_slurm;
 mod cli_switch;
 mod cli_topology;
 mod cli_torus;

@@ -1,5 +1,8 @@
 //! What the tests share: running the binary, reading netsim's JSON (validated against its
-//! schema, docs/netsim.schema.json), and writing a design in both languages.
+//! schema, docs/netsim.schema.json), writing a design in both languages, and a one-node
+//! Slurm cluster ([`slurm`]).
+
+pub mod slurm;
 
 use kautzgen::emit::manifest::Manifest;
 use kautzgen::emit::names::Language;

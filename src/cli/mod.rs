@@ -29,21 +29,24 @@ use crate::input::InputError;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+/// The heading of the options every command takes, listed after its own.
+const GLOBAL: &str = "Global options";
+
 /// kautzgen: golden models and routing hardware for Kautz and related networks.
 #[derive(Debug, Parser)]
 #[command(name = "kautzgen", version = env!("KAUTZGEN_VERSION"), about, long_about = None)]
 pub struct Cli {
     /// Show no progress bars (they appear only while standard error is a terminal).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     quiet: bool,
     /// Threads that simulations use: a run's cycle is split between them, and a sweep's
     /// points run on them (default: every core). Results are the same byte for byte for
     /// every count.
-    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
     /// Refuse network runs estimated to need more memory than this many GiB (default: the
     /// machine's memory, or its control group's limit).
-    #[arg(long, global = true, value_name = "GIB", value_parser = memory::parse_gib)]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "GIB", value_parser = memory::parse_gib)]
     max_memory: Option<u64>,
     #[command(subcommand)]
     command: Command,

@@ -64,10 +64,16 @@ fn owner_phrase(owners: &[&str]) -> String {
 }
 
 /// The long options of `command` with `unit` (the command's own default unit when
-/// `None`), as its help lists them.
+/// `None`), as its help lists them, without those every command takes (`--quiet`,
+/// `--threads` ...).
 fn taken(command: &str, unit: Option<&str>) -> Vec<String> {
     let mut cli = super::command();
     cli.build();
+    let everyone: Vec<String> = cli
+        .get_arguments()
+        .filter_map(|arg| arg.get_long())
+        .map(str::to_string)
+        .collect();
     let Some(command) = cli.find_subcommand(command) else {
         return Vec::new();
     };
@@ -78,7 +84,7 @@ fn taken(command: &str, unit: Option<&str>) -> Vec<String> {
         .get_arguments()
         .filter(|arg| !arg.is_hide_set())
         .filter_map(|arg| arg.get_long())
-        .filter(|long| !matches!(*long, "help" | "version" | "quiet"))
+        .filter(|long| !matches!(*long, "help" | "version") && !everyone.iter().any(|e| e == long))
         .map(|long| format!("--{long}"))
         .collect()
 }

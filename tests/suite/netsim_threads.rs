@@ -15,10 +15,12 @@ fn run(dir: &Path, threads: &str, args: &[&str]) -> (String, Vec<u8>) {
     (stdout, std::fs::read(dir.join(&trace)).unwrap())
 }
 
-/// Each configuration keeps hundreds of nodes busy in most cycles, so that their cycles are
-/// cut into as many ranges as there are threads (a range steps at least 96 nodes), and ends
-/// in every kind of event: deliveries, failures and retries with faulty nodes under NACKs;
-/// acknowledgements, their losses and timeouts with buffered switches.
+/// Each configuration keeps thousands of nodes busy in most cycles, so that their cycles
+/// are cut into as many ranges as there are threads (a range steps at least 2,048 nodes:
+/// K(4,7) has 20,480, K(3,8) 8,748, and at rate 0.05 each makes a message in a
+/// twentieth of its cycles), and ends in every kind of event: deliveries, failures and
+/// retries with faulty nodes under NACKs; acknowledgements, their losses and timeouts with
+/// buffered switches.
 #[test]
 fn a_run_is_the_same_on_one_two_and_three_threads() {
     let dir = tempfile::tempdir().unwrap();
@@ -27,11 +29,11 @@ fn a_run_is_the_same_on_one_two_and_three_threads() {
             "--d",
             "4",
             "--k",
-            "5",
+            "7",
             "--rate",
             "0.05",
             "--cycles",
-            "300",
+            "15",
             "--seed",
             "3",
             "--random-faulty-nodes",
@@ -41,11 +43,11 @@ fn a_run_is_the_same_on_one_two_and_three_threads() {
             "--d",
             "3",
             "--k",
-            "5",
+            "8",
             "--rate",
             "0.05",
             "--cycles",
-            "300",
+            "15",
             "--flow",
             "vct",
             "--message-bytes",

@@ -188,6 +188,7 @@ impl Fabric for SourceRouted {
             counting: (self.window.0..self.window.1).contains(&t),
         };
         let event = self.nodes.step(&cycle, &mut step);
+        step.mark_listed();
         self.handle_events(t, &mut step, desk);
         step.advance();
         self.step = step;

@@ -22,11 +22,13 @@ use crate::network::switch::{Switch, Word};
 use rayon::prelude::*;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Fewest nodes a range of a parallel phase steps: below this, handing a range to another
-/// thread costs more than stepping it.
-const MIN_RANGE: usize = 96;
+/// Fewest nodes a range of a parallel phase steps. Handing a range to another thread and
+/// waiting for it costs tens of microseconds on a virtual machine (the thread is woken
+/// from sleep), the time to step a few hundred nodes: with fewer nodes a range, the
+/// threads' wake-ups eat what they win (K(4,5) at rate 0.01, about 1,000 nodes busy a
+/// cycle, ran 23% slower on two threads with ranges of 96 nodes).
+const MIN_RANGE: usize = 2048;
 
 /// A node's flags and counts that its step needs in every cycle, together so that they
 /// cost one cache line between them rather than one each. They are read for every node
@@ -174,6 +176,8 @@ pub(super) struct RangeOut {
     pub events: Vec<(u32, Event)>,
     /// The longest a buffered switch of the range has held a buffer.
     pub longest_hold: u64,
+    /// Nodes outside the range's words to step in the next cycle.
+    elsewhere: Vec<u32>,
     /// One router's events, before they are tagged with its node.
     clocked: Vec<Event>,
 }
@@ -182,10 +186,10 @@ pub(super) struct RangeOut {
 #[derive(Debug, Default)]
 pub(super) struct Stepping {
     /// The nodes to step in this cycle and the next, as bit sets: stepping in index order
-    /// keeps the per-node arrays' accesses ascending. The next cycle's set is marked from
-    /// every thread.
-    active: Vec<AtomicU64>,
-    next_active: Vec<AtomicU64>,
+    /// keeps the per-node arrays' accesses ascending. A range of a cycle marks the next
+    /// cycle's nodes of its own 64-node words itself, and lists the others it marks.
+    active: Vec<u64>,
+    next_active: Vec<u64>,
     /// The nodes of `active`, in index order.
     order: Vec<u32>,
     /// Per stepped switch, in `order`: its inputs.
@@ -198,23 +202,31 @@ pub(super) struct Stepping {
 
 impl Stepping {
     pub fn new(nodes: usize) -> Self {
-        let bits = || (0..nodes.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
         Stepping {
-            active: bits(),
-            next_active: bits(),
+            active: vec![0; nodes.div_ceil(64)],
+            next_active: vec![0; nodes.div_ceil(64)],
             ..Stepping::default()
         }
     }
 
     /// Node `v` is stepped in the current cycle.
     pub fn activate(&mut self, v: usize) {
-        *self.active[v / 64].get_mut() |= 1 << (v % 64);
+        self.active[v / 64] |= 1 << (v % 64);
     }
 
     /// Node `v`, in `state`, is stepped in the next cycle if it is busy.
     pub fn keep_if_busy(&mut self, v: usize, state: &NodeState) {
         if state.busy() {
-            *self.next_active[v / 64].get_mut() |= 1 << (v % 64);
+            self.next_active[v / 64] |= 1 << (v % 64);
+        }
+    }
+
+    /// Marks for the next cycle the nodes that ranges listed outside their own words.
+    pub fn mark_listed(&mut self) {
+        for range in &mut self.ranges {
+            for v in range.elsewhere.drain(..) {
+                self.next_active[v as usize / 64] |= 1 << (v % 64);
+            }
         }
     }
 
@@ -222,7 +234,7 @@ impl Stepping {
     pub fn list_active(&mut self) -> bool {
         self.order.clear();
         for (i, bits) in self.active.iter_mut().enumerate() {
-            let mut bits = std::mem::take(bits.get_mut());
+            let mut bits = std::mem::take(bits);
             while bits != 0 {
                 self.order.push((i * 64) as u32 + bits.trailing_zeros());
                 bits &= bits - 1;
@@ -237,14 +249,6 @@ impl Stepping {
     }
 }
 
-/// Marks node `v` in a bit set shared between threads.
-fn mark(bits: &[AtomicU64], v: usize) {
-    let bit = 1 << (v % 64);
-    if bits[v / 64].load(Relaxed) & bit == 0 {
-        bits[v / 64].fetch_or(bit, Relaxed);
-    }
-}
-
 impl Nodes {
     /// Steps the nodes of `step`'s order through `cycle`, leaving their events per range in
     /// `step.ranges` and the nodes to step next in its next set; whether any router had an
@@ -255,14 +259,16 @@ impl Nodes {
         step.nacks.resize(count, 0);
         let threads = rayon::current_num_threads();
         let parts = (count / MIN_RANGE).clamp(1, threads);
-        // Range r steps positions firsts[r].0.. of the order, nodes firsts[r].1.. .
-        let firsts: Vec<(usize, usize)> = (0..parts)
-            .map(|r| {
-                let j = r * count / parts;
-                (j, if r == 0 { 0 } else { step.order[j] as usize })
-            })
-            .collect();
-        step.ranges.resize_with(parts, RangeOut::default);
+        // Range r steps positions firsts[r].0.. of the order, nodes firsts[r].1.. : whole
+        // 64-node words of the bit sets.
+        let mut firsts = vec![(0, 0)];
+        for r in 1..parts {
+            let node = step.order[r * count / parts] as usize / 64 * 64;
+            if node > firsts.last().expect("range 0").1 {
+                firsts.push((step.order.partition_point(|&v| (v as usize) < node), node));
+            }
+        }
+        step.ranges.resize_with(firsts.len(), RangeOut::default);
         self.prepare(cycle, step, &firsts);
         self.clock(cycle, step, &firsts);
         step.ranges.iter().any(|r| !r.events.is_empty())
@@ -292,11 +298,12 @@ impl Nodes {
         let mut kept = self.kept.ranges(firsts.iter().map(|f| f.1));
         let mut published = self.published.ranges(firsts.iter().map(|f| f.1), ports);
         let mut outs = step.ranges.iter_mut();
-        let next_active = &step.next_active;
+        let mut next = cut(&mut step.next_active, firsts.iter().map(|f| f.1 / 64));
         let views: Vec<_> = orders(&step.order, firsts)
             .zip(firsts)
             .map(|(order, &(j, _))| Clock {
                 order,
+                next: next.next().expect("a range per first"),
                 kept: kept.next().expect("a range per first"),
                 published: published.next().expect("a range per first"),
                 inputs: &step.inputs[j * ports..(j + order.len()) * ports],
@@ -304,7 +311,7 @@ impl Nodes {
                 out: outs.next().expect("a range per first"),
             })
             .collect();
-        each(views, |view| view.run(cycle, next_active));
+        each(views, |view| view.run(cycle));
     }
 }
 
@@ -463,6 +470,8 @@ impl Prepare<'_> {
 /// A range's phase 2.
 struct Clock<'a> {
     order: &'a [u32],
+    /// The next cycle's bit set, the range's words: nodes `kept.base` on.
+    next: &'a mut [u64],
     kept: KeptRange<'a>,
     published: PublishedRange<'a>,
     inputs: &'a [Word],
@@ -471,7 +480,17 @@ struct Clock<'a> {
 }
 
 impl Clock<'_> {
-    fn run(mut self, cycle: &Cycle, next_active: &[AtomicU64]) {
+    /// Node `v` is stepped in the next cycle.
+    fn mark(&mut self, v: usize) {
+        let (word, first) = (v / 64, self.kept.base / 64);
+        if (first..first + self.next.len()).contains(&word) {
+            self.next[word - first] |= 1 << (v % 64);
+        } else {
+            self.out.elsewhere.push(v as u32);
+        }
+    }
+
+    fn run(mut self, cycle: &Cycle) {
         let ports = cycle.ports;
         self.out.events.clear();
         self.out.longest_hold = 0;
@@ -481,10 +500,10 @@ impl Clock<'_> {
             let inputs = &self.inputs[j * ports..][..ports];
             // A quiet switch with idle inputs stays as it is: its step can be skipped.
             if !self.kept.state[i].quiet || inputs.iter().any(|w| w.valid) {
-                self.step_switch(cycle, i, (inputs, self.nacks[j]), next_active);
+                self.step_switch(cycle, i, (inputs, self.nacks[j]));
             }
             if self.kept.state[i].busy() {
-                mark(next_active, v as usize);
+                self.mark(v as usize);
             }
         }
     }
@@ -508,22 +527,16 @@ impl Clock<'_> {
     }
 
     /// Steps the range's node `i`'s switch with its inputs and output links' NACKs,
-    /// publishing its outputs and marking in `next_active` the neighbours it sends to;
+    /// publishing its outputs and marking for the next cycle the neighbours it sends to;
     /// while the cycle is counted, the words its links carry and the NACKs it sends back
     /// are counted.
-    fn step_switch(
-        &mut self,
-        cycle: &Cycle,
-        i: usize,
-        (inputs, nacks): (&[Word], u16),
-        next_active: &[AtomicU64],
-    ) {
+    fn step_switch(&mut self, cycle: &Cycle, i: usize, (inputs, nacks): (&[Word], u16)) {
         let ports = cycle.ports;
         let v = self.kept.base + i;
         let state = &mut self.kept.state[i];
         let switch = &mut self.kept.switches[i];
         switch.step_masked(inputs, nacks, u64::from(state.fault_mask));
-        let mut nack_bits = 0u16;
+        let (mut nack_bits, mut sent) = (0u16, 0u16);
         let published = &mut self.published;
         for p in 0..ports {
             let w = switch.out_word(p);
@@ -531,7 +544,7 @@ impl Clock<'_> {
             let nack = switch.in_nack(p);
             nack_bits |= u16::from(nack) << p;
             if w.valid && p > 0 {
-                mark(next_active, cycle.wires[v * ports + p].to_node());
+                sent |= 1 << p;
                 if cycle.counting {
                     published.words_out[i * ports + p] += 1;
                 }
@@ -543,5 +556,10 @@ impl Clock<'_> {
         published.nack_bits[i] = nack_bits;
         state.quiet = switch.is_quiet();
         self.out.longest_hold = self.out.longest_hold.max(switch.longest_buffer_hold());
+        while sent != 0 {
+            let p = sent.trailing_zeros() as usize;
+            self.mark(cycle.wires[v * ports + p].to_node());
+            sent &= sent - 1;
+        }
     }
 }

@@ -10,7 +10,7 @@
 //! and estimated ([`crate::network::memory`]).
 
 use crate::network::memory;
-use crate::network::net::NetParams;
+use crate::network::net::{Net, NetParams};
 use crate::network::plan::{KautzPlan, PlanError};
 use crate::rtl::kautz_route::faithful::cycle_bound;
 use crate::topology::kautz::Kautz;
@@ -83,7 +83,7 @@ pub fn measure(
     let route_cycles = cycle_bound(run.graph.d(), run.graph.k()) as u64;
     let plan = Arc::new(KautzPlan::new(run.graph, route_cycles)?);
     let params = NetParams::uniform(plan, run.rate, 16, run.cycles, 1);
-    let estimated_bytes = memory::estimate(&params).bytes;
+    let estimated_bytes = Net::estimate(&params).bytes;
     let idle = Kautz::new(2, 2).expect("K(2,2) is a graph");
     let (_, _, idle_bytes) = netsim(program, &idle, 0.0, 1, 1)?;
     threads

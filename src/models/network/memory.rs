@@ -10,12 +10,10 @@
 //! A run far beyond saturation for long can hold more, as its queues grow by the offered
 //! load every cycle (docs/network.md, "Memory").
 //!
-//! In: a run's [`NetParams`]. Out: an [`Estimate`]; the limit, [`limit`].
+//! In: a run's size (its nodes, their fabric's bytes, its messages). Out: an [`Estimate`];
+//! the limit, [`limit`]. [`super::net::Net::estimate`] gives a run's.
 
 use super::message::{Attempt, Message};
-use super::params::{NetParams, Routing};
-use super::source_routed::SourceRouted;
-use super::switch_routed::SwitchRouted;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The program, its libraries and the allocator's first arenas: the peak resident memory
@@ -59,24 +57,19 @@ pub struct Estimate {
     pub messages: u64,
 }
 
-/// The memory the run of `params` is expected to take.
-pub fn estimate(params: &NetParams) -> Estimate {
-    let plan = params.plan.as_ref();
-    let nodes = plan.node_count() as u64;
-    let ports = plan.ports() + 1;
-    let fabric = match params.routing {
-        Routing::Source => SourceRouted::bytes_per_node(ports, plan.address_bytes()),
-        Routing::Switch { .. } => SwitchRouted::bytes_per_node(ports),
-    };
-    let messages = (params.traffic.rate * nodes as f64 * params.window().1 as f64).ceil() as u64;
-    let held = messages.min(nodes * HELD_PER_NODE);
-    Estimate {
-        bytes: PROGRAM
-            + nodes * (fabric + SHARED_PER_NODE)
-            + messages * PER_MESSAGE
-            + held * held_message_bytes(plan.address_bytes()),
-        nodes,
-        messages,
+impl Estimate {
+    /// The memory of a run on `nodes` nodes whose fabric keeps `fabric_bytes` a node,
+    /// with `address_bytes`-byte addresses, whose traffic makes `messages` messages.
+    pub fn of(nodes: u64, fabric_bytes: u64, address_bytes: usize, messages: u64) -> Estimate {
+        let held = messages.min(nodes * HELD_PER_NODE);
+        Estimate {
+            bytes: PROGRAM
+                + nodes * (fabric_bytes + SHARED_PER_NODE)
+                + messages * PER_MESSAGE
+                + held * held_message_bytes(address_bytes),
+            nodes,
+            messages,
+        }
     }
 }
 

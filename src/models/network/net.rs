@@ -11,7 +11,7 @@
 use super::distances::capacity;
 use super::engine::{Desk, Fabric, Step};
 pub use super::faults::{FaultSpec, Faults};
-use super::memory;
+use super::memory::{self, Estimate};
 use super::message::{Finished, Message};
 use super::params::check;
 pub use super::params::{Measure, NetError, NetParams, Routing};
@@ -67,7 +67,7 @@ impl Net {
                 nodes,
             });
         }
-        let estimate = memory::estimate(params);
+        let estimate = Net::estimate(params);
         if estimate.bytes > memory::limit() {
             return Err(NetError::Memory {
                 network: plan.name(),
@@ -122,6 +122,18 @@ impl Net {
             every_link: false,
             capacity,
         })
+    }
+
+    /// The memory the run of `params` is expected to take ([`memory`]).
+    pub fn estimate(params: &NetParams) -> Estimate {
+        let plan = params.plan.as_ref();
+        let (nodes, ports) = (plan.node_count() as u64, plan.ports() + 1);
+        let fabric = match params.routing {
+            Routing::Source => SourceRouted::bytes_per_node(ports, plan.address_bytes()),
+            Routing::Switch { .. } => SwitchRouted::bytes_per_node(ports),
+        };
+        let made = params.traffic.rate * nodes as f64 * params.window().1 as f64;
+        Estimate::of(nodes, fabric, plan.address_bytes(), made.ceil() as u64)
     }
 
     /// The run's summary will list every link's use (`per_link`), not only their summary.

@@ -145,6 +145,7 @@ run: deps $(KAUTZGEN)
 verify-full: deps $(KAUTZGEN)
 	OBJCACHE=$${OBJCACHE-ccache} MAKEFLAGS="OPT_FAST=-O0" $(CARGO) test --locked --test suite -- --ignored
 	time $(KAUTZGEN) verify --d 4 --k 5 --pairs all --sim verilator
+	time $(KAUTZGEN) --threads 2 netsim --d 4 --k 10 --rate 0.001 --cycles 1000 | tail -4
 	time $(KAUTZGEN) verify network --d 2 --k 4 --rate 0.03 --cycles 5000 --random-faulty-nodes 1
 	time $(KAUTZGEN) verify network --d 2 --k 4 --flow vct --rate 0.02 --cycles 3000 --random-faulty-nodes 1
 	time $(KAUTZGEN) verify network --topology torus --k 4 --n 2 --flow saf --rate 0.02 --cycles 3000

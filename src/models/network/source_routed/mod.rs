@@ -9,7 +9,7 @@
 //!
 //! Only the nodes where something happens in a cycle are stepped (a quiet switch with idle
 //! inputs stays quiet), so light traffic on a large graph costs little; they are stepped on
-//! every thread of the run ([`nodes`]), and what their routers report is handled here, in
+//! every thread of the run (in `nodes.rs`), and what their routers report is handled here, in
 //! node order.
 
 mod nodes;

@@ -74,18 +74,25 @@ impl NetworkMeasurement {
     }
 }
 
-/// `run` on each of `threads` thread counts, with `program` (the kautzgen executable).
+/// The peak memory of a `program` process that runs nothing: a netsim of K(2,2) for one
+/// cycle without traffic.
+pub fn idle_bytes(program: &Path) -> Result<u64, NetworkBenchError> {
+    let idle = Kautz::new(2, 2).expect("K(2,2) is a graph");
+    Ok(netsim(program, &idle, 0.0, 1, 1)?.2)
+}
+
+/// `run` on each of `threads` thread counts, with `program` (the kautzgen executable), whose
+/// idle process takes `idle_bytes` ([`idle_bytes`]).
 pub fn measure(
     program: &Path,
     run: NetworkRun,
     threads: &[usize],
+    idle_bytes: u64,
 ) -> Result<Vec<NetworkMeasurement>, NetworkBenchError> {
     let route_cycles = cycle_bound(run.graph.d(), run.graph.k()) as u64;
     let plan = Arc::new(KautzPlan::new(run.graph, route_cycles)?);
     let params = NetParams::uniform(plan, run.rate, 16, run.cycles, 1);
     let estimated_bytes = Net::estimate(&params).bytes;
-    let idle = Kautz::new(2, 2).expect("K(2,2) is a graph");
-    let (_, _, idle_bytes) = netsim(program, &idle, 0.0, 1, 1)?;
     threads
         .iter()
         .map(|&t| {

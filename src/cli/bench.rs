@@ -1,6 +1,6 @@
 //! `kautzgen bench`: route sets per second of the golden model and the flow reference.
 
-use crate::bench::network::{NetworkRun, measure, network_table};
+use crate::bench::network::{NetworkRun, idle_bytes, measure, network_table};
 use crate::bench::{
     BenchError, flow_reference, golden_model, sim_table, simulated, switch_model, switch_table,
     table,
@@ -95,6 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .iter()
         .map(|&t| usize::from(t))
         .collect();
+    let idle = idle_bytes(&program)?;
     let mut networks = Vec::new();
     for &(graph, rate, cycles) in &network_runs {
         let run = NetworkRun {
@@ -102,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             rate,
             cycles,
         };
-        networks.extend(measure(&program, run, &threads)?);
+        networks.extend(measure(&program, run, &threads, idle)?);
     }
     if !networks.is_empty() {
         print_stdout(&format!("\n{}", network_table(&networks)))?;

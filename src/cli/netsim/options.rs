@@ -9,6 +9,7 @@ use crate::fabric::switch::{Arbiter, Flow};
 use crate::network::net::{FaultSpec, Measure, NetParams, Routing};
 use crate::network::params::DEFAULT_BUFFER_FLITS;
 use crate::network::plan::Plan;
+use crate::network::receive::Receive;
 use crate::network::traffic::{Burst, Pattern, Traffic};
 use crate::routing::torus::{Algorithm, Reading};
 use crate::units::choice_arg::choice;
@@ -76,6 +77,16 @@ pub struct NetworkArgs {
     /// first start after a random delay of 1 to 64 cycles
     #[arg(long, default_value_t = 1, value_name = "R")]
     pub retry_rounds: u32,
+    /// A receive FIFO of N bytes between every router and its processor: a switch refuses
+    /// a worm for its router (NACK) while the FIFO could not take a whole message of
+    /// --max-bytes (docs/network.md, "Receive backpressure") [default: none, the paper's
+    /// router, whose processor takes every byte as it comes]
+    #[arg(long, value_name = "N")]
+    pub rx_bytes: Option<u64>,
+    /// With --rx-bytes: the probability that a processor takes a byte from its FIFO in a
+    /// cycle (an AXI4-Stream sink's tready)
+    #[arg(long, value_name = "P", requires = "rx_bytes", default_value_t = 1.0)]
+    pub rx_ready: f64,
     /// Output arbitration of the switches
     #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     pub arbiter: Arbiter,
@@ -180,6 +191,10 @@ impl NetworkArgs {
             seed: args.seed,
             faults,
             retry_rounds: args.retry_rounds,
+            receive: args.rx_bytes.map(|bytes| Receive {
+                bytes,
+                ready: args.rx_ready,
+            }),
         })
     }
 }

@@ -125,6 +125,7 @@ fn rows(s: &Summary) -> Vec<(&'static str, String)> {
     let mut rows = run_rows(s);
     rows.extend(measurement_rows(s));
     rows.extend(flow_rows(s));
+    rows.extend(receive_rows(s));
     rows.extend(routing_rows(s));
     rows
 }
@@ -215,6 +216,20 @@ fn measurement_rows(s: &Summary) -> Vec<(&'static str, String)> {
                 false => "yes".to_string(),
             },
         ),
+    ]
+}
+
+/// The receive FIFOs' rows: the worms they refused, the bytes their processors took.
+fn receive_rows(s: &Summary) -> Vec<(&'static str, String)> {
+    let Some(r) = &s.receive else {
+        return Vec::new();
+    };
+    vec![
+        (
+            "receive refusals",
+            format!("{} worms (FIFO full; among the links' NACKs)", r.refusals),
+        ),
+        ("bytes taken", r.bytes_taken.to_string()),
     ]
 }
 

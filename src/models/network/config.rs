@@ -5,6 +5,7 @@
 //! "JSON output"; docs/netsim.schema.json).
 
 use super::params::{Measure, NetParams, Routing};
+use super::receive::Receive;
 use super::traffic::{Burst, Traffic};
 use crate::choice::Choice;
 use serde::Serialize;
@@ -26,6 +27,8 @@ pub struct NetConfig {
     pub seed: u64,
     pub faults: FaultConfig,
     pub retry_rounds: u32,
+    /// The routers' receive FIFOs; none for the paper's router.
+    pub receive: Option<Receive>,
 }
 
 /// The topology: its name in the registry, its options as netsim's command line gives
@@ -79,7 +82,7 @@ pub struct FaultConfig {
 
 /// The unit of every number of [`NetConfig`], by its path (keys joined by dots); the seed
 /// is a name, not a quantity, and has none.
-pub const CONFIG_UNITS: [(&str, &str); 16] = [
+pub const CONFIG_UNITS: [(&str, &str); 18] = [
     ("topology.nodes", "nodes"),
     ("routing.buffer_flits", "flits"),
     ("max_bytes", "bytes"),
@@ -96,6 +99,8 @@ pub const CONFIG_UNITS: [(&str, &str); 16] = [
     ("faults.random_nodes", "nodes"),
     ("faults.random_links", "links"),
     ("retry_rounds", "rounds"),
+    ("receive.bytes", "bytes"),
+    ("receive.ready", "fraction"),
 ];
 
 impl NetParams {
@@ -135,6 +140,7 @@ impl NetParams {
                 random_links: self.faults.random_links,
             },
             retry_rounds: self.retry_rounds,
+            receive: self.receive,
         }
     }
 }

@@ -83,6 +83,7 @@ impl CubeRun {
             seed: self.seed,
             faults,
             retry_rounds: 1,
+            receive: None,
         })
     }
 }

@@ -19,6 +19,7 @@ pub mod net;
 pub mod netrace;
 pub mod params;
 pub mod plan;
+pub mod receive;
 pub mod replay;
 pub mod router;
 pub mod source_routed;

@@ -6,6 +6,7 @@
 use super::faults::{FaultError, FaultSpec};
 use super::memory::Estimate;
 use super::plan::{MAX_NODES, Plan, PlanError};
+use super::receive::{MAX_RX_BYTES, Receive};
 use super::traffic::Traffic;
 use crate::choice::Choice;
 use crate::fabric::network::NetworkError;
@@ -76,6 +77,12 @@ pub enum NetError {
     MaxBytes(u64),
     #[error("retry rounds must be at least 1, got 0")]
     RetryRounds,
+    #[error(
+        "--rx-bytes must hold a whole message of --max-bytes {max} and at most {MAX_RX_BYTES} bytes, got {got}"
+    )]
+    RxBytes { got: u64, max: u8 },
+    #[error("--rx-ready is a probability between 0 and 1, got {0}")]
+    RxReady(f64),
     #[error(
         "--flow {0} takes one round of attempts: a message sent again in a later round could be handed out twice (docs/flow-control.md)"
     )]
@@ -166,6 +173,9 @@ pub struct NetParams {
     pub faults: FaultSpec,
     /// Rounds of attempts (one per route) a processor makes before it gives a message up.
     pub retry_rounds: u32,
+    /// A receive FIFO at every router, which refuses worms when full; none for the
+    /// paper's router, whose processor takes every byte as it comes.
+    pub receive: Option<Receive>,
 }
 
 impl NetParams {
@@ -194,6 +204,7 @@ impl NetParams {
             seed,
             faults: FaultSpec::default(),
             retry_rounds: 1,
+            receive: None,
         }
     }
 }
@@ -243,6 +254,9 @@ pub fn check(params: &NetParams) -> Result<(), NetError> {
     if params.retry_rounds == 0 {
         return Err(NetError::RetryRounds);
     }
+    if let Some(receive) = params.receive {
+        check_receive(receive, params.max_bytes)?;
+    }
     match params.routing {
         Routing::Source => check_source_routing(params),
         Routing::Switch {
@@ -251,6 +265,20 @@ pub fn check(params: &NetParams) -> Result<(), NetError> {
             ..
         } => check_switch_routing(params, algorithm, buffer_flits),
     }
+}
+
+/// A receive FIFO holds a whole message, and its processor's readiness is a probability.
+fn check_receive(receive: Receive, max_bytes: u8) -> Result<(), NetError> {
+    if !(u64::from(max_bytes)..=MAX_RX_BYTES).contains(&receive.bytes) {
+        return Err(NetError::RxBytes {
+            got: receive.bytes,
+            max: max_bytes,
+        });
+    }
+    if !(0.0..=1.0).contains(&receive.ready) {
+        return Err(NetError::RxReady(receive.ready));
+    }
+    Ok(())
 }
 
 /// Buffered switches take one round of attempts and round-robin arbiters.
@@ -284,6 +312,9 @@ fn check_switch_routing(
     }
     if params.retry_rounds > 1 {
         return Err(not("--retry-rounds"));
+    }
+    if params.receive.is_some() {
+        return Err(not("--rx-bytes"));
     }
     if !(1..=65535).contains(&buffer_flits) {
         return Err(NetError::BufferFlits(buffer_flits));

@@ -17,10 +17,11 @@
 use super::acked::{ACK_MARK, ACK_QUEUE, ACK_ROUNDS, AckJob, Acked, DataPhase, Job, worm_words};
 use super::link::{IDLE, pack, unpack};
 use super::message::{Attempt, AttemptOutcome, Message, SourceRoute, payload_byte};
+use super::receive::{ReceiveParams, RxFifo};
 use super::switch::Word;
 
 /// What every router of a network shares.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RouterParams {
     /// Bytes of a node's address in a message's header (a Kautz word's k letters).
     pub address_bytes: usize,
@@ -32,6 +33,8 @@ pub struct RouterParams {
     /// Under acknowledged delivery (buffered switches): how long a source waits for an
     /// attempt's ACK ([`super::acked::Bounds::attempt`]).
     pub ack_timeout: Option<u64>,
+    /// With a receive FIFO between the router and its processor ([`super::receive`]).
+    pub receive: Option<ReceiveParams>,
 }
 
 /// The message a router holds, with its route set and where its attempts are.
@@ -148,6 +151,8 @@ pub struct Router {
     rx_out: RxOut,
     /// Under acknowledged delivery: its sequence numbers, ACKs and sender.
     ack: Option<Box<Acked>>,
+    /// The receive FIFO's counts, when the run has one.
+    fifo: RxFifo,
 }
 
 impl Router {
@@ -168,6 +173,7 @@ impl Router {
             rx_bytes: Vec::new(),
             rx_out: RxOut::default(),
             ack: params.ack_timeout.map(|_| Box::default()),
+            fifo: RxFifo::default(),
         }
     }
 
@@ -215,6 +221,25 @@ impl Router {
             && self.receive == Receive::Idle
             && !self.word().valid
             && self.ack.as_ref().is_none_or(|a| a.is_quiet())
+            && self.fifo.is_empty()
+    }
+
+    /// Whether, in this cycle, the receive FIFO could not take a whole message, so that
+    /// the switch refuses heads for the router ([`super::receive`]).
+    pub fn refuses(&self, params: &RouterParams) -> bool {
+        params
+            .receive
+            .as_ref()
+            .is_some_and(|receive| self.fifo.refuses(receive))
+    }
+
+    /// The receive FIFO's end of the cycle whose [`Router::clock`] follows, with `arriving`
+    /// on the switch's output 0 and the processor `ready`: returns whether the processor
+    /// took a byte. It reads the byte the router handed out in this cycle, so it comes
+    /// before the clock.
+    pub fn clock_fifo(&mut self, params: &ReceiveParams, arriving: Word, ready: bool) -> bool {
+        let handed = self.rx_out.byte.map(|(_, first, _)| (first, self.rx_len));
+        self.fifo.clock(params, handed, arriving, ready)
     }
 
     /// What the router has counted under acknowledged delivery.

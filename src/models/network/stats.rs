@@ -470,6 +470,20 @@ pub struct Summary {
     /// With switches that route (`--routing`): hops, and how the run ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub routing: Option<RoutingSummary>,
+    /// With receive FIFOs (`--rx-bytes`): what they refused and what the processors took.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receive: Option<ReceiveSummary>,
+}
+
+/// What the receive FIFOs did in the measured window (docs/network.md, "Receive
+/// backpressure").
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReceiveSummary {
+    /// Heads a switch refused because its router's FIFO could not take a whole message;
+    /// each is a NACK to its source, counted in the links' NACKs too.
+    pub refusals: u64,
+    /// Bytes the processors took from their FIFOs.
+    pub bytes_taken: u64,
 }
 
 /// The unit of every number of a [`Summary`] in JSON, by its path (keys joined by dots,
@@ -477,7 +491,7 @@ pub struct Summary {
 /// output"). Kept beside the figures, in their order; a test walks runs of every kind and
 /// finds each number here. The worms of a deadlock's wait cycle are named by numbers, not
 /// measured, and have none.
-pub const SUMMARY_UNITS: [(&str, &str); 65] = [
+pub const SUMMARY_UNITS: [(&str, &str); 67] = [
     ("injected", "messages"),
     ("delivered", "messages"),
     ("failed", "messages"),
@@ -543,6 +557,8 @@ pub const SUMMARY_UNITS: [(&str, &str); 65] = [
     ("routing.mean_extra_hops", "hops"),
     ("routing.in_flight", "worms"),
     ("routing.queued", "messages"),
+    ("receive.refusals", "worms"),
+    ("receive.bytes_taken", "bytes"),
 ];
 
 /// What a run of switches that route measured beyond the common figures

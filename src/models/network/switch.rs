@@ -345,6 +345,17 @@ impl<D: LinkData> Switch<D> {
         }
     }
 
+    /// The inputs whose word of this cycle, before [`Switch::step_masked`], is a head asking
+    /// for output `p` (the mark that asks not to be buffered aside).
+    pub fn heads_for(&self, inputs: &[Word], p: u64) -> u16 {
+        let mark = self.config.no_buffer_mark().unwrap_or(0);
+        inputs
+            .iter()
+            .enumerate()
+            .filter(|&(i, w)| self.busy >> i & 1 == 0 && w.is_control() && w.data & !mark == p)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    }
+
     /// The step of the bufferless switch (nack): docs/switch.md.
     fn step_wormhole(&mut self, inputs: &[Word], out_nack: u16, fault: u64) {
         let ports = self.config.ports();

@@ -30,6 +30,7 @@
 //! give what the top wires and drives, for a testbench that wires the nodes itself (with
 //! wire delays, which the top's wires lack).
 
+use super::axis::{self, AxisParams};
 use super::router::{self, RouteSource, RouterError, RouterParams};
 use super::switch::{self, SwitchClocking, SwitchParams};
 use crate::choice::{Choice, choice};
@@ -37,6 +38,7 @@ use crate::fabric::switch::{Arbiter, Flow, SwitchConfig};
 use crate::fabric::wiring::End;
 use crate::network::acked::Bounds;
 use crate::network::plan::{Plan, TablePlan};
+use crate::network::receive::MAX_RX_BYTES;
 use crate::rtl::ir::{Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
 use crate::topology::kautz::{Kautz, Letter};
 use std::sync::Arc;
@@ -81,6 +83,14 @@ pub enum NetworkError {
         "the network's built-in faults swap two out-links of a node, which needs d >= 2, got d = 1"
     )]
     NoLinksToSwap,
+    #[error(
+        "--rx-bytes must hold a whole message of --max-bytes {max} and at most {MAX_RX_BYTES} bytes, got {got}"
+    )]
+    RxBytes { got: u64, max: u64 },
+    #[error(
+        "--interface axis needs a synchronous network: a self-timed node's processor side runs on its own clock"
+    )]
+    AxisSelfTimed,
 }
 
 /// What to build: the network of the router's topology, every router as `router` says (its
@@ -95,6 +105,9 @@ pub struct NetworkParams {
     /// receive (docs/flow-control.md).
     pub flow: Flow,
     pub clocking: SwitchClocking,
+    /// With `Some(rx_bytes)`, every node's processor side is AXI4-Stream, with a receive
+    /// FIFO of that many bytes ([`axis`]); else the router's own ports.
+    pub axis: Option<u64>,
     pub top: String,
     pub fault: Option<NetworkFault>,
 }
@@ -145,9 +158,38 @@ impl NetworkParams {
             arbiter,
             flow: Flow::Nack,
             clocking: SwitchClocking::Synchronous,
+            axis: None,
             top: top.to_string(),
             fault: None,
         }
+    }
+
+    /// The network whose nodes' processor sides are AXI4-Stream, with receive FIFOs of
+    /// `rx_bytes` bytes (at least a whole message; synchronous networks only).
+    pub fn with_axis(self, rx_bytes: u64) -> Result<Self, NetworkError> {
+        let max = u64::from(self.router.max_bytes);
+        if !(max..=MAX_RX_BYTES).contains(&rx_bytes) {
+            return Err(NetworkError::RxBytes { got: rx_bytes, max });
+        }
+        if self.clocking == SwitchClocking::SelfTimed {
+            return Err(NetworkError::AxisSelfTimed);
+        }
+        Ok(NetworkParams {
+            axis: Some(rx_bytes),
+            ..self
+        })
+    }
+
+    /// The AXI4-Stream block's parameters, when the nodes have it; `attempts_bits` is the
+    /// router's `res_attempts` width.
+    fn axis_params(&self, attempts_bits: u32) -> Option<AxisParams> {
+        self.axis.map(|rx_bytes| AxisParams {
+            addresses: (0..self.nodes()).map(|v| node_word(self, v)).collect(),
+            address_bits: self.router.address_bits(),
+            rx_bytes,
+            max_bytes: self.router.max_bytes,
+            attempts_bits,
+        })
     }
 
     /// The network whose switches are clocked by `clocking`: self-timed, each node runs on
@@ -357,10 +399,23 @@ pub fn out_fault_bits(params: &NetworkParams, v: usize, faulty: &[bool], link_fa
 pub fn design(params: &NetworkParams) -> Design {
     let router = router::design(&params.router);
     let switch = switch::design(&params.switch());
-    let node = node_module(params, router.top(), switch.top());
-    let top = network_module(params, router.top(), &node);
+    let attempts_bits = router
+        .top()
+        .ports()
+        .find(|(_, s)| s.name == "res_attempts")
+        .map_or(0, |(_, s)| s.width);
+    let axis = params
+        .axis_params(attempts_bits)
+        .map(|p| axis::module(&format!("{}_axis", params.top), &p));
+    let side = match &axis {
+        Some(block) => Side::axis(router.top(), block),
+        None => Side::router(router.top()),
+    };
+    let node = node_module(params, router.top(), switch.top(), &side);
+    let top = network_module(params, &side, &node);
     let mut modules = router.modules;
     modules.extend(switch.modules);
+    modules.extend(axis.clone());
     modules.push(node);
     modules.push(top);
     let mut design_params = router.params;
@@ -391,24 +446,82 @@ const NODE_SIDE: [&str; 10] = [
     "arr_data",
 ];
 
-/// The router's processor-side ports, in its port order, as the router declares them:
-/// (name, width, direction, doc).
-fn processor_ports(router: &Module) -> Vec<(&str, u32, Direction, &str)> {
-    router
-        .ports()
-        .filter(|(_, s)| !NODE_SIDE.contains(&s.name.as_str()))
-        .map(|(_, s)| match s.kind {
-            SignalKind::Port(direction) => (s.name.as_str(), s.width, direction, s.doc.as_str()),
-            SignalKind::Internal => unreachable!("ports() gives ports"),
-        })
-        .collect()
+/// The AXI4-Stream block's ports that stay inside its node: the clocking, the node's
+/// address, the router's processor side, the switch's output 0 and the refusal.
+const AXIS_NODE_SIDE: [&str; 7] = [
+    "clk",
+    "rst",
+    "node",
+    "rx_src",
+    "arr_valid",
+    "arr_ctl",
+    "refuse",
+];
+
+/// The module whose ports face a node's processor: the router, or the AXI4-Stream block
+/// in front of it; and its ports that stay inside the node.
+struct Side<'a> {
+    router: &'a Module,
+    /// The AXI4-Stream block, when the node has one.
+    block: Option<&'a Module>,
+}
+
+/// The router's port that a node with the AXI4-Stream block passes out as it is.
+const PASSED: &str = "rx_error";
+
+impl<'a> Side<'a> {
+    fn router(router: &'a Module) -> Self {
+        Side {
+            router,
+            block: None,
+        }
+    }
+
+    fn axis(router: &'a Module, block: &'a Module) -> Self {
+        Side {
+            router,
+            block: Some(block),
+        }
+    }
+
+    fn is_axis(&self) -> bool {
+        self.block.is_some()
+    }
+
+    /// The processor-side ports, in port order, as their modules declare them:
+    /// (name, width, direction, doc): the router's; or the AXI4-Stream block's and the
+    /// router's `rx_error`.
+    fn processor_ports(&self) -> Vec<(&'a str, u32, Direction, &'a str)> {
+        let facing = |module: &'a Module, keep: &dyn Fn(&str) -> bool| {
+            module
+                .ports()
+                .filter(|(_, s)| keep(&s.name))
+                .map(|(_, s)| match s.kind {
+                    SignalKind::Port(direction) => {
+                        (s.name.as_str(), s.width, direction, s.doc.as_str())
+                    }
+                    SignalKind::Internal => unreachable!("ports() gives ports"),
+                })
+                .collect::<Vec<_>>()
+        };
+        match self.block {
+            None => facing(self.router, &|name| !NODE_SIDE.contains(&name)),
+            Some(block) => {
+                let mut ports = facing(block, &|name| {
+                    !AXIS_NODE_SIDE.contains(&name) && !axis::ROUTER_SIDE.contains(&name)
+                });
+                ports.extend(facing(self.router, &|name| name == PASSED));
+                ports
+            }
+        }
+    }
 }
 
 /// One node: its switch, and its router on the switch's port 0. Synchronous, both run on
 /// `clk`; self-timed, the switch makes the node clock from its neighbours' clocks, which
 /// come and go beside the words on every link (`cl` with the words, `cla` with the NACK),
 /// and the router runs on it too.
-fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Module {
+fn node_module(params: &NetworkParams, router: &Module, switch: &Module, side: &Side) -> Module {
     let d = params.ports();
     let kw = params.router.address_bits();
     let tables = params.graph().is_none();
@@ -443,26 +556,42 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
         .bind(&router.port_named("clk"), clock)
         .bind(&router.port_named("rst"), reset)
         .bind(&router.port_named("node"), node);
-    for (name, width, direction, doc) in processor_ports(router) {
-        let port = m.port(name, width, direction, doc);
-        router_connections.add(&router.port_named(name), port);
-    }
     let switch_clock = match params.clocking {
         SwitchClocking::Synchronous => "clk",
         SwitchClocking::SelfTimed => "node_clk",
     };
     let mut switch_connections = Connections::of(switch)
         .bind(&switch.port_named(switch_clock), clock)
-        .bind(&switch.port_named("rst"), reset)
-        .bind(
-            &switch.port_named("fault"),
-            Expr::concat(vec![out_fault.into(), Expr::zero(1)]),
-        );
+        .bind(&switch.port_named("rst"), reset);
     network_link_ports(&mut m, (switch, &mut switch_connections), d, self_timed);
-    port0_wires(
+    let (arr_valid, arr_ctl) = port0_wires(
         &mut m,
         (router, &mut router_connections),
         (switch, &mut switch_connections),
+    );
+    let refuse = match side.is_axis() {
+        false => {
+            for (name, width, direction, doc) in Side::router(router).processor_ports() {
+                let port = m.port(name, width, direction, doc);
+                router_connections.add(&router.port_named(name), port);
+            }
+            Expr::zero(1)
+        }
+        true => {
+            let inside = NodeInside {
+                clock,
+                reset,
+                node,
+                arr_valid,
+                arr_ctl,
+            };
+            let block = side.block.expect("an AXI4-Stream node has the block");
+            axis_block(&mut m, (router, &mut router_connections), block, inside).into()
+        }
+    };
+    switch_connections.add(
+        &switch.port_named("fault"),
+        Expr::concat(vec![out_fault.into(), refuse]),
     );
     m.instance(
         "u_router",
@@ -556,7 +685,7 @@ fn port0_wires(
     m: &mut Module,
     (router, router_connections): (&Module, &mut Connections),
     (switch, switch_connections): (&Module, &mut Connections),
-) {
+) -> (SignalId, SignalId) {
     let net_valid = m.internal("net_valid", 1, "router to switch input 0: a word");
     let net_ctl = m.internal("net_ctl", 1, "router to switch input 0: type bit");
     let net_data = m.internal("net_data", 8, "router to switch input 0: data");
@@ -578,6 +707,57 @@ fn port0_wires(
         switch_connections.add(&switch.port_named(at_switch), wire);
     }
     switch_connections.add(&switch.port_named("out0_nack"), Expr::zero(1));
+    (arr_valid, arr_ctl)
+}
+
+/// The node's signals the AXI4-Stream block reads besides the router's.
+struct NodeInside {
+    clock: SignalId,
+    reset: SignalId,
+    node: SignalId,
+    arr_valid: SignalId,
+    arr_ctl: SignalId,
+}
+
+/// The AXI4-Stream block `block` in front of the router: the router's processor side on
+/// wires `r_<port>`, the block's streams as the node's ports; returns its refusal.
+fn axis_block(
+    m: &mut Module,
+    (router, router_connections): (&Module, &mut Connections),
+    block: &Module,
+    inside: NodeInside,
+) -> SignalId {
+    let mut connections = Connections::of(block)
+        .bind(&block.port_named("clk"), inside.clock)
+        .bind(&block.port_named("rst"), inside.reset)
+        .bind(&block.port_named("node"), inside.node)
+        .bind(&block.port_named("arr_valid"), inside.arr_valid)
+        .bind(&block.port_named("arr_ctl"), inside.arr_ctl);
+    for (name, width, direction, doc) in Side::router(router).processor_ports() {
+        if name == PASSED {
+            // Never in a working network; passed out as the router gives it.
+            let port = m.port(name, width, direction, doc);
+            router_connections.add(&router.port_named(name), port);
+            continue;
+        }
+        let wire = m.internal(&format!("r_{name}"), width, &format!("router: {doc}"));
+        router_connections.add(&router.port_named(name), wire);
+        connections.add(&block.port_named(name), wire);
+    }
+    for (name, width, direction, doc) in Side::axis(router, block).processor_ports() {
+        if name != PASSED {
+            let port = m.port(name, width, direction, doc);
+            connections.add(&block.port_named(name), port);
+        }
+    }
+    let refuse = m.internal("refuse", 1, "the receive FIFO refuses worms for the router");
+    connections.add(&block.port_named("refuse"), refuse);
+    m.instance(
+        "u_axis",
+        connections,
+        "The AXI4-Stream processor side and the receive FIFO.",
+    );
+    refuse
 }
 
 /// The link words and NACK of one out-link, as the top's internal signals.
@@ -656,7 +836,7 @@ struct NodePorts<'r> {
 }
 
 impl<'r> NodePorts<'r> {
-    fn declare(m: &mut Module, params: &NetworkParams, router: &'r Module, v: usize) -> Self {
+    fn declare(m: &mut Module, params: &NetworkParams, side: &Side<'r>, v: usize) -> Self {
         let prefix = params.node_prefix(v);
         let shown = params.plan().node_name(v);
         let node_clk = (params.clocking == SwitchClocking::SelfTimed).then(|| {
@@ -667,7 +847,7 @@ impl<'r> NodePorts<'r> {
             )
         });
         let mut processor = Vec::new();
-        for (name, width, direction, doc) in processor_ports(router) {
+        for (name, width, direction, doc) in side.processor_ports() {
             let full = format!("{prefix}_{name}");
             let doc = format!("node {shown}: {doc}");
             processor.push((name, m.port(&full, width, direction, &doc)));
@@ -708,7 +888,7 @@ struct TopWiring<'r> {
 }
 
 /// The top: one node per node of the topology, the links as its wiring says ([`links`]).
-fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Module {
+fn network_module(params: &NetworkParams, side: &Side, node: &Module) -> Module {
     let (d, n) = (params.ports(), params.nodes());
     let self_timed = params.clocking == SwitchClocking::SelfTimed;
     let named = match params.graph() {
@@ -755,7 +935,7 @@ fn network_module(params: &NetworkParams, router: &Module, node: &Module) -> Mod
         ),
     };
     let nodes: Vec<NodePorts> = (0..n)
-        .map(|v| NodePorts::declare(&mut m, params, router, v))
+        .map(|v| NodePorts::declare(&mut m, params, side, v))
         .collect();
     let wires = nodes
         .iter()

@@ -15,6 +15,7 @@ use crate::emit::testbench::Testbench;
 use crate::fabric::switch::{Arbiter, Flow};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
+use crate::rtl::network::axis::Interface;
 use crate::rtl::network::router::DEFAULT_MAX_BYTES;
 use crate::rtl::network::switch::SwitchClocking;
 use crate::rtl::network::whole::{self, NetworkFault, NetworkParams};
@@ -57,6 +58,13 @@ pub struct Args {
         default_value = SwitchClocking::Synchronous.name()
     )]
     pub clocking: SwitchClocking,
+    /// Every node's processor side (docs/network.md, "AXI4-Stream interface").
+    #[arg(long, value_parser = choice::<Interface>(), default_value = Interface::Plain.name())]
+    pub interface: Interface,
+    /// With --interface axis: bytes each node's receive FIFO holds, at least --max-bytes
+    /// [default: two whole messages, 2 x --max-bytes].
+    #[arg(long, value_name = "N")]
+    pub rx_bytes: Option<u64>,
 }
 
 /// The traffic a check runs.
@@ -125,8 +133,22 @@ impl Network {
                 args.flow.name()
             )));
         }
-        let params = params.with_flow(args.flow);
-        let network = Network(params.with_clocking(args.clocking), args.topology);
+        let mut params = params.with_flow(args.flow).with_clocking(args.clocking);
+        match (args.interface, args.rx_bytes) {
+            (Interface::Plain, Some(_)) => {
+                return Err(input_error(
+                    "--rx-bytes sizes the receive FIFO of --interface axis; the plain router has none",
+                ));
+            }
+            (Interface::Plain, None) => {}
+            (Interface::Axis, rx_bytes) => {
+                let whole = 2 * u64::from(params.router.max_bytes);
+                params = params
+                    .with_axis(rx_bytes.unwrap_or(whole))
+                    .map_err(input_error)?;
+            }
+        }
+        let network = Network(params, args.topology);
         Ok(Box::new(network) as Box<dyn HardwareUnit>)
     }
 }
@@ -160,6 +182,9 @@ impl HardwareUnit for Network {
         }
         if p.clocking == SwitchClocking::SelfTimed {
             words += " --clocking self-timed";
+        }
+        if let Some(rx_bytes) = p.axis {
+            words += &format!(" --interface axis --rx-bytes {rx_bytes}");
         }
         if p.top != self.1.kind.network_top() {
             words += &format!(" --top {}", p.top);

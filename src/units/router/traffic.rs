@@ -62,6 +62,7 @@ impl RouterUnit {
     fn model_params(&self) -> ModelParams {
         ModelParams {
             ack_timeout: self.params.ack_timeout,
+            receive: None,
             address_bytes: self.params.address_units().0 as usize,
             route_cycles: self.params.route_cycles(),
             seed: self.seed,

@@ -21,8 +21,9 @@ use super::link::IDLE;
 use super::message::{Finished, Message, Outcome, payload_byte};
 use super::params::{NetError, NetParams};
 use super::plan::Plan;
+use super::receive::ReceiveParams;
 use super::router::{Event, Router, RouterParams};
-use super::stats::{FlowSummary, LinkCount, Summary};
+use super::stats::{FlowSummary, LinkCount, ReceiveSummary, Summary};
 use super::switch::Switch;
 use crate::choice::Choice;
 use crate::fabric::switch::{Flow, MAX_BUFFER_WORDS, SwitchConfig};
@@ -69,6 +70,8 @@ pub struct SourceRouted {
     /// and what it did.
     bounds: Option<Bounds>,
     flow: Option<FlowSummary>,
+    /// With receive FIFOs: what they did.
+    receive: Option<ReceiveSummary>,
     /// The measured window ([`NetParams::window`]), in which links' use is counted.
     window: (u64, u64),
 }
@@ -96,6 +99,11 @@ impl SourceRouted {
             route_cycles: plan.route_cycles(),
             seed: params.seed,
             ack_timeout: bounds.map(|b| b.attempt),
+            receive: params.receive.map(|receive| ReceiveParams {
+                receive,
+                max_bytes: params.max_bytes,
+                seed: params.seed,
+            }),
         };
         let wiring = &plan.wiring()?;
         let ports = wiring.ports() + 1;
@@ -134,6 +142,7 @@ impl SourceRouted {
                 message_bound: b.message,
                 ..FlowSummary::default()
             }),
+            receive: params.receive.map(|_| ReceiveSummary::default()),
             bounds,
             window: params.window(),
             plan,
@@ -211,6 +220,7 @@ impl Fabric for SourceRouted {
             }
             flow
         });
+        summary.receive = self.receive.clone();
     }
 
     fn links(&self) -> Vec<LinkCount> {
@@ -242,6 +252,10 @@ impl SourceRouted {
         for range in &mut ranges {
             if let Some(flow) = &mut self.flow {
                 flow.longest_buffer_hold = flow.longest_buffer_hold.max(range.longest_hold);
+            }
+            if let Some(receive) = &mut self.receive {
+                receive.refusals += std::mem::take(&mut range.rx_refused);
+                receive.bytes_taken += std::mem::take(&mut range.rx_taken);
             }
             for (v, event) in range.events.drain(..) {
                 self.handle(t, v, event, desk);

@@ -176,6 +176,10 @@ pub(super) struct RangeOut {
     pub events: Vec<(u32, Event)>,
     /// The longest a buffered switch of the range has held a buffer.
     pub longest_hold: u64,
+    /// With receive FIFOs, in the measured window: heads the range's switches refused
+    /// because their router's FIFO was full, and bytes its processors took.
+    pub rx_refused: u64,
+    pub rx_taken: u64,
     /// Nodes outside the range's words to step in the next cycle.
     elsewhere: Vec<u32>,
     /// One router's events, before they are tagged with its node.
@@ -496,11 +500,13 @@ impl Clock<'_> {
         self.out.longest_hold = 0;
         for (j, &v) in self.order.iter().enumerate() {
             let i = v as usize - self.kept.base;
+            // The FIFO's refusal of this cycle, from its counts before the clock.
+            let refuses = self.kept.routers[i].refuses(cycle.router);
             self.clock_router(cycle, v, i);
             let inputs = &self.inputs[j * ports..][..ports];
             // A quiet switch with idle inputs stays as it is: its step can be skipped.
             if !self.kept.state[i].quiet || inputs.iter().any(|w| w.valid) {
-                self.step_switch(cycle, i, (inputs, self.nacks[j]));
+                self.step_switch(cycle, i, (inputs, self.nacks[j]), refuses);
             }
             if self.kept.state[i].busy() {
                 self.mark(v as usize);
@@ -520,22 +526,43 @@ impl Clock<'_> {
             return;
         }
         let router = &mut self.kept.routers[i];
+        if let Some(receive) = &cycle.router.receive {
+            let ready = receive.ready(v as usize, cycle.t);
+            let taken = router.clock_fifo(receive, arriving, ready);
+            self.out.rx_taken += u64::from(taken && cycle.counting);
+        }
         router.clock(cycle.router, cycle.t, nack, arriving, &mut self.out.clocked);
         state.router_quiet = router.is_quiet();
         let events = &mut self.out.events;
         events.extend(self.out.clocked.drain(..).map(|event| (v, event)));
     }
 
-    /// Steps the range's node `i`'s switch with its inputs and output links' NACKs,
-    /// publishing its outputs and marking for the next cycle the neighbours it sends to;
-    /// while the cycle is counted, the words its links carry and the NACKs it sends back
-    /// are counted.
-    fn step_switch(&mut self, cycle: &Cycle, i: usize, (inputs, nacks): (&[Word], u16)) {
+    /// Steps the range's node `i`'s switch with its inputs and output links' NACKs, output
+    /// 0 refused when the router's FIFO `refuses`, publishing its outputs and marking for
+    /// the next cycle the neighbours it sends to; while the cycle is counted, the words its
+    /// links carry, the NACKs it sends back and the heads its FIFO refused are counted.
+    fn step_switch(
+        &mut self,
+        cycle: &Cycle,
+        i: usize,
+        (inputs, nacks): (&[Word], u16),
+        refuses: bool,
+    ) {
         let ports = cycle.ports;
         let v = self.kept.base + i;
         let state = &mut self.kept.state[i];
         let switch = &mut self.kept.switches[i];
-        switch.step_masked(inputs, nacks, u64::from(state.fault_mask));
+        let for_router = match refuses && cycle.counting {
+            true => switch.heads_for(inputs, 0),
+            false => 0,
+        };
+        switch.step_masked(
+            inputs,
+            nacks,
+            u64::from(state.fault_mask | u16::from(refuses)),
+        );
+        let refused = (0..ports).filter(|&p| for_router >> p & 1 == 1 && switch.in_nack(p));
+        self.out.rx_refused += refused.count() as u64;
         let (mut nack_bits, mut sent) = (0u16, 0u16);
         let published = &mut self.published;
         for p in 0..ports {

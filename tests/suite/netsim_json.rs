@@ -42,6 +42,7 @@ fn the_config_holds_every_default() {
             "seeds": 1,
             "faults": {"nodes": [], "links": [], "random_nodes": 0, "random_links": 0},
             "retry_rounds": 1,
+            "receive": null,
             "messages": [],
             "traffic_file": null,
             "command_line": args,

@@ -31,6 +31,7 @@ fn params(d: u64, k: u64, rate: f64, cycles: u64, seed: u64) -> NetParams {
         seed,
         faults: FaultSpec::default(),
         retry_rounds: 1,
+        receive: None,
         flow: Flow::Nack,
         routing: Routing::Source,
     }

@@ -51,6 +51,7 @@ pub(crate) fn params(plan: Arc<dyn Plan>, rate: f64, cycles: u64, seed: u64) -> 
         seed,
         faults: FaultSpec::default(),
         retry_rounds: 1,
+        receive: None,
         flow: Flow::Nack,
         routing: Routing::Source,
     }

@@ -48,6 +48,9 @@ pub struct Net {
     /// Messages made and not yet ended.
     in_system: u64,
     measure: Option<Measure>,
+    /// The routers have receive FIFOs: bytes waiting in them for their processors do not
+    /// keep a run going once every message has ended.
+    fifos: bool,
     /// Whether the summary lists every link's use ([`Net::count_every_link`]).
     every_link: bool,
     /// The network's capacity, computed before the fabric is built so that the distances
@@ -118,6 +121,7 @@ impl Net {
                 ..Stats::default()
             },
             measure: params.measure,
+            fifos: params.receive.is_some(),
             in_system: 0,
             every_link: false,
             capacity,
@@ -234,6 +238,16 @@ impl Net {
                     if self.measure.is_none() && t >= self.cycles && self.scheduled.is_empty() =>
                 {
                     debug_assert_eq!(self.in_system, 0, "an idle fabric holds no message");
+                    break;
+                }
+                // Only bytes waiting in receive FIFOs for their processors.
+                Step::Busy
+                    if self.fifos
+                        && self.measure.is_none()
+                        && t >= self.cycles
+                        && self.scheduled.is_empty()
+                        && self.in_system == 0 =>
+                {
                     break;
                 }
                 // Nothing in flight: waiting for the next message is not a stall.

@@ -96,15 +96,36 @@ pub fn module(name: &str, p: &AxisParams) -> Module {
     );
     let clocking = m.clocked();
     let node = m.input("node", p.address_bits, "this node's address");
-    let status_held = m.internal("status_held", 1, "the status master holds a beat");
-    transmit(&mut m, p, node, status_held);
-    status(&mut m, p, status_held);
+    let slave = transmit(&mut m, p, node);
+    let (held, status_tready) = status(&mut m, p);
+    let slot_free = (!Expr::from(held)).or(status_tready.into());
+    let ready = Expr::from(slave.tx_ready).and(Expr::from(slave.in_message).or(slot_free));
+    m.assign(
+        slave.tready,
+        ready.clone(),
+        "A first byte waits while a status beat is held and not taken: the message's outcome would need the slot.",
+    );
+    m.assign(
+        slave.tx_valid,
+        Expr::from(slave.tvalid).and(ready),
+        "Offered to the router only when taken.",
+    );
     receive(&mut m, p, clocking.reset);
     m
 }
 
-/// The transmit slave: s_axis to the router's tx ports.
-fn transmit(m: &mut Module, p: &AxisParams, node: SignalId, status_held: SignalId) {
+/// The transmit slave's signals whose logic needs the status master's.
+struct Slave {
+    tvalid: SignalId,
+    tready: SignalId,
+    tx_valid: SignalId,
+    tx_ready: SignalId,
+    in_message: SignalId,
+}
+
+/// The transmit slave: s_axis to the router's tx ports, but for `s_axis_tready` and
+/// `tx_valid`, which wait for the status master's slot.
+fn transmit(m: &mut Module, p: &AxisParams, node: SignalId) -> Slave {
     let iw = p.index_bits();
     let tdata = m.input("s_axis_tdata", 8, "transmit: a message byte");
     let tvalid = m.input("s_axis_tvalid", 1, "transmit: a byte is offered");
@@ -124,17 +145,6 @@ fn transmit(m: &mut Module, p: &AxisParams, node: SignalId, status_held: SignalI
         "in_message",
         1,
         "a message's first byte is taken, not its last",
-    );
-    let ready = Expr::from(tx_ready).and(Expr::from(in_message).or(!Expr::from(status_held)));
-    m.assign(
-        tready,
-        ready.clone(),
-        "A first byte waits while a status beat is held: the message's outcome would need the slot.",
-    );
-    m.assign(
-        tx_valid,
-        Expr::from(tvalid).and(ready),
-        "Offered to the router only when taken.",
     );
     m.assign(tx_data, tdata.into(), "The byte.");
     m.assign(tx_last, tlast.into(), "The last byte.");
@@ -163,10 +173,18 @@ fn transmit(m: &mut Module, p: &AxisParams, node: SignalId, status_held: SignalI
         node.into(),
         "Node index to address; no node: this node's own, which the router refuses.",
     );
+    Slave {
+        tvalid,
+        tready,
+        tx_valid,
+        tx_ready,
+        in_message,
+    }
 }
 
-/// The status master: one beat per outcome, held until taken.
-fn status(m: &mut Module, p: &AxisParams, held: SignalId) {
+/// The status master: one beat per outcome, held until taken; returns the slot's `held`
+/// and its `tready`.
+fn status(m: &mut Module, p: &AxisParams) -> (SignalId, SignalId) {
     let res_valid = m.input("res_valid", 1, "from the router: an outcome");
     let res_status = m.input(
         "res_status",
@@ -180,6 +198,7 @@ fn status(m: &mut Module, p: &AxisParams, held: SignalId) {
     );
     let tvalid = m.output("m_axis_status_tvalid", 1, "status: a message's outcome");
     let tready = m.input("m_axis_status_tready", 1, "status: the outcome is taken");
+    let held = m.internal("status_held", 1, "the status master holds a beat");
     let tdata = m.output(
         "m_axis_status_tdata",
         8,
@@ -205,6 +224,7 @@ fn status(m: &mut Module, p: &AxisParams, held: SignalId) {
     );
     m.assign(tvalid, held.into(), "Held beat.");
     m.assign(tdata, data.into(), "Held beat's data.");
+    (held, tready)
 }
 
 /// The receive FIFO and its master, and the refusal.

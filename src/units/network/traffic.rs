@@ -13,8 +13,11 @@
 //! destination, the last in the model's cycle. Anything the hardware reports beyond the
 //! model's messages (a verdict, an arrival, an `rx_error`) is a failure too.
 
+mod axis;
+
 use crate::network::message::{Finished, Outcome, payload_byte};
 use crate::network::net::{Net, NetError, NetParams};
+use crate::network::receive::Receive;
 use crate::rtl::ir::{Design, Direction, SignalKind};
 use crate::rtl::network::whole::{self, NetworkParams};
 use crate::sim::delays::{Delays, LinkWires};
@@ -30,6 +33,10 @@ pub const DEFAULT_CYCLES: u64 = 2_000;
 /// Injection rate per node and cycle unless asked otherwise.
 pub const DEFAULT_RATE: f64 = 0.01;
 
+/// The probability that an AXI4-Stream node's sink is ready in a cycle unless asked
+/// otherwise: half the cycles, so that FIFOs fill and refuse.
+pub const DEFAULT_RX_READY: f64 = 0.5;
+
 /// Cycles simulated after the model's last event, for late or extra events to show.
 const TAIL: u64 = 16;
 
@@ -44,6 +51,8 @@ pub struct NetworkUnit {
     faulty: Vec<u32>,
     /// Cycles simulated.
     cycles: u64,
+    /// With AXI4-Stream nodes: the sinks' readiness and when the bytes leave the FIFOs.
+    sinks: Option<axis::Sinks>,
 }
 
 /// What the hardware reported at one node, with the cycle the model would name: a
@@ -109,6 +118,19 @@ impl NetworkUnit {
         faults: u64,
         seed: u64,
     ) -> Result<Self, NetError> {
+        NetworkUnit::with_sinks(params, rate, cycles, faults, seed, 1.0)
+    }
+
+    /// As [`NetworkUnit::new`]; when the nodes are AXI4-Stream, each node's sink is ready
+    /// in a cycle with probability `rx_ready`, in the model as in the hardware.
+    pub fn with_sinks(
+        params: NetworkParams,
+        rate: f64,
+        cycles: u64,
+        faults: u64,
+        seed: u64,
+        rx_ready: f64,
+    ) -> Result<Self, NetError> {
         let max = params.router.max_bytes;
         // The plain run of the sweeps and benchmarks, with this network's arbiter, messages
         // of every length the buffers take, and faulty nodes.
@@ -117,6 +139,10 @@ impl NetworkUnit {
         model.flow = params.flow;
         model.traffic.bytes = 1..=max;
         model.faults.random_nodes = faults;
+        model.receive = params.axis.map(|bytes| Receive {
+            bytes,
+            ready: rx_ready,
+        });
         let net = Net::new(&model)?;
         let faulty = net.faults().nodes.clone();
         let mut finished = Vec::new();
@@ -127,11 +153,16 @@ impl NetworkUnit {
             .max()
             .unwrap_or(0)
             .max(cycles);
+        let sinks = params
+            .axis
+            .map(|_| axis::Sinks::new(&finished, params.nodes(), seed, rx_ready));
+        let end = end.max(sinks.as_ref().map_or(0, axis::Sinks::last));
         Ok(NetworkUnit {
             params,
             model,
             finished,
             faulty,
+            sinks,
             cycles: end + TAIL,
         })
     }
@@ -165,6 +196,11 @@ impl NetworkUnit {
         whole::design(&self.params)
     }
 
+    /// Whether the nodes are AXI4-Stream.
+    pub fn is_axis(&self) -> bool {
+        self.sinks.is_some()
+    }
+
     /// The messages of the model's run.
     pub fn messages(&self) -> usize {
         self.finished.len()
@@ -180,17 +216,40 @@ impl NetworkUnit {
             row[inputs[&format!("{}_fault", prefixes[v as usize])]] = 1;
         }
         let mut rows = vec![row; self.cycles as usize];
+        // The router's port names, or the AXI4-Stream slave's, whose tdest is an index.
+        let names: [&str; 4] = match self.sinks {
+            None => ["tx_valid", "tx_data", "tx_last", "tx_dst"],
+            Some(_) => [
+                "s_axis_tvalid",
+                "s_axis_tdata",
+                "s_axis_tlast",
+                "s_axis_tdest",
+            ],
+        };
         for f in &self.finished {
             let m = &f.message;
             let prefix = &prefixes[m.src as usize];
             let at = |name: &str| inputs[&format!("{prefix}_{name}")];
-            let dst = self.address_word(m.dst);
+            let dst = match self.sinks {
+                None => self.address_word(m.dst),
+                Some(_) => u64::from(m.dst),
+            };
             for j in 0..usize::from(m.bytes) {
                 let row = &mut rows[m.handed as usize + j];
-                row[at("tx_valid")] = 1;
-                row[at("tx_data")] = u64::from(payload_byte(self.model.seed, m.id, j));
-                row[at("tx_last")] = u64::from(j + 1 == usize::from(m.bytes));
-                row[at("tx_dst")] = dst;
+                row[at(names[0])] = 1;
+                row[at(names[1])] = u64::from(payload_byte(self.model.seed, m.id, j));
+                row[at(names[2])] = u64::from(j + 1 == usize::from(m.bytes));
+                row[at(names[3])] = dst;
+            }
+        }
+        if let Some(sinks) = &self.sinks {
+            for (v, prefix) in prefixes.iter().enumerate() {
+                let tready = inputs[&format!("{prefix}_m_axis_tready")];
+                let status = inputs[&format!("{prefix}_m_axis_status_tready")];
+                for (t, row) in rows.iter_mut().enumerate() {
+                    row[tready] = u64::from(sinks.ready(v, t as u64));
+                    row[status] = 1;
+                }
             }
         }
         rows
@@ -403,10 +462,14 @@ impl NetworkUnit {
     /// name: looked up once rather than in every row.
     fn columns(&self, design: &Design) -> Vec<HashMap<&'static str, usize>> {
         let outputs = port_index(design, Direction::Output);
+        let observed: &[&'static str] = match self.sinks {
+            None => &OBSERVED,
+            Some(_) => &axis::OBSERVED,
+        };
         prefixes(&self.params)
             .iter()
             .map(|prefix| {
-                OBSERVED
+                observed
                     .iter()
                     .map(|&name| (name, outputs[&format!("{prefix}_{name}")]))
                     .collect()
@@ -419,6 +482,15 @@ impl NetworkUnit {
     fn observe(&self, design: &Design, lines: &[String]) -> Observed {
         let columns = self.columns(design);
         let rows: Vec<Vec<Option<u64>>> = lines.iter().map(|line| parse_line(line)).collect();
+        if let Some(sinks) = &self.sinks {
+            return axis::gather(
+                self.params.nodes(),
+                rows.len(),
+                sinks,
+                |v, r, name| rows[r].get(columns[v][name]).copied().flatten(),
+                |tid| self.address_word(tid as u32),
+            );
+        }
         gather(
             self.params.nodes(),
             |_| rows.len(),
@@ -496,7 +568,11 @@ impl NetworkUnit {
             Outcome::Delivered => 0,
             Outcome::Failed => 1,
         };
-        let arrive = f.arrive;
+        // With AXI4-Stream nodes, a message arrives when its last byte leaves the FIFO.
+        let arrive = match &self.sinks {
+            None => f.arrive,
+            Some(sinks) => f.arrive.map(|_| sinks.taken[&m.id]),
+        };
         let expected = Verdict {
             cycle: f.done,
             status,

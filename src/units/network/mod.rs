@@ -14,7 +14,7 @@ use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
 use crate::fabric::switch::{Arbiter, Flow};
 use crate::input::{InputError, input_error};
-use crate::rtl::ir::Design;
+use crate::rtl::ir::{Design, ResetStyle};
 use crate::rtl::network::router::DEFAULT_MAX_BYTES;
 use crate::rtl::network::switch::SwitchClocking;
 use crate::rtl::network::whole::{self, NetworkFault, NetworkParams};
@@ -264,6 +264,11 @@ impl Check for NetworkCheck {
         Ok(self.unit.verify(simulator, run.shown, run.wave)?.into())
     }
 
+    fn with_reset(mut self: Box<Self>, style: ResetStyle) -> Box<dyn Check> {
+        self.unit.reset = style;
+        self
+    }
+
     /// Every output the model specifies in every cycle, each row's expected outputs then
     /// their masks.
     fn testbench(&self, languages: &[Language]) -> Result<Testbench, ExportError> {
@@ -308,6 +313,12 @@ impl Check for SelfTimedCheck {
             .unit
             .verify_self_timed(simulator, &self.wires, run.shown)?
             .into())
+    }
+
+    /// Never called: a self-timed design refuses every style but the default
+    /// ([`crate::units::reset::Restyled::unit`]), which needs no restyling.
+    fn with_reset(self: Box<Self>, _style: ResetStyle) -> Box<dyn Check> {
+        unreachable!("a self-timed design takes the default reset style only")
     }
 
     fn testbench(&self, _languages: &[Language]) -> Result<Testbench, ExportError> {

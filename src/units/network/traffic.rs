@@ -15,7 +15,7 @@
 
 use crate::network::message::{Finished, Outcome, payload_byte};
 use crate::network::net::{Net, NetError, NetParams};
-use crate::rtl::ir::{Design, Direction, SignalKind};
+use crate::rtl::ir::{Design, Direction, ResetStyle, SignalKind};
 use crate::rtl::network::whole::{self, NetworkParams};
 use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::function::{FunctionReport, parse_line, row_ports, simulate};
@@ -44,6 +44,8 @@ pub struct NetworkUnit {
     faulty: Vec<u32>,
     /// Cycles simulated.
     cycles: u64,
+    /// How the design's registers are reset.
+    pub reset: ResetStyle,
 }
 
 /// What the hardware reported at one node, with the cycle the model would name: a
@@ -133,6 +135,7 @@ impl NetworkUnit {
             finished,
             faulty,
             cycles: end + TAIL,
+            reset: ResetStyle::default(),
         })
     }
 
@@ -163,6 +166,8 @@ impl NetworkUnit {
 
     pub fn design(&self) -> Design {
         whole::design(&self.params)
+            .with_reset(self.reset)
+            .expect("the network unit checked that its design takes the style")
     }
 
     /// The messages of the model's run.

@@ -17,7 +17,7 @@ use thiserror::Error;
 /// A reset style a design cannot take.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
-    "--reset {style} applies to synchronous designs; {top} is self-timed, every node reset by rst on a clock of its own: leave --reset at sync-high"
+    "--reset {style} applies to synchronous designs; {top} is self-timed, reset by rst on the clocks it makes itself: leave --reset at sync-high"
 )]
 pub struct ResetError {
     pub style: &'static str,
@@ -313,7 +313,7 @@ mod tests {
                 .with_reset(ResetStyle::AsyncLow)
                 .unwrap_err()
                 .to_string(),
-            "--reset async-low applies to synchronous designs; top is self-timed, every node reset by rst on a clock of its own: leave --reset at sync-high"
+            "--reset async-low applies to synchronous designs; top is self-timed, reset by rst on the clocks it makes itself: leave --reset at sync-high"
         );
     }
 }

@@ -41,6 +41,7 @@ mod network_model;
 mod network_self_timed;
 mod network_topologies;
 mod prove_equivalence;
+mod reset_styles;
 mod shard_merge;
 mod switch_model;
 mod synth_flow;

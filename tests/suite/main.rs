@@ -38,6 +38,7 @@ mod netsim_saturate;
 mod netsim_threads;
 mod network_flows;
 mod network_model;
+mod network_packed;
 mod network_self_timed;
 mod network_topologies;
 mod prove_equivalence;

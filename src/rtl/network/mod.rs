@@ -2,6 +2,7 @@
 //! router beside each node's processor, and the whole network that wires one of each per
 //! node. Each is a unit of its own; the network builds on the other two.
 
+pub mod packed;
 pub mod route_table;
 pub mod router;
 mod router_acked;

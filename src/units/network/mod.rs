@@ -15,6 +15,7 @@ use crate::emit::testbench::Testbench;
 use crate::fabric::switch::{Arbiter, Flow};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::{Design, ResetStyle};
+use crate::rtl::network::packed::{self, PortForm};
 use crate::rtl::network::router::DEFAULT_MAX_BYTES;
 use crate::rtl::network::switch::SwitchClocking;
 use crate::rtl::network::whole::{self, NetworkFault, NetworkParams};
@@ -57,6 +58,10 @@ pub struct Args {
         default_value = SwitchClocking::Synchronous.name()
     )]
     pub clocking: SwitchClocking,
+    /// The top's ports: a group per node (n012_tx_valid, ...), or one vector per signal
+    /// with node i at bits [i*W +: W] in the documented node order (docs/network.md).
+    #[arg(long, value_parser = choice::<PortForm>(), default_value = PortForm::Flat.name())]
+    pub ports: PortForm,
 }
 
 /// The traffic a check runs.
@@ -90,8 +95,9 @@ pub static KIND: Declared<Args, Selection, And<WaveArg, DelaysArg>> = Declared {
     options: PhantomData,
 };
 
-/// The network with validated parameters, and the topology's options as given.
-pub struct Network(pub NetworkParams, TopologyArgs);
+/// The network with validated parameters, the topology's options as given, and the form
+/// of its top's ports.
+pub struct Network(pub NetworkParams, TopologyArgs, PortForm);
 
 impl Network {
     /// The unit the options describe, validated.
@@ -125,8 +131,17 @@ impl Network {
                 args.flow.name()
             )));
         }
+        if args.clocking == SwitchClocking::SelfTimed && args.ports == PortForm::Packed {
+            return Err(input_error(
+                "--ports packed packs the synchronous network's top; the self-timed network is checked node by node, without its top: leave --ports at flat",
+            ));
+        }
         let params = params.with_flow(args.flow);
-        let network = Network(params.with_clocking(args.clocking), args.topology);
+        let network = Network(
+            params.with_clocking(args.clocking),
+            args.topology,
+            args.ports,
+        );
         Ok(Box::new(network) as Box<dyn HardwareUnit>)
     }
 }
@@ -161,6 +176,9 @@ impl HardwareUnit for Network {
         if p.clocking == SwitchClocking::SelfTimed {
             words += " --clocking self-timed";
         }
+        if self.2 == PortForm::Packed {
+            words += " --ports packed";
+        }
         if p.top != self.1.kind.network_top() {
             words += &format!(" --top {}", p.top);
         }
@@ -168,7 +186,10 @@ impl HardwareUnit for Network {
     }
 
     fn design(&self) -> Design {
-        whole::design(&self.0)
+        match self.2 {
+            PortForm::Flat => whole::design(&self.0),
+            PortForm::Packed => packed::pack(whole::design(&self.0), &self.0),
+        }
     }
 
     fn timing(&self) -> String {
@@ -228,14 +249,27 @@ impl Network {
         }
         let fault = selection.fault.parse::<NetworkFault>("network")?;
         let params = self.0.clone().with_fault(fault).map_err(input_error)?;
-        NetworkUnit::new(
+        let mut unit = NetworkUnit::new(
             params,
             selection.rate.unwrap_or(traffic::DEFAULT_RATE),
             selection.cycles.unwrap_or(traffic::DEFAULT_CYCLES),
             selection.random_faulty_nodes.unwrap_or(0),
             selection.seed.unwrap_or(1),
         )
-        .map_err(input_error)
+        .map_err(input_error)?;
+        unit.ports = self.2;
+        if let Some((name, width)) = unit
+            .design()
+            .top()
+            .ports()
+            .map(|(_, s)| (&s.name, s.width))
+            .find(|&(_, width)| width > 64)
+        {
+            return Err(input_error(format!(
+                "the packed top's port {name} is {width} bits and the testbench drives and reads ports of at most 64 bits: verify --ports packed on a network of at most 8 nodes, or the flat form"
+            )));
+        }
+        Ok(unit)
     }
 }
 

@@ -16,6 +16,7 @@
 use crate::network::message::{Finished, Outcome, payload_byte};
 use crate::network::net::{Net, NetError, NetParams};
 use crate::rtl::ir::{Design, Direction, ResetStyle, SignalKind};
+use crate::rtl::network::packed::{self, PortForm};
 use crate::rtl::network::whole::{self, NetworkParams};
 use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::function::{FunctionReport, parse_line, row_ports, simulate};
@@ -46,6 +47,34 @@ pub struct NetworkUnit {
     cycles: u64,
     /// How the design's registers are reset.
     pub reset: ResetStyle,
+    /// How the top shows its nodes' ports: the rows are laid out by [`Field`]s either way.
+    pub ports: PortForm,
+}
+
+/// Where one node's signal sits in a testbench row: the column of its top port, and its
+/// bits there (all of them in the flat top; node i's `[i*W +: W]` in the packed one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Field {
+    column: usize,
+    lo: u32,
+    width: u32,
+}
+
+impl Field {
+    /// The field's bits, in place.
+    fn mask(self) -> u64 {
+        (u64::MAX >> (64 - self.width)) << self.lo
+    }
+
+    /// `word` with the field set to `value`.
+    fn put(self, word: u64, value: u64) -> u64 {
+        word & !self.mask() | (value << self.lo & self.mask())
+    }
+
+    /// The field's value in `word`.
+    fn get(self, word: u64) -> u64 {
+        (word & self.mask()) >> self.lo
+    }
 }
 
 /// What the hardware reported at one node, with the cycle the model would name: a
@@ -136,6 +165,7 @@ impl NetworkUnit {
             faulty,
             cycles: end + TAIL,
             reset: ResetStyle::default(),
+            ports: PortForm::default(),
         })
     }
 
@@ -165,7 +195,12 @@ impl NetworkUnit {
     }
 
     pub fn design(&self) -> Design {
-        whole::design(&self.params)
+        let flat = whole::design(&self.params);
+        let design = match self.ports {
+            PortForm::Flat => flat,
+            PortForm::Packed => packed::pack(flat, &self.params),
+        };
+        design
             .with_reset(self.reset)
             .expect("the network unit checked that its design takes the style")
     }
@@ -178,11 +213,21 @@ impl NetworkUnit {
     /// The stimulus: one row of input port values (top port order, without `clk` and
     /// `rst`) per cycle.
     fn rows(&self, design: &Design) -> Vec<Vec<u64>> {
-        let inputs = port_index(design, Direction::Input);
+        let inputs = self.fields(design, Direction::Input);
         let prefixes = prefixes(&self.params);
-        let mut row = vec![0u64; inputs.len()];
+        let columns = row_ports(design)
+            .filter(|(_, s)| s.kind == SignalKind::Port(Direction::Input))
+            .count();
+        let mut row = vec![0u64; columns];
+        let set = |row: &mut Vec<u64>, field: Field, value: u64| {
+            row[field.column] = field.put(row[field.column], value);
+        };
         for &v in &self.faulty {
-            row[inputs[&format!("{}_fault", prefixes[v as usize])]] = 1;
+            set(
+                &mut row,
+                inputs[&format!("{}_fault", prefixes[v as usize])],
+                1,
+            );
         }
         let mut rows = vec![row; self.cycles as usize];
         for f in &self.finished {
@@ -192,10 +237,14 @@ impl NetworkUnit {
             let dst = self.address_word(m.dst);
             for j in 0..usize::from(m.bytes) {
                 let row = &mut rows[m.handed as usize + j];
-                row[at("tx_valid")] = 1;
-                row[at("tx_data")] = u64::from(payload_byte(self.model.seed, m.id, j));
-                row[at("tx_last")] = u64::from(j + 1 == usize::from(m.bytes));
-                row[at("tx_dst")] = dst;
+                set(row, at("tx_valid"), 1);
+                set(
+                    row,
+                    at("tx_data"),
+                    u64::from(payload_byte(self.model.seed, m.id, j)),
+                );
+                set(row, at("tx_last"), u64::from(j + 1 == usize::from(m.bytes)));
+                set(row, at("tx_dst"), dst);
             }
         }
         rows
@@ -225,10 +274,10 @@ impl NetworkUnit {
             })
             .collect();
         let mut set = |row: u64, node: u32, name: &str, value: u64| {
-            let i = columns[node as usize][name];
-            let cycle = &mut cycles[row as usize];
-            cycle.outputs[i] = value;
-            cycle.care[i] = u64::MAX >> (64 - widths[i]);
+            let field = columns[node as usize][name];
+            let (i, cycle) = (field.column, &mut cycles[row as usize]);
+            cycle.outputs[i] = field.put(cycle.outputs[i], value);
+            cycle.care[i] |= field.mask();
         };
         for row in 0..self.cycles {
             for v in 0..columns.len() as u32 {
@@ -406,8 +455,8 @@ impl NetworkUnit {
 
     /// Each node's columns of the outputs the check reads ([`OBSERVED`]) in a row, by
     /// name: looked up once rather than in every row.
-    fn columns(&self, design: &Design) -> Vec<HashMap<&'static str, usize>> {
-        let outputs = port_index(design, Direction::Output);
+    fn columns(&self, design: &Design) -> Vec<HashMap<&'static str, Field>> {
+        let outputs = self.fields(design, Direction::Output);
         prefixes(&self.params)
             .iter()
             .map(|prefix| {
@@ -427,8 +476,49 @@ impl NetworkUnit {
         gather(
             self.params.nodes(),
             |_| rows.len(),
-            |v, r, name| rows[r].get(columns[v][name]).copied().flatten(),
+            |v, r, name| {
+                let field = columns[v][name];
+                let word = rows[r].get(field.column).copied().flatten();
+                word.map(|word| field.get(word))
+            },
         )
+    }
+
+    /// Where each node's signal of `direction` sits in a row, by its flat top's port name
+    /// (`n012_tx_data`): its own port in the flat top, node i's bits of the signal's
+    /// vector in the packed one.
+    fn fields(&self, design: &Design, direction: Direction) -> HashMap<String, Field> {
+        let index = port_index(design, direction);
+        let widths: Vec<u32> = row_ports(design)
+            .filter(|(_, s)| s.kind == SignalKind::Port(direction))
+            .map(|(_, s)| s.width)
+            .collect();
+        let whole = |column: usize| Field {
+            column,
+            lo: 0,
+            width: widths[column],
+        };
+        match self.ports {
+            PortForm::Flat => index.into_iter().map(|(n, c)| (n, whole(c))).collect(),
+            PortForm::Packed => {
+                let nodes = self.params.nodes() as u32;
+                let prefixes = prefixes(&self.params);
+                index
+                    .into_iter()
+                    .flat_map(|(name, column)| {
+                        let width = whole(column).width / nodes;
+                        prefixes.iter().enumerate().map(move |(i, prefix)| {
+                            let field = Field {
+                                column,
+                                lo: i as u32 * width,
+                                width,
+                            };
+                            (format!("{prefix}_{name}"), field)
+                        })
+                    })
+                    .collect()
+            }
+        }
     }
 
     /// One entry per message (None when it matched) and one per extra event, in the order

@@ -173,3 +173,29 @@ fn a_self_timed_design_keeps_the_default_reset() {
         "error: --reset sync-low applies to synchronous designs; kautz_switch is self-timed, reset by rst on the clocks it makes itself: leave --reset at sync-high\n"
     );
 }
+
+#[test]
+fn a_design_directory_is_verified_with_the_reset_its_manifest_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("k23");
+    let out = out.to_str().unwrap();
+    let (status, _, stderr) = kautzgen(&[
+        "generate",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--reset",
+        "async-low",
+        "--out",
+        out,
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    let (status, stdout, stderr) = kautzgen(&["verify", "--d", "2", "--k", "3", "--design", out]);
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("\nverilator: 138 passed, 0 failed\n"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("ghdl: 138 passed, 0 failed\n"), "{stdout}");
+}

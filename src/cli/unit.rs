@@ -82,7 +82,7 @@ impl<P: CommandPurpose> clap::Args for UnitSelection<P> {
             .global(true)
             .value_parser(choice::<ResetStyle>())
             .default_value(ResetStyle::default().name())
-            .help("How the registers are reset, the port's name and level (docs/synthesis.md, \"Reset\"); synchronous designs only");
+            .help("How the registers are reset, the port's name and level (docs/design.md, \"Reset\"); synchronous designs only");
         let command = units::default_kind()
             .args(command, P::PURPOSE)
             .arg(top)

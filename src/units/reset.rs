@@ -1,5 +1,5 @@
 //! `--reset`: any unit built with its registers reset in another style than the default
-//! (docs/synthesis.md, "Reset"). The style is a property of the whole design, chosen
+//! (docs/design.md, "Reset"). The style is a property of the whole design, chosen
 //! after a unit builds it ([`Design::with_reset`]), so no unit declares it: the command
 //! line wraps the unit ([`Restyled`]), and its check, whose every design, simulated or
 //! exported, is restyled the same way.

@@ -79,7 +79,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         Some(dir) => {
             let label = match read_manifest(dir) {
-                Ok(manifest) => label(&manifest.top, &manifest.params),
+                Ok(manifest) => {
+                    // The manifest names a reset style other than the default.
+                    setup.reset = manifest.reset.port().to_string();
+                    setup.reset_active_high = manifest.reset.active_high();
+                    label(&manifest.top, &manifest.params)
+                }
                 Err(_) => dir.display().to_string(),
             };
             (dir.clone(), label)
@@ -93,6 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if let Some(clocking) = top.clocking {
                 setup.clock = local.signals[clocking.clock.0 as usize].clone();
                 setup.reset = local.signals[clocking.reset.0 as usize].clone();
+                setup.reset_active_high = clocking.style.active_high();
             }
             let dir = work.path().join("design");
             let provenance = Provenance {

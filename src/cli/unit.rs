@@ -6,11 +6,14 @@
 //! DIR`). The subcommands and their help come from the registry: nothing here knows a
 //! unit by name.
 
+use crate::choice::Choice;
 use crate::cli::input_error;
 use crate::emit::names::{Language, legalise, name_design};
-use crate::rtl::ir::Design;
+use crate::rtl::ir::{Design, ResetStyle};
 use crate::sim::vectors::Shard;
 use crate::units::check::Check;
+use crate::units::choice_arg::choice;
+use crate::units::reset::Restyled;
 use crate::units::{self, HardwareUnit, Purpose, REGISTRY, UnitKind};
 use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, Command};
@@ -73,9 +76,17 @@ impl<P: CommandPurpose> clap::Args for UnitSelection<P> {
             .value_name("NAME")
             .global(true)
             .help("Name of the top module and entity; submodules are prefixed with it [default: the unit's, such as kautz_route_gen]");
+        let reset = Arg::new("reset")
+            .long("reset")
+            .value_name("STYLE")
+            .global(true)
+            .value_parser(choice::<ResetStyle>())
+            .default_value(ResetStyle::default().name())
+            .help("How the registers are reset, the port's name and level (docs/design.md, \"Reset\"); synchronous designs only");
         let command = units::default_kind()
             .args(command, P::PURPOSE)
             .arg(top)
+            .arg(reset)
             .subcommand_value_name("UNIT")
             .subcommand_help_heading("Units");
         REGISTRY.iter().fold(command, |command, kind| {
@@ -104,6 +115,7 @@ impl<P: CommandPurpose> UnitSelection<P> {
             check_top_name(top)?;
         }
         let unit = kind.unit(matches, top).map_err(input_error)?;
+        let unit = Restyled::unit(unit, self.reset()).map_err(input_error)?;
         if let Some(top) = top {
             check_ports_keep_names(&unit.design(), top)?;
         }
@@ -172,6 +184,15 @@ impl<P: CommandPurpose> UnitSelection<P> {
             .ok()
             .flatten()
             .cloned()
+    }
+
+    /// The reset style `--reset` names.
+    fn reset(&self) -> ResetStyle {
+        let matches = self.chosen_matches();
+        matches
+            .get_one::<ResetStyle>("reset")
+            .copied()
+            .unwrap_or_default()
     }
 
     fn top(&self) -> Option<&str> {

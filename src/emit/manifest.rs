@@ -5,6 +5,8 @@
 //! `{"top":"kautz_route_gen","d":4,"k":5,"verilog":["verilog/a.v",...],"vhdl":[...]}`.
 //! A self-timed design also says so, `"timing":"self-timed"` after the top, so that the
 //! tools that assume a clock can refuse it; a synchronous one leaves the key out. A design
+//! reset in another style than the default names it, `"reset":"async-low"`, so that the
+//! tools that drive the reset drive it right. A design
 //! written with its self-checking testbench lists it last, under `"testbench"`: its tops,
 //! files and the command that runs it in each simulator.
 //!
@@ -12,7 +14,7 @@
 //! reverse: the FuseSoC core ([`super::fusesoc`]) and the testbench's README
 //! ([`super::testbench`]) both name the design by [`Manifest::vlnv`].
 
-use crate::rtl::ir::Timing;
+use crate::rtl::ir::{ResetStyle, Timing};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -22,6 +24,9 @@ pub struct Manifest {
     pub top: String,
     #[serde(default, skip_serializing_if = "Timing::is_synchronous")]
     pub timing: Timing,
+    /// How the registers are reset; left out for the default, `sync-high`.
+    #[serde(default, skip_serializing_if = "ResetStyle::is_default")]
+    pub reset: ResetStyle,
     /// The unit's size parameters, such as `d` and `k`, in name order.
     #[serde(flatten)]
     pub params: BTreeMap<String, u64>,
@@ -77,6 +82,7 @@ mod tests {
         let manifest = Manifest {
             top: "kautz_route_gen".into(),
             timing: Timing::Synchronous,
+            reset: ResetStyle::SyncHigh,
             params: BTreeMap::from([("d".into(), 4), ("k".into(), 5)]),
             verilog: vec!["verilog/a.v".into()],
             vhdl: vec!["vhdl/a.vhd".into()],
@@ -98,5 +104,16 @@ mod tests {
             "{\"top\":\"kautz_route_gen\",\"timing\":\"self-timed\",\"d\":4,\"k\":5,\"verilog\":[\"verilog/a.v\"],\"vhdl\":[\"vhdl/a.vhd\"]}\n"
         );
         assert_eq!(serde_json::from_str::<Manifest>(&json).unwrap(), self_timed);
+        let async_low = Manifest {
+            timing: Timing::Synchronous,
+            reset: ResetStyle::AsyncLow,
+            ..self_timed
+        };
+        let json = async_low.to_json();
+        assert_eq!(
+            json,
+            "{\"top\":\"kautz_route_gen\",\"reset\":\"async-low\",\"d\":4,\"k\":5,\"verilog\":[\"verilog/a.v\"],\"vhdl\":[\"vhdl/a.vhd\"]}\n"
+        );
+        assert_eq!(serde_json::from_str::<Manifest>(&json).unwrap(), async_low);
     }
 }

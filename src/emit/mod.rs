@@ -134,6 +134,7 @@ pub fn render_with_testbench(
     let mut manifest = Manifest {
         top: String::new(),
         timing: design.timing,
+        reset: design.reset_style(),
         params: design.params.clone(),
         verilog: Vec::new(),
         vhdl: Vec::new(),

@@ -7,18 +7,20 @@
 //! statements appended to the text, each after a blank line.
 
 use crate::emit::names::{DesignNames, MemoryNames, ModuleNames};
-use crate::rtl::ir::{Design, Expr, Memory, Module, SignalId, Statement};
+use crate::rtl::ir::{Design, Expr, Memory, Module, ResetStyle, SignalId, Statement};
 use std::fmt::Write;
 
 /// A register statement with its names resolved.
 pub struct Register<'a> {
     pub target: &'a str,
     pub width: u32,
-    /// The target's value while the reset is high.
+    /// The target's value while the reset is on.
     pub reset_value: u64,
     pub next: &'a Expr,
     pub clock: &'a str,
     pub reset: &'a str,
+    /// How `reset` resets: its level, and whether it waits for the clock edge.
+    pub style: ResetStyle,
     /// VHDL: the label of its process.
     pub label: &'a str,
 }
@@ -87,6 +89,7 @@ pub fn print_statements<P: StatementPrinter>(
                     next,
                     clock: signal(clocking.clock),
                     reset: signal(clocking.reset),
+                    style: clocking.style,
                     label: processes.next().expect("one label per register"),
                 };
                 printer.register(out, register);

@@ -1,7 +1,9 @@
 //! Prints the IR as Verilog-2005: one module per file, `verilog/<module>.v`.
 //!
 //! Every operator is parenthesised and every literal carries its width, so the text means
-//! the same to every tool and lints clean under `verilator -Wall`. A C element's target is
+//! the same to every tool and lints clean under `verilator -Wall`. A register is an
+//! `always @(posedge clk)` block testing its reset first, `always @(posedge clk or negedge
+//! rst_n)` when the reset is asynchronous. A C element's target is
 //! a `reg` with its initial value, set and cleared in an `always @*` block that Icarus
 //! Verilog simulates; Verilator lints only synchronous designs, which have none. A memory
 //! is an array `reg [W-1:0] m [0:DEPTH-1]` zeroed by an `initial` loop, written and read
@@ -12,7 +14,7 @@ use crate::emit::names::{DesignNames, MemoryNames, ModuleNames};
 use crate::emit::statements::{Case, Instance, Register, StatementPrinter, print_statements};
 use crate::emit::{Backend, GeneratedFile, Provenance};
 use crate::rtl::ir::{
-    BinaryOp, Design, Direction, Expr, Memory, Module, SignalId, SignalKind, UnaryOp,
+    BinaryOp, Design, Direction, Expr, Memory, Module, ResetStyle, SignalId, SignalKind, UnaryOp,
 };
 use std::fmt::Write;
 
@@ -150,12 +152,18 @@ impl StatementPrinter for VerilogStatements<'_> {
             target,
             clock,
             reset,
+            style,
             ..
         } = register;
-        writeln!(out, "    always @(posedge {clock}) begin").unwrap();
+        let (edges, on) = match style {
+            ResetStyle::SyncHigh => (String::new(), reset.to_string()),
+            ResetStyle::SyncLow => (String::new(), format!("!{reset}")),
+            ResetStyle::AsyncLow => (format!(" or negedge {reset}"), format!("!{reset}")),
+        };
+        writeln!(out, "    always @(posedge {clock}{edges}) begin").unwrap();
         writeln!(
             out,
-            "        if ({reset}) {target} <= {};",
+            "        if ({on}) {target} <= {};",
             literal(register.width, register.reset_value)
         )
         .unwrap();

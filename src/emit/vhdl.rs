@@ -4,7 +4,9 @@
 //! Ports and signals of one bit are `std_logic`, wider ones `std_logic_vector(N-1 downto 0)`.
 //! VHDL has no conditional or boolean-to-bit expression, so comparisons and multiplexers
 //! are calls to small functions of the design's package (`kg_eq`, `kg_mux`, ...);
-//! concatenations are qualified so that their type never depends on context. A C
+//! concatenations are qualified so that their type never depends on context. A register is
+//! a process on the clock testing its reset inside `rising_edge`, or, when the reset is
+//! asynchronous, a process on the clock and the reset testing the reset first. A C
 //! element's target is a signal with its initial value, driven by a conditional
 //! assignment that has no final `else`, so that it holds when its inputs disagree. A
 //! memory is a signal of an array type, every word zero in its declaration, written and
@@ -262,23 +264,40 @@ impl StatementPrinter for VhdlStatements<'_> {
             clock,
             reset,
             label,
+            style,
             ..
         } = register;
-        writeln!(
-            out,
-            "    {label} : process ({clock}) is
+        let (reset_value, next) = (
+            literal(register.width, register.reset_value),
+            self.e(register.next),
+        );
+        let on = format!("{reset} = '{}'", u8::from(style.active_high()));
+        match style.is_async() {
+            false => writeln!(
+                out,
+                "    {label} : process ({clock}) is
     begin
         if rising_edge({clock}) then
-            if {reset} = '1' then
-                {target} <= {};
+            if {on} then
+                {target} <= {reset_value};
             else
-                {target} <= {};
+                {target} <= {next};
             end if;
         end if;
-    end process {label};",
-            literal(register.width, register.reset_value),
-            self.e(register.next)
-        )
+    end process {label};"
+            ),
+            true => writeln!(
+                out,
+                "    {label} : process ({clock}, {reset}) is
+    begin
+        if {on} then
+            {target} <= {reset_value};
+        elsif rising_edge({clock}) then
+            {target} <= {next};
+        end if;
+    end process {label};"
+            ),
+        }
         .unwrap();
     }
 

@@ -12,8 +12,10 @@
 //! [`Module::validate`] rejects a module that a backend could not print lint-clean: width
 //! mismatches, signals driven twice or not at all, and bits that nothing reads.
 //! [`Design::validate`] also keeps C elements out of a [`Timing::Synchronous`] design, the
-//! only kind that lint, equivalence proofs and synthesis accept.
+//! only kind that lint, equivalence proofs and synthesis accept, and holds every clocked
+//! module of a design to one reset style.
 
+use crate::choice::{Choice, choice};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -233,7 +235,8 @@ impl From<ConstId> for Expr {
 pub enum Statement {
     /// `target = value`, continuously.
     Assign { target: SignalId, value: Expr },
-    /// On each rising clock edge: `target <= rst ? reset : next`.
+    /// On each rising clock edge: `target <= reset asserted ? reset : next`; under
+    /// [`ResetStyle::AsyncLow`] also `target <= reset` as soon as the reset asserts.
     Register {
         target: SignalId,
         reset: u64,
@@ -342,11 +345,74 @@ pub struct Item {
     pub statement: Statement,
 }
 
-/// The module's clock and synchronous reset; required by registers.
+choice! {
+    /// How a clocked module's registers are reset: the reset port's name and level, and
+    /// whether it acts on the clock edge. One style holds for a whole design
+    /// ([`Design::validate`]); RAMs are never reset, whatever the style.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum ResetStyle {
+        #[default]
+        SyncHigh = "sync-high":
+            "Port rst, active high, sampled on the rising clock edge (the default: the form the designs were written and proved in)",
+        SyncLow = "sync-low":
+            "Port rst_n, active low, sampled on the rising clock edge",
+        AsyncLow = "async-low":
+            "Port rst_n, active low, resets every register at once; release it in step with clk",
+    }
+}
+
+impl ResetStyle {
+    /// The reset port's name: `rst` active high, `rst_n` active low.
+    pub fn port(self) -> &'static str {
+        match self.active_high() {
+            true => "rst",
+            false => "rst_n",
+        }
+    }
+
+    /// The level of the port that resets: 1 or 0.
+    pub fn active_high(self) -> bool {
+        self == ResetStyle::SyncHigh
+    }
+
+    /// Whether registers reset without waiting for the clock edge.
+    pub fn is_async(self) -> bool {
+        self == ResetStyle::AsyncLow
+    }
+
+    /// The reset port's documentation.
+    pub fn doc(self) -> &'static str {
+        match self {
+            ResetStyle::SyncHigh => "synchronous reset, active high",
+            ResetStyle::SyncLow => "synchronous reset, active low",
+            ResetStyle::AsyncLow => "asynchronous reset, active low; release it in step with clk",
+        }
+    }
+
+    pub fn is_default(&self) -> bool {
+        *self == ResetStyle::default()
+    }
+}
+
+/// The module's clock and reset, and the reset's style; required by registers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Clocking {
     pub clock: SignalId,
+    /// The reset port, named and active as `style` says.
     pub reset: SignalId,
+    pub style: ResetStyle,
+}
+
+impl Clocking {
+    /// The reset as an active-high value, for logic that reads it as data (a buffer that
+    /// takes nothing while the reset is on): the port itself, or its complement.
+    pub fn asserted(&self) -> Expr {
+        match self.style.active_high() {
+            true => self.reset.into(),
+            false => !Expr::from(self.reset),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -419,6 +485,15 @@ impl Design {
         self.modules.last().expect("a design has a top module")
     }
 
+    /// How the design's registers are reset: its clocked modules' one style, the default
+    /// when none is clocked.
+    pub fn reset_style(&self) -> ResetStyle {
+        self.modules
+            .iter()
+            .find_map(|m| m.clocking.map(|c| c.style))
+            .unwrap_or_default()
+    }
+
     pub fn module(&self, name: &str) -> Option<&Module> {
         self.modules.iter().find(|m| m.name == name)
     }
@@ -431,6 +506,18 @@ impl Design {
                 return Err(IrError::new(&module.name, "is defined twice".to_string()));
             }
             module.validate(&self.modules[..i])?;
+            if let Some(clocking) = module.clocking
+                && clocking.style != self.reset_style()
+            {
+                return Err(IrError::new(
+                    &module.name,
+                    format!(
+                        "resets {} in a design whose other modules reset {}; a design has one reset style",
+                        clocking.style.name(),
+                        self.reset_style().name()
+                    ),
+                ));
+            }
             if self.timing.is_synchronous() {
                 let c_element = module.items.iter().find_map(|item| match item.statement {
                     Statement::CElement { target, .. } => Some(target),
@@ -612,11 +699,17 @@ impl Module {
         self.signal(name, width, SignalKind::Internal, doc)
     }
 
-    /// Adds the `clk` and `rst` inputs and makes them the module's clocking.
+    /// Adds the `clk` and `rst` inputs and makes them the module's clocking, reset in the
+    /// default style ([`ResetStyle::SyncHigh`]); [`Design::with_reset`] restyles a design.
     pub fn clocked(&mut self) -> Clocking {
         let clock = self.input("clk", 1, "clock; everything changes on its rising edge");
-        let reset = self.input("rst", 1, "synchronous reset, active high");
-        let clocking = Clocking { clock, reset };
+        let style = ResetStyle::default();
+        let reset = self.input(style.port(), 1, style.doc());
+        let clocking = Clocking {
+            clock,
+            reset,
+            style,
+        };
         self.clocking = Some(clocking);
         clocking
     }
@@ -899,6 +992,7 @@ impl Module {
 
     /// Checks widths, drivers and uses; see the module documentation.
     pub fn validate(&self, earlier: &[Module]) -> Result<(), IrError> {
+        self.validate_clocking()?;
         let mut usage = Usage::new(self);
         for item in &self.items {
             match &item.statement {
@@ -943,6 +1037,40 @@ impl Module {
             }
         }
         self.validate_usage(&usage)
+    }
+
+    /// Checks that the clock and the reset are inputs of one bit, the reset named as its
+    /// style says (`rst`, `rst_n`), which the backends and testbenches rely on.
+    fn validate_clocking(&self) -> Result<(), IrError> {
+        let Some(clocking) = self.clocking else {
+            return Ok(());
+        };
+        let input = |id: SignalId| {
+            let signal = self.sig(id);
+            signal.kind == SignalKind::Port(Direction::Input) && signal.width == 1
+        };
+        let (clock, reset) = (self.sig(clocking.clock), self.sig(clocking.reset));
+        if !input(clocking.clock) || !input(clocking.reset) {
+            return Err(IrError::new(
+                &self.name,
+                format!(
+                    "has clock {} and reset {}; both must be inputs of one bit",
+                    clock.name, reset.name
+                ),
+            ));
+        }
+        if reset.name != clocking.style.port() {
+            return Err(IrError::new(
+                &self.name,
+                format!(
+                    "has a {} reset named {}; it must be named {}",
+                    clocking.style.name(),
+                    reset.name,
+                    clocking.style.port()
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Checks that `expr` has the width of `target`, which it drives.
@@ -1086,6 +1214,7 @@ impl Module {
                 ports.len()
             ));
         }
+        self.validate_reset_passed(name, callee, connections)?;
         for ((_, port), (port_name, value)) in ports.iter().zip(connections) {
             let got = self.width_of(value)?;
             if &port.name != port_name || got != port.width {
@@ -1105,6 +1234,32 @@ impl Module {
             }
         }
         Ok(())
+    }
+
+    /// Checks that an instance of a module with an asynchronous reset gets this module's
+    /// own reset port: a reset made by logic could glitch, and a glitch on an asynchronous
+    /// reset clears registers in the middle of a cycle.
+    fn validate_reset_passed(
+        &self,
+        name: &str,
+        callee: &Module,
+        connections: &[(String, Expr)],
+    ) -> Result<(), IrError> {
+        let Some(theirs) = callee.clocking.filter(|c| c.style.is_async()) else {
+            return Ok(());
+        };
+        let port = &callee.sig(theirs.reset).name;
+        let value = connections.iter().find(|(p, _)| p == port).map(|(_, v)| v);
+        let ours = self.clocking.filter(|c| c.style == theirs.style);
+        match (ours, value) {
+            (Some(ours), Some(Expr::Signal(id))) if *id == ours.reset => Ok(()),
+            _ => Err(IrError::new(
+                &self.name,
+                format!(
+                    "instance {name} gets an asynchronous reset on {port} that is not this module's own {port}"
+                ),
+            )),
+        }
     }
 
     /// Checks that every signal but an input is driven exactly once, inputs never, and

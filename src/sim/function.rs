@@ -11,7 +11,7 @@
 use crate::emit::names::{Language, name_design};
 use crate::rtl::ir::{Design, Direction, Signal, SignalId, SignalKind};
 use crate::sim::outcome::{Describing, Outcome};
-use crate::sim::testbench::{render_template, testbench_name};
+use crate::sim::testbench::{TbReset, render_template, testbench_name};
 use crate::sim::vectors::Shard;
 use crate::sim::{SimError, Simulator, copy_wave, write_sources};
 use serde::Serialize;
@@ -171,6 +171,7 @@ struct TbContext {
     tb: String,
     describe: String,
     latency: u32,
+    reset: TbReset,
     wave: bool,
     check: bool,
     masked: bool,
@@ -258,6 +259,7 @@ pub(crate) fn testbench(
         top,
         describe: describe.to_string(),
         latency,
+        reset: TbReset::of(design, language),
         wave,
         check,
         masked,

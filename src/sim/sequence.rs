@@ -28,10 +28,10 @@
 
 use crate::emit::names::{Language, name_design};
 use crate::random::mix;
-use crate::rtl::ir::{Design, Direction, SignalKind};
+use crate::rtl::ir::{Design, Direction, SignalId, SignalKind};
 use crate::sim::bits::Bits;
 use crate::sim::outcome::{Describing, Outcome};
-use crate::sim::testbench::{TIMEOUT_FACTOR, check_top, render_template, testbench_name};
+use crate::sim::testbench::{TIMEOUT_FACTOR, TbReset, check_top, render_template, testbench_name};
 use crate::sim::vectors::Shard;
 use crate::sim::words::Words;
 use crate::sim::{SimError, Simulator, copy_wave, write_sources};
@@ -290,8 +290,13 @@ fn ports(design: &Design, handshake: &Handshake, language: Language) -> Ports {
         local.signals[id.0 as usize].clone()
     });
     let (mut inputs, mut items) = (Vec::new(), Vec::new());
+    let clocking: Vec<SignalId> = top
+        .clocking
+        .iter()
+        .flat_map(|c| [c.clock, c.reset])
+        .collect();
     for (id, signal) in top.ports() {
-        if ["clk", "rst"].contains(&signal.name.as_str()) || controls.contains(&&*signal.name) {
+        if clocking.contains(&id) || controls.contains(&&*signal.name) {
             continue;
         }
         let port = TbPort {
@@ -316,6 +321,7 @@ struct TbContext {
     top: String,
     tb: String,
     describe: String,
+    reset: TbReset,
     bound: u64,
     timeout: u64,
     inputs: Vec<TbPort>,
@@ -463,6 +469,7 @@ pub fn testbench(
         tb: testbench_name(&top),
         top,
         describe: unit.describe(),
+        reset: TbReset::of(design, language),
         bound,
         timeout: TIMEOUT_FACTOR * bound,
         input_names: list(&inputs),

@@ -3,6 +3,8 @@
 //! (function, sequence, stream, self-timed) fill in.
 
 pub use crate::emit::names::Language;
+use crate::emit::names::name_design;
+use crate::rtl::ir::Design;
 use thiserror::Error;
 
 /// Multiple of the cycle bound after which a testbench stops waiting for `done`.
@@ -20,6 +22,39 @@ pub enum TestbenchError {
         name: &'static str,
         cause: tera::Error,
     },
+}
+
+/// The reset a testbench drives: the top's port, by its legal name in the testbench's
+/// language, and the levels that put it on and off (`rst` 1 and 0, `rst_n` 0 and 1).
+/// Every testbench holds it on from time 0 for its first clock edges and releases it just
+/// after an edge, which suits an asynchronous reset too.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub(crate) struct TbReset {
+    pub name: String,
+    pub on: u8,
+    pub off: u8,
+}
+
+impl TbReset {
+    /// The reset of `design`'s top in `language`; `rst`, active high, for a top without a
+    /// clock, whose testbench never names it.
+    pub(crate) fn of(design: &Design, language: Language) -> Self {
+        let top = design.top();
+        let style = top.clocking.map(|c| c.style).unwrap_or_default();
+        let name = match top.clocking {
+            Some(clocking) => {
+                let names = name_design(design, language);
+                names.of(top).signals[clocking.reset.0 as usize].clone()
+            }
+            None => style.port().to_string(),
+        };
+        let on = u8::from(style.active_high());
+        TbReset {
+            name,
+            on,
+            off: 1 - on,
+        }
+    }
 }
 
 /// Name of the testbench's module or entity for a design whose top is `top`.

@@ -74,8 +74,10 @@ pub enum ProveError {
 pub struct Setup {
     /// The clock input; left out of traces, since SAT steps are its cycles.
     pub clock: String,
-    /// The synchronous, active-high reset, high in the first cycle of every sequence.
+    /// The reset, on in the first cycle of every sequence.
     pub reset: String,
+    /// The reset's level that puts it on: true for `rst`, false for `rst_n`.
+    pub reset_active_high: bool,
     /// Longest induction tried before the proof is given up as open.
     pub induction_limit: u32,
     /// Cycles after reset searched for outputs that differ, once the proof failed.
@@ -88,6 +90,7 @@ impl Default for Setup {
         Setup {
             clock: "clk".into(),
             reset: "rst".into(),
+            reset_active_high: true,
             induction_limit: 8,
             search_depth: 40,
         }
@@ -548,7 +551,11 @@ pub fn prove(dir: &Path, setup: &Setup, work: &Path) -> Result<Verdict, ProveErr
     {
         return Err(ProveError::NoReset(setup.reset.clone()));
     }
-    let reset = format!("-seq 1 -set-at 1 in_{} 1", setup.reset);
+    let reset = format!(
+        "-seq 1 -set-at 1 in_{} {}",
+        setup.reset,
+        u8::from(setup.reset_active_high)
+    );
     let (exposed, matched_bits, register_bits) = match_registers(&gold, &gate);
     let induction = run_sat(
         work,

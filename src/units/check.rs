@@ -15,12 +15,13 @@ use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
 use crate::input::InputError;
-use crate::rtl::ir::Design;
+use crate::rtl::ir::{Design, ResetStyle};
 use crate::sim::function::{self, FunctionReport, FunctionUnit};
 use crate::sim::outcome::Outcome;
 use crate::sim::sequence::{self, SequenceReport, SequenceUnit};
 use crate::sim::stream::{self, StreamUnit};
 use crate::sim::{SHOWN_BY_VERIFY, SimError, Simulator, export};
+use crate::units::reset::Restyled;
 use std::path::Path;
 
 /// How a check runs in one simulator.
@@ -115,6 +116,10 @@ pub trait Check {
     /// The self-checking testbench in `languages` that runs the same check without
     /// kautzgen, and how many checks it makes; an input error for a check that has none.
     fn testbench(&self, languages: &[Language]) -> Result<Testbench, ExportError>;
+    /// The same check of the design reset in `style`, which the design takes
+    /// ([`crate::units::reset`] checked it): every design it builds, simulated or
+    /// exported, restyled.
+    fn with_reset(self: Box<Self>, style: ResetStyle) -> Box<dyn Check>;
 }
 
 /// A check made of independent vectors.
@@ -213,6 +218,18 @@ impl Check for FamilyCheck {
         let every: Vec<u64> = (0..self.count()).collect();
         let outcomes = self.outcomes(simulator, &every, run)?;
         Ok(self.verdict(simulator.name(), &outcomes, run.shown))
+    }
+
+    fn with_reset(self: Box<Self>, style: ResetStyle) -> Box<dyn Check> {
+        let unit = match self.unit {
+            Family::Function(inner) => Family::Function(Box::new(Restyled { inner, style })),
+            Family::Sequence(inner) => Family::Sequence(Box::new(Restyled { inner, style })),
+            Family::Stream(inner) => Family::Stream(Box::new(Restyled { inner, style })),
+        };
+        Box::new(FamilyCheck {
+            unit,
+            heading: self.heading,
+        })
     }
 
     fn testbench(&self, languages: &[Language]) -> Result<Testbench, ExportError> {

@@ -19,6 +19,7 @@ pub mod ldi;
 pub mod mrns;
 pub mod network;
 pub mod options;
+pub mod reset;
 pub mod router;
 pub mod switch;
 pub mod topology_args;

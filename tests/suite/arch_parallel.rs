@@ -416,11 +416,11 @@ fn bad_command_lines_exit_2_with_one_line() {
             &[
                 "generate", "ldi", "--m", "18", "--s", "3", "--arch", "parallel", "--out", "x",
             ][..],
-            "error: --arch applies to the kautz unit only, not to the ldi unit; it takes --kind, --m, --s, --registered, --data-bits, --fault, --top, --out, --force, --lang, --testbench\n",
+            "error: --arch applies to the kautz unit only, not to the ldi unit; it takes --kind, --m, --s, --registered, --data-bits, --fault, --top, --reset, --out, --force, --lang, --testbench\n",
         ),
         (
             &["verify", "switch", "--d", "2", "--arch", "parallel"][..],
-            "error: --arch applies to the kautz unit only, not to the switch unit; it takes --d, --data-bits, --arbiter, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --sim, --keep, --force, --out\n",
+            "error: --arch applies to the kautz unit only, not to the switch unit; it takes --d, --data-bits, --arbiter, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out\n",
         ),
         (
             &[

@@ -64,11 +64,11 @@ fn options_that_do_not_apply_are_refused() {
     for (args, message) in [
         (
             &["--shard", "0/2"][..],
-            "--shard applies to the kautz, ldi, mrns and torus units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --sim, --keep, --force, --out",
+            "--shard applies to the kautz, ldi, mrns and torus units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out",
         ),
         (
             &["--pairs", "10"],
-            "--pairs applies to the kautz and mrns units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --sim, --keep, --force, --out",
+            "--pairs applies to the kautz and mrns units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out",
         ),
         (
             &["--fault", "nope"],
@@ -102,7 +102,7 @@ fn options_that_do_not_apply_are_refused() {
     );
     bad_input(
         &["verify", "torus", "--k", "3", "--n", "2", "--cycles", "9"],
-        "--cycles applies to the switch, router and network units only, not to the torus unit; it takes --k, --n, --algo, --registered, --fault, --vectors, --shard, --top, --sim, --keep, --force, --out",
+        "--cycles applies to the switch, router and network units only, not to the torus unit; it takes --k, --n, --algo, --registered, --fault, --vectors, --shard, --top, --reset, --sim, --keep, --force, --out",
     );
     bad_input(
         &[
@@ -115,7 +115,7 @@ fn options_that_do_not_apply_are_refused() {
             "--delays",
             "delays.txt",
         ],
-        "--delays applies to the switch and network units only, not to the router unit; it takes --d, --k, --max-bytes, --flow, --seed, --cycles, --fault, --wave, --top, --sim, --keep, --force, --out",
+        "--delays applies to the switch and network units only, not to the router unit; it takes --d, --k, --max-bytes, --flow, --seed, --cycles, --fault, --wave, --top, --reset, --sim, --keep, --force, --out",
     );
     let scratch = tempfile::tempdir().unwrap();
     let delays = scratch.path().join("delays.txt");

@@ -341,7 +341,7 @@ fn bad_mrns_parameters_are_refused() {
     );
     bad_input(
         &["verify", "ldi", "--m", "9", "--s", "3", "--wave", "x.vcd"],
-        "--wave applies to the kautz, mrns, switch, router and network units only, not to the ldi unit; it takes --kind, --m, --s, --registered, --data-bits, --fault, --shard, --top, --sim, --keep, --force, --out",
+        "--wave applies to the kautz, mrns, switch, router and network units only, not to the ldi unit; it takes --kind, --m, --s, --registered, --data-bits, --fault, --shard, --top, --reset, --sim, --keep, --force, --out",
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--wave", "x.vcd"],
@@ -349,7 +349,7 @@ fn bad_mrns_parameters_are_refused() {
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--design", "x"],
-        "--design applies to the kautz unit only, not to the mrns unit; it takes --radices, --pairs, --seed, --fault, --shard, --wave, --top, --sim, --keep, --force, --out",
+        "--design applies to the kautz unit only, not to the mrns unit; it takes --radices, --pairs, --seed, --fault, --shard, --wave, --top, --reset, --sim, --keep, --force, --out",
     );
     bad_input(
         &["verify", "mrns", "--radices", "2,3", "--pairs", "20000000"],
@@ -478,11 +478,11 @@ fn a_unit_with_another_units_parameters_is_refused() {
     );
     bad_input(
         &["verify", "ldi", "--m", "18", "--s", "3", "--pairs", "all"],
-        "--pairs applies to the kautz and mrns units only, not to the ldi unit; it takes --kind, --m, --s, --registered, --data-bits, --fault, --shard, --top, --sim, --keep, --force, --out",
+        "--pairs applies to the kautz and mrns units only, not to the ldi unit; it takes --kind, --m, --s, --registered, --data-bits, --fault, --shard, --top, --reset, --sim, --keep, --force, --out",
     );
     bad_input(
         &["verify", "--d", "2", "--k", "3", "--vectors", "walks"],
-        "--vectors applies to the torus unit only, not to the kautz unit; it takes --d, --k, --arch, --pairs, --seed, --fault, --shard, --wave, --design, --top, --sim, --keep, --force, --out",
+        "--vectors applies to the torus unit only, not to the kautz unit; it takes --d, --k, --arch, --pairs, --seed, --fault, --shard, --wave, --design, --top, --reset, --sim, --keep, --force, --out",
     );
     bad_input(
         &[
@@ -524,19 +524,19 @@ fn each_units_help_lists_only_its_own_options() {
     for (args, expected) in [
         (
             &["generate", "switch", "--help"][..],
-            "--d --data-bits --arbiter --flow --buffer-words --clocking --seed --top --cycles --fault --out --force --lang --testbench --quiet --threads --max-memory",
+            "--d --data-bits --arbiter --flow --buffer-words --clocking --seed --top --cycles --reset --fault --out --force --lang --testbench --quiet --threads --max-memory",
         ),
         (
             &["generate", "network", "--help"],
-            "--topology --d --k --n --rings --routes --max-bytes --top --arbiter --flow --clocking --seed --cycles --rate --random-faulty-nodes --fault --out --force --lang --testbench --quiet --threads --max-memory",
+            "--topology --d --k --n --rings --routes --max-bytes --top --arbiter --reset --flow --clocking --ports --seed --cycles --rate --random-faulty-nodes --fault --out --force --lang --testbench --quiet --threads --max-memory",
         ),
         (
             &["verify", "torus", "--help"],
-            "--k --n --algo --registered --fault --vectors --shard --top --sim --keep --force --out --quiet --threads --max-memory",
+            "--k --n --algo --registered --fault --vectors --shard --top --reset --sim --keep --force --out --quiet --threads --max-memory",
         ),
         (
             &["generate", "--help"],
-            "--d --k --arch --pairs --seed --fault --top --out --force --lang --testbench --quiet --threads --max-memory",
+            "--d --k --arch --pairs --seed --fault --top --reset --out --force --lang --testbench --quiet --threads --max-memory",
         ),
     ] {
         let (status, stdout, _) = kautzgen(args);

@@ -3,6 +3,7 @@
 //! node. Each is a unit of its own; the network builds on the other two.
 
 pub mod axis;
+pub mod packed;
 pub mod route_table;
 pub mod router;
 mod router_acked;

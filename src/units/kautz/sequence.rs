@@ -93,7 +93,15 @@ impl SequenceUnit for RouteGenUnit {
     }
 
     fn design(&self) -> Design {
-        kautz_route::design_with_fault(&self.params, self.fault)
+        let design = kautz_route::design_with_fault(&self.params, self.fault);
+        // A design read from a directory has the reset its manifest names, and the
+        // testbench drives that one.
+        match &self.read {
+            Some(read) => design
+                .with_reset(read.manifest.reset)
+                .expect("a route generator is synchronous"),
+            None => design,
+        }
     }
 
     fn handshake(&self) -> Handshake {

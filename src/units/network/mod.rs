@@ -14,8 +14,9 @@ use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
 use crate::fabric::switch::{Arbiter, Flow};
 use crate::input::{InputError, input_error};
-use crate::rtl::ir::Design;
+use crate::rtl::ir::{Design, ResetStyle};
 use crate::rtl::network::axis::Interface;
+use crate::rtl::network::packed::{self, PortForm};
 use crate::rtl::network::router::DEFAULT_MAX_BYTES;
 use crate::rtl::network::switch::SwitchClocking;
 use crate::rtl::network::whole::{self, NetworkFault, NetworkParams};
@@ -65,6 +66,10 @@ pub struct Args {
     /// [default: two whole messages, 2 x --max-bytes].
     #[arg(long, value_name = "N")]
     pub rx_bytes: Option<u64>,
+    /// The top's ports: a group per node (n012_tx_valid, ...), or one vector per signal
+    /// with node i at bits [i*W +: W] in the documented node order (docs/network.md).
+    #[arg(long, value_parser = choice::<PortForm>(), default_value = PortForm::Flat.name())]
+    pub ports: PortForm,
 }
 
 /// The traffic a check runs.
@@ -102,8 +107,9 @@ pub static KIND: Declared<Args, Selection, And<WaveArg, DelaysArg>> = Declared {
     options: PhantomData,
 };
 
-/// The network with validated parameters, and the topology's options as given.
-pub struct Network(pub NetworkParams, TopologyArgs);
+/// The network with validated parameters, the topology's options as given, and the form
+/// of its top's ports.
+pub struct Network(pub NetworkParams, TopologyArgs, PortForm);
 
 impl Network {
     /// The unit the options describe, validated.
@@ -137,6 +143,11 @@ impl Network {
                 args.flow.name()
             )));
         }
+        if args.clocking == SwitchClocking::SelfTimed && args.ports == PortForm::Packed {
+            return Err(input_error(
+                "--ports packed packs the synchronous network's top; the self-timed network is checked node by node, without its top: leave --ports at flat",
+            ));
+        }
         let mut params = params.with_flow(args.flow).with_clocking(args.clocking);
         match (args.interface, args.rx_bytes) {
             (Interface::Plain, Some(_)) => {
@@ -152,7 +163,7 @@ impl Network {
                     .map_err(input_error)?;
             }
         }
-        let network = Network(params, args.topology);
+        let network = Network(params, args.topology, args.ports);
         Ok(Box::new(network) as Box<dyn HardwareUnit>)
     }
 }
@@ -190,6 +201,9 @@ impl HardwareUnit for Network {
         if let Some(rx_bytes) = p.axis {
             words += &format!(" --interface axis --rx-bytes {rx_bytes}");
         }
+        if self.2 == PortForm::Packed {
+            words += " --ports packed";
+        }
         if p.top != self.1.kind.network_top() {
             words += &format!(" --top {}", p.top);
         }
@@ -197,7 +211,10 @@ impl HardwareUnit for Network {
     }
 
     fn design(&self) -> Design {
-        whole::design(&self.0)
+        match self.2 {
+            PortForm::Flat => whole::design(&self.0),
+            PortForm::Packed => packed::pack(whole::design(&self.0), &self.0),
+        }
     }
 
     fn timing(&self) -> String {
@@ -262,7 +279,7 @@ impl Network {
                 "--rx-ready drives the m_axis sinks of --interface axis; the plain network has none",
             ));
         }
-        NetworkUnit::with_sinks(
+        let mut unit = NetworkUnit::with_sinks(
             params,
             selection.rate.unwrap_or(traffic::DEFAULT_RATE),
             selection.cycles.unwrap_or(traffic::DEFAULT_CYCLES),
@@ -270,7 +287,20 @@ impl Network {
             selection.seed.unwrap_or(1),
             selection.rx_ready.unwrap_or(traffic::DEFAULT_RX_READY),
         )
-        .map_err(input_error)
+        .map_err(input_error)?;
+        unit.ports = self.2;
+        if let Some((name, width)) = unit
+            .design()
+            .top()
+            .ports()
+            .map(|(_, s)| (&s.name, s.width))
+            .find(|&(_, width)| width > 64)
+        {
+            return Err(input_error(format!(
+                "the packed top's port {name} is {width} bits and the testbench drives and reads ports of at most 64 bits: verify --ports packed on a network of at most 8 nodes, or the flat form"
+            )));
+        }
+        Ok(unit)
     }
 }
 
@@ -297,6 +327,11 @@ impl Check for NetworkCheck {
 
     fn verify(&self, simulator: &dyn Simulator, run: Run) -> Result<Verdict, SimError> {
         Ok(self.unit.verify(simulator, run.shown, run.wave)?.into())
+    }
+
+    fn with_reset(mut self: Box<Self>, style: ResetStyle) -> Box<dyn Check> {
+        self.unit.reset = style;
+        self
     }
 
     /// Every output the model specifies in every cycle, each row's expected outputs then
@@ -349,6 +384,12 @@ impl Check for SelfTimedCheck {
             .unit
             .verify_self_timed(simulator, &self.wires, run.shown)?
             .into())
+    }
+
+    /// Never called: a self-timed design refuses every style but the default
+    /// ([`crate::units::reset::Restyled::unit`]), which needs no restyling.
+    fn with_reset(self: Box<Self>, _style: ResetStyle) -> Box<dyn Check> {
+        unreachable!("a self-timed design takes the default reset style only")
     }
 
     fn testbench(&self, _languages: &[Language]) -> Result<Testbench, ExportError> {

@@ -18,7 +18,8 @@ mod axis;
 use crate::network::message::{Finished, Outcome, payload_byte};
 use crate::network::net::{Net, NetError, NetParams};
 use crate::network::receive::Receive;
-use crate::rtl::ir::{Design, Direction, SignalKind};
+use crate::rtl::ir::{Design, Direction, ResetStyle, SignalKind};
+use crate::rtl::network::packed::{self, PortForm};
 use crate::rtl::network::whole::{self, NetworkParams};
 use crate::sim::delays::{Delays, LinkWires};
 use crate::sim::function::{FunctionReport, parse_line, row_ports, simulate};
@@ -53,6 +54,36 @@ pub struct NetworkUnit {
     cycles: u64,
     /// With AXI4-Stream nodes: the sinks' readiness and when the bytes leave the FIFOs.
     sinks: Option<axis::Sinks>,
+    /// How the design's registers are reset.
+    pub reset: ResetStyle,
+    /// How the top shows its nodes' ports: the rows are laid out by [`Field`]s either way.
+    pub ports: PortForm,
+}
+
+/// Where one node's signal sits in a testbench row: the column of its top port, and its
+/// bits there (all of them in the flat top; node i's `[i*W +: W]` in the packed one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Field {
+    column: usize,
+    lo: u32,
+    width: u32,
+}
+
+impl Field {
+    /// The field's bits, in place.
+    fn mask(self) -> u64 {
+        (u64::MAX >> (64 - self.width)) << self.lo
+    }
+
+    /// `word` with the field set to `value`.
+    fn put(self, word: u64, value: u64) -> u64 {
+        word & !self.mask() | (value << self.lo & self.mask())
+    }
+
+    /// The field's value in `word`.
+    fn get(self, word: u64) -> u64 {
+        (word & self.mask()) >> self.lo
+    }
 }
 
 /// What the hardware reported at one node, with the cycle the model would name: a
@@ -164,6 +195,8 @@ impl NetworkUnit {
             faulty,
             sinks,
             cycles: end + TAIL,
+            reset: ResetStyle::default(),
+            ports: PortForm::default(),
         })
     }
 
@@ -193,7 +226,14 @@ impl NetworkUnit {
     }
 
     pub fn design(&self) -> Design {
-        whole::design(&self.params)
+        let flat = whole::design(&self.params);
+        let design = match self.ports {
+            PortForm::Flat => flat,
+            PortForm::Packed => packed::pack(flat, &self.params),
+        };
+        design
+            .with_reset(self.reset)
+            .expect("the network unit checked that its design takes the style")
     }
 
     /// Whether the nodes are AXI4-Stream.
@@ -209,11 +249,21 @@ impl NetworkUnit {
     /// The stimulus: one row of input port values (top port order, without `clk` and
     /// `rst`) per cycle.
     fn rows(&self, design: &Design) -> Vec<Vec<u64>> {
-        let inputs = port_index(design, Direction::Input);
+        let inputs = self.fields(design, Direction::Input);
         let prefixes = prefixes(&self.params);
-        let mut row = vec![0u64; inputs.len()];
+        let columns = row_ports(design)
+            .filter(|(_, s)| s.kind == SignalKind::Port(Direction::Input))
+            .count();
+        let mut row = vec![0u64; columns];
+        let set = |row: &mut Vec<u64>, field: Field, value: u64| {
+            row[field.column] = field.put(row[field.column], value);
+        };
         for &v in &self.faulty {
-            row[inputs[&format!("{}_fault", prefixes[v as usize])]] = 1;
+            set(
+                &mut row,
+                inputs[&format!("{}_fault", prefixes[v as usize])],
+                1,
+            );
         }
         let mut rows = vec![row; self.cycles as usize];
         // The router's port names, or the AXI4-Stream slave's, whose tdest is an index.
@@ -236,10 +286,14 @@ impl NetworkUnit {
             };
             for j in 0..usize::from(m.bytes) {
                 let row = &mut rows[m.handed as usize + j];
-                row[at(names[0])] = 1;
-                row[at(names[1])] = u64::from(payload_byte(self.model.seed, m.id, j));
-                row[at(names[2])] = u64::from(j + 1 == usize::from(m.bytes));
-                row[at(names[3])] = dst;
+                set(row, at(names[0]), 1);
+                set(
+                    row,
+                    at(names[1]),
+                    u64::from(payload_byte(self.model.seed, m.id, j)),
+                );
+                set(row, at(names[2]), u64::from(j + 1 == usize::from(m.bytes)));
+                set(row, at(names[3]), dst);
             }
         }
         if let Some(sinks) = &self.sinks {
@@ -247,8 +301,8 @@ impl NetworkUnit {
                 let tready = inputs[&format!("{prefix}_m_axis_tready")];
                 let status = inputs[&format!("{prefix}_m_axis_status_tready")];
                 for (t, row) in rows.iter_mut().enumerate() {
-                    row[tready] = u64::from(sinks.ready(v, t as u64));
-                    row[status] = 1;
+                    set(row, tready, u64::from(sinks.ready(v, t as u64)));
+                    set(row, status, 1);
                 }
             }
         }
@@ -279,10 +333,10 @@ impl NetworkUnit {
             })
             .collect();
         let mut set = |row: u64, node: u32, name: &str, value: u64| {
-            let i = columns[node as usize][name];
-            let cycle = &mut cycles[row as usize];
-            cycle.outputs[i] = value;
-            cycle.care[i] = u64::MAX >> (64 - widths[i]);
+            let field = columns[node as usize][name];
+            let (i, cycle) = (field.column, &mut cycles[row as usize]);
+            cycle.outputs[i] = field.put(cycle.outputs[i], value);
+            cycle.care[i] |= field.mask();
         };
         for row in 0..self.cycles {
             for v in 0..columns.len() as u32 {
@@ -460,8 +514,8 @@ impl NetworkUnit {
 
     /// Each node's columns of the outputs the check reads ([`OBSERVED`]) in a row, by
     /// name: looked up once rather than in every row.
-    fn columns(&self, design: &Design) -> Vec<HashMap<&'static str, usize>> {
-        let outputs = port_index(design, Direction::Output);
+    fn columns(&self, design: &Design) -> Vec<HashMap<&'static str, Field>> {
+        let outputs = self.fields(design, Direction::Output);
         let observed: &[&'static str] = match self.sinks {
             None => &OBSERVED,
             Some(_) => &axis::OBSERVED,
@@ -487,15 +541,60 @@ impl NetworkUnit {
                 self.params.nodes(),
                 rows.len(),
                 sinks,
-                |v, r, name| rows[r].get(columns[v][name]).copied().flatten(),
+                |v, r, name| {
+                    let field = columns[v][name];
+                    let word = rows[r].get(field.column).copied().flatten();
+                    word.map(|word| field.get(word))
+                },
                 |tid| self.address_word(tid as u32),
             );
         }
         gather(
             self.params.nodes(),
             |_| rows.len(),
-            |v, r, name| rows[r].get(columns[v][name]).copied().flatten(),
+            |v, r, name| {
+                let field = columns[v][name];
+                let word = rows[r].get(field.column).copied().flatten();
+                word.map(|word| field.get(word))
+            },
         )
+    }
+
+    /// Where each node's signal of `direction` sits in a row, by its flat top's port name
+    /// (`n012_tx_data`): its own port in the flat top, node i's bits of the signal's
+    /// vector in the packed one.
+    fn fields(&self, design: &Design, direction: Direction) -> HashMap<String, Field> {
+        let index = port_index(design, direction);
+        let widths: Vec<u32> = row_ports(design)
+            .filter(|(_, s)| s.kind == SignalKind::Port(direction))
+            .map(|(_, s)| s.width)
+            .collect();
+        let whole = |column: usize| Field {
+            column,
+            lo: 0,
+            width: widths[column],
+        };
+        match self.ports {
+            PortForm::Flat => index.into_iter().map(|(n, c)| (n, whole(c))).collect(),
+            PortForm::Packed => {
+                let nodes = self.params.nodes() as u32;
+                let prefixes = prefixes(&self.params);
+                index
+                    .into_iter()
+                    .flat_map(|(name, column)| {
+                        let width = whole(column).width / nodes;
+                        prefixes.iter().enumerate().map(move |(i, prefix)| {
+                            let field = Field {
+                                column,
+                                lo: i as u32 * width,
+                                width,
+                            };
+                            (format!("{prefix}_{name}"), field)
+                        })
+                    })
+                    .collect()
+            }
+        }
     }
 
     /// One entry per message (None when it matched) and one per extra event, in the order

@@ -14,7 +14,7 @@ use crate::fabric::switch::{
     Arbiter, DEFAULT_BUFFER_WORDS, DEFAULT_DATA_BITS, Flow, SwitchConfig, SwitchFault,
 };
 use crate::input::{InputError, input_error};
-use crate::rtl::ir::Design;
+use crate::rtl::ir::{Design, ResetStyle};
 use crate::rtl::network::switch::{
     self as rtl_switch, SelfTimedFault, SwitchClocking, SwitchParams,
 };
@@ -241,6 +241,12 @@ impl Check for RingCheck {
 
     fn verify(&self, simulator: &dyn Simulator, run: Run) -> Result<Verdict, SimError> {
         Ok(self.ring.verify(simulator, &self.wires, run.shown)?.into())
+    }
+
+    /// Never called: a self-timed design refuses every style but the default
+    /// ([`crate::units::reset::Restyled::unit`]), which needs no restyling.
+    fn with_reset(self: Box<Self>, _style: ResetStyle) -> Box<dyn Check> {
+        unreachable!("a self-timed design takes the default reset style only")
     }
 
     fn testbench(&self, _languages: &[Language]) -> Result<Testbench, ExportError> {

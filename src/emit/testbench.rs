@@ -1,11 +1,14 @@
 //! The `tb/` folder of a design directory: a self-checking testbench that travels with the
-//! design, so that it can be checked without kautzgen (Icarus, Verilator, GHDL, FuseSoC).
+//! design, so that it can be checked without kautzgen (Icarus, Verilator, GHDL, FuseSoC),
+//! and a cocotb test that reads the same vectors and judges them the same way.
 //!
 //! In: a [`Testbench`] (its sources and vectors, made by `sim::export` from a golden model)
 //! and the manifest of the design's files. Out: `tb/<tb>.v`, `tb/<tb>.vhd` (each language the
-//! design has), `tb/vectors.txt`, `tb/README.md`, and the manifest's `testbench` entry with
-//! the command that runs it in each simulator. Every command runs in `DIR/tb`, where the
-//! testbench finds `vectors.txt`. The README is rendered from
+//! design has), `tb/vectors.txt`, the cocotb test (`tb/cocotb_<style>.py`, its runner
+//! `tb/cocotb_run.py`, copied from `testbenches/`, and `tb/cocotb.json`, the context each
+//! language's HDL testbench was rendered from), `tb/README.md`, and the manifest's
+//! `testbench` entry with the command that runs each in each simulator. Every command runs
+//! in `DIR/tb`, where the testbench finds `vectors.txt`. The README is rendered from
 //! `templates/testbench_readme.md.tera`.
 
 use crate::emit::GeneratedFile;
@@ -21,12 +24,51 @@ pub const GHDL_RUN: &str = "--ieee-asserts=disable --assert-level=error";
 /// The folder of the testbench, relative to the design directory.
 pub const FOLDER: &str = "tb";
 
-/// A testbench in one language: its top's name and its text.
+/// A testbench in one language: its top's name, its text, and the context its template
+/// was rendered with, which the cocotb test reads in place of the template's constants.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TbSource {
     pub top: String,
     pub text: String,
+    pub context: serde_json::Value,
 }
+
+/// The cocotb test of a testbench style: one generic Python file per style, in
+/// `testbenches/`, which reads its ports and constants from `tb/cocotb.json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CocotbTest {
+    /// A function unit vector by vector, a stream unit cycle by cycle (`function.*.tera`).
+    Rows,
+    /// A unit that hands out a sequence of items per start (`sequence.*.tera`).
+    Sequence,
+}
+
+impl CocotbTest {
+    /// The test's Python module, and so its file name without `.py`.
+    fn module(self) -> &'static str {
+        match self {
+            CocotbTest::Rows => "cocotb_rows",
+            CocotbTest::Sequence => "cocotb_sequence",
+        }
+    }
+
+    fn source(self) -> &'static str {
+        match self {
+            CocotbTest::Rows => include_str!("../../testbenches/cocotb_rows.py"),
+            CocotbTest::Sequence => include_str!("../../testbenches/cocotb_sequence.py"),
+        }
+    }
+}
+
+/// The script that builds the design and runs its cocotb test in one simulator.
+const COCOTB_RUN: &str = include_str!("../../testbenches/cocotb_run.py");
+
+/// The simulators the cocotb runner takes, each with the language of the top it runs.
+const COCOTB_SIMULATORS: [(&str, &str); 3] = [
+    ("icarus", "verilog"),
+    ("verilator", "verilog"),
+    ("ghdl", "vhdl"),
+];
 
 /// A self-checking testbench of a design and the vectors it reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +88,8 @@ pub struct Testbench {
     pub shown: usize,
     /// What one line of `vectors.txt` holds, for the README.
     pub format: String,
+    /// The cocotb test that judges `vectors.txt` as the HDL testbench does.
+    pub cocotb: CocotbTest,
 }
 
 /// The files of `tb/` and the manifest's entry for them, given the design's file lists.
@@ -98,9 +142,39 @@ pub fn files(testbench: &Testbench, manifest: &Manifest) -> (Vec<GeneratedFile>,
         );
     }
     files.push(file("vectors.txt", &testbench.vectors));
+    files.extend(cocotb_files(testbench, &mut entry));
     entry.files = files.iter().map(|f| f.path.clone()).collect();
     files.push(file("README.md", &readme(testbench, manifest, &entry)));
     (files, entry)
+}
+
+/// The cocotb test's files, its configuration and its runner, and the runner's command
+/// for each simulator of a language the testbench has, put into `entry` as
+/// `cocotb-<simulator>`.
+fn cocotb_files(testbench: &Testbench, entry: &mut TestbenchEntry) -> Vec<GeneratedFile> {
+    let test = testbench.cocotb;
+    let mut config = serde_json::Map::new();
+    config.insert("test".into(), test.module().into());
+    for (language, source) in [("verilog", &testbench.verilog), ("vhdl", &testbench.vhdl)] {
+        if let Some(source) = source.as_ref().filter(|_| entry.top.contains_key(language)) {
+            config.insert(language.into(), source.context.clone());
+        }
+    }
+    for (simulator, language) in COCOTB_SIMULATORS {
+        if entry.top.contains_key(language) {
+            entry.run.insert(
+                format!("cocotb-{simulator}"),
+                format!("python3 cocotb_run.py {simulator}"),
+            );
+        }
+    }
+    let mut json = serde_json::to_string_pretty(&config).expect("JSON values serialise");
+    json.push('\n');
+    vec![
+        file("cocotb.json", &json),
+        file(&format!("{}.py", test.module()), test.source()),
+        file("cocotb_run.py", COCOTB_RUN),
+    ]
 }
 
 fn file(name: &str, text: &str) -> GeneratedFile {

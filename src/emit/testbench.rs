@@ -163,7 +163,7 @@ fn cocotb_files(testbench: &Testbench, entry: &mut TestbenchEntry) -> Vec<Genera
     for (simulator, language) in COCOTB_SIMULATORS {
         if entry.top.contains_key(language) {
             entry.run.insert(
-                format!("cocotb-{simulator}"),
+                format!("{COCOTB_PREFIX}{simulator}"),
                 format!("python3 cocotb_run.py {simulator}"),
             );
         }
@@ -194,9 +194,11 @@ struct ReadmeContext<'a> {
     shown: usize,
     noun: &'a str,
     format: &'a str,
-    /// (simulator, command) and (language, top), in name order: tera iterates maps in no
-    /// fixed order.
+    /// (simulator, command) of the HDL testbench and of the cocotb test, and (language,
+    /// top), in name order: tera iterates maps in no fixed order.
     run: Vec<Entry<'a>>,
+    cocotb: Vec<Entry<'a>>,
+    cocotb_test: &'static str,
     tops: Vec<Entry<'a>>,
     core: String,
     vlnv: String,
@@ -215,6 +217,9 @@ fn pairs(map: &BTreeMap<String, String>) -> Vec<Entry<'_>> {
         .collect()
 }
 
+/// The cocotb commands of the manifest's `run`, named by their simulator alone.
+const COCOTB_PREFIX: &str = "cocotb-";
+
 fn readme(testbench: &Testbench, manifest: &Manifest, entry: &TestbenchEntry) -> String {
     let context = ReadmeContext {
         top: &manifest.top,
@@ -223,7 +228,18 @@ fn readme(testbench: &Testbench, manifest: &Manifest, entry: &TestbenchEntry) ->
         shown: testbench.shown,
         noun: &testbench.noun,
         format: &testbench.format,
-        run: pairs(&entry.run),
+        run: pairs(&entry.run)
+            .into_iter()
+            .filter(|e| !e.key.starts_with(COCOTB_PREFIX))
+            .collect(),
+        cocotb: pairs(&entry.run)
+            .into_iter()
+            .filter_map(|e| {
+                let key = e.key.strip_prefix(COCOTB_PREFIX)?;
+                Some(Entry { key, ..e })
+            })
+            .collect(),
+        cocotb_test: testbench.cocotb.module(),
         tops: pairs(&entry.top),
         core: format!("{}.core", manifest.top),
         vlnv: manifest.vlnv(),

@@ -45,6 +45,11 @@ def bits_of(value, width):
     return format(value & ((1 << width) - 1), f"0{width}b")
 
 
+def named(ports, values):
+    """Each port's name and its value (bits) in hexadecimal: `a=1 b=2f`."""
+    return " ".join(f"{p['name']}={hex_text(v, p['width'])}" for p, v in zip(ports, values))
+
+
 def matches(seen, wanted, care):
     """Whether the bits `seen` equal `wanted` wherever `care` has a 1; a bit that is not 0
     or 1 never equals."""
@@ -94,23 +99,19 @@ async def vectors(dut):
         failed += 1
         if failed > shown:
             continue
+        wanted_bits = [bits_of(v, p["width"]) for p, v in zip(outputs, wanted)]
         if stream:
             parts = [
-                f" {outputs[i]['name']} {hex_text(seen[i], outputs[i]['width'])}, expected "
-                + hex_text(bits_of(wanted[i], outputs[i]["width"]), outputs[i]["width"])
+                f" {outputs[i]['name']} {hex_text(seen[i], outputs[i]['width'])}, "
+                f"expected {hex_text(wanted_bits[i], outputs[i]['width'])}"
                 for i in wrong
             ]
             print(f"after cycle {row}:" + ";".join(parts), flush=True)
         else:
-            named = lambda ports, texts: " ".join(  # noqa: E731
-                f"{p['name']}={t}" for p, t in zip(ports, texts)
-            )
-            given_text = [hex_text(bits_of(v, p["width"]), p["width"]) for p, v in zip(inputs, given)]
-            wanted_text = [hex_text(bits_of(v, p["width"]), p["width"]) for p, v in zip(outputs, wanted)]
-            seen_text = [hex_text(s, p["width"]) for p, s in zip(outputs, seen)]
+            given_bits = [bits_of(v, p["width"]) for p, v in zip(inputs, given)]
             print(
-                f"vector {row}: {named(inputs, given_text)}; expected {named(outputs, wanted_text)}; "
-                f"got {named(outputs, seen_text)}",
+                f"vector {row}: {named(inputs, given_bits)}; "
+                f"expected {named(outputs, wanted_bits)}; got {named(outputs, seen)}",
                 flush=True,
             )
     if failed > shown:

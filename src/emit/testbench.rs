@@ -217,7 +217,7 @@ fn pairs(map: &BTreeMap<String, String>) -> Vec<Entry<'_>> {
         .collect()
 }
 
-/// The cocotb commands of the manifest's `run`, named by their simulator alone.
+/// What a cocotb command's name in the manifest's `run` has before its simulator's.
 const COCOTB_PREFIX: &str = "cocotb-";
 
 fn readme(testbench: &Testbench, manifest: &Manifest, entry: &TestbenchEntry) -> String {
@@ -254,4 +254,61 @@ fn readme(testbench: &Testbench, manifest: &Manifest, entry: &TestbenchEntry) ->
             )
         })
         .expect("the testbench README template is compiled in and renders every testbench")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rtl::ir::Timing;
+
+    #[test]
+    fn the_cocotb_test_runs_in_the_simulators_of_the_languages_written() {
+        // A testbench in both languages of a design written in VHDL alone: the cocotb test
+        // gets GHDL's command and the VHDL context only.
+        let source = |context: serde_json::Value| TbSource {
+            top: "tb_x".into(),
+            text: String::new(),
+            context,
+        };
+        let testbench = Testbench {
+            describe: "x".into(),
+            verilog: Some(source(serde_json::json!({"language": "verilog"}))),
+            vhdl: Some(source(serde_json::json!({"language": "vhdl"}))),
+            vectors: "0 1\n".into(),
+            checks: 1,
+            noun: "vector".into(),
+            shown: 10,
+            format: String::new(),
+            cocotb: CocotbTest::Rows,
+        };
+        let manifest = Manifest {
+            top: "x".into(),
+            timing: Timing::Synchronous,
+            params: BTreeMap::new(),
+            verilog: Vec::new(),
+            vhdl: vec!["vhdl/x.vhd".into()],
+            testbench: None,
+        };
+        let (files, entry) = super::files(&testbench, &manifest);
+        assert_eq!(
+            entry.run.keys().collect::<Vec<_>>(),
+            ["cocotb-ghdl", "ghdl"]
+        );
+        assert_eq!(entry.run["cocotb-ghdl"], "python3 cocotb_run.py ghdl");
+        assert_eq!(
+            entry.files,
+            [
+                "tb/tb_x.vhd",
+                "tb/vectors.txt",
+                "tb/cocotb.json",
+                "tb/cocotb_rows.py",
+                "tb/cocotb_run.py"
+            ]
+        );
+        let config = files.iter().find(|f| f.path == "tb/cocotb.json").unwrap();
+        assert_eq!(
+            config.text,
+            "{\n  \"test\": \"cocotb_rows\",\n  \"vhdl\": {\n    \"language\": \"vhdl\"\n  }\n}\n"
+        );
+    }
 }

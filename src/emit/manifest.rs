@@ -64,12 +64,14 @@ impl Manifest {
 pub struct TestbenchEntry {
     /// The testbench's top in each language it has ("verilog", "vhdl").
     pub top: BTreeMap<String, String>,
-    /// Its files, relative to the design directory: each language's source, the vectors.
+    /// Its files, relative to the design directory: each language's source, the vectors,
+    /// and the cocotb test's (its configuration, the test, its runner).
     pub files: Vec<String>,
     /// Vectors or cycles judged; a correct design passes all of them.
     pub checks: u64,
     /// The shell command that builds and runs it in each simulator ("icarus",
-    /// "verilator", "ghdl"), to be run in `tb/`.
+    /// "verilator", "ghdl"), and its cocotb test in each ("cocotb-icarus", ...), to be
+    /// run in `tb/`.
     pub run: BTreeMap<String, String>,
 }
 

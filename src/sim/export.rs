@@ -6,17 +6,19 @@
 //! [`SequenceUnit`]) and the languages to write. Out: an [`emit::testbench::Testbench`] for
 //! the design directory. The vectors are those `verify` runs for the same selection; each
 //! testbench judges them as `verify` does and prints its failures in the same form and
-//! `N passed, M failed` last.
+//! `N passed, M failed` last. Each source keeps the context it was rendered from, and the
+//! testbench names its style's cocotb test, which reads that context and the same vectors.
 //!
 //! [`emit::testbench::Testbench`]: crate::emit::testbench::Testbench
 
 use crate::emit::names::Language;
-use crate::emit::testbench::{TbSource, Testbench};
+use crate::emit::testbench::{CocotbTest, TbSource, Testbench};
 use crate::rtl::ir::Design;
 use crate::sim::bits::Bits;
 use crate::sim::function::{self, FunctionUnit, Mode, Style, TbPort, vector_ports};
 use crate::sim::sequence::{self, SequenceUnit};
 use crate::sim::stream::StreamUnit;
+use crate::sim::testbench::Rendered;
 use crate::sim::{SHOWN_BY_VERIFY, SimError};
 
 /// The testbench of `unit` over all its vectors, in `languages`.
@@ -105,11 +107,12 @@ pub fn sequence_unit(
         noun: "vector".to_string(),
         shown: SHOWN_BY_VERIFY,
         format: sequence::CHECKED_FORMAT.to_string(),
+        cocotb: CocotbTest::Sequence,
     };
     for &language in languages {
         let mode = sequence::Mode::Check { max_items };
-        let (top, text) = sequence::testbench(unit, &design, language, mode)?;
-        set_source(&mut testbench, language, TbSource { top, text });
+        let rendered = sequence::testbench(unit, &design, language, mode)?;
+        set_source(&mut testbench, language, rendered);
     }
     Ok(testbench)
 }
@@ -194,19 +197,25 @@ fn rows_testbench(
                     ", applied from the first cycle after reset, the outputs read after that cycle's clock edge",
             }
         ),
+        cocotb: CocotbTest::Rows,
     };
     for &language in languages {
         let mode = Mode::Check {
             style,
             masked: masked.is_some(),
         };
-        let (top, text) = function::testbench(describe, latency, design, language, mode)?;
-        set_source(&mut testbench, language, TbSource { top, text });
+        let rendered = function::testbench(describe, latency, design, language, mode)?;
+        set_source(&mut testbench, language, rendered);
     }
     Ok(testbench)
 }
 
-fn set_source(testbench: &mut Testbench, language: Language, source: TbSource) {
+fn set_source(testbench: &mut Testbench, language: Language, rendered: Rendered) {
+    let source = TbSource {
+        top: rendered.top,
+        text: rendered.text,
+        context: rendered.context,
+    };
     match language {
         Language::Verilog => testbench.verilog = Some(source),
         Language::Vhdl => testbench.vhdl = Some(source),

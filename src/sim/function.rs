@@ -11,7 +11,7 @@
 use crate::emit::names::{Language, name_design};
 use crate::rtl::ir::{Design, Direction, Signal, SignalId, SignalKind};
 use crate::sim::outcome::{Describing, Outcome};
-use crate::sim::testbench::{TbReset, render_template, testbench_name};
+use crate::sim::testbench::{Rendered, TbReset, testbench_name};
 use crate::sim::vectors::Shard;
 use crate::sim::{SimError, Simulator, copy_wave, write_sources};
 use serde::Serialize;
@@ -228,7 +228,7 @@ pub(crate) fn testbench(
     design: &Design,
     language: Language,
     mode: Mode,
-) -> Result<(String, String), SimError> {
+) -> Result<Rendered, SimError> {
     let names = name_design(design, language);
     let top = names.modules[&design.top().name].clone();
     let (inputs, outputs) = vector_ports(design, language);
@@ -279,8 +279,7 @@ pub(crate) fn testbench(
         Language::Verilog => ("function.v.tera", VERILOG_TB),
         Language::Vhdl => ("function.vhd.tera", VHDL_TB),
     };
-    let rendered = render_template(name, template, &context)?;
-    Ok((context.tb, rendered))
+    Ok(Rendered::new(context.tb.clone(), name, template, &context)?)
 }
 
 /// Width of an input or output value in whole hexadecimal digits.
@@ -316,7 +315,7 @@ pub(crate) fn simulate(
     let mode = Mode::Record {
         wave: wave.is_some(),
     };
-    let (tb, text) = testbench(describe, latency, design, language, mode)?;
+    let Rendered { top: tb, text, .. } = testbench(describe, latency, design, language, mode)?;
     let tb_path = work.path().join(match language {
         Language::Verilog => format!("{tb}.v"),
         Language::Vhdl => format!("{tb}.vhd"),

@@ -31,7 +31,7 @@ use crate::random::mix;
 use crate::rtl::ir::{Design, Direction, SignalId, SignalKind};
 use crate::sim::bits::Bits;
 use crate::sim::outcome::{Describing, Outcome};
-use crate::sim::testbench::{TIMEOUT_FACTOR, TbReset, check_top, render_template, testbench_name};
+use crate::sim::testbench::{Rendered, TIMEOUT_FACTOR, TbReset, check_top, testbench_name};
 use crate::sim::vectors::Shard;
 use crate::sim::words::Words;
 use crate::sim::{SimError, Simulator, copy_wave, write_sources};
@@ -435,7 +435,7 @@ pub fn testbench(
     design: &Design,
     language: Language,
     mode: Mode,
-) -> Result<(String, String), SimError> {
+) -> Result<Rendered, SimError> {
     let names = name_design(design, language);
     let top = names.modules[&design.top().name].clone();
     check_top(&top)?;
@@ -498,8 +498,7 @@ pub fn testbench(
         Language::Verilog => ("sequence.v.tera", VERILOG_TB),
         Language::Vhdl => ("sequence.vhd.tera", VHDL_TB),
     };
-    let rendered = render_template(name, template, &context)?;
-    Ok((context.tb, rendered))
+    Ok(Rendered::new(context.tb.clone(), name, template, &context)?)
 }
 
 /// A line the testbenches never write: a testbench or simulator fault.
@@ -770,7 +769,7 @@ fn run(
         None => write_sources(design, language, &unit.describe(), work)?,
     };
     let wave = options.wave.is_some();
-    let (tb, text) = testbench(unit, design, language, Mode::Record { wave })?;
+    let Rendered { top: tb, text, .. } = testbench(unit, design, language, Mode::Record { wave })?;
     let tb_path = work.join(match language {
         Language::Verilog => format!("{tb}.v"),
         Language::Vhdl => format!("{tb}.vhd"),

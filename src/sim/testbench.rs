@@ -76,6 +76,32 @@ pub fn check_top(top: &str) -> Result<(), TestbenchError> {
     }
 }
 
+/// A testbench rendered from a template of `testbenches/`: its top's name, its text, and
+/// the context it was rendered from, which the cocotb test of an exported testbench reads
+/// (`tb/cocotb.json`) so that it drives and judges the same ports in the same way.
+pub struct Rendered {
+    pub top: String,
+    pub text: String,
+    pub context: serde_json::Value,
+}
+
+impl Rendered {
+    /// The testbench `top` rendered from `template` (named `name`) with `context`.
+    pub(crate) fn new(
+        top: String,
+        name: &'static str,
+        template: &str,
+        context: &impl serde::Serialize,
+    ) -> Result<Self, TestbenchError> {
+        Ok(Rendered {
+            top,
+            text: render_template(name, template, context)?,
+            context: serde_json::to_value(context)
+                .expect("a testbench's context serialises, as tera has just read it"),
+        })
+    }
+}
+
 /// Renders the testbench template `template` (named `name`, for messages) with `context`.
 pub(crate) fn render_template(
     name: &'static str,

@@ -20,7 +20,7 @@ const SIMULATORS: [(&str, Tool); 3] = [
 ];
 
 /// `kautzgen generate <args> --testbench --out <scratch>/<name>`; the directory.
-fn generate(scratch: &Path, name: &str, args: &[&str]) -> PathBuf {
+pub(crate) fn generate(scratch: &Path, name: &str, args: &[&str]) -> PathBuf {
     let dir = scratch.join(name);
     let mut all: Vec<&str> = vec!["generate"];
     all.extend(args);
@@ -40,7 +40,7 @@ fn checks(dir: &Path) -> u64 {
 }
 
 /// Runs the manifest's command for `sim` with `sh` in DIR/tb: exit status and output.
-fn run(dir: &Path, sim: &str) -> (i32, String) {
+pub(crate) fn run(dir: &Path, sim: &str) -> (i32, String) {
     let tool = SIMULATORS.iter().find(|(name, _)| *name == sim).unwrap().1;
     if let Err(missing) = tool.run(&[tool.version_flag.to_string()], dir, "version.log") {
         panic!("{missing}");
@@ -176,7 +176,7 @@ macro_rules! passes_everywhere {
 
 /// The failure lines of a report: every line before its `N passed, M failed`, without
 /// the simulator's name that `verify` puts in front, and the summary itself.
-fn failures(text: &str, prefix: &str) -> (Vec<String>, String) {
+pub(crate) fn failures(text: &str, prefix: &str) -> (Vec<String>, String) {
     let lines: Vec<String> = text
         .lines()
         .map(|l| l.strip_prefix(prefix).unwrap_or(l).to_string())
@@ -263,7 +263,7 @@ fn the_route_generator_catches_a_fault_as_verify_does() {
     assert_eq!(icarus_failures[3], "  - item 2 is [22012], expected [2012]");
 }
 
-const PIPELINED: &[&str] = &[
+pub(crate) const PIPELINED: &[&str] = &[
     "--d",
     "2",
     "--k",
@@ -282,7 +282,7 @@ fn the_pipelined_engine_fails_as_verify_does_cycle_for_cycle() {
 
 // Z2xZ2xZ2: 8 nodes, 8 * 8 = 64 pairs (A = B among them); 1-bit digits of radix 2 leave no
 // digit out of range.
-const MRNS: &[&str] = &["mrns", "--radices", "2,2,2", "--pairs", "all"];
+pub(crate) const MRNS: &[&str] = &["mrns", "--radices", "2,2,2", "--pairs", "all"];
 passes_everywhere!(mrns_path_generator, MRNS, Some(64));
 
 #[test]
@@ -292,7 +292,7 @@ fn the_mrns_path_generator_prints_the_failures_verify_prints() {
     fails_as_verify_does("mrns", MRNS, "rows-frozen-while-shortest");
 }
 
-const SWITCH: &[&str] = &["switch", "--d", "2", "--cycles", "300"];
+pub(crate) const SWITCH: &[&str] = &["switch", "--d", "2", "--cycles", "300"];
 passes_everywhere!(switch, SWITCH, None);
 
 #[test]
@@ -300,7 +300,7 @@ fn the_switch_fails_with_verify_s_lines() {
     fails_as_verify_does("switch", SWITCH, "nack-not-returned");
 }
 
-const ROUTER: &[&str] = &["router", "--d", "2", "--k", "3", "--cycles", "300"];
+pub(crate) const ROUTER: &[&str] = &["router", "--d", "2", "--k", "3", "--cycles", "300"];
 passes_everywhere!(router, ROUTER, None);
 
 #[test]
@@ -308,7 +308,7 @@ fn the_router_fails_with_verify_s_lines() {
     fails_as_verify_does("router", ROUTER, "padding-forgotten");
 }
 
-const NETWORK: &[&str] = &[
+pub(crate) const NETWORK: &[&str] = &[
     "network", "--d", "2", "--k", "3", "--cycles", "300", "--rate", "0.02",
 ];
 passes_everywhere!(network, NETWORK, None);
@@ -372,7 +372,7 @@ fn fails_as_verify_does(name: &str, args: &[&str], fault: &str) {
 
 // LDI(18,3), Theorem 3: every node, destination and header of the diameter
 // h = ceil(log3 18) = 3: 18 * 18 * 3 = 972 vectors.
-const LDI: &[&str] = &["ldi", "--m", "18", "--s", "3"];
+pub(crate) const LDI: &[&str] = &["ldi", "--m", "18", "--s", "3"];
 passes_everywhere!(ldi_unit, LDI, Some(972));
 
 #[test]
@@ -380,7 +380,7 @@ fn the_ldi_unit_fails_with_reversed_digits_as_verify_does() {
     fails_as_verify_does("ldi", LDI, "digits-reversed");
 }
 
-const TORUS: &[&str] = &[
+pub(crate) const TORUS: &[&str] = &[
     "torus",
     "--k",
     "3",
@@ -409,6 +409,9 @@ fn the_same_command_writes_the_same_bytes() {
         "tb/tb_kautz_route_gen.v",
         "tb/tb_kautz_route_gen.vhd",
         "tb/README.md",
+        "tb/cocotb.json",
+        "tb/cocotb_sequence.py",
+        "tb/cocotb_run.py",
         "manifest.json",
         "kautz_route_gen.core",
     ] {

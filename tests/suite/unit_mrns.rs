@@ -18,6 +18,7 @@ use kautzgen::sim::Simulator;
 use kautzgen::sim::bits::Bits;
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::sequence::{Mode, Options, SequenceReport, SequenceUnit, testbench, verify};
+use kautzgen::sim::testbench::Rendered;
 use kautzgen::sim::vectors::Shard;
 use kautzgen::sim::verilator::Verilator;
 use kautzgen::topology::mrns::Address;
@@ -102,8 +103,11 @@ fn the_generic_testbenches_are_lint_clean() {
                 .collect::<Vec<_>>()
         };
         let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-        let (tb, verilog) =
-            testbench(&unit, &d, Language::Verilog, Mode::Record { wave: true }).unwrap();
+        let Rendered {
+            top: tb,
+            text: verilog,
+            ..
+        } = testbench(&unit, &d, Language::Verilog, Mode::Record { wave: true }).unwrap();
         let tb_v = dir.join(format!("{tb}.v"));
         std::fs::write(&tb_v, verilog).unwrap();
         let lint = Command::new("verilator")
@@ -114,8 +118,11 @@ fn the_generic_testbenches_are_lint_clean() {
             .expect("verilator runs (make deps installs it)");
         assert!(lint.status.success(), "{radices:?}: {}", text(&lint.stderr));
         assert_eq!(text(&lint.stderr), "", "{radices:?}");
-        let (tb, vhdl) =
-            testbench(&unit, &d, Language::Vhdl, Mode::Record { wave: false }).unwrap();
+        let Rendered {
+            top: tb,
+            text: vhdl,
+            ..
+        } = testbench(&unit, &d, Language::Vhdl, Mode::Record { wave: false }).unwrap();
         let tb_vhd = dir.join(format!("{tb}.vhd"));
         std::fs::write(&tb_vhd, vhdl).unwrap();
         std::fs::create_dir(dir.join("work")).unwrap();

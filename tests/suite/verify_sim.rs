@@ -451,13 +451,14 @@ fn testbenches_are_lint_clean() {
         .unwrap()
     };
     let tb_v = dir.join("tb_kautz_route_gen.v");
-    let (_, text_v) = sequence::testbench(
+    let text_v = sequence::testbench(
         &unit,
         &design,
         Language::Verilog,
         Mode::Record { wave: true },
     )
-    .unwrap();
+    .unwrap()
+    .text;
     std::fs::write(&tb_v, text_v).unwrap();
     let lint = Command::new("verilator")
         .args([
@@ -474,8 +475,10 @@ fn testbenches_are_lint_clean() {
     assert!(lint.status.success(), "{}", text(&lint.stderr));
     assert_eq!(text(&lint.stderr), "");
     let tb_vhd = dir.join("tb_kautz_route_gen.vhd");
-    let (_, text_vhd) =
-        sequence::testbench(&unit, &design, Language::Vhdl, Mode::Record { wave: false }).unwrap();
+    let text_vhd =
+        sequence::testbench(&unit, &design, Language::Vhdl, Mode::Record { wave: false })
+            .unwrap()
+            .text;
     std::fs::write(&tb_vhd, text_vhd).unwrap();
     std::fs::create_dir(dir.join("work")).unwrap();
     let analyse = Command::new("ghdl")

@@ -10,4 +10,5 @@ pub mod kautz_route;
 pub mod ldi_units;
 pub mod mrns_path_gen;
 pub mod network;
+pub mod selftest;
 pub mod torus_router;

@@ -96,39 +96,45 @@ pub struct Network(pub NetworkParams, TopologyArgs);
 impl Network {
     /// The unit the options describe, validated.
     fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let built = args.topology.build().map_err(input_error)?;
         let top = top.unwrap_or(args.topology.kind.network_top());
-        let params = match built {
-            Built::Kautz(graph) => NetworkParams::new(
-                graph.d() as u64,
-                graph.k() as u64,
-                args.max_bytes,
-                args.arbiter,
-                top,
-            ),
-            Built::Table(plan) => NetworkParams::table(plan, args.max_bytes, args.arbiter, top),
-        }
-        .map_err(input_error)?;
-        if args.clocking == SwitchClocking::SelfTimed && params.graph().is_none() {
-            return Err(input_error(
-                "--clocking self-timed builds K(d,k) networks only; the other topologies are synchronous",
-            ));
-        }
-        if args.clocking == SwitchClocking::SelfTimed && args.flow != Flow::Nack {
-            return Err(input_error(
-                "--flow vct and saf are built synchronous; the self-timed switch is the paper's, --flow nack",
-            ));
-        }
-        if args.flow != Flow::Nack && args.arbiter == Arbiter::Fixed {
-            return Err(input_error(format!(
-                "--flow {} needs round-robin switches: a fixed arbiter can keep a buffered worm waiting for ever (docs/flow-control.md)",
-                args.flow.name()
-            )));
-        }
-        let params = params.with_flow(args.flow);
-        let network = Network(params.with_clocking(args.clocking), args.topology);
+        let params = params(&args, top)?;
+        let network = Network(params, args.topology);
         Ok(Box::new(network) as Box<dyn HardwareUnit>)
     }
+}
+
+/// The network the options describe under the top `top`, validated: what `generate
+/// network` builds, and what `kautzgen board` tests.
+pub fn params(args: &Args, top: &str) -> Result<NetworkParams, InputError> {
+    let built = args.topology.build().map_err(input_error)?;
+    let params = match built {
+        Built::Kautz(graph) => NetworkParams::new(
+            graph.d() as u64,
+            graph.k() as u64,
+            args.max_bytes,
+            args.arbiter,
+            top,
+        ),
+        Built::Table(plan) => NetworkParams::table(plan, args.max_bytes, args.arbiter, top),
+    }
+    .map_err(input_error)?;
+    if args.clocking == SwitchClocking::SelfTimed && params.graph().is_none() {
+        return Err(input_error(
+            "--clocking self-timed builds K(d,k) networks only; the other topologies are synchronous",
+        ));
+    }
+    if args.clocking == SwitchClocking::SelfTimed && args.flow != Flow::Nack {
+        return Err(input_error(
+            "--flow vct and saf are built synchronous; the self-timed switch is the paper's, --flow nack",
+        ));
+    }
+    if args.flow != Flow::Nack && args.arbiter == Arbiter::Fixed {
+        return Err(input_error(format!(
+            "--flow {} needs round-robin switches: a fixed arbiter can keep a buffered worm waiting for ever (docs/flow-control.md)",
+            args.flow.name()
+        )));
+    }
+    Ok(params.with_flow(args.flow).with_clocking(args.clocking))
 }
 
 impl HardwareUnit for Network {

@@ -11,8 +11,9 @@
 //! <top>.config|asc   the placed design, then <top>.bit|bin
 //! ```
 //!
-//! A design whose LUTs exceed the device's is refused before placement, and one whose
-//! maximum frequency is below the board's clock after it: [`BoardError::DoesNotFit`] and
+//! A design with more logic cells than the device (nextpnr's utilisation table, printed
+//! when it packs, before it fails to place them) and one whose maximum frequency is below
+//! the board's clock are refused: [`BoardError::DoesNotFit`] and
 //! [`BoardError::MissesClock`], the user's choice of network to blame.
 
 use super::{Board, Family};
@@ -29,13 +30,13 @@ pub enum BoardError {
     #[error(transparent)]
     Synth(#[from] SynthError),
     #[error(
-        "the self-test of the {network} does not fit the {board}'s {device}: {luts} LUTs of its {capacity} ({percent}%); choose a smaller network or --max-bytes (docs/board.md)"
+        "the self-test of the {network} does not fit the {board}'s {device}: {cells} logic cells of its {capacity} ({percent}%); choose a smaller network or --max-bytes (docs/board.md)"
     )]
     DoesNotFit {
         network: String,
         board: &'static str,
         device: &'static str,
-        luts: u64,
+        cells: u64,
         capacity: u64,
         percent: u64,
     },
@@ -112,16 +113,6 @@ pub fn build(
             message: format!("no module {top}"),
         })?;
     let counts = target.count(&cells);
-    if counts.luts > board.luts() {
-        return Err(BoardError::DoesNotFit {
-            network: network.to_string(),
-            board: board.name(),
-            device: board.device(),
-            luts: counts.luts,
-            capacity: board.luts(),
-            percent: counts.luts * 100 / board.luts(),
-        });
-    }
     let clock_mhz = board.clock_hz() as f64 / 1e6;
     let ext = super::constraints::extension(board);
     let (placed_flag, placed) = match board.family() {
@@ -148,7 +139,26 @@ pub fn build(
         .map(String::from),
     );
     progress(&format!("{} at {clock_mhz} MHz", target.nextpnr().program));
-    target.nextpnr().run_ok(&args, work, "nextpnr.log")?;
+    let placed_run = target.nextpnr().run(&args, work, "nextpnr.log")?;
+    if !placed_run.success {
+        // nextpnr packs before it places: a design with more logic cells than the device
+        // says so in its utilisation table, and fails placing them.
+        let overfull = target
+            .logic_cells()
+            .iter()
+            .find_map(|cell| overfull(&placed_run.log, cell));
+        if let Some((used, available)) = overfull {
+            return Err(BoardError::DoesNotFit {
+                network: network.to_string(),
+                board: board.name(),
+                device: board.device(),
+                cells: used,
+                capacity: available,
+                percent: used * 100 / available,
+            });
+        }
+        target.nextpnr().run_ok(&args, work, "nextpnr.log")?;
+    }
     let report: PnrReport = read_json("nextpnr report", &work.join("report.json"))?;
     let fmax = report
         .fmax
@@ -185,4 +195,30 @@ pub fn build(
         logic_cells,
         fmax_mhz: fmax,
     })
+}
+
+/// nextpnr's utilisation of `cell` in `log` (`Info: \t ICESTORM_LC:  5820/ 5280   110%`)
+/// when it exceeds the device's: (used, available).
+fn overfull(log: &str, cell: &str) -> Option<(u64, u64)> {
+    log.lines().find_map(|line| {
+        let rest = line.trim_start_matches("Info:").trim().strip_prefix(cell)?;
+        let (used, rest) = rest.strip_prefix(':')?.split_once('/')?;
+        let available = rest.split_whitespace().next()?;
+        let (used, available) = (used.trim().parse().ok()?, available.parse().ok()?);
+        (used > available).then_some((used, available))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overfull;
+
+    #[test]
+    fn an_overfull_device_is_read_from_the_log() {
+        let log = "Info: Device utilisation:\nInfo: \t         ICESTORM_LC:  5820/ 5280   110%\nInfo: \t        ICESTORM_RAM:     0/   30     0%\n";
+        assert_eq!(overfull(log, "ICESTORM_LC"), Some((5820, 5280)));
+        assert_eq!(overfull(log, "ICESTORM_RAM"), None);
+        let fits = "Info: \t         ICESTORM_LC:  2971/ 5280    56%\n";
+        assert_eq!(overfull(fits, "ICESTORM_LC"), None);
+    }
 }

@@ -59,14 +59,10 @@ impl Board for Icebreaker {
     }
 
     fn default_network(&self) -> DefaultNetwork {
-        DefaultNetwork { d: 2, k: 2, max_bytes: 4 }
+        DefaultNetwork { d: 2, k: 1, max_bytes: 4 }
     }
 
     fn program(&self, file: &str) -> String {
         format!("iceprog {file}")
-    }
-
-    fn luts(&self) -> u64 {
-        5_280
     }
 }

@@ -65,8 +65,6 @@ pub trait Board: Sync {
     fn default_network(&self) -> DefaultNetwork;
     /// The command that loads the bitstream `file` into the board.
     fn program(&self, file: &str) -> String;
-    /// LUTs the device has, for refusing a design that cannot fit before placing it.
-    fn luts(&self) -> u64;
 
     /// The ports of the top that are active low on this board.
     fn active_low(&self) -> Vec<&'static str> {

@@ -64,8 +64,4 @@ impl Board for Ulx3s {
     fn program(&self, file: &str) -> String {
         format!("openFPGALoader -b ulx3s {file}")
     }
-
-    fn luts(&self) -> u64 {
-        83_640
-    }
 }

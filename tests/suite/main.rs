@@ -10,6 +10,7 @@ mod common;
 mod arch_parallel;
 mod arch_pipelined;
 mod board_selftest;
+mod cli_board;
 mod c_element;
 mod cli_export;
 mod cli_interrupt;

@@ -75,7 +75,11 @@ mod tests {
             assert!(lpf.contains(line), "{line} in\n{lpf}");
         }
         let pcf = file(find("icebreaker").unwrap(), "kautz_selftest");
-        for line in ["set_io clk 35\n", "set_io uart_tx 9\n", "set_io led_fail 11\n"] {
+        for line in [
+            "set_io clk 35\n",
+            "set_io uart_tx 9\n",
+            "set_io led_fail 11\n",
+        ] {
             assert!(pcf.contains(line), "{line} in\n{pcf}");
         }
     }

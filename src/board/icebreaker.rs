@@ -12,13 +12,55 @@ pub struct Icebreaker;
 /// snap-off board's BTN1 pauses; the green LED passes, the red one fails (both active
 /// low), the snap-off board's LED1 shows activity; TX is the line into the FTDI chip.
 const PINS: &[Pin] = &[
-    Pin { port: "clk", site: "35", net: "CLK", active_low: false, pull: None },
-    Pin { port: "btn_reset", site: "10", net: "BTN_N", active_low: true, pull: None },
-    Pin { port: "btn_pause", site: "20", net: "BTN1 (snap-off board)", active_low: false, pull: None },
-    Pin { port: "led_pass", site: "37", net: "LEDG_N", active_low: true, pull: None },
-    Pin { port: "led_fail", site: "11", net: "LEDR_N", active_low: true, pull: None },
-    Pin { port: "led_activity", site: "26", net: "LED1 (snap-off board)", active_low: false, pull: None },
-    Pin { port: "uart_tx", site: "9", net: "TX", active_low: false, pull: None },
+    Pin {
+        port: "clk",
+        site: "35",
+        net: "CLK",
+        active_low: false,
+        pull: None,
+    },
+    Pin {
+        port: "btn_reset",
+        site: "10",
+        net: "BTN_N",
+        active_low: true,
+        pull: None,
+    },
+    Pin {
+        port: "btn_pause",
+        site: "20",
+        net: "BTN1 (snap-off board)",
+        active_low: false,
+        pull: None,
+    },
+    Pin {
+        port: "led_pass",
+        site: "37",
+        net: "LEDG_N",
+        active_low: true,
+        pull: None,
+    },
+    Pin {
+        port: "led_fail",
+        site: "11",
+        net: "LEDR_N",
+        active_low: true,
+        pull: None,
+    },
+    Pin {
+        port: "led_activity",
+        site: "26",
+        net: "LED1 (snap-off board)",
+        active_low: false,
+        pull: None,
+    },
+    Pin {
+        port: "uart_tx",
+        site: "9",
+        net: "TX",
+        active_low: false,
+        pull: None,
+    },
 ];
 
 impl Board for Icebreaker {
@@ -59,7 +101,11 @@ impl Board for Icebreaker {
     }
 
     fn default_network(&self) -> DefaultNetwork {
-        DefaultNetwork { d: 2, k: 1, max_bytes: 4 }
+        DefaultNetwork {
+            d: 2,
+            k: 1,
+            max_bytes: 4,
+        }
     }
 
     fn program(&self, file: &str) -> String {

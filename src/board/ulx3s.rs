@@ -11,13 +11,55 @@ pub struct Ulx3s;
 /// The top's ports on the ULX3S: the buttons FIRE1 and FIRE2 (active high, pulled down),
 /// LEDs D0..D2 (active high), and the line into the FTDI chip's receiver.
 const PINS: &[Pin] = &[
-    Pin { port: "clk", site: "G2", net: "clk_25mhz", active_low: false, pull: Some("NONE") },
-    Pin { port: "btn_reset", site: "R1", net: "btn[1] (FIRE1)", active_low: false, pull: Some("DOWN") },
-    Pin { port: "btn_pause", site: "T1", net: "btn[2] (FIRE2)", active_low: false, pull: Some("DOWN") },
-    Pin { port: "led_pass", site: "B2", net: "led[0]", active_low: false, pull: None },
-    Pin { port: "led_fail", site: "C2", net: "led[1]", active_low: false, pull: None },
-    Pin { port: "led_activity", site: "C1", net: "led[2]", active_low: false, pull: None },
-    Pin { port: "uart_tx", site: "L4", net: "ftdi_rxd", active_low: false, pull: None },
+    Pin {
+        port: "clk",
+        site: "G2",
+        net: "clk_25mhz",
+        active_low: false,
+        pull: Some("NONE"),
+    },
+    Pin {
+        port: "btn_reset",
+        site: "R1",
+        net: "btn[1] (FIRE1)",
+        active_low: false,
+        pull: Some("DOWN"),
+    },
+    Pin {
+        port: "btn_pause",
+        site: "T1",
+        net: "btn[2] (FIRE2)",
+        active_low: false,
+        pull: Some("DOWN"),
+    },
+    Pin {
+        port: "led_pass",
+        site: "B2",
+        net: "led[0]",
+        active_low: false,
+        pull: None,
+    },
+    Pin {
+        port: "led_fail",
+        site: "C2",
+        net: "led[1]",
+        active_low: false,
+        pull: None,
+    },
+    Pin {
+        port: "led_activity",
+        site: "C1",
+        net: "led[2]",
+        active_low: false,
+        pull: None,
+    },
+    Pin {
+        port: "uart_tx",
+        site: "L4",
+        net: "ftdi_rxd",
+        active_low: false,
+        pull: None,
+    },
 ];
 
 impl Board for Ulx3s {
@@ -58,7 +100,11 @@ impl Board for Ulx3s {
     }
 
     fn default_network(&self) -> DefaultNetwork {
-        DefaultNetwork { d: 2, k: 3, max_bytes: 16 }
+        DefaultNetwork {
+            d: 2,
+            k: 3,
+            max_bytes: 16,
+        }
     }
 
     fn program(&self, file: &str) -> String {

@@ -3,8 +3,8 @@
 
 use crate::board::{self, Board, constraints, flow};
 use crate::choice::Choice;
-use crate::cli::progress;
 use crate::cli::input_error;
+use crate::cli::progress;
 use crate::emit::names::Language;
 use crate::emit::{Provenance, render};
 use crate::fabric::switch::{Arbiter, Flow};
@@ -157,7 +157,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         built.fmax_mhz,
         board.clock_hz() as f64 / 1e6,
     );
-    println!("load it with: {}", board.program(&path.display().to_string()));
+    println!(
+        "load it with: {}",
+        board.program(&path.display().to_string())
+    );
     Ok(())
 }
 

@@ -48,11 +48,7 @@ impl Run {
     fn bytes(&self) -> Vec<(u64, u8)> {
         let mut bytes = Vec::new();
         let mut from = 0;
-        while let Some(&(start, _)) = self
-            .tx
-            .iter()
-            .find(|&&(c, level)| c >= from && !level)
-        {
+        while let Some(&(start, _)) = self.tx.iter().find(|&&(c, level)| c >= from && !level) {
             if start + 10 * BIT > self.end {
                 break;
             }
@@ -95,7 +91,9 @@ fn counts(line: &str) -> [u64; 4] {
             .unwrap_or_else(|| panic!("{line:?}: field {i} is not {name}="));
         assert_eq!(digits.len(), 8, "{line:?}");
         assert!(
-            digits.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+            digits
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
             "{line:?}: lower-case hex"
         );
         counts[i] = u64::from_str_radix(digits, 16).unwrap();
@@ -110,15 +108,23 @@ fn simulate(extra: &[&str], cycles: u64, pause_at: u64) -> Run {
     let dir = scratch.path().join("top");
     let dir_text = dir.to_str().unwrap();
     let mut args = vec![
-        "board", "ulx3s", "--d", "2", "--k", "3", "--report-cycles", REPORT, "--no-bitstream",
-        "--out", dir_text,
+        "board",
+        "ulx3s",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--report-cycles",
+        REPORT,
+        "--no-bitstream",
+        "--out",
+        dir_text,
     ];
     args.extend(extra);
     let (status, _, stderr) = kautzgen(&args);
     assert_eq!(status, 0, "{stderr}");
     let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     let sources: Vec<String> = manifest["verilog"]
         .as_array()
         .unwrap()
@@ -140,14 +146,30 @@ fn build(work: &Path, sources: &[String]) {
     let mut command = Command::new("verilator");
     command
         .current_dir(work)
-        .args(["--cc", "--exe", "--build", "-Wno-fatal", "--top-module", "kautz_selftest"])
-        .args(["-Mdir", "obj", "-o", "sim", "-MAKEFLAGS", "VM_PARALLEL_BUILDS=0"])
+        .args([
+            "--cc",
+            "--exe",
+            "--build",
+            "-Wno-fatal",
+            "--top-module",
+            "kautz_selftest",
+        ])
+        .args([
+            "-Mdir",
+            "obj",
+            "-o",
+            "sim",
+            "-MAKEFLAGS",
+            "VM_PARALLEL_BUILDS=0",
+        ])
         .args(sources)
         .arg("tb.cpp");
     let output = match command.output() {
         Ok(output) => output,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            panic!("verilator is not installed: install it with `apt-get install verilator`, or run `make deps`")
+            panic!(
+                "verilator is not installed: install it with `apt-get install verilator`, or run `make deps`"
+            )
         }
         Err(e) => panic!("verilator: {e}"),
     };
@@ -197,7 +219,12 @@ fn the_self_test_counts_every_message_and_finds_no_corruption() {
     // new one started.
     let [sent, delivered, failed, _] = counts[2];
     assert_eq!(sent, delivered + failed, "{:?}", lines[2]);
-    assert!(sent - counts[1][0] <= NODES, "{:?} after {:?}", lines[2], lines[1]);
+    assert!(
+        sent - counts[1][0] <= NODES,
+        "{:?} after {:?}",
+        lines[2],
+        lines[1]
+    );
     // The lines start a report period apart.
     let period: u64 = REPORT.parse().unwrap();
     assert_eq!(lines[1].0 - lines[0].0, period);
@@ -217,5 +244,9 @@ fn the_checkers_catch_swapped_links() {
     assert_eq!(lines.len(), 1, "{:?}", lines);
     let [_, _, _, corrupt] = counts(&lines[0].1);
     assert!(corrupt > 0, "{:?}", lines[0]);
-    assert_eq!(&run.leds_at(run.end - 1)[..2], &[false, true], "fail, not pass");
+    assert_eq!(
+        &run.leds_at(run.end - 1)[..2],
+        &[false, true],
+        "fail, not pass"
+    );
 }

@@ -8,8 +8,14 @@ use crate::common::{CLOCKED_LINT, assert_lint_clean, kautzgen};
 fn the_boards_are_listed_and_bad_requests_refused() {
     let (status, stdout, _) = kautzgen(&["board", "--help"]);
     assert_eq!(status, 0);
-    assert!(stdout.contains("ulx3s:      ULX3S: ECP5 LFE5U-85F (CABGA381), 25 MHz"), "{stdout}");
-    assert!(stdout.contains("icebreaker: iCEBreaker: iCE40UP5K (SG48), 12 MHz"), "{stdout}");
+    assert!(
+        stdout.contains("ulx3s:      ULX3S: ECP5 LFE5U-85F (CABGA381), 25 MHz"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("icebreaker: iCEBreaker: iCE40UP5K (SG48), 12 MHz"),
+        "{stdout}"
+    );
     let scratch = tempfile::tempdir().unwrap();
     let out = scratch.path().join("top");
     let out = out.to_str().unwrap();
@@ -29,13 +35,23 @@ fn the_boards_are_listed_and_bad_requests_refused() {
     ];
     for (args, message) in refusals {
         let (status, stdout, stderr) = kautzgen(&args);
-        assert_eq!((status, stdout.as_str(), stderr), (2, "", message), "{args:?}");
-        assert!(!scratch.path().join("top").exists(), "{args:?} wrote nothing");
+        assert_eq!(
+            (status, stdout.as_str(), stderr),
+            (2, "", message),
+            "{args:?}"
+        );
+        assert!(
+            !scratch.path().join("top").exists(),
+            "{args:?} wrote nothing"
+        );
     }
     let (status, _, stderr) = kautzgen(&["board", "de0", "--out", out]);
     assert_eq!(status, 2);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("'de0'") && stderr.contains("ulx3s, icebreaker"), "{stderr}");
+    assert!(
+        stderr.contains("'de0'") && stderr.contains("ulx3s, icebreaker"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -43,8 +59,17 @@ fn the_self_test_top_is_lint_clean_in_both_languages() {
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path().join("top");
     let out = dir.to_str().unwrap();
-    let (status, stdout, stderr) =
-        kautzgen(&["board", "icebreaker", "--d", "2", "--k", "2", "--no-bitstream", "--out", out]);
+    let (status, stdout, stderr) = kautzgen(&[
+        "board",
+        "icebreaker",
+        "--d",
+        "2",
+        "--k",
+        "2",
+        "--no-bitstream",
+        "--out",
+        out,
+    ]);
     assert_eq!(status, 0, "{stderr}");
     assert_eq!(
         stdout,
@@ -53,19 +78,31 @@ fn the_self_test_top_is_lint_clean_in_both_languages() {
         )
     );
     let pcf = std::fs::read_to_string(dir.join("kautz_selftest.pcf")).unwrap();
-    for pin in ["set_io clk 35", "set_io btn_reset 10", "set_io led_pass 37", "set_io uart_tx 9"] {
+    for pin in [
+        "set_io clk 35",
+        "set_io btn_reset 10",
+        "set_io led_pass 37",
+        "set_io uart_tx 9",
+    ] {
         assert!(pcf.contains(pin), "{pin} in\n{pcf}");
     }
     // The LEDs and the reset button of the iCEBreaker are active low: the top inverts them.
     let top = std::fs::read_to_string(dir.join("verilog/kautz_selftest.v")).unwrap();
-    assert!(top.contains("assign led_fail = (~(corrupt_count != 32'd0));"), "{top}");
+    assert!(
+        top.contains("assign led_fail = (~(corrupt_count != 32'd0));"),
+        "{top}"
+    );
     assert_lint_clean(&dir, &CLOCKED_LINT, "the iCEBreaker's K(2,2) self-test");
 }
 
 /// The bitstream in `dir` holds `sync` somewhere: the family's preamble.
 fn assert_bitstream(path: &std::path::Path, sync: &[u8]) {
     let bits = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(bits.windows(sync.len()).any(|w| w == sync), "{} has no preamble", path.display());
+    assert!(
+        bits.windows(sync.len()).any(|w| w == sync),
+        "{} has no preamble",
+        path.display()
+    );
 }
 
 /// The Fmax nextpnr reported in `dir/report.json`, which must be at least `clock_mhz`.

@@ -57,7 +57,12 @@ pub fn counter_module(top: &str, inc_bits: u32) -> Module {
     let inc = m.input("inc", inc_bits, "events this cycle");
     let count = m.output("count", COUNTER_BITS, "events since reset");
     let wide = zext(inc.into(), inc_bits, COUNTER_BITS);
-    m.register(count, 0, Expr::from(count) + wide, "adds this cycle's events");
+    m.register(
+        count,
+        0,
+        Expr::from(count) + wide,
+        "adds this cycle's events",
+    );
     m
 }
 
@@ -96,7 +101,11 @@ pub fn uart_module(top: &str, bit_cycles: u64) -> Module {
     let tx = m.output("tx", 1, "the serial line, idle high");
     let bw = bits_for(bit_cycles);
     let busy = m.internal("busy", 1, "a byte is being sent");
-    let shift = m.internal("shift", 9, "the bits still to send after the current one, stop bit on top");
+    let shift = m.internal(
+        "shift",
+        9,
+        "the bits still to send after the current one, stop bit on top",
+    );
     let left = m.internal("left", 4, "bits still to send after the current one");
     let baud = m.internal("baud", bw, "clocks left of the current bit, minus one");
     let take = m.internal("take", 1, "a byte is taken this cycle");
@@ -187,7 +196,11 @@ pub fn uart_module(top: &str, bit_cycles: u64) -> Module {
         Expr::mux(
             Expr::from(take).or(bit_end.into()),
             reload,
-            Expr::mux(busy.into(), Expr::from(baud) - Expr::konst(bw, 1), baud.into()),
+            Expr::mux(
+                busy.into(),
+                Expr::from(baud) - Expr::konst(bw, 1),
+                baud.into(),
+            ),
         ),
         "counts each bit's clocks down",
     );
@@ -212,14 +225,34 @@ pub fn reset_module(top: &str) -> Module {
         ],
     );
     m.clocked();
-    let reset_button = m.input("reset_button", 1, "the reset button is pressed (asynchronous)");
-    let pause_button = m.input("pause_button", 1, "the pause button is pressed (asynchronous)");
+    let reset_button = m.input(
+        "reset_button",
+        1,
+        "the reset button is pressed (asynchronous)",
+    );
+    let pause_button = m.input(
+        "pause_button",
+        1,
+        "the pause button is pressed (asynchronous)",
+    );
     let reset = m.output("reset", 1, "the reset of the rest of the design");
     let pause = m.output("pause", 1, "the pause button, on the clock");
-    let r1 = m.internal("reset_meta", 1, "first synchroniser stage of the reset button");
+    let r1 = m.internal(
+        "reset_meta",
+        1,
+        "first synchroniser stage of the reset button",
+    );
     let r2 = m.internal("reset_sync", 1, "the reset button, on the clock");
-    let p1 = m.internal("pause_meta", 1, "first synchroniser stage of the pause button");
-    let count = m.internal("count", 4, "clocks since power-up or the reset button, to 15");
+    let p1 = m.internal(
+        "pause_meta",
+        1,
+        "first synchroniser stage of the pause button",
+    );
+    let count = m.internal(
+        "count",
+        4,
+        "clocks since power-up or the reset button, to 15",
+    );
     m.register(r1, 0, reset_button.into(), "");
     m.register(r2, 0, r1.into(), "");
     m.register(p1, 0, pause_button.into(), "");
@@ -231,7 +264,11 @@ pub fn reset_module(top: &str) -> Module {
         Expr::mux(
             r2.into(),
             Expr::zero(4),
-            Expr::mux(full.clone(), count.into(), Expr::from(count) + Expr::konst(4, 1)),
+            Expr::mux(
+                full.clone(),
+                count.into(),
+                Expr::from(count) + Expr::konst(4, 1),
+            ),
         ),
         "restarts with the button, stops at 15",
     );

@@ -89,10 +89,9 @@ impl XorMap {
 
     /// The map applied to `input`, as software.
     pub fn apply(&self, input: u128) -> u128 {
-        self.rows
-            .iter()
-            .enumerate()
-            .fold(0, |out, (i, row)| out | u128::from((row & input).count_ones() % 2 == 1) << i)
+        self.rows.iter().enumerate().fold(0, |out, (i, row)| {
+            out | u128::from((row & input).count_ones() % 2 == 1) << i
+        })
     }
 
     /// The map in hardware: `input` lists the input's parts, most significant first (as
@@ -164,7 +163,10 @@ mod tests {
             let next = lfsr_clock(state);
             assert_eq!(lfsr.apply(u128::from(state)), u128::from(next));
             let (c, b) = (state as u8, (state >> 8) as u8);
-            assert_eq!(crc.apply(u128::from(c) << 8 | u128::from(b)), u128::from(crc8_step(c, b)));
+            assert_eq!(
+                crc.apply(u128::from(c) << 8 | u128::from(b)),
+                u128::from(crc8_step(c, b))
+            );
             let (dst, src) = (u64::from(state & 63), u64::from(state >> 6 & 63));
             let both = u128::from(dst) << 6 | u128::from(src);
             assert_eq!(header.apply(both), u128::from(crc8_header(dst, src, 6)));

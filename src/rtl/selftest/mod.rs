@@ -28,11 +28,27 @@ pub const BAUD: u64 = 115_200;
 pub const PORTS: [(&str, Direction, &str); 7] = [
     ("clk", Direction::Input, "the board's oscillator"),
     ("btn_reset", Direction::Input, "the reset button"),
-    ("btn_pause", Direction::Input, "the pause button: no new messages while held"),
-    ("led_pass", Direction::Output, "no corruption so far, and traffic flowing"),
+    (
+        "btn_pause",
+        Direction::Input,
+        "the pause button: no new messages while held",
+    ),
+    (
+        "led_pass",
+        Direction::Output,
+        "no corruption so far, and traffic flowing",
+    ),
     ("led_fail", Direction::Output, "a message arrived corrupted"),
-    ("led_activity", Direction::Output, "toggles every 4096 delivered messages"),
-    ("uart_tx", Direction::Output, "the counters, a line per report period, 115200 8N1"),
+    (
+        "led_activity",
+        Direction::Output,
+        "toggles every 4096 delivered messages",
+    ),
+    (
+        "uart_tx",
+        Direction::Output,
+        "the counters, a line per report period, 115200 8N1",
+    ),
 ];
 
 /// The bit of the delivered count the activity LED shows: it toggles every 4096.
@@ -159,7 +175,9 @@ fn bit_cycles(clock_hz: u64) -> u64 {
 pub fn design(params: &SelftestParams) -> Design {
     let network = whole::design(&params.network);
     let router_name = format!("{}_router", params.network.top);
-    let router = network.module(&router_name).expect("the network has its router");
+    let router = network
+        .module(&router_name)
+        .expect("the network has its router");
     let shape = params.shape(router);
     let top = &params.top;
     let n = shape.nodes;
@@ -178,7 +196,9 @@ pub fn design(params: &SelftestParams) -> Design {
         [&generator, &checker, &counter, &reporter, &reset],
     );
     let mut modules = network.modules;
-    modules.extend([lfsr, generator, checker, counter, uart, reporter, reset, top_module]);
+    modules.extend([
+        lfsr, generator, checker, counter, uart, reporter, reset, top_module,
+    ]);
     let mut design_params: BTreeMap<String, u64> = network.params;
     design_params.insert("clock_hz".to_string(), params.clock_hz);
     design_params.insert("report_cycles".to_string(), params.report_cycles);
@@ -257,13 +277,20 @@ fn top_module(
         for (name, &signal) in wires {
             connections.add(&network.port_named(&format!("{prefix}_{name}")), signal);
         }
-        connections.add(&network.port_named(&format!("{prefix}_fault")), Expr::bit(false));
+        connections.add(
+            &network.port_named(&format!("{prefix}_fault")),
+            Expr::bit(false),
+        );
         connections.add(
             &network.port_named(&format!("{prefix}_link_fault")),
             Expr::zero(params.network.ports() as u32),
         );
     }
-    m.instance("u_network", connections, "The network under test; no node or link marked faulty.");
+    m.instance(
+        "u_network",
+        connections,
+        "The network under test; no node or link marked faulty.",
+    );
 
     let mut events: BTreeMap<&str, Vec<Expr>> = BTreeMap::new();
     let kw = shape.address_bits;
@@ -275,7 +302,10 @@ fn top_module(
             let signal = m.internal(
                 &format!("{prefix}_{name}"),
                 1,
-                &format!("node {}: one clock per message {name}", params.network.plan().node_name(v)),
+                &format!(
+                    "node {}: one clock per message {name}",
+                    params.network.plan().node_name(v)
+                ),
             );
             events.entry(name).or_default().push(signal.into());
             signal
@@ -288,9 +318,15 @@ fn top_module(
         let mut gen_connections = Connections::of(generator)
             .bind(&generator.port_named("clk"), clk)
             .bind(&generator.port_named("rst"), rst)
-            .bind(&generator.port_named("seed"), Expr::konst(32, params.node_seed(v).into()))
+            .bind(
+                &generator.port_named("seed"),
+                Expr::konst(32, params.node_seed(v).into()),
+            )
             .bind(&generator.port_named("node"), word.clone())
-            .bind(&generator.port_named("self_index"), Expr::konst(ib, v as u64))
+            .bind(
+                &generator.port_named("self_index"),
+                Expr::konst(ib, v as u64),
+            )
             .bind(&generator.port_named("pause"), pause)
             .bind(&generator.port_named("sent"), sent)
             .bind(&generator.port_named("delivered"), delivered)
@@ -329,7 +365,10 @@ fn top_module(
             Connections::of(counter)
                 .bind(&counter.port_named("clk"), clk)
                 .bind(&counter.port_named("rst"), rst)
-                .bind(&counter.port_named("inc"), blocks::popcount(pulses, inc_bits))
+                .bind(
+                    &counter.port_named("inc"),
+                    blocks::popcount(pulses, inc_bits),
+                )
                 .bind(&counter.port_named("count"), count),
             match name {
                 "corrupt" => "Corrupted arrivals, and verdicts no working network gives.",
@@ -338,7 +377,11 @@ fn top_module(
         );
         counts.push(count);
     }
-    let flowing = m.internal("flowing", 1, "a message was delivered in the last report period");
+    let flowing = m.internal(
+        "flowing",
+        1,
+        "a message was delivered in the last report period",
+    );
     let mut report_connections = Connections::of(reporter)
         .bind(&reporter.port_named("clk"), clk)
         .bind(&reporter.port_named("rst"), rst)

@@ -57,7 +57,9 @@ pub fn report_module(top: &str, uart: &Module, report_cycles: u64) -> Module {
     let mut m = Module::new(
         format!("{top}_report"),
         &[
-            &format!("Every {report_cycles} clocks: the four counters as one line of text on the UART,"),
+            &format!(
+                "Every {report_cycles} clocks: the four counters as one line of text on the UART,"
+            ),
             "\"sent=XXXXXXXX delivered=XXXXXXXX failed=XXXXXXXX corrupt=XXXXXXXX\\r\\n\" in hex.",
         ],
     );
@@ -99,7 +101,12 @@ pub fn report_module(top: &str, uart: &Module, report_cycles: u64) -> Module {
                 COUNTER_BITS,
                 &format!("the {name} counter at the last snapshot"),
             );
-            m.register(snap, 0, Expr::mux(tick.into(), count.into(), snap.into()), "");
+            m.register(
+                snap,
+                0,
+                Expr::mux(tick.into(), count.into(), snap.into()),
+                "",
+            );
             snap
         })
         .collect();
@@ -132,7 +139,13 @@ pub fn report_module(top: &str, uart: &Module, report_cycles: u64) -> Module {
             Char::Hex { .. } => None,
         })
         .collect();
-    m.case(fixed, index, fixed_arms, Expr::zero(8), "the line's fixed characters");
+    m.case(
+        fixed,
+        index,
+        fixed_arms,
+        Expr::zero(8),
+        "the line's fixed characters",
+    );
     let hex_positions: Vec<(usize, usize, u32)> = chars
         .iter()
         .enumerate()
@@ -153,7 +166,13 @@ pub fn report_module(top: &str, uart: &Module, report_cycles: u64) -> Module {
             (label(i), value)
         })
         .collect();
-    m.case(nibble, index, nibble_arms, Expr::zero(4), "the digit of the snapshot at index");
+    m.case(
+        nibble,
+        index,
+        nibble_arms,
+        Expr::zero(4),
+        "the digit of the snapshot at index",
+    );
     let hex_arms = hex_positions
         .iter()
         .map(|&(i, _, _)| (label(i), Expr::bit(true)))
@@ -174,7 +193,11 @@ pub fn report_module(top: &str, uart: &Module, report_cycles: u64) -> Module {
         Expr::mux(
             tick.into(),
             Expr::bit(true),
-            Expr::mux(take.clone().and(at_end.clone()), Expr::bit(false), busy.into()),
+            Expr::mux(
+                take.clone().and(at_end.clone()),
+                Expr::bit(false),
+                busy.into(),
+            ),
         ),
         "from a snapshot to the line's last character",
     );

@@ -106,7 +106,11 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
         "one clock: a verdict no working network gives (refused, or attempts out of range)",
     );
 
-    let random = m.internal("random", shape.random_bits(), "the LFSR's state, its low bits");
+    let random = m.internal(
+        "random",
+        shape.random_bits(),
+        "the LFSR's state, its low bits",
+    );
     m.instance(
         "u_lfsr",
         crate::rtl::ir::Connections::of(lfsr)
@@ -159,7 +163,11 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
         Expr::zero(ib),
         Expr::konst(ib, 1),
     );
-    m.assign(dst_index, Expr::from(pick) + skip, "the others, skipping this node");
+    m.assign(
+        dst_index,
+        Expr::from(pick) + skip,
+        "the others, skipping this node",
+    );
     let dst_word = m.internal("dst_word", kw, "the drawn destination's address word");
     let table = shape
         .words
@@ -167,16 +175,34 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
         .enumerate()
         .map(|(v, &word)| (Expr::konst(ib, v as u64), Expr::konst(kw, word)))
         .collect();
-    m.case(dst_word, dst_index, table, Expr::zero(kw), "every node's word by index");
+    m.case(
+        dst_word,
+        dst_index,
+        table,
+        Expr::zero(kw),
+        "every node's word by index",
+    );
     let length = match lb {
         0 => Expr::konst(8, 1),
         _ => zext(slice(random, pb, lb), lb, 8) + Expr::konst(8, 1),
     };
-    let header = m.internal("header_crc", 8, "the CRC of the drawn destination's and this node's words");
-    m.assign(header, crc8_header_map(kw).expr(&[(dst_word, kw), (node, kw)]), "");
+    let header = m.internal(
+        "header_crc",
+        8,
+        "the CRC of the drawn destination's and this node's words",
+    );
+    m.assign(
+        header,
+        crc8_header_map(kw).expr(&[(dst_word, kw), (node, kw)]),
+        "",
+    );
 
     let is = |s| Expr::from(state).eq(Expr::Named(s));
-    let start = m.internal("start", 1, "a message starts: pause over and a draw in range");
+    let start = m.internal(
+        "start",
+        1,
+        "a message starts: pause over and a draw in range",
+    );
     m.assign(
         start,
         Expr::and_all([
@@ -239,7 +265,11 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
         Expr::mux(
             start.into(),
             length,
-            Expr::mux(take.into(), Expr::from(remaining) - Expr::konst(8, 1), remaining.into()),
+            Expr::mux(
+                take.into(),
+                Expr::from(remaining) - Expr::konst(8, 1),
+                remaining.into(),
+            ),
         ),
         "",
     );
@@ -254,14 +284,21 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
         ),
         "from the header's CRC, over each byte handed over",
     );
-    m.register(dst, 0, Expr::mux(start.into(), dst_word.into(), dst.into()), "");
+    m.register(
+        dst,
+        0,
+        Expr::mux(start.into(), dst_word.into(), dst.into()),
+        "",
+    );
 
     let aw = shape.attempt_bits;
     let status_is = |v| Expr::from(res_status).eq(Expr::konst(2, v));
     let attempts = Expr::from(res_attempts);
-    let in_range = Expr::from(res_attempts)
-        .ne(Expr::zero(aw))
-        .and(below(attempts.clone(), aw, shape.routes + 1));
+    let in_range = Expr::from(res_attempts).ne(Expr::zero(aw)).and(below(
+        attempts.clone(),
+        aw,
+        shape.routes + 1,
+    ));
     let good_delivery = m.internal("good_delivery", 1, "delivered after 1..=d attempts");
     let good_failure = m.internal("good_failure", 1, "failed after d attempts");
     m.assign(good_delivery, status_is(0).and(in_range), "");
@@ -271,8 +308,18 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
         "",
     );
     m.register(sent, 0, handed, "");
-    m.register(delivered, 0, Expr::from(res_valid).and(good_delivery.into()), "");
-    m.register(failed, 0, Expr::from(res_valid).and(good_failure.into()), "");
+    m.register(
+        delivered,
+        0,
+        Expr::from(res_valid).and(good_delivery.into()),
+        "",
+    );
+    m.register(
+        failed,
+        0,
+        Expr::from(res_valid).and(good_failure.into()),
+        "",
+    );
     m.register(
         bad,
         0,
@@ -310,9 +357,21 @@ pub fn checker_module(top: &str, shape: &TrafficShape) -> Module {
     let count = m.internal("count", 8, "bytes so far");
     let crc_now = m.internal("crc_now", 8, "the CRC before this byte");
     let count_now = m.internal("count_now", 8, "bytes so far, this one included");
-    let header = m.internal("header_crc", 8, "the CRC of this node's and the source's words");
-    m.assign(header, crc8_header_map(kw).expr(&[(node, kw), (rx_src, kw)]), "");
-    m.assign(crc_now, Expr::mux(rx_first.into(), header.into(), crc.into()), "");
+    let header = m.internal(
+        "header_crc",
+        8,
+        "the CRC of this node's and the source's words",
+    );
+    m.assign(
+        header,
+        crc8_header_map(kw).expr(&[(node, kw), (rx_src, kw)]),
+        "",
+    );
+    m.assign(
+        crc_now,
+        Expr::mux(rx_first.into(), header.into(), crc.into()),
+        "",
+    );
     m.assign(
         count_now,
         Expr::mux(
@@ -324,7 +383,12 @@ pub fn checker_module(top: &str, shape: &TrafficShape) -> Module {
     );
     let step = crc8_step_map().expr(&[(crc_now, 8), (rx_data, 8)]);
     m.register(crc, 0, Expr::mux(rx_valid.into(), step, crc.into()), "");
-    m.register(count, 0, Expr::mux(rx_valid.into(), count_now.into(), count.into()), "");
+    m.register(
+        count,
+        0,
+        Expr::mux(rx_valid.into(), count_now.into(), count.into()),
+        "",
+    );
     let wrong = Expr::from(rx_data)
         .ne(crc_now.into())
         .or(Expr::from(count_now).ne(rx_len.into()));

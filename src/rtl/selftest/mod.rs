@@ -76,9 +76,14 @@ pub struct SelftestParams {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SelftestError {
     #[error(
-        "--report-cycles {cycles} is shorter than one line on the UART: {line} clocks (67 characters of 10 bits at {BAUD} baud from a {hz} Hz clock)"
+        "--report-cycles {cycles} is shorter than one line on the UART: {line} clocks ({chars} characters of 10 bits at {BAUD} baud from a {hz} Hz clock)"
     )]
-    ReportTooShort { cycles: u64, line: u64, hz: u64 },
+    ReportTooShort {
+        cycles: u64,
+        line: u64,
+        chars: u64,
+        hz: u64,
+    },
     #[error("--report-cycles {0} is too long: at most 2^32 clocks")]
     ReportTooLong(u64),
     #[error("the self-test needs a network of at least 2 nodes, and {0} has 1")]
@@ -103,6 +108,7 @@ impl SelftestParams {
             return Err(SelftestError::ReportTooShort {
                 cycles: report_cycles,
                 line,
+                chars: report::line_length(),
                 hz: clock_hz,
             });
         }

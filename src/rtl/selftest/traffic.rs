@@ -16,7 +16,7 @@
 use super::blocks::zext;
 use super::linear::{crc8_header_map, crc8_step_map};
 use crate::bits::{bits_for, ceil_log2};
-use crate::rtl::ir::{Expr, Module, SignalId};
+use crate::rtl::ir::{Connections, Expr, Module, SignalId};
 
 /// Bits of the generator's random pause between messages: 0 to 63 clocks.
 pub const GAP_BITS: u32 = 6;
@@ -113,7 +113,7 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
     );
     m.instance(
         "u_lfsr",
-        crate::rtl::ir::Connections::of(lfsr)
+        Connections::of(lfsr)
             .bind(&lfsr.port_named("clk"), clocking.clock)
             .bind(&lfsr.port_named("rst"), clocking.reset)
             .bind(&lfsr.port_named("seed"), seed)

@@ -126,8 +126,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let built = match result {
         Ok(built) => built,
         Err(error) => {
-            // The logs a failed run names stay; a missing tool left none.
-            if !matches!(error, flow::BoardError::Tool(ToolError::Missing { .. })) {
+            // The logs a failed run names stay; a missing tool left none, and a design
+            // too big is refused with its figures in the line.
+            if !matches!(
+                error,
+                flow::BoardError::Tool(ToolError::Missing { .. })
+                    | flow::BoardError::DoesNotFit { .. }
+            ) {
                 work.keep()?;
             }
             return Err(match error {

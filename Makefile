@@ -145,10 +145,13 @@ run: deps $(KAUTZGEN)
 ## in Verilator and GHDL, message for message, and under vct; the 16-node 4-ary 2-cube under
 ## saf, B(2,4), and the 4x4 mesh under vct with a faulty node; then the ring of three self-timed switches
 ## and the self-timed K(2,3) network, each with fifty draws of its wires' delays, in GHDL
-## and Icarus.
+## and Icarus. The suite's ignored tests build the ULX3S's self-test bitstream (its normal
+## tests the iCEBreaker's); both are built again here, as a user builds them.
 verify-full: deps $(KAUTZGEN)
 	OBJCACHE=$${OBJCACHE-ccache} MAKEFLAGS="OPT_FAST=-O0" $(CARGO) test --locked --test suite -- --ignored
 	time $(KAUTZGEN) verify --d 4 --k 5 --pairs all --sim verilator
+	time $(KAUTZGEN) board icebreaker --out generated/board/icebreaker
+	time $(KAUTZGEN) board ulx3s --out generated/board/ulx3s
 	time $(KAUTZGEN) --threads 2 netsim --d 4 --k 10 --rate 0.001 --cycles 1000 | tail -4
 	time $(KAUTZGEN) verify network --d 2 --k 4 --rate 0.03 --cycles 5000 --random-faulty-nodes 1
 	time $(KAUTZGEN) verify network --d 2 --k 4 --flow vct --rate 0.02 --cycles 3000 --random-faulty-nodes 1

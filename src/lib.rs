@@ -19,6 +19,7 @@
 pub use kautzgen_models::{bits, choice, fabric, network, random, routing, topology};
 
 pub mod bench;
+pub mod board;
 pub mod cli;
 pub mod clocking;
 pub mod cluster;

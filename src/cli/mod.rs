@@ -3,6 +3,7 @@
 //! wrapped in [`InputError`] so that `main` can exit with status 2 for them.
 
 pub(crate) mod bench;
+mod board;
 mod draw;
 mod export;
 mod generate;
@@ -64,6 +65,7 @@ enum Command {
     Torus(torus::Args),
     Netsim(Box<netsim::Args>),
     Verify(verify::Args),
+    Board(board::Args),
     Synth(synth::Args),
     Prove(prove::Args),
     Topology(topology::Args),
@@ -116,6 +118,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Torus(args) => torus::run(args),
         Command::Netsim(args) => netsim::run(*args),
         Command::Verify(args) => verify::run(args),
+        Command::Board(args) => board::run(args),
         Command::Synth(args) => synth::run(args),
         Command::Prove(args) => prove::run(args),
         Command::Topology(args) => topology::run(args),

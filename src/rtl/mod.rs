@@ -11,4 +11,5 @@ pub mod ldi_units;
 pub mod mrns_path_gen;
 pub mod network;
 pub mod reset;
+pub mod selftest;
 pub mod torus_router;

@@ -91,34 +91,35 @@ struct ScriptContext<'a> {
 
 /// `yosys stat -json`: the cells of each module.
 #[derive(Deserialize)]
-struct Stat {
-    modules: BTreeMap<String, StatModule>,
+pub(crate) struct Stat {
+    pub modules: BTreeMap<String, StatModule>,
 }
 
 #[derive(Deserialize)]
-struct StatModule {
+pub(crate) struct StatModule {
     #[serde(default)]
-    num_cells_by_type: BTreeMap<String, u64>,
+    pub num_cells_by_type: BTreeMap<String, u64>,
 }
 
 /// nextpnr's `--report`: maximum frequency per clock and the cells placed.
 #[derive(Deserialize)]
-struct PnrReport {
-    fmax: BTreeMap<String, PnrClock>,
-    utilization: BTreeMap<String, PnrUse>,
+pub(crate) struct PnrReport {
+    pub fmax: BTreeMap<String, PnrClock>,
+    pub utilization: BTreeMap<String, PnrUse>,
 }
 
 #[derive(Deserialize)]
-struct PnrClock {
-    achieved: f64,
+pub(crate) struct PnrClock {
+    pub achieved: f64,
 }
 
 #[derive(Deserialize)]
-struct PnrUse {
-    used: u64,
+pub(crate) struct PnrUse {
+    pub used: u64,
+    pub available: u64,
 }
 
-fn read_json<T: for<'de> Deserialize<'de>>(
+pub(crate) fn read_json<T: for<'de> Deserialize<'de>>(
     what: &'static str,
     path: &Path,
 ) -> Result<T, SynthError> {
@@ -131,7 +132,7 @@ fn read_json<T: for<'de> Deserialize<'de>>(
     serde_json::from_str(&text).map_err(|e| fail(e.to_string()))
 }
 
-fn write(path: &Path, text: &str) -> Result<(), SynthError> {
+pub(crate) fn write(path: &Path, text: &str) -> Result<(), SynthError> {
     std::fs::write(path, text).map_err(|source| SynthError::Io {
         path: path.to_path_buf(),
         source,

@@ -17,6 +17,7 @@ choice! {
         Ice40Hx8k = "ice40-hx8k": "Lattice iCE40 HX8K in the CT256 package",
         Ice40Up5k = "ice40-up5k": "Lattice iCE40 UltraPlus 5K in the SG48 package",
         Ecp5_25k = "ecp5-25k": "Lattice ECP5 LFE5U-25F in the CABGA256 package",
+        Ecp5_85k = "ecp5-85k": "Lattice ECP5 LFE5U-85F in the CABGA381 package (the ULX3S's)",
     }
 }
 
@@ -58,11 +59,12 @@ impl Target {
             Target::Ice40Hx8k => "iCE40 HX8K (CT256)",
             Target::Ice40Up5k => "iCE40 UP5K (SG48)",
             Target::Ecp5_25k => "ECP5-25k (LFE5U-25F, CABGA256)",
+            Target::Ecp5_85k => "ECP5-85k (LFE5U-85F, CABGA381)",
         }
     }
 
     fn is_ecp5(self) -> bool {
-        self == Target::Ecp5_25k
+        matches!(self, Target::Ecp5_25k | Target::Ecp5_85k)
     }
 
     /// Debian's yosys serves iCE40; the ECP5 flow takes yosys from the same YoWASP
@@ -94,6 +96,7 @@ impl Target {
             Target::Ice40Hx8k => &["--hx8k", "--package", "ct256", "--pcf-allow-unconstrained"],
             Target::Ice40Up5k => &["--up5k", "--package", "sg48", "--pcf-allow-unconstrained"],
             Target::Ecp5_25k => &["--25k", "--package", "CABGA256"],
+            Target::Ecp5_85k => &["--85k", "--package", "CABGA381"],
         };
         args.iter().map(|s| s.to_string()).collect()
     }

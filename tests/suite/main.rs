@@ -9,7 +9,9 @@ mod common;
 
 mod arch_parallel;
 mod arch_pipelined;
+mod board_selftest;
 mod c_element;
+mod cli_board;
 mod cli_export;
 mod cli_interrupt;
 mod cli_kautz;

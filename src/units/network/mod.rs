@@ -114,57 +114,61 @@ pub struct Network(pub NetworkParams, TopologyArgs, PortForm);
 impl Network {
     /// The unit the options describe, validated.
     fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
-        let built = args.topology.build().map_err(input_error)?;
         let top = top.unwrap_or(args.topology.kind.network_top());
-        let params = match built {
-            Built::Kautz(graph) => NetworkParams::new(
-                graph.d() as u64,
-                graph.k() as u64,
-                args.max_bytes,
-                args.arbiter,
-                top,
-            ),
-            Built::Table(plan) => NetworkParams::table(plan, args.max_bytes, args.arbiter, top),
-        }
-        .map_err(input_error)?;
-        if args.clocking == SwitchClocking::SelfTimed && params.graph().is_none() {
-            return Err(input_error(
-                "--clocking self-timed builds K(d,k) networks only; the other topologies are synchronous",
-            ));
-        }
-        if args.clocking == SwitchClocking::SelfTimed && args.flow != Flow::Nack {
-            return Err(input_error(
-                "--flow vct and saf are built synchronous; the self-timed switch is the paper's, --flow nack",
-            ));
-        }
-        if args.flow != Flow::Nack && args.arbiter == Arbiter::Fixed {
-            return Err(input_error(format!(
-                "--flow {} needs round-robin switches: a fixed arbiter can keep a buffered worm waiting for ever (docs/flow-control.md)",
-                args.flow.name()
-            )));
-        }
-        if args.clocking == SwitchClocking::SelfTimed && args.ports == PortForm::Packed {
-            return Err(input_error(
-                "--ports packed packs the synchronous network's top; the self-timed network is checked node by node, without its top: leave --ports at flat",
-            ));
-        }
-        let mut params = params.with_flow(args.flow).with_clocking(args.clocking);
-        match (args.interface, args.rx_bytes) {
-            (Interface::Plain, Some(_)) => {
-                return Err(input_error(
-                    "--rx-bytes sizes the receive FIFO of --interface axis; the plain router has none",
-                ));
-            }
-            (Interface::Plain, None) => {}
-            (Interface::Axis, rx_bytes) => {
-                let whole = 2 * u64::from(params.router.max_bytes);
-                params = params
-                    .with_axis(rx_bytes.unwrap_or(whole))
-                    .map_err(input_error)?;
-            }
-        }
+        let params = params(&args, top)?;
         let network = Network(params, args.topology, args.ports);
         Ok(Box::new(network) as Box<dyn HardwareUnit>)
+    }
+}
+
+/// The network the options describe under the top `top`, validated: what `generate
+/// network` builds, and what `kautzgen board` tests.
+pub fn params(args: &Args, top: &str) -> Result<NetworkParams, InputError> {
+    let built = args.topology.build().map_err(input_error)?;
+    let params = match built {
+        Built::Kautz(graph) => NetworkParams::new(
+            graph.d() as u64,
+            graph.k() as u64,
+            args.max_bytes,
+            args.arbiter,
+            top,
+        ),
+        Built::Table(plan) => NetworkParams::table(plan, args.max_bytes, args.arbiter, top),
+    }
+    .map_err(input_error)?;
+    if args.clocking == SwitchClocking::SelfTimed && params.graph().is_none() {
+        return Err(input_error(
+            "--clocking self-timed builds K(d,k) networks only; the other topologies are synchronous",
+        ));
+    }
+    if args.clocking == SwitchClocking::SelfTimed && args.flow != Flow::Nack {
+        return Err(input_error(
+            "--flow vct and saf are built synchronous; the self-timed switch is the paper's, --flow nack",
+        ));
+    }
+    if args.flow != Flow::Nack && args.arbiter == Arbiter::Fixed {
+        return Err(input_error(format!(
+            "--flow {} needs round-robin switches: a fixed arbiter can keep a buffered worm waiting for ever (docs/flow-control.md)",
+            args.flow.name()
+        )));
+    }
+    if args.clocking == SwitchClocking::SelfTimed && args.ports == PortForm::Packed {
+        return Err(input_error(
+            "--ports packed packs the synchronous network's top; the self-timed network is checked node by node, without its top: leave --ports at flat",
+        ));
+    }
+    let params = params.with_flow(args.flow).with_clocking(args.clocking);
+    match (args.interface, args.rx_bytes) {
+        (Interface::Plain, Some(_)) => Err(input_error(
+            "--rx-bytes sizes the receive FIFO of --interface axis; the plain router has none",
+        )),
+        (Interface::Plain, None) => Ok(params),
+        (Interface::Axis, rx_bytes) => {
+            let whole = 2 * u64::from(params.router.max_bytes);
+            params
+                .with_axis(rx_bytes.unwrap_or(whole))
+                .map_err(input_error)
+        }
     }
 }
 

@@ -89,12 +89,12 @@ pub struct Selection {
     /// Faulty nodes, drawn by --seed among all [default: 0].
     #[arg(long, value_name = "F")]
     random_faulty_nodes: Option<u64>,
+    #[command(flatten)]
+    fault: FaultArg,
     /// With --interface axis: the probability that a node's m_axis sink is ready in a
     /// cycle, drawn from --seed [default: 0.5].
     #[arg(long, value_name = "P")]
     rx_ready: Option<f64>,
-    #[command(flatten)]
-    fault: FaultArg,
 }
 
 /// The network unit, as the registry lists it.

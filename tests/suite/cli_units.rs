@@ -528,7 +528,7 @@ fn each_units_help_lists_only_its_own_options() {
         ),
         (
             &["generate", "network", "--help"],
-            "--topology --d --k --n --rings --routes --max-bytes --top --arbiter --flow --clocking --seed --cycles --rate --random-faulty-nodes --fault --out --force --lang --testbench --quiet --threads --max-memory",
+            "--topology --d --k --n --rings --routes --max-bytes --top --data-bits --arbiter --flow --clocking --seed --cycles --rate --out --random-faulty-nodes --fault --force --lang --testbench --quiet --threads --max-memory",
         ),
         (
             &["verify", "torus", "--help"],

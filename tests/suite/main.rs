@@ -24,6 +24,7 @@ mod cli_topology;
 mod cli_torus;
 mod cli_units;
 mod clock_rendezvous;
+mod data_bits;
 mod exported_testbench;
 mod first_page;
 mod flow_model;

@@ -112,7 +112,10 @@ mod tests {
             assert!(word >> 32 == 0, "{word:#x} is wider than 32 bits");
         }
         let top_bits = words.iter().fold(0, |seen, w| seen | w >> 24);
-        assert_eq!(top_bits, 0xff, "every one of the top 8 bits is set in some word");
+        assert_eq!(
+            top_bits, 0xff,
+            "every one of the top 8 bits is set in some word"
+        );
         assert!((0..64).any(|j| payload_word(7, 3, j, 64) >> 63 == 1));
     }
 }

@@ -175,7 +175,10 @@ impl RouterParams {
     /// The same router with link words and processor data of `data_bits` bits, one of
     /// [`DATA_BITS_CHOICES`].
     pub fn with_data_bits(self, data_bits: u64) -> Result<Self, RouterError> {
-        match DATA_BITS_CHOICES.iter().find(|&&b| u64::from(b) == data_bits) {
+        match DATA_BITS_CHOICES
+            .iter()
+            .find(|&&b| u64::from(b) == data_bits)
+        {
             Some(&data_bits) => Ok(RouterParams { data_bits, ..self }),
             None => Err(RouterError::DataBits(data_bits)),
         }

@@ -206,7 +206,11 @@ pub(super) fn buffer(
         Expr::from(too_long).or(Expr::from(more).and(full.into())),
         "Too long so far.",
     );
-    let read_data = m.internal("read_data", dw, "the buffer's word at read_addr, registered");
+    let read_data = m.internal(
+        "read_data",
+        dw,
+        "the buffer's word at read_addr, registered",
+    );
     let read_addr = m.internal(
         "read_addr",
         aw,
@@ -284,7 +288,12 @@ pub(super) fn hand_out(
         "A byte, one cycle after it arrived.",
     );
     let gated = |value: Expr, width: u32| Expr::mux(data_in.clone(), value, Expr::zero(width));
-    m.register(io.rx_data, 0, gated(io.arr_data.into(), dw), "The data word.");
+    m.register(
+        io.rx_data,
+        0,
+        gated(io.arr_data.into(), dw),
+        "The data word.",
+    );
     m.register(
         io.rx_first,
         0,

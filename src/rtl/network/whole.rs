@@ -466,7 +466,12 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module) -> Modu
             Expr::concat(vec![out_fault.into(), Expr::zero(1)]),
         );
     let dw = params.router.data_bits;
-    network_link_ports(&mut m, (switch, &mut switch_connections), (d, dw), self_timed);
+    network_link_ports(
+        &mut m,
+        (switch, &mut switch_connections),
+        (d, dw),
+        self_timed,
+    );
     port0_wires(
         &mut m,
         dw,
@@ -608,11 +613,7 @@ impl LinkWires {
         let mut link = LinkWires {
             valid: m.internal(&format!("{prefix}_out{p}_valid"), 1, &doc("a word")),
             ctl: m.internal(&format!("{prefix}_out{p}_ctl"), 1, &doc("type bit")),
-            data: m.internal(
-                &format!("{prefix}_out{p}_data"),
-                dw,
-                &doc("data"),
-            ),
+            data: m.internal(&format!("{prefix}_out{p}_data"), dw, &doc("data")),
             nack: m.internal(
                 &format!("{prefix}_out{p}_nack"),
                 1,

@@ -205,7 +205,11 @@ fn outputs(
     let next = model.word();
     let rx_data = match rx.valid {
         true => {
-            assert_eq!(arrived & 0xff, u64::from(rx.data), "the byte handed out arrived now");
+            assert_eq!(
+                arrived & 0xff,
+                u64::from(rx.data),
+                "the byte handed out arrived now"
+            );
             arrived
         }
         false => 0,
@@ -253,9 +257,15 @@ enum Part {
     Source(usize),
     Length,
     /// Sequence number bytes still to come, before `n` data words.
-    Sequence { left: u8, n: usize },
+    Sequence {
+        left: u8,
+        n: usize,
+    },
     /// Data word `j` of `n` comes next.
-    Data { j: usize, n: usize },
+    Data {
+        j: usize,
+        n: usize,
+    },
     /// Padding up to the EOD.
     Padding,
 }

@@ -7,6 +7,7 @@ use crate::cli::input_error;
 use crate::cli::progress;
 use crate::emit::names::Language;
 use crate::emit::{Provenance, render};
+use crate::fabric::switch::DEFAULT_DATA_BITS;
 use crate::fabric::switch::{Arbiter, Flow};
 use crate::output::dir::OutputDir;
 use crate::rtl::network::axis::Interface;
@@ -191,6 +192,7 @@ fn params(args: &Args, board: &dyn Board) -> anyhow::Result<(SelftestParams, Str
         interface: Interface::Plain,
         rx_bytes: None,
         ports: PortForm::Flat,
+        data_bits: u64::from(DEFAULT_DATA_BITS),
     };
     let network = crate::units::network::params(&network_args, &format!("{}_network", args.top))?
         .with_fault(args.fault)

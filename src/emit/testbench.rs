@@ -284,6 +284,7 @@ mod tests {
         let manifest = Manifest {
             top: "x".into(),
             timing: Timing::Synchronous,
+            reset: Default::default(),
             params: BTreeMap::new(),
             verilog: Vec::new(),
             vhdl: vec!["vhdl/x.vhd".into()],

@@ -528,7 +528,7 @@ fn each_units_help_lists_only_its_own_options() {
         ),
         (
             &["generate", "network", "--help"],
-            "--topology --d --k --n --rings --routes --max-bytes --top --arbiter --reset --flow --clocking --interface --rx-bytes --ports --seed --cycles --out --rate --force --random-faulty-nodes --fault --lang --rx-ready --testbench --quiet --threads --max-memory",
+            "--topology --d --k --n --rings --routes --max-bytes --top --data-bits --reset --arbiter --flow --clocking --interface --rx-bytes --ports --seed --cycles --out --force --rate --lang --random-faulty-nodes --fault --testbench --rx-ready --quiet --threads --max-memory",
         ),
         (
             &["verify", "torus", "--help"],

@@ -26,6 +26,7 @@ mod cli_topology;
 mod cli_torus;
 mod cli_units;
 mod clock_rendezvous;
+mod data_bits;
 mod exported_cocotb;
 mod exported_testbench;
 mod first_page;

@@ -210,6 +210,17 @@ fn bad_options_are_refused_in_one_line() {
         ),
         (
             &[
+                "generate",
+                "network",
+                "--interface",
+                "axis",
+                "--data-bits",
+                "64",
+            ],
+            "error: --interface axis takes --data-bits of at most 32: its receive FIFO keeps a word, tlast and tid in one RAM word of at most 64 bits, got 64",
+        ),
+        (
+            &[
                 "netsim",
                 "--rate",
                 "0.01",

@@ -31,7 +31,14 @@ pub struct Message {
 
 /// Data byte `index` (from 0) of message `id` in the run of `seed`.
 pub fn payload_byte(seed: u64, id: u64, index: usize) -> u8 {
-    (mix(seed ^ mix(id.wrapping_mul(0x100).wrapping_add(index as u64))) & 0xff) as u8
+    payload_word(seed, id, index, 8) as u8
+}
+
+/// Data word `index` (from 0) of message `id` in the run of `seed`, on links of `bits`
+/// bits (1 to 64): random in every bit, and its low byte [`payload_byte`], so a model that
+/// carries bytes carries the low byte of the words the hardware does.
+pub fn payload_word(seed: u64, id: u64, index: usize, bits: u32) -> u64 {
+    mix(seed ^ mix(id.wrapping_mul(0x100).wrapping_add(index as u64))) & (u64::MAX >> (64 - bits))
 }
 
 /// One route of a message: the bytes the router sends, the output port at every switch,
@@ -91,4 +98,24 @@ pub struct Finished {
     /// For a delivered message: the cycle its last byte was handed to the destination's
     /// processor.
     pub arrive: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_payload_word_is_random_in_every_bit_and_its_low_byte_is_the_payload_byte() {
+        let words: Vec<u64> = (0..64).map(|j| payload_word(7, 3, j, 32)).collect();
+        for (j, &word) in words.iter().enumerate() {
+            assert_eq!(word & 0xff, u64::from(payload_byte(7, 3, j)));
+            assert!(word >> 32 == 0, "{word:#x} is wider than 32 bits");
+        }
+        let top_bits = words.iter().fold(0, |seen, w| seen | w >> 24);
+        assert_eq!(
+            top_bits, 0xff,
+            "every one of the top 8 bits is set in some word"
+        );
+        assert!((0..64).any(|j| payload_word(7, 3, j, 64) >> 63 == 1));
+    }
 }

@@ -52,6 +52,8 @@ pub struct AxisParams {
     pub address_bits: u32,
     pub rx_bytes: u64,
     pub max_bytes: u8,
+    /// Bits of a data word (tdata, the router's tx_data and rx_data): 8 to 32.
+    pub data_bits: u32,
     pub attempts_bits: u32,
 }
 
@@ -127,14 +129,15 @@ struct Slave {
 /// `tx_valid`, which wait for the status master's slot.
 fn transmit(m: &mut Module, p: &AxisParams, node: SignalId) -> Slave {
     let iw = p.index_bits();
-    let tdata = m.input("s_axis_tdata", 8, "transmit: a message byte");
+    let dw = p.data_bits;
+    let tdata = m.input("s_axis_tdata", dw, "transmit: a message word");
     let tvalid = m.input("s_axis_tvalid", 1, "transmit: a byte is offered");
     let tready = m.output("s_axis_tready", 1, "transmit: the byte is taken");
     let tlast = m.input("s_axis_tlast", 1, "transmit: the message's last byte");
     let tdest = m.input("s_axis_tdest", iw, "transmit: the destination's node index");
     let tx_valid = m.output("tx_valid", 1, "to the router: a byte");
     let tx_ready = m.input("tx_ready", 1, "from the router: it takes a byte");
-    let tx_data = m.output("tx_data", 8, "to the router: the byte");
+    let tx_data = m.output("tx_data", dw, "to the router: the word");
     let tx_last = m.output("tx_last", 1, "to the router: the message's last byte");
     let tx_dst = m.output(
         "tx_dst",
@@ -235,7 +238,8 @@ fn receive(m: &mut Module, p: &AxisParams, reset: SignalId) {
         1,
         "from the router: a byte of an arriving message",
     );
-    let rx_data = m.input("rx_data", 8, "from the router: the byte");
+    let dw = p.data_bits;
+    let rx_data = m.input("rx_data", dw, "from the router: the word");
     let rx_first = m.input("rx_first", 1, "from the router: the message's first byte");
     let rx_last = m.input("rx_last", 1, "from the router: the message's last byte");
     let rx_len = m.input(
@@ -246,7 +250,7 @@ fn receive(m: &mut Module, p: &AxisParams, reset: SignalId) {
     let rx_src = m.input("rx_src", aw, "from the router: the source's address");
     let arr_valid = m.input("arr_valid", 1, "the switch's output 0: a word");
     let arr_ctl = m.input("arr_ctl", 1, "the switch's output 0: a head or an EOD");
-    let tdata = m.output("m_axis_tdata", 8, "receive: a message byte");
+    let tdata = m.output("m_axis_tdata", dw, "receive: a message word");
     let tvalid = m.output("m_axis_tvalid", 1, "receive: a byte is offered");
     let tready = m.input("m_axis_tready", 1, "receive: the byte is taken");
     let tlast = m.output("m_axis_tlast", 1, "receive: the message's last byte");
@@ -386,7 +390,8 @@ fn fifo_ram(
         Expr::mux(pop, next(rd_ptr), rd_ptr.into()),
         "One ahead while one is taken.",
     );
-    let width = iw + 9;
+    let dw = p.data_bits;
+    let width = iw + 1 + dw;
     let read_data = m.internal("fifo_read", width, "the RAM's registered read");
     m.memory(
         Memory {
@@ -403,7 +408,7 @@ fn fifo_ram(
         },
         "The receive FIFO.",
     );
-    m.assign(tdata, slice(read_data, 0, 8), "The oldest entry's byte.");
-    m.assign(tlast, slice(read_data, 8, 1), "Its last-byte flag.");
-    m.assign(tid, slice(read_data, 9, iw), "Its source.");
+    m.assign(tdata, slice(read_data, 0, dw), "The oldest entry's word.");
+    m.assign(tlast, slice(read_data, dw, 1), "Its last-word flag.");
+    m.assign(tid, slice(read_data, dw + 1, iw), "Its source.");
 }

@@ -27,12 +27,12 @@
 
 use super::route_table::{self, RouteTable, TableError, TableWidths};
 use super::router_parts::{
-    Buffer, Io, Sizes, buffer, control_in, hand_out, nacked, port, shift_in_address, shift_letter,
-    slice, still_loading,
+    Buffer, Io, Sizes, buffer, control_in, hand_out, low_byte, nacked, port, shift_in_address,
+    shift_letter, slice, still_loading,
 };
 use crate::bits::bits_for;
 use crate::choice::choice;
-use crate::fabric::switch::{Flow, MAX_D as MAX_SWITCH_D};
+use crate::fabric::switch::{DEFAULT_DATA_BITS, Flow, MAX_D as MAX_SWITCH_D};
 use crate::network::acked::{Bounds, worm_words};
 use crate::network::plan::{KautzPlan, Plan, TABLE_ROUTE_CYCLES, TablePlan, index_bytes};
 use crate::rtl::const_arith::extend;
@@ -48,6 +48,10 @@ pub const DEFAULT_TOP: &str = "kautz_router";
 
 /// Default size of the message buffer, in bytes.
 pub const DEFAULT_MAX_BYTES: u8 = 16;
+
+/// The widths a link word and the processor's data may have (`--data-bits`): the byte of
+/// the network-switch paper (Smit et al. 1991), and the bus widths of FPGA designs.
+pub const DATA_BITS_CHOICES: [u32; 4] = [8, 16, 32, 64];
 
 choice! {
     /// A deliberate fault, built in to show that verification catches a broken router.
@@ -78,6 +82,8 @@ pub enum RouterError {
     Degree(u64),
     #[error(transparent)]
     Table(#[from] TableError),
+    #[error("--data-bits must be 8, 16, 32 or 64 (the width of a link word), got {0}")]
+    DataBits(u64),
 }
 
 /// Where a router's routes come from, which also decides how a node is addressed.
@@ -112,6 +118,9 @@ impl Eq for RouteSource {}
 pub struct RouterParams {
     pub source: RouteSource,
     pub max_bytes: u8,
+    /// Bits of a link word and of the processor's data: a message is up to `max_bytes`
+    /// words of this width; the control words use their low 8 bits, the rest 0.
+    pub data_bits: u32,
     pub top: String,
     pub fault: Option<RouterFault>,
     /// Behind buffered switches: acknowledged delivery (`router_acked.rs`), a source
@@ -137,6 +146,7 @@ impl RouterParams {
         Ok(RouterParams {
             source: RouteSource::Generator(graph),
             max_bytes: buffer_bytes(max_bytes)?,
+            data_bits: DEFAULT_DATA_BITS,
             top: top.to_string(),
             fault: None,
             ack_timeout: None,
@@ -151,6 +161,7 @@ impl RouterParams {
         Ok(RouterParams {
             source: RouteSource::Table { plan, table },
             max_bytes,
+            data_bits: DEFAULT_DATA_BITS,
             top: top.to_string(),
             fault: None,
             ack_timeout: None,
@@ -159,6 +170,35 @@ impl RouterParams {
 
     pub fn with_fault(self, fault: Option<RouterFault>) -> Self {
         RouterParams { fault, ..self }
+    }
+
+    /// The same router with link words and processor data of `data_bits` bits, one of
+    /// [`DATA_BITS_CHOICES`].
+    pub fn with_data_bits(self, data_bits: u64) -> Result<Self, RouterError> {
+        match DATA_BITS_CHOICES
+            .iter()
+            .find(|&&b| u64::from(b) == data_bits)
+        {
+            Some(&data_bits) => Ok(RouterParams { data_bits, ..self }),
+            None => Err(RouterError::DataBits(data_bits)),
+        }
+    }
+
+    /// "16-byte buffer", or "16-word buffer of 32 bits" when the words are wider.
+    fn buffer_words(&self) -> String {
+        match self.data_bits {
+            DEFAULT_DATA_BITS => format!("{}-byte buffer", self.max_bytes),
+            bits => format!("{}-word buffer of {bits} bits", self.max_bytes),
+        }
+    }
+
+    /// [`RouterParams::buffer_words`] of a network's routers: "16-byte buffers", "16-word
+    /// buffers of 32 bits".
+    pub fn buffers(&self) -> String {
+        match self.data_bits {
+            DEFAULT_DATA_BITS => format!("{}-byte buffers", self.max_bytes),
+            bits => format!("{}-word buffers of {bits} bits", self.max_bytes),
+        }
     }
 
     /// The router behind switches of flow control `flow`: under vct and saf it
@@ -275,16 +315,16 @@ impl RouterParams {
     pub fn describe(&self) -> String {
         let node = match &self.source {
             RouteSource::Generator(graph) => format!(
-                "router of a node of K({},{}) ({}-byte buffer, B = {})",
+                "router of a node of K({},{}) ({}, B = {})",
                 graph.d(),
                 graph.k(),
-                self.max_bytes,
+                self.buffer_words(),
                 self.route_cycles()
             ),
             RouteSource::Table { plan, table } => format!(
-                "router of a node of {} ({}-byte buffer, route table of {}, B = {})",
+                "router of a node of {} ({}, route table of {}, B = {})",
                 plan.name(),
-                self.max_bytes,
+                self.buffer_words(),
                 table.describe(self.letter_bits()),
                 self.route_cycles()
             ),
@@ -338,6 +378,11 @@ pub fn design(params: &RouterParams) -> Design {
         .map(|(name, value)| (name.to_string(), value as u64))
         .collect();
     design_params.insert("max_bytes".to_string(), u64::from(params.max_bytes));
+    // Named only when wider than the default byte, so the byte-wide router's headers and
+    // reports stay as they were.
+    if params.data_bits != DEFAULT_DATA_BITS {
+        design_params.insert("data_bits".to_string(), u64::from(params.data_bits));
+    }
     Design {
         params: design_params,
         summary: params.describe(),
@@ -388,6 +433,7 @@ impl Sizes {
         let b = params.route_cycles();
         Sizes {
             d: params.ports() as u64,
+            dw: params.data_bits,
             k,
             w,
             lw,
@@ -541,7 +587,7 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
 
 /// The module and its ports.
 pub(super) fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
-    let Sizes { w, kw, .. } = *s;
+    let Sizes { w, kw, dw, .. } = *s;
     let docs = AddressDocs::of(s);
     let mut m = Module::new(
         params.top.clone(),
@@ -562,7 +608,7 @@ pub(super) fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
         1,
         "the router takes a byte (idle, or between the first and the last byte)",
     );
-    let tx_data = m.input("tx_data", 8, "the byte offered");
+    let tx_data = m.input("tx_data", dw, "the data word offered");
     let tx_last = m.input("tx_last", 1, "the byte offered is the message's last");
     let tx_dst = m.input("tx_dst", kw, docs.tx_dst);
     let res_valid = m.output("res_valid", 1, "one cycle: the outcome of the last message");
@@ -577,7 +623,7 @@ pub(super) fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
         "attempts made, 0 for a refused message (0 without res_valid)",
     );
     let rx_valid = m.output("rx_valid", 1, "a byte of an arriving message");
-    let rx_data = m.output("rx_data", 8, "the byte (0 without rx_valid)");
+    let rx_data = m.output("rx_data", dw, "the data word (0 without rx_valid)");
     let rx_first = m.output("rx_first", 1, "the message's first byte");
     let rx_last = m.output("rx_last", 1, "the message's last byte: it has arrived");
     let rx_src = m.output("rx_src", kw, docs.rx_src);
@@ -598,11 +644,11 @@ pub(super) fn ports(params: &RouterParams, s: &Sizes) -> (Module, Io) {
         1,
         "to the switch's input 0: type bit (head, EOD)",
     );
-    let net_data = m.output("net_data", 8, "to the switch's input 0: data");
+    let net_data = m.output("net_data", dw, "to the switch's input 0: data");
     let net_nack = m.input("net_nack", 1, "the switch's in0_nack: the worm was refused");
     let arr_valid = m.input("arr_valid", 1, "from the switch's output 0: a word");
     let arr_ctl = m.input("arr_ctl", 1, "from the switch's output 0: type bit");
-    let arr_data = m.input("arr_data", 8, "from the switch's output 0: data");
+    let arr_data = m.input("arr_data", dw, "from the switch's output 0: data");
     let io = Io {
         clocking,
         tx_valid,
@@ -1266,7 +1312,9 @@ fn worm_word(
     worm: &Worm,
     more_words: SignalId,
 ) -> SignalId {
-    let Sizes { w, uw, kw, rw, .. } = *s;
+    let Sizes {
+        w, uw, kw, rw, dw, ..
+    } = *s;
     let Io {
         net_valid, net_ctl, ..
     } = *io;
@@ -1287,8 +1335,8 @@ fn worm_word(
     } = *worm;
     let start_send = sender.schedule.start_send;
     let is_eod = Expr::from(next).eq(sender.verdicts.eod_pos.into());
-    let port = |a: Expr, last: Option<Expr>| port(a, last, w);
-    let word = m.internal("word", 8, "the data of the next word");
+    let port = |a: Expr, last: Option<Expr>| port(a, last, w, dw);
+    let word = m.internal("word", dw, "the data of the next word");
     m.assign(
         word,
         Expr::mux(
@@ -1296,14 +1344,14 @@ fn worm_word(
             port(slice(hops, rw - w, w), prev.map(Expr::from)),
             Expr::mux(
                 is_zero.into(),
-                Expr::zero(8),
+                Expr::zero(dw),
                 Expr::mux(
                     is_src.into(),
-                    extend(slice(srcw, kw - uw, uw), uw, 8),
+                    extend(slice(srcw, kw - uw, uw), uw, dw),
                     Expr::mux(
                         is_len.into(),
-                        count.into(),
-                        Expr::mux(is_data.into(), read_data.into(), Expr::zero(8)),
+                        extend(count.into(), 8, dw),
+                        Expr::mux(is_data.into(), read_data.into(), Expr::zero(dw)),
                     ),
                 ),
             ),
@@ -1335,7 +1383,7 @@ fn worm_shift(
     more_words: SignalId,
     word: SignalId,
 ) {
-    let Sizes { w, rw, pw, .. } = *s;
+    let Sizes { w, rw, pw, dw, .. } = *s;
     let Io { net_data, node, .. } = *io;
     let Generator {
         route: gen_route,
@@ -1356,14 +1404,14 @@ fn worm_shift(
     let node_last = (!s.hops_are_ports).then(|| slice(node, 0, w));
     let first_hop = slice(route_in, rw - w, w);
     let hop_word = Expr::from(more_words).and(is_hop.into());
-    let port = |a: Expr, last: Option<Expr>| port(a, last, w);
+    let port = |a: Expr, last: Option<Expr>| port(a, last, w, dw);
     m.register(
         net_data,
         0,
         Expr::mux(
             start_send.into(),
             port(first_hop.clone(), node_last),
-            Expr::mux(more_words.into(), word.into(), Expr::zero(8)),
+            Expr::mux(more_words.into(), word.into(), Expr::zero(dw)),
         ),
         "The head: the port of z1 here; then the worm's words; 0 when idle.",
     );
@@ -1487,7 +1535,7 @@ fn worm_source_and_bytes(
 
 /// Receiver: which part of an arriving worm each word is.
 fn receiver(m: &mut Module, s: &Sizes, io: &Io) -> Receiver {
-    let Sizes { kw, .. } = *s;
+    let Sizes { kw, dw, .. } = *s;
     let Io {
         arr_valid,
         arr_ctl,
@@ -1530,7 +1578,7 @@ fn receiver(m: &mut Module, s: &Sizes, io: &Io) -> Receiver {
     let zero_len = m.internal("zero_len", 1, "the byte count is 0: an error");
     m.assign(
         zero_len,
-        Expr::from(len_in).and(Expr::from(arr_data).eq(Expr::zero(8))),
+        Expr::from(len_in).and(low_byte(arr_data, dw).eq(Expr::zero(8))),
         "n = 0.",
     );
     let data_in = m.internal("data_in", 1, "a data byte arrives");
@@ -1660,12 +1708,12 @@ fn receiver_outputs(m: &mut Module, s: &Sizes, io: &Io, r: &Receiver) {
     m.register(
         rx_n,
         0,
-        Expr::mux(len_in.into(), io.arr_data.into(), rx_n.into()),
-        "n.",
+        Expr::mux(len_in.into(), low_byte(io.arr_data, s.dw), rx_n.into()),
+        "n, the low byte of its word.",
     );
     hand_out(
         m,
-        (s.kw, io),
+        (s.kw, s.dw, io),
         (data_in.into(), rx_count, last_in.into()),
         (rx_acc, rx_n),
         (

@@ -25,11 +25,11 @@
 //! states.
 
 use super::router_parts::{
-    Buffer, Io, Sizes, buffer, control_in, hand_out, nacked, port, shift_in_address, shift_letter,
-    slice, still_loading,
+    Buffer, Io, Sizes, buffer, control_in, hand_out, low_byte, nacked, port, shift_in_address,
+    shift_letter, slice, still_loading,
 };
 use crate::bits::bits_for;
-use crate::network::acked::{ACK_MARK, ACK_QUEUE, ACK_ROUNDS};
+use crate::network::acked::{ACK_QUEUE, ACK_ROUNDS};
 use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{Connections, ConstId, Expr, Memory, Module, SignalId};
 use crate::rtl::kautz_route::RouteGenPorts;
@@ -339,7 +339,7 @@ struct Rx {
 /// The receiver: as the bufferless network's, with the sequence number after the count;
 /// byte count 0 is an ACK.
 fn receiver(m: &mut Module, s: &Sizes, io: &Io, r: &Regs) -> Rx {
-    let Sizes { k, kw, .. } = *s;
+    let Sizes { k, kw, dw, .. } = *s;
     let states = m.states(
         3,
         &[
@@ -365,7 +365,7 @@ fn receiver(m: &mut Module, s: &Sizes, io: &Io, r: &Regs) -> Rx {
     let owe = m.internal("owe", 1, "the arriving data worm owes an ACK at its EOD");
     let control = control_in(io);
     let plain = Expr::from(io.arr_valid).and(!Expr::from(io.arr_ctl));
-    let data = Expr::from(io.arr_data);
+    let data = low_byte(io.arr_data, dw);
     let head_in = control.clone().and(is(0));
     let early = control
         .clone()
@@ -514,7 +514,7 @@ fn receiver(m: &mut Module, s: &Sizes, io: &Io, r: &Regs) -> Rx {
     );
     hand_out(
         m,
-        (kw, io),
+        (kw, dw, io),
         (data_in, rx_count, last_in),
         (rx_acc, rx_n),
         (early, "A worm that ended before its bytes."),
@@ -540,7 +540,7 @@ fn accepted_table(
 ) {
     let kw = s.kw;
     let entries = 1u32 << kw;
-    let seq = Expr::concat(vec![rx_hi.into(), io.arr_data.into()]);
+    let seq = Expr::concat(vec![rx_hi.into(), low_byte(io.arr_data, s.dw)]);
     m.memory(
         Memory {
             name: "acc".to_string(),
@@ -1473,9 +1473,12 @@ fn worm(
         lw,
         pw,
         aw,
+        dw,
         ..
     } = *s;
-    let marked = |ack: Expr| Expr::mux(ack, Expr::konst(8, ACK_MARK.into()), Expr::zero(8));
+    // The switches' mark of a head not to be buffered: the word's top bit (0x80 in a byte).
+    let mark = 1 << (dw - 1);
+    let marked = |ack: Expr| Expr::mux(ack, Expr::konst(dw, mark), Expr::zero(dw));
     m.register(
         r.w_ack,
         0,
@@ -1516,8 +1519,8 @@ fn worm(
     let in_data = !next.clone().lt(at(u64::from(k) + 4));
     let is_data = next.lt(at(u64::from(k) + 4) + nx);
     let hop_port =
-        port(slice(r.hops, rw - w, w), r.prev.map(Expr::from), w).or(marked(r.w_ack.into()));
-    let word = m.internal("word", 8, "the data of the next word");
+        port(slice(r.hops, rw - w, w), r.prev.map(Expr::from), w, dw).or(marked(r.w_ack.into()));
+    let word = m.internal("word", dw, "the data of the next word");
     m.assign(
         word,
         Expr::mux(
@@ -1528,17 +1531,17 @@ fn worm(
                 marked(r.w_ack.into()),
                 Expr::mux(
                     is_src.clone(),
-                    extend(slice(r.srcw, kw - uw, uw), uw, 8),
+                    extend(slice(r.srcw, kw - uw, uw), uw, dw),
                     Expr::mux(
                         is_len,
-                        r.w_n.into(),
+                        extend(r.w_n.into(), 8, dw),
                         Expr::mux(
                             is_hi,
-                            slice(r.w_seq, 8, 8),
+                            extend(slice(r.w_seq, 8, 8), 8, dw),
                             Expr::mux(
                                 is_lo,
-                                slice(r.w_seq, 0, 8),
-                                Expr::mux(is_data.clone(), buf.read_data.into(), Expr::zero(8)),
+                                extend(slice(r.w_seq, 0, 8), 8, dw),
+                                Expr::mux(is_data.clone(), buf.read_data.into(), Expr::zero(dw)),
                             ),
                         ),
                     ),
@@ -1567,8 +1570,8 @@ fn worm(
         0,
         Expr::mux(
             f.start_send.into(),
-            port(first_hop.clone(), node_last, w).or(marked(f.start_ack.into())),
-            Expr::mux(more.clone(), word.into(), Expr::zero(8)),
+            port(first_hop.clone(), node_last, w, dw).or(marked(f.start_ack.into())),
+            Expr::mux(more.clone(), word.into(), Expr::zero(dw)),
         ),
         "The head: the port of z1 here (marked on an ACK); then the worm's words.",
     );

@@ -11,6 +11,15 @@ pub(super) fn slice(signal: SignalId, lo: u32, width: u32) -> Expr {
     Expr::Slice { signal, lo, width }
 }
 
+/// The low byte of `signal`, a link word of `dw` bits: where a control word (a count, a
+/// sequence number's byte) carries its value, the rest 0.
+pub(super) fn low_byte(signal: SignalId, dw: u32) -> Expr {
+    match dw {
+        8 => Expr::from(signal),
+        _ => slice(signal, 0, 8),
+    }
+}
+
 /// `signal` (of `width` bits, letters of `w` bits) shifted up by one letter, zero-filled.
 pub(super) fn shift_letter(signal: SignalId, width: u32, w: u32) -> Expr {
     if width == w {
@@ -24,6 +33,8 @@ pub(super) fn shift_letter(signal: SignalId, width: u32, w: u32) -> Expr {
 #[derive(Clone, Copy)]
 pub(super) struct Sizes {
     pub(super) d: u64,
+    /// Bits of a link word, and of the processor's data words.
+    pub(super) dw: u32,
     /// Units of a node's address: a word's letters, an index's bytes.
     pub(super) k: u32,
     /// Bits of a hop (a letter, or a table's port) and of a route's length.
@@ -96,15 +107,15 @@ pub(super) fn control_in(io: &Io) -> Expr {
     Expr::from(io.arr_valid).and(io.arr_ctl.into())
 }
 
-/// Port of the out-link by letter `a` (`w` bits) at a node whose last letter is `last`;
-/// a table's hop `a` is its port already (no `last`).
-pub(super) fn port(a: Expr, last: Option<Expr>, w: u32) -> Expr {
+/// Port of the out-link by letter `a` (`w` bits) at a node whose last letter is `last`, as
+/// a link word of `dw` bits; a table's hop `a` is its port already (no `last`).
+pub(super) fn port(a: Expr, last: Option<Expr>, w: u32, dw: u32) -> Expr {
     match last {
         Some(last) => {
-            let up = extend(a.clone().lt(last), 1, 8);
-            extend(a, w, 8) + up
+            let up = extend(a.clone().lt(last), 1, dw);
+            extend(a, w, dw) + up
         }
-        None => extend(a, w, 8),
+        None => extend(a, w, dw),
     }
 }
 
@@ -143,7 +154,9 @@ pub(super) fn buffer(
     io: &Io,
     (first, more): (SignalId, SignalId),
 ) -> Buffer {
-    let Sizes { max, depth, aw, .. } = *s;
+    let Sizes {
+        max, depth, aw, dw, ..
+    } = *s;
     let Io {
         clocking, tx_data, ..
     } = *io;
@@ -193,7 +206,11 @@ pub(super) fn buffer(
         Expr::from(too_long).or(Expr::from(more).and(full.into())),
         "Too long so far.",
     );
-    let read_data = m.internal("read_data", 8, "the buffer's byte at read_addr, registered");
+    let read_data = m.internal(
+        "read_data",
+        dw,
+        "the buffer's word at read_addr, registered",
+    );
     let read_addr = m.internal(
         "read_addr",
         aw,
@@ -204,7 +221,7 @@ pub(super) fn buffer(
         Memory {
             name: "message_buffer".to_string(),
             depth,
-            width: 8,
+            width: dw,
             // No byte is taken in a reset cycle: the RAM is not reset, so its write must not
             // depend on registers the reset is still setting (at power-up they are unknown
             // in Verilog and zero in VHDL, and the two could write different words).
@@ -217,7 +234,7 @@ pub(super) fn buffer(
             read_data,
         },
         &format!(
-            "The message buffer: {depth} bytes, byte j written at address j as it is taken (bytes beyond max_bytes are dropped), read one word ahead of the link."
+            "The message buffer: {depth} words of {dw} bits, word j written at address j as it is taken (words beyond max_bytes are dropped), read one word ahead of the link."
         ),
     );
     Buffer {
@@ -259,7 +276,7 @@ pub(super) fn shift_in_address(
 /// `rx_n`, and `error` (with its description).
 pub(super) fn hand_out(
     m: &mut Module,
-    (kw, io): (u32, &Io),
+    (kw, dw, io): (u32, u32, &Io),
     (data_in, rx_count, last_in): (Expr, SignalId, Expr),
     (rx_acc, rx_n): (SignalId, SignalId),
     (error, error_doc): (Expr, &str),
@@ -271,7 +288,12 @@ pub(super) fn hand_out(
         "A byte, one cycle after it arrived.",
     );
     let gated = |value: Expr, width: u32| Expr::mux(data_in.clone(), value, Expr::zero(width));
-    m.register(io.rx_data, 0, gated(io.arr_data.into(), 8), "The byte.");
+    m.register(
+        io.rx_data,
+        0,
+        gated(io.arr_data.into(), dw),
+        "The data word.",
+    );
     m.register(
         io.rx_first,
         0,

@@ -47,11 +47,11 @@ use thiserror::Error;
 /// Default top module name.
 pub const DEFAULT_TOP: &str = "kautz_network";
 
+/// Widest data word of an AXI4-Stream node ([`NetworkParams::with_axis`]).
+pub const MAX_AXIS_DATA_BITS: u32 = 32;
+
 /// Most nodes a generated network holds: each is a switch, a router and a route generator.
 pub const MAX_NODES: u64 = 1024;
-
-/// Data bits of every link word: a byte, as the router sends.
-const DATA_BITS: u64 = 8;
 
 choice! {
     /// A deliberate wiring fault, built in to show that verification catches a broken
@@ -91,6 +91,10 @@ pub enum NetworkError {
         "--interface axis needs a synchronous network: a self-timed node's processor side runs on its own clock"
     )]
     AxisSelfTimed,
+    #[error(
+        "--interface axis takes --data-bits of at most {MAX_AXIS_DATA_BITS}: its receive FIFO keeps a word, tlast and tid in one RAM word of at most 64 bits, got {0}"
+    )]
+    AxisDataBits(u32),
 }
 
 /// What to build: the network of the router's topology, every router as `router` says (its
@@ -174,6 +178,9 @@ impl NetworkParams {
         if self.clocking == SwitchClocking::SelfTimed {
             return Err(NetworkError::AxisSelfTimed);
         }
+        if self.router.data_bits > MAX_AXIS_DATA_BITS {
+            return Err(NetworkError::AxisDataBits(self.router.data_bits));
+        }
         Ok(NetworkParams {
             axis: Some(rx_bytes),
             ..self
@@ -188,6 +195,7 @@ impl NetworkParams {
             address_bits: self.router.address_bits(),
             rx_bytes,
             max_bytes: self.router.max_bytes,
+            data_bits: self.router.data_bits,
             attempts_bits,
         })
     }
@@ -207,6 +215,15 @@ impl NetworkParams {
             router: self.router.with_flow(flow),
             ..self
         }
+    }
+
+    /// The network whose links, routers' buffers and processor sides carry words of
+    /// `data_bits` bits ([`RouterParams::with_data_bits`]).
+    pub fn with_data_bits(self, data_bits: u64) -> Result<Self, NetworkError> {
+        Ok(NetworkParams {
+            router: self.router.with_data_bits(data_bits)?,
+            ..self
+        })
     }
 
     pub fn with_fault(self, fault: Option<NetworkFault>) -> Result<Self, NetworkError> {
@@ -238,8 +255,9 @@ impl NetworkParams {
 
     /// The switch of every node.
     pub fn switch(&self) -> SwitchParams {
-        let mut config = SwitchConfig::new(self.ports() as u64, DATA_BITS, self.arbiter)
-            .expect("the router's degree suits a switch");
+        let bits = u64::from(self.router.data_bits);
+        let mut config = SwitchConfig::new(self.ports() as u64, bits, self.arbiter)
+            .expect("the router's degree and words suit a switch");
         if self.flow != Flow::Nack {
             let words = Bounds::of(self.plan().as_ref(), self.router.max_bytes).worm - 1;
             config = config
@@ -276,10 +294,10 @@ impl NetworkParams {
             Some(timeout) => format!(", acknowledged delivery (ACK timeout {timeout})"),
         };
         format!(
-            "{clocking}network of {}: {} nodes, {p}x{p} switches{flow}, routers with {}-byte buffers{tables} (B = {}){acked}",
+            "{clocking}network of {}: {} nodes, {p}x{p} switches{flow}, routers with {}{tables} (B = {}){acked}",
             self.plan().name(),
             self.nodes(),
-            self.router.max_bytes,
+            self.router.buffers(),
             self.router.route_cycles(),
             p = self.ports() + 1
         )
@@ -563,9 +581,16 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module, side: &
     let mut switch_connections = Connections::of(switch)
         .bind(&switch.port_named(switch_clock), clock)
         .bind(&switch.port_named("rst"), reset);
-    network_link_ports(&mut m, (switch, &mut switch_connections), d, self_timed);
+    let dw = params.router.data_bits;
+    network_link_ports(
+        &mut m,
+        (switch, &mut switch_connections),
+        (d, dw),
+        self_timed,
+    );
     let (arr_valid, arr_ctl) = port0_wires(
         &mut m,
+        dw,
         (router, &mut router_connections),
         (switch, &mut switch_connections),
     );
@@ -635,7 +660,7 @@ fn node_clocking(m: &mut Module, clocking: SwitchClocking) -> (SignalId, SignalI
 fn network_link_ports(
     m: &mut Module,
     (switch, connections): (&Module, &mut Connections),
-    d: usize,
+    (d, dw): (usize, u32),
     self_timed: bool,
 ) {
     for (side, towards, inward, nack, cl, cla) in [
@@ -662,7 +687,7 @@ fn network_link_ports(
             let words = [
                 ("valid", 1, true, "a word this cycle"),
                 ("ctl", 1, true, "type bit, a head or an EOD"),
-                ("data", DATA_BITS as u32, true, "data"),
+                ("data", dw, true, "data"),
                 ("nack", 1, false, nack),
             ];
             for &(suffix, width, forward, doc) in words.iter().chain(clocks) {
@@ -683,16 +708,17 @@ fn network_link_ports(
 /// router's NACK (it never refuses a worm).
 fn port0_wires(
     m: &mut Module,
+    dw: u32,
     (router, router_connections): (&Module, &mut Connections),
     (switch, switch_connections): (&Module, &mut Connections),
 ) -> (SignalId, SignalId) {
     let net_valid = m.internal("net_valid", 1, "router to switch input 0: a word");
     let net_ctl = m.internal("net_ctl", 1, "router to switch input 0: type bit");
-    let net_data = m.internal("net_data", 8, "router to switch input 0: data");
+    let net_data = m.internal("net_data", dw, "router to switch input 0: data");
     let net_nack = m.internal("net_nack", 1, "switch input 0's NACK to the router");
     let arr_valid = m.internal("arr_valid", 1, "switch output 0 to the router: a word");
     let arr_ctl = m.internal("arr_ctl", 1, "switch output 0 to the router: type bit");
-    let arr_data = m.internal("arr_data", 8, "switch output 0 to the router: data");
+    let arr_data = m.internal("arr_data", dw, "switch output 0 to the router: data");
     let port0 = [
         ("net_valid", "in0_valid", net_valid),
         ("net_ctl", "in0_ctl", net_ctl),
@@ -773,16 +799,12 @@ struct LinkWires {
 
 impl LinkWires {
     /// Node `prefix`'s out-link `p`, named after it.
-    fn declare(m: &mut Module, prefix: &str, p: usize, self_timed: bool) -> Self {
+    fn declare(m: &mut Module, prefix: &str, (p, dw): (usize, u32), self_timed: bool) -> Self {
         let doc = |what: &str| format!("node {}: out-link {p}, {what}", prefix);
         let mut link = LinkWires {
             valid: m.internal(&format!("{prefix}_out{p}_valid"), 1, &doc("a word")),
             ctl: m.internal(&format!("{prefix}_out{p}_ctl"), 1, &doc("type bit")),
-            data: m.internal(
-                &format!("{prefix}_out{p}_data"),
-                DATA_BITS as u32,
-                &doc("data"),
-            ),
+            data: m.internal(&format!("{prefix}_out{p}_data"), dw, &doc("data")),
             nack: m.internal(
                 &format!("{prefix}_out{p}_nack"),
                 1,
@@ -890,6 +912,7 @@ struct TopWiring<'r> {
 /// The top: one node per node of the topology, the links as its wiring says ([`links`]).
 fn network_module(params: &NetworkParams, side: &Side, node: &Module) -> Module {
     let (d, n) = (params.ports(), params.nodes());
+    let dw = params.router.data_bits;
     let self_timed = params.clocking == SwitchClocking::SelfTimed;
     let named = match params.graph() {
         Some(_) => {
@@ -941,7 +964,7 @@ fn network_module(params: &NetworkParams, side: &Side, node: &Module) -> Module 
         .iter()
         .map(|ports| {
             (1..=d)
-                .map(|p| LinkWires::declare(&mut m, &ports.prefix, p, self_timed))
+                .map(|p| LinkWires::declare(&mut m, &ports.prefix, (p, dw), self_timed))
                 .collect()
         })
         .collect();

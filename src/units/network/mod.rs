@@ -12,7 +12,7 @@ pub mod traffic;
 use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
-use crate::fabric::switch::{Arbiter, Flow};
+use crate::fabric::switch::{Arbiter, DEFAULT_DATA_BITS, Flow};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::{Design, ResetStyle};
 use crate::rtl::network::axis::Interface;
@@ -40,9 +40,13 @@ pub struct Args {
     /// The topology (at most 1024 nodes) and its options.
     #[command(flatten)]
     pub topology: TopologyArgs,
-    /// Bytes each router's message buffer holds, the longest message (1 to 255).
+    /// Words each router's message buffer holds, the longest message (1 to 255): bytes
+    /// at the default --data-bits 8.
     #[arg(long, default_value_t = DEFAULT_MAX_BYTES as u64)]
     pub max_bytes: u64,
+    /// Bits of every link word and of the processors' data words: 8, 16, 32 or 64.
+    #[arg(long, default_value_t = DEFAULT_DATA_BITS as u64)]
+    pub data_bits: u64,
     /// Which head wins a switch output that several ask for in one cycle.
     #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     pub arbiter: Arbiter,
@@ -135,7 +139,11 @@ pub fn params(args: &Args, top: &str) -> Result<NetworkParams, InputError> {
         ),
         Built::Table(plan) => NetworkParams::table(plan, args.max_bytes, args.arbiter, top),
     }
+    .and_then(|params| params.with_data_bits(args.data_bits))
     .map_err(input_error)?;
+    if args.flow != Flow::Nack && args.data_bits == 64 {
+        return Err(input_error(crate::units::router::BUFFERED_WORDS));
+    }
     if args.clocking == SwitchClocking::SelfTimed && params.graph().is_none() {
         return Err(input_error(
             "--clocking self-timed builds K(d,k) networks only; the other topologies are synchronous",
@@ -192,6 +200,9 @@ impl HardwareUnit for Network {
         let mut words = format!("network {}", self.1.command_line());
         if p.router.max_bytes != DEFAULT_MAX_BYTES {
             words += &format!(" --max-bytes {}", p.router.max_bytes);
+        }
+        if p.router.data_bits != DEFAULT_DATA_BITS {
+            words += &format!(" --data-bits {}", p.router.data_bits);
         }
         if p.arbiter != Arbiter::RoundRobin {
             words += " --arbiter fixed";

@@ -15,7 +15,7 @@
 
 mod axis;
 
-use crate::network::message::{Finished, Outcome, payload_byte};
+use crate::network::message::{Finished, Outcome, payload_word};
 use crate::network::net::{Net, NetError, NetParams};
 use crate::network::receive::Receive;
 use crate::rtl::ir::{Design, Direction, ResetStyle, SignalKind};
@@ -100,7 +100,8 @@ struct Arrival {
     cycle: u64,
     src: u64,
     len: u64,
-    bytes: Vec<u8>,
+    /// Its data words (bytes at the default 8 data bits).
+    bytes: Vec<u64>,
 }
 
 /// One cycle of the network's run as its exported testbench checks it: the input port
@@ -287,11 +288,7 @@ impl NetworkUnit {
             for j in 0..usize::from(m.bytes) {
                 let row = &mut rows[m.handed as usize + j];
                 set(row, at(names[0]), 1);
-                set(
-                    row,
-                    at(names[1]),
-                    u64::from(payload_byte(self.model.seed, m.id, j)),
-                );
+                set(row, at(names[1]), self.payload(m.id, j));
                 set(row, at(names[2]), u64::from(j + 1 == usize::from(m.bytes)));
                 set(row, at(names[3]), dst);
             }
@@ -362,9 +359,8 @@ impl NetworkUnit {
             let first = arrive - bytes;
             for j in 0..bytes {
                 let row = first + j;
-                let byte = payload_byte(self.model.seed, m.id, j as usize);
                 set(row, m.dst, "rx_valid", 1);
-                set(row, m.dst, "rx_data", u64::from(byte));
+                set(row, m.dst, "rx_data", self.payload(m.id, j as usize));
                 set(row, m.dst, "rx_first", u64::from(j == 0));
                 set(row, m.dst, "rx_last", u64::from(j + 1 == bytes));
             }
@@ -660,8 +656,8 @@ impl NetworkUnit {
         let not_ready: Vec<u64> = (m.handed..m.handed + u64::from(m.bytes))
             .filter(|&t| t > 0 && ready.get(t as usize - 1) != Some(&true))
             .collect();
-        let expected_bytes: Vec<u8> = (0..usize::from(m.bytes))
-            .map(|j| payload_byte(self.model.seed, m.id, j))
+        let expected_bytes: Vec<u64> = (0..usize::from(m.bytes))
+            .map(|j| self.payload(m.id, j))
             .collect();
         let status = match f.outcome {
             Outcome::Delivered => 0,
@@ -758,6 +754,12 @@ impl NetworkUnit {
         self.model.plan.node_name(v)
     }
 
+    /// Data word `j` of message `id` as the ports carry it (`tx_data`, `rx_data`): the
+    /// model's byte in its low 8 bits, random bits above.
+    fn payload(&self, id: u64, j: usize) -> u64 {
+        payload_word(self.model.seed, id, j, self.params.router.data_bits)
+    }
+
     /// Node `v`'s address as the ports carry it (`tx_dst`, `rx_src`).
     fn address_word(&self, v: u32) -> u64 {
         let address = self.model.plan.address(v as usize);
@@ -799,7 +801,7 @@ fn describe_rtl(
     not_ready: &[u64],
     verdict: Option<&Verdict>,
     arrival: Option<&Arrival>,
-    expected_bytes: &[u8],
+    expected_bytes: &[u64],
 ) -> String {
     let mut rtl = Vec::new();
     if !not_ready.is_empty() {
@@ -819,7 +821,7 @@ fn describe_rtl(
             "arrived in cycle {} with {} bytes {}",
             a.cycle,
             a.len,
-            hex_bytes(&a.bytes)
+            hex_words(&a.bytes)
         ),
         None => "not arrived".to_string(),
     });
@@ -842,7 +844,7 @@ fn gather(
     };
     for v in 0..nodes {
         // The bytes of the message the node is handing out: (src, len, bytes).
-        let mut receiving: Option<(u64, u64, Vec<u8>)> = None;
+        let mut receiving: Option<(u64, u64, Vec<u64>)> = None;
         for r in 0..rows(v) {
             let cycle = r as u64 + 1;
             let get = |name: &str| value(v, r, name).unwrap_or(u64::MAX);
@@ -858,7 +860,7 @@ fn gather(
                 seen.errors.push((v, cycle));
             }
             if get("rx_valid") == 1 {
-                let byte = get("rx_data") as u8;
+                let byte = get("rx_data");
                 let entry = receiving.get_or_insert_with(|| (0, 0, Vec::new()));
                 if get("rx_first") == 1 {
                     *entry = (get("rx_src"), get("rx_len"), Vec::new());
@@ -892,8 +894,9 @@ fn describe_verdict(status: u64, attempts: u64, cycle: u64) -> String {
     format!("{outcome} after {attempts} attempt{plural} in cycle {cycle}")
 }
 
-fn hex_bytes(bytes: &[u8]) -> String {
-    let text: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+/// "0a ff 3c", each word in hex, two digits at least.
+fn hex_words(words: &[u64]) -> String {
+    let text: Vec<String> = words.iter().map(|b| format!("{b:02x}")).collect();
     text.join(" ")
 }
 

@@ -7,7 +7,7 @@
 pub mod traffic;
 
 use crate::choice::Choice;
-use crate::fabric::switch::Flow;
+use crate::fabric::switch::{DEFAULT_DATA_BITS, Flow};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
 use crate::rtl::network::router::{
@@ -31,9 +31,13 @@ pub struct Args {
     /// Word length of K(d,k) (1 to 64).
     #[arg(long)]
     pub k: u64,
-    /// Bytes the message buffer holds, the longest message (1 to 255).
+    /// Words the message buffer holds, the longest message (1 to 255): bytes at the
+    /// default --data-bits 8.
     #[arg(long, default_value_t = DEFAULT_MAX_BYTES as u64)]
     pub max_bytes: u64,
+    /// Bits of a link word and of the processor's data words: 8, 16, 32 or 64.
+    #[arg(long, default_value_t = DEFAULT_DATA_BITS as u64)]
+    pub data_bits: u64,
     /// The flow control of the switches it sits behind (docs/flow-control.md): with vct
     /// and saf it acknowledges every message and waits for ACKs
     #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
@@ -64,6 +68,11 @@ pub static KIND: Declared<Args, Selection, WaveArg> = Declared {
     options: PhantomData,
 };
 
+/// Why a router or network of 64-bit words has no buffered switches: the switches keep a
+/// word and its type bit in 64 bits.
+pub(crate) const BUFFERED_WORDS: &str =
+    "--flow vct and saf buffer a word with its type bit in 64 bits: take --data-bits 32 or less";
+
 /// The router with validated parameters, behind switches of its flow control.
 pub struct Router(pub RouterParams, pub Flow);
 
@@ -77,12 +86,16 @@ pub(crate) fn kautz(params: &RouterParams) -> Kautz {
 impl Router {
     /// The unit the options describe, validated.
     fn from_args(args: Args, top: Option<&str>) -> Result<Box<dyn HardwareUnit>, InputError> {
+        if args.flow != Flow::Nack && args.data_bits == 64 {
+            return Err(input_error(BUFFERED_WORDS));
+        }
         RouterParams::new(
             args.d,
             args.k,
             args.max_bytes,
             top.unwrap_or(rtl_router::DEFAULT_TOP),
         )
+        .and_then(|params| params.with_data_bits(args.data_bits))
         .map(|params| {
             Box::new(Router(params.with_flow(args.flow), args.flow)) as Box<dyn HardwareUnit>
         })
@@ -101,6 +114,9 @@ impl HardwareUnit for Router {
         let mut words = format!("router --d {} --k {}", graph.d(), graph.k());
         if p.max_bytes != DEFAULT_MAX_BYTES {
             words += &format!(" --max-bytes {}", p.max_bytes);
+        }
+        if p.data_bits != DEFAULT_DATA_BITS {
+            words += &format!(" --data-bits {}", p.data_bits);
         }
         if self.1 != Flow::Nack {
             words += &format!(" --flow {}", self.1.name());

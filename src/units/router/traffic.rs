@@ -20,7 +20,7 @@
 use crate::fabric::wiring::kautz_route_bytes;
 use crate::network::acked::ACK_MARK;
 use crate::network::message::SourceRoute;
-use crate::network::message::{Message, payload_byte};
+use crate::network::message::{Message, payload_word};
 use crate::network::router::{Event, Router, RouterParams as ModelParams};
 use crate::network::switch::Word;
 use crate::random::SplitMix64;
@@ -84,6 +84,8 @@ struct Traffic {
     graph: Kautz,
     /// Bits of a letter.
     w: u32,
+    /// Bits of a link word and of the processor's data.
+    data_bits: u32,
     max_bytes: u64,
     /// The seed the payload bytes are drawn from.
     seed: u64,
@@ -144,6 +146,7 @@ impl StreamUnit for RouterUnit {
         let mut env = Traffic::new(self);
         let node_bits = pack_word(&env.node, env.w);
         let mut model = Router::new(&self.model_params(), env.node.clone());
+        let mut link = LinkWords::new(&self.params, self.seed);
         let mut events = Vec::new();
         let mut out = Vec::with_capacity(self.cycles as usize);
         for t in 0..self.cycles {
@@ -155,6 +158,7 @@ impl StreamUnit for RouterUnit {
             let arriving = env.arriving_word(t);
             model.clock(&env.model_params, t, nack, arriving, &mut events);
             env.network(t, &mut model, &events);
+            let net_data = link.word(model.word(), nack, model.held_id());
             let inputs = vec![
                 tx.valid,
                 tx.data,
@@ -168,7 +172,7 @@ impl StreamUnit for RouterUnit {
             ];
             out.push(Cycle::narrow(
                 inputs,
-                &outputs(&model, t, env.w, &mut events),
+                &outputs(&model, t, (env.w, arriving.data, net_data), &mut events),
             ));
         }
         out
@@ -176,8 +180,16 @@ impl StreamUnit for RouterUnit {
 }
 
 /// The router's outputs after the clock edge of cycle `t`, as the model gives them; the
-/// result port shows the one message the cycle's `events` finished, if any.
-fn outputs(model: &Router, t: u64, w: u32, events: &mut Vec<Event>) -> Vec<u64> {
+/// result port shows the one message the cycle's `events` finished, if any. The model
+/// carries bytes: a data word handed out is the whole word `arrived` in the cycle (the
+/// model's byte its low 8 bits), and the word on the link is `net_data`, as [`LinkWords`]
+/// widens the model's.
+fn outputs(
+    model: &Router,
+    t: u64,
+    (w, arrived, net_data): (u32, u64, u64),
+    events: &mut Vec<Event>,
+) -> Vec<u64> {
     let (res_valid, res_status, res_attempts) = match events.drain(..).find(|e| {
         !matches!(
             e,
@@ -192,13 +204,24 @@ fn outputs(model: &Router, t: u64, w: u32, events: &mut Vec<Event>) -> Vec<u64> 
     events.clear();
     let rx = model.rx_port();
     let next = model.word();
+    let rx_data = match rx.valid {
+        true => {
+            assert_eq!(
+                arrived & 0xff,
+                u64::from(rx.data),
+                "the byte handed out arrived now"
+            );
+            arrived
+        }
+        false => 0,
+    };
     vec![
         model.tx_ready(t + 1) as u64,
         res_valid,
         res_status,
         res_attempts,
         rx.valid as u64,
-        u64::from(rx.data),
+        rx_data,
         rx.first as u64,
         rx.last as u64,
         pack_word(&rx.src, w),
@@ -206,8 +229,117 @@ fn outputs(model: &Router, t: u64, w: u32, events: &mut Vec<Event>) -> Vec<u64> 
         rx.error as u64,
         next.valid as u64,
         next.ctl as u64,
-        next.data,
+        net_data,
     ]
+}
+
+/// The words on the router's link to the switch as the hardware sends them, from the
+/// model's, which carry bytes: a data word of the held message is its whole
+/// [`payload_word`], and under acknowledged delivery an ACK's mark is the word's top bit
+/// (0x80 in a byte). Every other word is the model's: route bytes, the 0, the source's
+/// letters, n, the sequence number, padding and the EOD use the low bits, the rest 0.
+struct LinkWords {
+    bits: u32,
+    seed: u64,
+    /// Address units after the 0, and whether a sequence number follows n.
+    k: usize,
+    acked: bool,
+    part: Part,
+}
+
+/// Where the link is in the worm the router sends.
+#[derive(Clone, Copy)]
+enum Part {
+    /// No worm, or one NACKed.
+    Idle,
+    /// The head and the route bytes, up to the 0 that ends them.
+    Route,
+    /// Source address units still to come.
+    Source(usize),
+    Length,
+    /// Sequence number bytes still to come, before `n` data words.
+    Sequence {
+        left: u8,
+        n: usize,
+    },
+    /// Data word `j` of `n` comes next.
+    Data {
+        j: usize,
+        n: usize,
+    },
+    /// Padding up to the EOD.
+    Padding,
+}
+
+impl LinkWords {
+    fn new(params: &RouterParams, seed: u64) -> Self {
+        LinkWords {
+            bits: params.data_bits,
+            seed,
+            k: params.address_units().0 as usize,
+            acked: params.ack_timeout.is_some(),
+            part: Part::Idle,
+        }
+    }
+
+    /// The hardware's word for the model's `word` on the link after a clock edge (a NACK
+    /// in that cycle, `nacked`, cut the worm before it), `held` the id of the message the
+    /// router holds.
+    fn word(&mut self, word: Word, nacked: bool, held: Option<u64>) -> u64 {
+        if nacked {
+            self.part = Part::Idle;
+        }
+        if !word.valid {
+            return word.data;
+        }
+        let mark = |data: u64| match self.acked && data & u64::from(ACK_MARK) != 0 {
+            true => data & !u64::from(ACK_MARK) | 1 << (self.bits - 1),
+            false => data,
+        };
+        let (wide, part) = match self.part {
+            Part::Idle if word.ctl => (mark(word.data), Part::Route),
+            Part::Idle => (word.data, Part::Idle),
+            _ if word.ctl => (word.data, Part::Idle),
+            Part::Route if word.data & !u64::from(ACK_MARK) == 0 => {
+                (mark(word.data), Part::Source(self.k))
+            }
+            Part::Route => (mark(word.data), Part::Route),
+            Part::Source(1) => (word.data, Part::Length),
+            Part::Source(left) => (word.data, Part::Source(left - 1)),
+            Part::Length => (word.data, self.after_count(word.data as usize)),
+            Part::Sequence { left: 1, n } => (word.data, data(n)),
+            Part::Sequence { left, n } => (word.data, Part::Sequence { left: left - 1, n }),
+            Part::Data { j, n } => {
+                let id = held.expect("a data worm's message is held");
+                let wide = payload_word(self.seed, id, j, self.bits);
+                assert_eq!(wide & 0xff, word.data, "data word {j} of message {id}");
+                let part = match j + 1 == n {
+                    true => Part::Padding,
+                    false => Part::Data { j: j + 1, n },
+                };
+                (wide, part)
+            }
+            Part::Padding => (word.data, Part::Padding),
+        };
+        self.part = part;
+        wide
+    }
+
+    /// After the count `n`: the sequence number under acknowledged delivery, else the data.
+    fn after_count(&self, n: usize) -> Part {
+        match self.acked {
+            true => Part::Sequence { left: 2, n },
+            false => data(n),
+        }
+    }
+}
+
+/// The `n` data words of a worm, then its padding.
+fn data(n: usize) -> Part {
+    match n {
+        0 => Part::Padding,
+        _ => Part::Data { j: 0, n },
+    }
 }
 
 impl Traffic {
@@ -222,6 +354,7 @@ impl Traffic {
         Traffic {
             graph,
             w: unit.params.letter_bits(),
+            data_bits: unit.params.data_bits,
             max_bytes: u64::from(unit.params.max_bytes),
             seed: unit.seed,
             model_params: unit.model_params(),
@@ -324,17 +457,16 @@ impl Traffic {
             Some(l) => {
                 let j = l.next;
                 l.next += 1;
-                let byte = payload_byte(self.seed, l.id, j as usize);
                 Tx {
                     valid: 1,
-                    data: u64::from(byte),
+                    data: payload_word(self.seed, l.id, j as usize, self.data_bits),
                     last: (l.next == l.bytes) as u64,
                     dst: if j == 0 { l.dst } else { junk_dst },
                 }
             }
             None => Tx {
                 valid: 0,
-                data: self.rng.below(256),
+                data: random_word(&mut self.rng, self.data_bits),
                 last: self.rng.below(2),
                 dst: junk_dst,
             },
@@ -430,7 +562,7 @@ impl Traffic {
     fn arriving_worm(&mut self, d: u64, k: usize) -> VecDeque<Word> {
         let mut words = VecDeque::new();
         for _ in 0..self.rng.below(3).saturating_sub(1) {
-            words.push_back(Word::data(self.rng.below(256)));
+            words.push_back(Word::data(random_word(&mut self.rng, self.data_bits)));
         }
         words.push_back(Word::control(self.rng.below(d + 1)));
         for _ in 1..k {
@@ -443,7 +575,7 @@ impl Traffic {
         };
         words.push_back(Word::data(n));
         for _ in 0..n {
-            words.push_back(Word::data(self.rng.below(256)));
+            words.push_back(Word::data(random_word(&mut self.rng, self.data_bits)));
         }
         for _ in 0..self.rng.below(4) {
             words.push_back(Word::data(0));
@@ -524,9 +656,9 @@ impl Traffic {
             acked.sent.insert(src.clone(), seq);
         }
         let mut words: VecDeque<Word> = (0..self.rng.below(3).saturating_sub(1))
-            .map(|_| Word::data(self.rng.below(256)))
+            .map(|_| Word::data(random_word(&mut self.rng, self.data_bits)))
             .collect();
-        words.extend(sequenced(&src, n, seq, &mut self.rng));
+        words.extend(sequenced(&src, (n, seq), self.data_bits, &mut self.rng));
         if self.rng.below(6) == 0 {
             let cut = 1 + self.rng.below(words.len() as u64 - 2) as usize;
             words.truncate(cut);
@@ -536,16 +668,21 @@ impl Traffic {
     }
 }
 
-/// The worm of `n` random bytes (an ACK when 0) numbered `seq` from `src` as it leaves the
-/// switch's port 0: x1 (ctl=1), x2..xk, n, the number's two bytes, the bytes, padding, the
-/// EOD.
-fn sequenced(src: &[Letter], n: u64, seq: u16, rng: &mut SplitMix64) -> VecDeque<Word> {
+/// The worm of `n` random data words of `bits` bits (an ACK when 0) numbered `seq` from
+/// `src` as it leaves the switch's port 0: x1 (ctl=1), x2..xk, n, the number's two bytes,
+/// the data words, padding, the EOD.
+fn sequenced(
+    src: &[Letter],
+    (n, seq): (u64, u16),
+    bits: u32,
+    rng: &mut SplitMix64,
+) -> VecDeque<Word> {
     let mut words = VecDeque::new();
     words.push_back(Word::control(u64::from(src[0])));
     words.extend(src[1..].iter().map(|&x| Word::data(u64::from(x))));
     words.push_back(Word::data(n));
     words.extend(seq.to_be_bytes().map(|b| Word::data(u64::from(b))));
-    words.extend((0..n).map(|_| Word::data(rng.below(256))));
+    words.extend((0..n).map(|_| Word::data(random_word(rng, bits))));
     words.extend((0..rng.below(4)).map(|_| Word::data(0)));
     words.push_back(Word::control(rng.below(256)));
     words
@@ -553,7 +690,13 @@ fn sequenced(src: &[Letter], n: u64, seq: u16, rng: &mut SplitMix64) -> VecDeque
 
 /// The ACK from `dst` of the message numbered `seq`.
 fn ack_worm(dst: &[Letter], seq: u16, rng: &mut SplitMix64) -> VecDeque<Word> {
-    sequenced(dst, 0, seq, rng)
+    sequenced(dst, (0, seq), 8, rng)
+}
+
+/// A random word of `bits` bits: the top bits of the generator's next number, so a byte is
+/// what `below(256)` draws.
+fn random_word(rng: &mut SplitMix64, bits: u32) -> u64 {
+    rng.next_u64() >> (64 - bits)
 }
 
 impl AckedNetwork {

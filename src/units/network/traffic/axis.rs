@@ -123,7 +123,7 @@ pub(super) fn gather(
                     len: 0,
                     bytes: Vec::new(),
                 });
-                entry.bytes.push(get("m_axis_tdata") as u8);
+                entry.bytes.push(get("m_axis_tdata"));
                 entry.len += 1;
                 if get("m_axis_tlast") == 1 {
                     let mut arrival = receiving.take().expect("filled above");

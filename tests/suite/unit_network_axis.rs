@@ -252,3 +252,57 @@ fn bad_options_are_refused_in_one_line() {
         assert_eq!(stderr.trim_end(), expected, "{args:?}");
     }
 }
+
+/// `generate router --interface axis`: the router as `kautz_router_core` behind the block,
+/// its network side and `refuse` for the switch as ports beside the streams, lint-clean;
+/// its check is the network's.
+#[test]
+fn the_router_alone_has_the_streams_and_a_refuse_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("router");
+    let (status, _, stderr) = kautzgen(&[
+        "generate",
+        "router",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--interface",
+        "axis",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    let top = std::fs::read_to_string(out.join("verilog/kautz_router.v")).unwrap();
+    for port in [
+        "input  wire [5:0] node,",
+        "output wire refuse,",
+        "input  wire [3:0] s_axis_tdest,",
+        "output wire [3:0] m_axis_tid",
+        "kautz_router_core u_core (",
+        "kautz_router_axis u_axis (",
+    ] {
+        assert!(top.contains(port), "lacks {port}:\n{top}");
+    }
+    assert!(
+        !top.contains("tx_dst,"),
+        "the router's own ports stay inside"
+    );
+    let (status, stdout, stderr) = kautzgen(&["lint", out.to_str().unwrap()]);
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    let (status, _, stderr) = kautzgen(&[
+        "verify",
+        "router",
+        "--d",
+        "2",
+        "--k",
+        "3",
+        "--interface",
+        "axis",
+    ]);
+    assert_eq!(status, 2);
+    assert_eq!(
+        stderr.trim_end(),
+        "error: the AXI4-Stream router is checked in its network: kautzgen verify network --interface axis (the router's own check drives its plain ports)"
+    );
+}

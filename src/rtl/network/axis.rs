@@ -24,9 +24,12 @@
 
 use crate::bits::bits_for;
 use crate::choice::choice;
+use crate::network::receive::MAX_RX_BYTES;
 use crate::rtl::const_arith::extend;
 use crate::rtl::ir::{Expr, Memory, Module, SignalId};
+use thiserror::Error;
 
+use super::router::RouterParams;
 use super::router_parts::slice;
 
 choice! {
@@ -41,6 +44,37 @@ choice! {
             of --rx-bytes (a switch refuses worms while it could not take a whole message), \
             and a status master m_axis_status_*",
     }
+}
+
+/// Widest data word of an AXI4-Stream node: a FIFO entry holds a word, tlast and tid in
+/// one RAM word of at most 64 bits.
+pub const MAX_AXIS_DATA_BITS: u32 = 32;
+
+/// Why an AXI4-Stream processor side is refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum AxisError {
+    #[error(
+        "--rx-bytes must hold a whole message of --max-bytes {max} and at most {MAX_RX_BYTES} bytes, got {got}"
+    )]
+    RxBytes { got: u64, max: u64 },
+    #[error(
+        "--interface axis takes --data-bits of at most {MAX_AXIS_DATA_BITS}: its receive FIFO keeps a word, tlast and tid in one RAM word of at most 64 bits, got {0}"
+    )]
+    DataBits(u32),
+}
+
+/// Checks a receive FIFO of `rx_bytes` for messages of `max_bytes` words of `data_bits`.
+pub fn check(max_bytes: u64, data_bits: u32, rx_bytes: u64) -> Result<(), AxisError> {
+    if !(max_bytes..=MAX_RX_BYTES).contains(&rx_bytes) {
+        return Err(AxisError::RxBytes {
+            got: rx_bytes,
+            max: max_bytes,
+        });
+    }
+    if data_bits > MAX_AXIS_DATA_BITS {
+        return Err(AxisError::DataBits(data_bits));
+    }
+    Ok(())
 }
 
 /// What the block needs: the nodes' addresses by index (as the router's `node`, `tx_dst`
@@ -58,6 +92,26 @@ pub struct AxisParams {
 }
 
 impl AxisParams {
+    /// The block in front of the router of `router` (its top module `router_top`), with a
+    /// FIFO of `rx_bytes`: every node's address of its topology, by index.
+    pub fn of(router: &RouterParams, router_top: &Module, rx_bytes: u64) -> Self {
+        let plan = router.plan();
+        let attempts_bits = router_top
+            .ports()
+            .find(|(_, s)| s.name == "res_attempts")
+            .map_or(0, |(_, s)| s.width);
+        AxisParams {
+            addresses: (0..plan.node_count())
+                .map(|v| router.address_word(&plan.address(v)))
+                .collect(),
+            address_bits: router.address_bits(),
+            rx_bytes,
+            max_bytes: router.max_bytes,
+            data_bits: router.data_bits,
+            attempts_bits,
+        }
+    }
+
     /// Bits of a node index (tdest, tid).
     pub fn index_bits(&self) -> u32 {
         bits_for(self.addresses.len() as u64)

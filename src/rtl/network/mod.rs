@@ -4,9 +4,11 @@
 
 pub mod axis;
 pub mod packed;
+pub mod processor_side;
 pub mod route_table;
 pub mod router;
 mod router_acked;
+pub mod router_axis;
 mod router_parts;
 pub mod switch;
 mod switch_buffers;

@@ -30,7 +30,8 @@
 //! give what the top wires and drives, for a testbench that wires the nodes itself (with
 //! wire delays, which the top's wires lack).
 
-use super::axis::{self, AxisParams};
+use super::axis::{self, AxisError, AxisParams};
+use super::processor_side::{NodeInside, Side, axis_block};
 use super::router::{self, RouteSource, RouterError, RouterParams};
 use super::switch::{self, SwitchClocking, SwitchParams};
 use crate::choice::{Choice, choice};
@@ -38,17 +39,13 @@ use crate::fabric::switch::{Arbiter, Flow, SwitchConfig};
 use crate::fabric::wiring::End;
 use crate::network::acked::Bounds;
 use crate::network::plan::{Plan, TablePlan};
-use crate::network::receive::MAX_RX_BYTES;
-use crate::rtl::ir::{Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing};
+use crate::rtl::ir::{Connections, Design, Direction, Expr, Module, SignalId, Timing};
 use crate::topology::kautz::{Kautz, Letter};
 use std::sync::Arc;
 use thiserror::Error;
 
 /// Default top module name.
 pub const DEFAULT_TOP: &str = "kautz_network";
-
-/// Widest data word of an AXI4-Stream node ([`NetworkParams::with_axis`]).
-pub const MAX_AXIS_DATA_BITS: u32 = 32;
 
 /// Most nodes a generated network holds: each is a switch, a router and a route generator.
 pub const MAX_NODES: u64 = 1024;
@@ -83,18 +80,12 @@ pub enum NetworkError {
         "the network's built-in faults swap two out-links of a node, which needs d >= 2, got d = 1"
     )]
     NoLinksToSwap,
-    #[error(
-        "--rx-bytes must hold a whole message of --max-bytes {max} and at most {MAX_RX_BYTES} bytes, got {got}"
-    )]
-    RxBytes { got: u64, max: u64 },
+    #[error(transparent)]
+    Axis(#[from] AxisError),
     #[error(
         "--interface axis needs a synchronous network: a self-timed node's processor side runs on its own clock"
     )]
     AxisSelfTimed,
-    #[error(
-        "--interface axis takes --data-bits of at most {MAX_AXIS_DATA_BITS}: its receive FIFO keeps a word, tlast and tid in one RAM word of at most 64 bits, got {0}"
-    )]
-    AxisDataBits(u32),
 }
 
 /// What to build: the network of the router's topology, every router as `router` says (its
@@ -172,31 +163,13 @@ impl NetworkParams {
     /// `rx_bytes` bytes (at least a whole message; synchronous networks only).
     pub fn with_axis(self, rx_bytes: u64) -> Result<Self, NetworkError> {
         let max = u64::from(self.router.max_bytes);
-        if !(max..=MAX_RX_BYTES).contains(&rx_bytes) {
-            return Err(NetworkError::RxBytes { got: rx_bytes, max });
-        }
+        axis::check(max, self.router.data_bits, rx_bytes)?;
         if self.clocking == SwitchClocking::SelfTimed {
             return Err(NetworkError::AxisSelfTimed);
-        }
-        if self.router.data_bits > MAX_AXIS_DATA_BITS {
-            return Err(NetworkError::AxisDataBits(self.router.data_bits));
         }
         Ok(NetworkParams {
             axis: Some(rx_bytes),
             ..self
-        })
-    }
-
-    /// The AXI4-Stream block's parameters, when the nodes have it; `attempts_bits` is the
-    /// router's `res_attempts` width.
-    fn axis_params(&self, attempts_bits: u32) -> Option<AxisParams> {
-        self.axis.map(|rx_bytes| AxisParams {
-            addresses: (0..self.nodes()).map(|v| node_word(self, v)).collect(),
-            address_bits: self.router.address_bits(),
-            rx_bytes,
-            max_bytes: self.router.max_bytes,
-            data_bits: self.router.data_bits,
-            attempts_bits,
         })
     }
 
@@ -417,14 +390,10 @@ pub fn out_fault_bits(params: &NetworkParams, v: usize, faulty: &[bool], link_fa
 pub fn design(params: &NetworkParams) -> Design {
     let router = router::design(&params.router);
     let switch = switch::design(&params.switch());
-    let attempts_bits = router
-        .top()
-        .ports()
-        .find(|(_, s)| s.name == "res_attempts")
-        .map_or(0, |(_, s)| s.width);
-    let axis = params
-        .axis_params(attempts_bits)
-        .map(|p| axis::module(&format!("{}_axis", params.top), &p));
+    let axis = params.axis.map(|rx_bytes| {
+        let block = AxisParams::of(&params.router, router.top(), rx_bytes);
+        axis::module(&format!("{}_axis", params.top), &block)
+    });
     let side = match &axis {
         Some(block) => Side::axis(router.top(), block),
         None => Side::router(router.top()),
@@ -446,92 +415,6 @@ pub fn design(params: &NetworkParams) -> Design {
             SwitchClocking::Synchronous => Timing::Synchronous,
             SwitchClocking::SelfTimed => Timing::SelfTimed,
         },
-    }
-}
-
-/// The router's ports that stay inside its node: the clocking, its word, and the switch's
-/// port 0. All its others are its processor side.
-const NODE_SIDE: [&str; 10] = [
-    "clk",
-    "rst",
-    "node",
-    "net_valid",
-    "net_ctl",
-    "net_data",
-    "net_nack",
-    "arr_valid",
-    "arr_ctl",
-    "arr_data",
-];
-
-/// The AXI4-Stream block's ports that stay inside its node: the clocking, the node's
-/// address, the router's processor side, the switch's output 0 and the refusal.
-const AXIS_NODE_SIDE: [&str; 7] = [
-    "clk",
-    "rst",
-    "node",
-    "rx_src",
-    "arr_valid",
-    "arr_ctl",
-    "refuse",
-];
-
-/// The module whose ports face a node's processor: the router, or the AXI4-Stream block
-/// in front of it; and its ports that stay inside the node.
-struct Side<'a> {
-    router: &'a Module,
-    /// The AXI4-Stream block, when the node has one.
-    block: Option<&'a Module>,
-}
-
-/// The router's port that a node with the AXI4-Stream block passes out as it is.
-const PASSED: &str = "rx_error";
-
-impl<'a> Side<'a> {
-    fn router(router: &'a Module) -> Self {
-        Side {
-            router,
-            block: None,
-        }
-    }
-
-    fn axis(router: &'a Module, block: &'a Module) -> Self {
-        Side {
-            router,
-            block: Some(block),
-        }
-    }
-
-    fn is_axis(&self) -> bool {
-        self.block.is_some()
-    }
-
-    /// The processor-side ports, in port order, as their modules declare them:
-    /// (name, width, direction, doc): the router's; or the AXI4-Stream block's and the
-    /// router's `rx_error`.
-    fn processor_ports(&self) -> Vec<(&'a str, u32, Direction, &'a str)> {
-        let facing = |module: &'a Module, keep: &dyn Fn(&str) -> bool| {
-            module
-                .ports()
-                .filter(|(_, s)| keep(&s.name))
-                .map(|(_, s)| match s.kind {
-                    SignalKind::Port(direction) => {
-                        (s.name.as_str(), s.width, direction, s.doc.as_str())
-                    }
-                    SignalKind::Internal => unreachable!("ports() gives ports"),
-                })
-                .collect::<Vec<_>>()
-        };
-        match self.block {
-            None => facing(self.router, &|name| !NODE_SIDE.contains(&name)),
-            Some(block) => {
-                let mut ports = facing(block, &|name| {
-                    !AXIS_NODE_SIDE.contains(&name) && !axis::ROUTER_SIDE.contains(&name)
-                });
-                ports.extend(facing(self.router, &|name| name == PASSED));
-                ports
-            }
-        }
     }
 }
 
@@ -611,7 +494,15 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module, side: &
                 arr_ctl,
             };
             let block = side.block.expect("an AXI4-Stream node has the block");
-            axis_block(&mut m, (router, &mut router_connections), block, inside).into()
+            let refuse = m.internal("refuse", 1, "the receive FIFO refuses worms for the router");
+            axis_block(
+                &mut m,
+                (router, &mut router_connections),
+                block,
+                inside,
+                refuse,
+            );
+            refuse.into()
         }
     };
     switch_connections.add(
@@ -734,56 +625,6 @@ fn port0_wires(
     }
     switch_connections.add(&switch.port_named("out0_nack"), Expr::zero(1));
     (arr_valid, arr_ctl)
-}
-
-/// The node's signals the AXI4-Stream block reads besides the router's.
-struct NodeInside {
-    clock: SignalId,
-    reset: SignalId,
-    node: SignalId,
-    arr_valid: SignalId,
-    arr_ctl: SignalId,
-}
-
-/// The AXI4-Stream block `block` in front of the router: the router's processor side on
-/// wires `r_<port>`, the block's streams as the node's ports; returns its refusal.
-fn axis_block(
-    m: &mut Module,
-    (router, router_connections): (&Module, &mut Connections),
-    block: &Module,
-    inside: NodeInside,
-) -> SignalId {
-    let mut connections = Connections::of(block)
-        .bind(&block.port_named("clk"), inside.clock)
-        .bind(&block.port_named("rst"), inside.reset)
-        .bind(&block.port_named("node"), inside.node)
-        .bind(&block.port_named("arr_valid"), inside.arr_valid)
-        .bind(&block.port_named("arr_ctl"), inside.arr_ctl);
-    for (name, width, direction, doc) in Side::router(router).processor_ports() {
-        if name == PASSED {
-            // Never in a working network; passed out as the router gives it.
-            let port = m.port(name, width, direction, doc);
-            router_connections.add(&router.port_named(name), port);
-            continue;
-        }
-        let wire = m.internal(&format!("r_{name}"), width, &format!("router: {doc}"));
-        router_connections.add(&router.port_named(name), wire);
-        connections.add(&block.port_named(name), wire);
-    }
-    for (name, width, direction, doc) in Side::axis(router, block).processor_ports() {
-        if name != PASSED {
-            let port = m.port(name, width, direction, doc);
-            connections.add(&block.port_named(name), port);
-        }
-    }
-    let refuse = m.internal("refuse", 1, "the receive FIFO refuses worms for the router");
-    connections.add(&block.port_named("refuse"), refuse);
-    m.instance(
-        "u_axis",
-        connections,
-        "The AXI4-Stream processor side and the receive FIFO.",
-    );
-    refuse
 }
 
 /// The link words and NACK of one out-link, as the top's internal signals.

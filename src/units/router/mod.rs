@@ -10,9 +10,11 @@ use crate::choice::Choice;
 use crate::fabric::switch::{DEFAULT_DATA_BITS, Flow};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
+use crate::rtl::network::axis::{self, Interface};
 use crate::rtl::network::router::{
     self as rtl_router, DEFAULT_MAX_BYTES, RouterFault, RouterParams,
 };
+use crate::rtl::network::router_axis;
 use crate::topology::kautz::Kautz;
 use crate::units::check::{Check, FamilyCheck};
 use crate::units::choice_arg::choice;
@@ -42,6 +44,14 @@ pub struct Args {
     /// and saf it acknowledges every message and waits for ACKs
     #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
     pub flow: Flow,
+    /// The processor side: the router's own ports, or AXI4-Stream behind a receive FIFO
+    /// that refuses worms while full (docs/network.md, "AXI4-Stream interface").
+    #[arg(long, value_parser = choice::<Interface>(), default_value = Interface::Plain.name())]
+    pub interface: Interface,
+    /// With --interface axis: bytes the receive FIFO holds, at least --max-bytes
+    /// [default: two whole messages, 2 x --max-bytes].
+    #[arg(long, value_name = "N")]
+    pub rx_bytes: Option<u64>,
 }
 
 /// The traffic a check runs.
@@ -73,8 +83,10 @@ pub static KIND: Declared<Args, Selection, WaveArg> = Declared {
 pub(crate) const BUFFERED_WORDS: &str =
     "--flow vct and saf buffer a word with its type bit in 64 bits: take --data-bits 32 or less";
 
-/// The router with validated parameters, behind switches of its flow control.
-pub struct Router(pub RouterParams, pub Flow);
+/// The router with validated parameters, behind switches of its flow control; with an
+/// AXI4-Stream processor side, its receive FIFO's bytes and the top's name (the router's
+/// own is then `<top>_core`).
+pub struct Router(pub RouterParams, pub Flow, pub Option<(u64, String)>);
 
 /// The graph of a router unit's params: the unit is built on K(d,k) alone.
 pub(crate) fn kautz(params: &RouterParams) -> Kautz {
@@ -89,17 +101,32 @@ impl Router {
         if args.flow != Flow::Nack && args.data_bits == 64 {
             return Err(input_error(BUFFERED_WORDS));
         }
-        RouterParams::new(
-            args.d,
-            args.k,
-            args.max_bytes,
-            top.unwrap_or(rtl_router::DEFAULT_TOP),
-        )
-        .and_then(|params| params.with_data_bits(args.data_bits))
-        .map(|params| {
-            Box::new(Router(params.with_flow(args.flow), args.flow)) as Box<dyn HardwareUnit>
-        })
-        .map_err(input_error)
+        let top = top.unwrap_or(rtl_router::DEFAULT_TOP);
+        let axis = match (args.interface, args.rx_bytes) {
+            (Interface::Plain, Some(_)) => {
+                return Err(input_error(
+                    "--rx-bytes sizes the receive FIFO of --interface axis; the plain router has none",
+                ));
+            }
+            (Interface::Plain, None) => None,
+            (Interface::Axis, rx_bytes) => {
+                let rx_bytes = rx_bytes.unwrap_or(2 * args.max_bytes);
+                axis::check(args.max_bytes, args.data_bits as u32, rx_bytes)
+                    .map_err(input_error)?;
+                Some((rx_bytes, top.to_string()))
+            }
+        };
+        let name = match axis {
+            Some(_) => format!("{top}_core"),
+            None => top.to_string(),
+        };
+        RouterParams::new(args.d, args.k, args.max_bytes, &name)
+            .and_then(|params| params.with_data_bits(args.data_bits))
+            .map(|params| {
+                Box::new(Router(params.with_flow(args.flow), args.flow, axis))
+                    as Box<dyn HardwareUnit>
+            })
+            .map_err(input_error)
     }
 }
 
@@ -121,14 +148,21 @@ impl HardwareUnit for Router {
         if self.1 != Flow::Nack {
             words += &format!(" --flow {}", self.1.name());
         }
-        if p.top != rtl_router::DEFAULT_TOP {
-            words += &format!(" --top {}", p.top);
+        if let Some((rx_bytes, _)) = &self.2 {
+            words += &format!(" --interface axis --rx-bytes {rx_bytes}");
+        }
+        let top = self.2.as_ref().map_or(&p.top, |(_, top)| top);
+        if top != rtl_router::DEFAULT_TOP {
+            words += &format!(" --top {top}");
         }
         words
     }
 
     fn design(&self) -> Design {
-        rtl_router::design(&self.0)
+        match &self.2 {
+            None => rtl_router::design(&self.0),
+            Some((rx_bytes, top)) => router_axis::design(&self.0, *rx_bytes, top),
+        }
     }
 
     fn timing(&self) -> String {
@@ -139,6 +173,11 @@ impl HardwareUnit for Router {
     }
 
     fn check(&self, matches: &ArgMatches, _purpose: Purpose) -> Result<Box<dyn Check>, InputError> {
+        if self.2.is_some() {
+            return Err(input_error(
+                "the AXI4-Stream router is checked in its network: kautzgen verify network --interface axis (the router's own check drives its plain ports)",
+            ));
+        }
         let selection: Selection = read(matches)?;
         let fault = selection.fault.parse::<RouterFault>("router")?;
         if let Some(fault) = fault.filter(|&f| !self.0.has_fault(f)) {

@@ -115,7 +115,7 @@ fn options_that_do_not_apply_are_refused() {
             "--delays",
             "delays.txt",
         ],
-        "--delays applies to the switch and network units only, not to the router unit; it takes --d, --k, --max-bytes, --data-bits, --flow, --seed, --cycles, --fault, --wave, --top, --reset, --sim, --keep, --force, --out",
+        "--delays applies to the switch and network units only, not to the router unit; it takes --d, --k, --max-bytes, --data-bits, --flow, --interface, --rx-bytes, --seed, --cycles, --fault, --wave, --top, --reset, --sim, --keep, --force, --out",
     );
     let scratch = tempfile::tempdir().unwrap();
     let delays = scratch.path().join("delays.txt");

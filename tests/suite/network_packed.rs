@@ -39,7 +39,7 @@ fn node_i_is_at_bits_i_times_w() {
     );
     // K(2,2)'s six nodes in order: 01 02 10 12 20 21.
     for line in [
-        "    input  wire [47:0] tx_data,                  // bits [i*8 +: 8], node i: the byte offered",
+        "    input  wire [47:0] tx_data,                  // bits [i*8 +: 8], node i: the data word offered",
         "    input  wire [5:0] fault,                     // bits [i*1 +: 1], node i is faulty: no worm is sent into it",
         "    input  wire [11:0] link_fault                // bits [i*2 +: 2], node i: bit p-1, its out-link on port p is faulty",
         "        .n01_tx_data(tx_data[7:0]),",
@@ -65,7 +65,7 @@ fn k34_has_19_packed_ports_for_1838_flat_ones() {
     assert_eq!(ports(&flat).len(), 1838);
     assert_eq!(ports(&packed).len(), 19);
     assert!(ports(&packed).contains(
-        &"    input  wire [863:0] tx_data,                 // bits [i*8 +: 8], node i: the byte offered"
+        &"    input  wire [863:0] tx_data,                 // bits [i*8 +: 8], node i: the data word offered"
     ));
 }
 

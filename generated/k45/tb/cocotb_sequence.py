@@ -236,7 +236,9 @@ async def vectors(dut):
         # the rising edges on which the unit samples its inputs.
         await FallingEdge(dut.clk)
 
-    dut.rst.value = 1
+    reset = tb["reset"]
+    rst = getattr(dut, reset["name"])
+    rst.value = reset["on"]
     start.value = 0
     next_.value = 0
     for handle in inputs:
@@ -244,7 +246,7 @@ async def vectors(dut):
     Clock(dut.clk, 10, unit="ns").start(start_high=False)
     await step()
     await step()
-    dut.rst.value = 0
+    rst.value = reset["off"]
     judge = Judge(tb)
     lines = [l for l in (HERE / "vectors.txt").read_text().splitlines() if l.strip()]
     for index, line in enumerate(lines):
@@ -265,9 +267,9 @@ async def vectors(dut):
                 await step()
             next_.value = 0
         if v["reset"] != 0:
-            dut.rst.value = 1
+            rst.value = reset["on"]
             await step()
-            dut.rst.value = 0
+            rst.value = reset["off"]
             v["reset_low"] = (
                 str(valid.value) == "0"
                 and str(done.value) == "0"

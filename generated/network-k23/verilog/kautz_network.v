@@ -14,14 +14,14 @@ module kautz_network (
     input  wire rst,                             // synchronous reset, active high
     input  wire n010_tx_valid,                   // node 010: the processor offers a byte
     output wire n010_tx_ready,                   // node 010: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n010_tx_data,              // node 010: the byte offered
+    input  wire [7:0] n010_tx_data,              // node 010: the data word offered
     input  wire n010_tx_last,                    // node 010: the byte offered is the message's last
     input  wire [5:0] n010_tx_dst,               // node 010: destination word, with the first byte, b1 in the most significant letter
     output wire n010_res_valid,                  // node 010: one cycle: the outcome of the last message
     output wire [1:0] n010_res_status,           // node 010: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n010_res_attempts,         // node 010: attempts made, 0 for a refused message (0 without res_valid)
     output wire n010_rx_valid,                   // node 010: a byte of an arriving message
-    output wire [7:0] n010_rx_data,              // node 010: the byte (0 without rx_valid)
+    output wire [7:0] n010_rx_data,              // node 010: the data word (0 without rx_valid)
     output wire n010_rx_first,                   // node 010: the message's first byte
     output wire n010_rx_last,                    // node 010: the message's last byte: it has arrived
     output wire [5:0] n010_rx_src,               // node 010: its source word, with every byte (0 without rx_valid)
@@ -31,14 +31,14 @@ module kautz_network (
     input  wire [1:0] n010_link_fault,           // node 010: bit p-1, its out-link on port p is faulty
     input  wire n012_tx_valid,                   // node 012: the processor offers a byte
     output wire n012_tx_ready,                   // node 012: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n012_tx_data,              // node 012: the byte offered
+    input  wire [7:0] n012_tx_data,              // node 012: the data word offered
     input  wire n012_tx_last,                    // node 012: the byte offered is the message's last
     input  wire [5:0] n012_tx_dst,               // node 012: destination word, with the first byte, b1 in the most significant letter
     output wire n012_res_valid,                  // node 012: one cycle: the outcome of the last message
     output wire [1:0] n012_res_status,           // node 012: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n012_res_attempts,         // node 012: attempts made, 0 for a refused message (0 without res_valid)
     output wire n012_rx_valid,                   // node 012: a byte of an arriving message
-    output wire [7:0] n012_rx_data,              // node 012: the byte (0 without rx_valid)
+    output wire [7:0] n012_rx_data,              // node 012: the data word (0 without rx_valid)
     output wire n012_rx_first,                   // node 012: the message's first byte
     output wire n012_rx_last,                    // node 012: the message's last byte: it has arrived
     output wire [5:0] n012_rx_src,               // node 012: its source word, with every byte (0 without rx_valid)
@@ -48,14 +48,14 @@ module kautz_network (
     input  wire [1:0] n012_link_fault,           // node 012: bit p-1, its out-link on port p is faulty
     input  wire n020_tx_valid,                   // node 020: the processor offers a byte
     output wire n020_tx_ready,                   // node 020: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n020_tx_data,              // node 020: the byte offered
+    input  wire [7:0] n020_tx_data,              // node 020: the data word offered
     input  wire n020_tx_last,                    // node 020: the byte offered is the message's last
     input  wire [5:0] n020_tx_dst,               // node 020: destination word, with the first byte, b1 in the most significant letter
     output wire n020_res_valid,                  // node 020: one cycle: the outcome of the last message
     output wire [1:0] n020_res_status,           // node 020: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n020_res_attempts,         // node 020: attempts made, 0 for a refused message (0 without res_valid)
     output wire n020_rx_valid,                   // node 020: a byte of an arriving message
-    output wire [7:0] n020_rx_data,              // node 020: the byte (0 without rx_valid)
+    output wire [7:0] n020_rx_data,              // node 020: the data word (0 without rx_valid)
     output wire n020_rx_first,                   // node 020: the message's first byte
     output wire n020_rx_last,                    // node 020: the message's last byte: it has arrived
     output wire [5:0] n020_rx_src,               // node 020: its source word, with every byte (0 without rx_valid)
@@ -65,14 +65,14 @@ module kautz_network (
     input  wire [1:0] n020_link_fault,           // node 020: bit p-1, its out-link on port p is faulty
     input  wire n021_tx_valid,                   // node 021: the processor offers a byte
     output wire n021_tx_ready,                   // node 021: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n021_tx_data,              // node 021: the byte offered
+    input  wire [7:0] n021_tx_data,              // node 021: the data word offered
     input  wire n021_tx_last,                    // node 021: the byte offered is the message's last
     input  wire [5:0] n021_tx_dst,               // node 021: destination word, with the first byte, b1 in the most significant letter
     output wire n021_res_valid,                  // node 021: one cycle: the outcome of the last message
     output wire [1:0] n021_res_status,           // node 021: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n021_res_attempts,         // node 021: attempts made, 0 for a refused message (0 without res_valid)
     output wire n021_rx_valid,                   // node 021: a byte of an arriving message
-    output wire [7:0] n021_rx_data,              // node 021: the byte (0 without rx_valid)
+    output wire [7:0] n021_rx_data,              // node 021: the data word (0 without rx_valid)
     output wire n021_rx_first,                   // node 021: the message's first byte
     output wire n021_rx_last,                    // node 021: the message's last byte: it has arrived
     output wire [5:0] n021_rx_src,               // node 021: its source word, with every byte (0 without rx_valid)
@@ -82,14 +82,14 @@ module kautz_network (
     input  wire [1:0] n021_link_fault,           // node 021: bit p-1, its out-link on port p is faulty
     input  wire n101_tx_valid,                   // node 101: the processor offers a byte
     output wire n101_tx_ready,                   // node 101: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n101_tx_data,              // node 101: the byte offered
+    input  wire [7:0] n101_tx_data,              // node 101: the data word offered
     input  wire n101_tx_last,                    // node 101: the byte offered is the message's last
     input  wire [5:0] n101_tx_dst,               // node 101: destination word, with the first byte, b1 in the most significant letter
     output wire n101_res_valid,                  // node 101: one cycle: the outcome of the last message
     output wire [1:0] n101_res_status,           // node 101: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n101_res_attempts,         // node 101: attempts made, 0 for a refused message (0 without res_valid)
     output wire n101_rx_valid,                   // node 101: a byte of an arriving message
-    output wire [7:0] n101_rx_data,              // node 101: the byte (0 without rx_valid)
+    output wire [7:0] n101_rx_data,              // node 101: the data word (0 without rx_valid)
     output wire n101_rx_first,                   // node 101: the message's first byte
     output wire n101_rx_last,                    // node 101: the message's last byte: it has arrived
     output wire [5:0] n101_rx_src,               // node 101: its source word, with every byte (0 without rx_valid)
@@ -99,14 +99,14 @@ module kautz_network (
     input  wire [1:0] n101_link_fault,           // node 101: bit p-1, its out-link on port p is faulty
     input  wire n102_tx_valid,                   // node 102: the processor offers a byte
     output wire n102_tx_ready,                   // node 102: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n102_tx_data,              // node 102: the byte offered
+    input  wire [7:0] n102_tx_data,              // node 102: the data word offered
     input  wire n102_tx_last,                    // node 102: the byte offered is the message's last
     input  wire [5:0] n102_tx_dst,               // node 102: destination word, with the first byte, b1 in the most significant letter
     output wire n102_res_valid,                  // node 102: one cycle: the outcome of the last message
     output wire [1:0] n102_res_status,           // node 102: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n102_res_attempts,         // node 102: attempts made, 0 for a refused message (0 without res_valid)
     output wire n102_rx_valid,                   // node 102: a byte of an arriving message
-    output wire [7:0] n102_rx_data,              // node 102: the byte (0 without rx_valid)
+    output wire [7:0] n102_rx_data,              // node 102: the data word (0 without rx_valid)
     output wire n102_rx_first,                   // node 102: the message's first byte
     output wire n102_rx_last,                    // node 102: the message's last byte: it has arrived
     output wire [5:0] n102_rx_src,               // node 102: its source word, with every byte (0 without rx_valid)
@@ -116,14 +116,14 @@ module kautz_network (
     input  wire [1:0] n102_link_fault,           // node 102: bit p-1, its out-link on port p is faulty
     input  wire n120_tx_valid,                   // node 120: the processor offers a byte
     output wire n120_tx_ready,                   // node 120: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n120_tx_data,              // node 120: the byte offered
+    input  wire [7:0] n120_tx_data,              // node 120: the data word offered
     input  wire n120_tx_last,                    // node 120: the byte offered is the message's last
     input  wire [5:0] n120_tx_dst,               // node 120: destination word, with the first byte, b1 in the most significant letter
     output wire n120_res_valid,                  // node 120: one cycle: the outcome of the last message
     output wire [1:0] n120_res_status,           // node 120: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n120_res_attempts,         // node 120: attempts made, 0 for a refused message (0 without res_valid)
     output wire n120_rx_valid,                   // node 120: a byte of an arriving message
-    output wire [7:0] n120_rx_data,              // node 120: the byte (0 without rx_valid)
+    output wire [7:0] n120_rx_data,              // node 120: the data word (0 without rx_valid)
     output wire n120_rx_first,                   // node 120: the message's first byte
     output wire n120_rx_last,                    // node 120: the message's last byte: it has arrived
     output wire [5:0] n120_rx_src,               // node 120: its source word, with every byte (0 without rx_valid)
@@ -133,14 +133,14 @@ module kautz_network (
     input  wire [1:0] n120_link_fault,           // node 120: bit p-1, its out-link on port p is faulty
     input  wire n121_tx_valid,                   // node 121: the processor offers a byte
     output wire n121_tx_ready,                   // node 121: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n121_tx_data,              // node 121: the byte offered
+    input  wire [7:0] n121_tx_data,              // node 121: the data word offered
     input  wire n121_tx_last,                    // node 121: the byte offered is the message's last
     input  wire [5:0] n121_tx_dst,               // node 121: destination word, with the first byte, b1 in the most significant letter
     output wire n121_res_valid,                  // node 121: one cycle: the outcome of the last message
     output wire [1:0] n121_res_status,           // node 121: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n121_res_attempts,         // node 121: attempts made, 0 for a refused message (0 without res_valid)
     output wire n121_rx_valid,                   // node 121: a byte of an arriving message
-    output wire [7:0] n121_rx_data,              // node 121: the byte (0 without rx_valid)
+    output wire [7:0] n121_rx_data,              // node 121: the data word (0 without rx_valid)
     output wire n121_rx_first,                   // node 121: the message's first byte
     output wire n121_rx_last,                    // node 121: the message's last byte: it has arrived
     output wire [5:0] n121_rx_src,               // node 121: its source word, with every byte (0 without rx_valid)
@@ -150,14 +150,14 @@ module kautz_network (
     input  wire [1:0] n121_link_fault,           // node 121: bit p-1, its out-link on port p is faulty
     input  wire n201_tx_valid,                   // node 201: the processor offers a byte
     output wire n201_tx_ready,                   // node 201: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n201_tx_data,              // node 201: the byte offered
+    input  wire [7:0] n201_tx_data,              // node 201: the data word offered
     input  wire n201_tx_last,                    // node 201: the byte offered is the message's last
     input  wire [5:0] n201_tx_dst,               // node 201: destination word, with the first byte, b1 in the most significant letter
     output wire n201_res_valid,                  // node 201: one cycle: the outcome of the last message
     output wire [1:0] n201_res_status,           // node 201: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n201_res_attempts,         // node 201: attempts made, 0 for a refused message (0 without res_valid)
     output wire n201_rx_valid,                   // node 201: a byte of an arriving message
-    output wire [7:0] n201_rx_data,              // node 201: the byte (0 without rx_valid)
+    output wire [7:0] n201_rx_data,              // node 201: the data word (0 without rx_valid)
     output wire n201_rx_first,                   // node 201: the message's first byte
     output wire n201_rx_last,                    // node 201: the message's last byte: it has arrived
     output wire [5:0] n201_rx_src,               // node 201: its source word, with every byte (0 without rx_valid)
@@ -167,14 +167,14 @@ module kautz_network (
     input  wire [1:0] n201_link_fault,           // node 201: bit p-1, its out-link on port p is faulty
     input  wire n202_tx_valid,                   // node 202: the processor offers a byte
     output wire n202_tx_ready,                   // node 202: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n202_tx_data,              // node 202: the byte offered
+    input  wire [7:0] n202_tx_data,              // node 202: the data word offered
     input  wire n202_tx_last,                    // node 202: the byte offered is the message's last
     input  wire [5:0] n202_tx_dst,               // node 202: destination word, with the first byte, b1 in the most significant letter
     output wire n202_res_valid,                  // node 202: one cycle: the outcome of the last message
     output wire [1:0] n202_res_status,           // node 202: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n202_res_attempts,         // node 202: attempts made, 0 for a refused message (0 without res_valid)
     output wire n202_rx_valid,                   // node 202: a byte of an arriving message
-    output wire [7:0] n202_rx_data,              // node 202: the byte (0 without rx_valid)
+    output wire [7:0] n202_rx_data,              // node 202: the data word (0 without rx_valid)
     output wire n202_rx_first,                   // node 202: the message's first byte
     output wire n202_rx_last,                    // node 202: the message's last byte: it has arrived
     output wire [5:0] n202_rx_src,               // node 202: its source word, with every byte (0 without rx_valid)
@@ -184,14 +184,14 @@ module kautz_network (
     input  wire [1:0] n202_link_fault,           // node 202: bit p-1, its out-link on port p is faulty
     input  wire n210_tx_valid,                   // node 210: the processor offers a byte
     output wire n210_tx_ready,                   // node 210: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n210_tx_data,              // node 210: the byte offered
+    input  wire [7:0] n210_tx_data,              // node 210: the data word offered
     input  wire n210_tx_last,                    // node 210: the byte offered is the message's last
     input  wire [5:0] n210_tx_dst,               // node 210: destination word, with the first byte, b1 in the most significant letter
     output wire n210_res_valid,                  // node 210: one cycle: the outcome of the last message
     output wire [1:0] n210_res_status,           // node 210: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n210_res_attempts,         // node 210: attempts made, 0 for a refused message (0 without res_valid)
     output wire n210_rx_valid,                   // node 210: a byte of an arriving message
-    output wire [7:0] n210_rx_data,              // node 210: the byte (0 without rx_valid)
+    output wire [7:0] n210_rx_data,              // node 210: the data word (0 without rx_valid)
     output wire n210_rx_first,                   // node 210: the message's first byte
     output wire n210_rx_last,                    // node 210: the message's last byte: it has arrived
     output wire [5:0] n210_rx_src,               // node 210: its source word, with every byte (0 without rx_valid)
@@ -201,14 +201,14 @@ module kautz_network (
     input  wire [1:0] n210_link_fault,           // node 210: bit p-1, its out-link on port p is faulty
     input  wire n212_tx_valid,                   // node 212: the processor offers a byte
     output wire n212_tx_ready,                   // node 212: the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] n212_tx_data,              // node 212: the byte offered
+    input  wire [7:0] n212_tx_data,              // node 212: the data word offered
     input  wire n212_tx_last,                    // node 212: the byte offered is the message's last
     input  wire [5:0] n212_tx_dst,               // node 212: destination word, with the first byte, b1 in the most significant letter
     output wire n212_res_valid,                  // node 212: one cycle: the outcome of the last message
     output wire [1:0] n212_res_status,           // node 212: 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] n212_res_attempts,         // node 212: attempts made, 0 for a refused message (0 without res_valid)
     output wire n212_rx_valid,                   // node 212: a byte of an arriving message
-    output wire [7:0] n212_rx_data,              // node 212: the byte (0 without rx_valid)
+    output wire [7:0] n212_rx_data,              // node 212: the data word (0 without rx_valid)
     output wire n212_rx_first,                   // node 212: the message's first byte
     output wire n212_rx_last,                    // node 212: the message's last byte: it has arrived
     output wire [5:0] n212_rx_src,               // node 212: its source word, with every byte (0 without rx_valid)

@@ -14,14 +14,14 @@ module kautz_network_node (
     input  wire [1:0] out_fault,                 // bit p-1: out-link p is faulty or leads to a faulty node; it takes no new worm
     input  wire tx_valid,                        // the processor offers a byte
     output wire tx_ready,                        // the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] tx_data,                   // the byte offered
+    input  wire [7:0] tx_data,                   // the data word offered
     input  wire tx_last,                         // the byte offered is the message's last
     input  wire [5:0] tx_dst,                    // destination word, with the first byte, b1 in the most significant letter
     output wire res_valid,                       // one cycle: the outcome of the last message
     output wire [1:0] res_status,                // 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output wire [1:0] res_attempts,              // attempts made, 0 for a refused message (0 without res_valid)
     output wire rx_valid,                        // a byte of an arriving message
-    output wire [7:0] rx_data,                   // the byte (0 without rx_valid)
+    output wire [7:0] rx_data,                   // the data word (0 without rx_valid)
     output wire rx_first,                        // the message's first byte
     output wire rx_last,                         // the message's last byte: it has arrived
     output wire [5:0] rx_src,                    // its source word, with every byte (0 without rx_valid)

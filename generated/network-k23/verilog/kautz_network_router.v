@@ -14,14 +14,14 @@ module kautz_network_router (
     input  wire rst,                             // synchronous reset, active high
     input  wire tx_valid,                        // the processor offers a byte
     output reg  tx_ready,                        // the router takes a byte (idle, or between the first and the last byte)
-    input  wire [7:0] tx_data,                   // the byte offered
+    input  wire [7:0] tx_data,                   // the data word offered
     input  wire tx_last,                         // the byte offered is the message's last
     input  wire [5:0] tx_dst,                    // destination word, with the first byte, b1 in the most significant letter
     output reg  res_valid,                       // one cycle: the outcome of the last message
     output reg  [1:0] res_status,                // 0 delivered, 1 failed, 2 refused (0 without res_valid)
     output reg  [1:0] res_attempts,              // attempts made, 0 for a refused message (0 without res_valid)
     output reg  rx_valid,                        // a byte of an arriving message
-    output reg  [7:0] rx_data,                   // the byte (0 without rx_valid)
+    output reg  [7:0] rx_data,                   // the data word (0 without rx_valid)
     output reg  rx_first,                        // the message's first byte
     output reg  rx_last,                         // the message's last byte: it has arrived
     output reg  [5:0] rx_src,                    // its source word, with every byte (0 without rx_valid)
@@ -58,7 +58,7 @@ module kautz_network_router (
     wire full;                                   // the buffer holds max_bytes bytes
     reg  too_long;                               // a byte beyond max_bytes was taken
     wire over;                                   // the message has more than max_bytes bytes, this cycle's included
-    reg  [7:0] read_data = 8'd0;                 // the buffer's byte at read_addr, registered
+    reg  [7:0] read_data = 8'd0;                 // the buffer's word at read_addr, registered
     wire [3:0] read_addr;                        // the byte read this cycle, in read_data next cycle
     wire gen_valid;                              // route generator: a route is shown
     wire [9:0] gen_route;                        // route generator: hops z1..zL, z1 first
@@ -146,7 +146,7 @@ module kautz_network_router (
     // Too long so far.
     assign over = (too_long | (more & full));
 
-    // The message buffer: 16 bytes, byte j written at address j as it is taken (bytes beyond max_bytes are dropped), read one word ahead of the link.
+    // The message buffer: 16 words of 8 bits, word j written at address j as it is taken (words beyond max_bytes are dropped), read one word ahead of the link.
     reg  [7:0] message_buffer [0:15];
     integer message_buffer_word;
     initial begin
@@ -385,7 +385,7 @@ module kautz_network_router (
         else rx_acc <= ((head_in | src_in) ? {rx_acc[3:0], arr_data[1:0]} : rx_acc);
     end
 
-    // n.
+    // n, the low byte of its word.
     always @(posedge clk) begin
         if (rst) rx_n <= 8'd0;
         else rx_n <= (len_in ? arr_data : rx_n);
@@ -397,7 +397,7 @@ module kautz_network_router (
         else rx_valid <= data_in;
     end
 
-    // The byte.
+    // The data word.
     always @(posedge clk) begin
         if (rst) rx_data <= 8'd0;
         else rx_data <= (data_in ? arr_data : 8'd0);

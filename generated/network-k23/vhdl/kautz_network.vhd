@@ -18,14 +18,14 @@ entity kautz_network is
         rst : in  std_logic;                             -- synchronous reset, active high
         n010_tx_valid : in  std_logic;                   -- node 010: the processor offers a byte
         n010_tx_ready : out std_logic;                   -- node 010: the router takes a byte (idle, or between the first and the last byte)
-        n010_tx_data : in  std_logic_vector(7 downto 0); -- node 010: the byte offered
+        n010_tx_data : in  std_logic_vector(7 downto 0); -- node 010: the data word offered
         n010_tx_last : in  std_logic;                    -- node 010: the byte offered is the message's last
         n010_tx_dst : in  std_logic_vector(5 downto 0);  -- node 010: destination word, with the first byte, b1 in the most significant letter
         n010_res_valid : out std_logic;                  -- node 010: one cycle: the outcome of the last message
         n010_res_status : out std_logic_vector(1 downto 0); -- node 010: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n010_res_attempts : out std_logic_vector(1 downto 0); -- node 010: attempts made, 0 for a refused message (0 without res_valid)
         n010_rx_valid : out std_logic;                   -- node 010: a byte of an arriving message
-        n010_rx_data : out std_logic_vector(7 downto 0); -- node 010: the byte (0 without rx_valid)
+        n010_rx_data : out std_logic_vector(7 downto 0); -- node 010: the data word (0 without rx_valid)
         n010_rx_first : out std_logic;                   -- node 010: the message's first byte
         n010_rx_last : out std_logic;                    -- node 010: the message's last byte: it has arrived
         n010_rx_src : out std_logic_vector(5 downto 0);  -- node 010: its source word, with every byte (0 without rx_valid)
@@ -35,14 +35,14 @@ entity kautz_network is
         n010_link_fault : in  std_logic_vector(1 downto 0); -- node 010: bit p-1, its out-link on port p is faulty
         n012_tx_valid : in  std_logic;                   -- node 012: the processor offers a byte
         n012_tx_ready : out std_logic;                   -- node 012: the router takes a byte (idle, or between the first and the last byte)
-        n012_tx_data : in  std_logic_vector(7 downto 0); -- node 012: the byte offered
+        n012_tx_data : in  std_logic_vector(7 downto 0); -- node 012: the data word offered
         n012_tx_last : in  std_logic;                    -- node 012: the byte offered is the message's last
         n012_tx_dst : in  std_logic_vector(5 downto 0);  -- node 012: destination word, with the first byte, b1 in the most significant letter
         n012_res_valid : out std_logic;                  -- node 012: one cycle: the outcome of the last message
         n012_res_status : out std_logic_vector(1 downto 0); -- node 012: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n012_res_attempts : out std_logic_vector(1 downto 0); -- node 012: attempts made, 0 for a refused message (0 without res_valid)
         n012_rx_valid : out std_logic;                   -- node 012: a byte of an arriving message
-        n012_rx_data : out std_logic_vector(7 downto 0); -- node 012: the byte (0 without rx_valid)
+        n012_rx_data : out std_logic_vector(7 downto 0); -- node 012: the data word (0 without rx_valid)
         n012_rx_first : out std_logic;                   -- node 012: the message's first byte
         n012_rx_last : out std_logic;                    -- node 012: the message's last byte: it has arrived
         n012_rx_src : out std_logic_vector(5 downto 0);  -- node 012: its source word, with every byte (0 without rx_valid)
@@ -52,14 +52,14 @@ entity kautz_network is
         n012_link_fault : in  std_logic_vector(1 downto 0); -- node 012: bit p-1, its out-link on port p is faulty
         n020_tx_valid : in  std_logic;                   -- node 020: the processor offers a byte
         n020_tx_ready : out std_logic;                   -- node 020: the router takes a byte (idle, or between the first and the last byte)
-        n020_tx_data : in  std_logic_vector(7 downto 0); -- node 020: the byte offered
+        n020_tx_data : in  std_logic_vector(7 downto 0); -- node 020: the data word offered
         n020_tx_last : in  std_logic;                    -- node 020: the byte offered is the message's last
         n020_tx_dst : in  std_logic_vector(5 downto 0);  -- node 020: destination word, with the first byte, b1 in the most significant letter
         n020_res_valid : out std_logic;                  -- node 020: one cycle: the outcome of the last message
         n020_res_status : out std_logic_vector(1 downto 0); -- node 020: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n020_res_attempts : out std_logic_vector(1 downto 0); -- node 020: attempts made, 0 for a refused message (0 without res_valid)
         n020_rx_valid : out std_logic;                   -- node 020: a byte of an arriving message
-        n020_rx_data : out std_logic_vector(7 downto 0); -- node 020: the byte (0 without rx_valid)
+        n020_rx_data : out std_logic_vector(7 downto 0); -- node 020: the data word (0 without rx_valid)
         n020_rx_first : out std_logic;                   -- node 020: the message's first byte
         n020_rx_last : out std_logic;                    -- node 020: the message's last byte: it has arrived
         n020_rx_src : out std_logic_vector(5 downto 0);  -- node 020: its source word, with every byte (0 without rx_valid)
@@ -69,14 +69,14 @@ entity kautz_network is
         n020_link_fault : in  std_logic_vector(1 downto 0); -- node 020: bit p-1, its out-link on port p is faulty
         n021_tx_valid : in  std_logic;                   -- node 021: the processor offers a byte
         n021_tx_ready : out std_logic;                   -- node 021: the router takes a byte (idle, or between the first and the last byte)
-        n021_tx_data : in  std_logic_vector(7 downto 0); -- node 021: the byte offered
+        n021_tx_data : in  std_logic_vector(7 downto 0); -- node 021: the data word offered
         n021_tx_last : in  std_logic;                    -- node 021: the byte offered is the message's last
         n021_tx_dst : in  std_logic_vector(5 downto 0);  -- node 021: destination word, with the first byte, b1 in the most significant letter
         n021_res_valid : out std_logic;                  -- node 021: one cycle: the outcome of the last message
         n021_res_status : out std_logic_vector(1 downto 0); -- node 021: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n021_res_attempts : out std_logic_vector(1 downto 0); -- node 021: attempts made, 0 for a refused message (0 without res_valid)
         n021_rx_valid : out std_logic;                   -- node 021: a byte of an arriving message
-        n021_rx_data : out std_logic_vector(7 downto 0); -- node 021: the byte (0 without rx_valid)
+        n021_rx_data : out std_logic_vector(7 downto 0); -- node 021: the data word (0 without rx_valid)
         n021_rx_first : out std_logic;                   -- node 021: the message's first byte
         n021_rx_last : out std_logic;                    -- node 021: the message's last byte: it has arrived
         n021_rx_src : out std_logic_vector(5 downto 0);  -- node 021: its source word, with every byte (0 without rx_valid)
@@ -86,14 +86,14 @@ entity kautz_network is
         n021_link_fault : in  std_logic_vector(1 downto 0); -- node 021: bit p-1, its out-link on port p is faulty
         n101_tx_valid : in  std_logic;                   -- node 101: the processor offers a byte
         n101_tx_ready : out std_logic;                   -- node 101: the router takes a byte (idle, or between the first and the last byte)
-        n101_tx_data : in  std_logic_vector(7 downto 0); -- node 101: the byte offered
+        n101_tx_data : in  std_logic_vector(7 downto 0); -- node 101: the data word offered
         n101_tx_last : in  std_logic;                    -- node 101: the byte offered is the message's last
         n101_tx_dst : in  std_logic_vector(5 downto 0);  -- node 101: destination word, with the first byte, b1 in the most significant letter
         n101_res_valid : out std_logic;                  -- node 101: one cycle: the outcome of the last message
         n101_res_status : out std_logic_vector(1 downto 0); -- node 101: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n101_res_attempts : out std_logic_vector(1 downto 0); -- node 101: attempts made, 0 for a refused message (0 without res_valid)
         n101_rx_valid : out std_logic;                   -- node 101: a byte of an arriving message
-        n101_rx_data : out std_logic_vector(7 downto 0); -- node 101: the byte (0 without rx_valid)
+        n101_rx_data : out std_logic_vector(7 downto 0); -- node 101: the data word (0 without rx_valid)
         n101_rx_first : out std_logic;                   -- node 101: the message's first byte
         n101_rx_last : out std_logic;                    -- node 101: the message's last byte: it has arrived
         n101_rx_src : out std_logic_vector(5 downto 0);  -- node 101: its source word, with every byte (0 without rx_valid)
@@ -103,14 +103,14 @@ entity kautz_network is
         n101_link_fault : in  std_logic_vector(1 downto 0); -- node 101: bit p-1, its out-link on port p is faulty
         n102_tx_valid : in  std_logic;                   -- node 102: the processor offers a byte
         n102_tx_ready : out std_logic;                   -- node 102: the router takes a byte (idle, or between the first and the last byte)
-        n102_tx_data : in  std_logic_vector(7 downto 0); -- node 102: the byte offered
+        n102_tx_data : in  std_logic_vector(7 downto 0); -- node 102: the data word offered
         n102_tx_last : in  std_logic;                    -- node 102: the byte offered is the message's last
         n102_tx_dst : in  std_logic_vector(5 downto 0);  -- node 102: destination word, with the first byte, b1 in the most significant letter
         n102_res_valid : out std_logic;                  -- node 102: one cycle: the outcome of the last message
         n102_res_status : out std_logic_vector(1 downto 0); -- node 102: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n102_res_attempts : out std_logic_vector(1 downto 0); -- node 102: attempts made, 0 for a refused message (0 without res_valid)
         n102_rx_valid : out std_logic;                   -- node 102: a byte of an arriving message
-        n102_rx_data : out std_logic_vector(7 downto 0); -- node 102: the byte (0 without rx_valid)
+        n102_rx_data : out std_logic_vector(7 downto 0); -- node 102: the data word (0 without rx_valid)
         n102_rx_first : out std_logic;                   -- node 102: the message's first byte
         n102_rx_last : out std_logic;                    -- node 102: the message's last byte: it has arrived
         n102_rx_src : out std_logic_vector(5 downto 0);  -- node 102: its source word, with every byte (0 without rx_valid)
@@ -120,14 +120,14 @@ entity kautz_network is
         n102_link_fault : in  std_logic_vector(1 downto 0); -- node 102: bit p-1, its out-link on port p is faulty
         n120_tx_valid : in  std_logic;                   -- node 120: the processor offers a byte
         n120_tx_ready : out std_logic;                   -- node 120: the router takes a byte (idle, or between the first and the last byte)
-        n120_tx_data : in  std_logic_vector(7 downto 0); -- node 120: the byte offered
+        n120_tx_data : in  std_logic_vector(7 downto 0); -- node 120: the data word offered
         n120_tx_last : in  std_logic;                    -- node 120: the byte offered is the message's last
         n120_tx_dst : in  std_logic_vector(5 downto 0);  -- node 120: destination word, with the first byte, b1 in the most significant letter
         n120_res_valid : out std_logic;                  -- node 120: one cycle: the outcome of the last message
         n120_res_status : out std_logic_vector(1 downto 0); -- node 120: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n120_res_attempts : out std_logic_vector(1 downto 0); -- node 120: attempts made, 0 for a refused message (0 without res_valid)
         n120_rx_valid : out std_logic;                   -- node 120: a byte of an arriving message
-        n120_rx_data : out std_logic_vector(7 downto 0); -- node 120: the byte (0 without rx_valid)
+        n120_rx_data : out std_logic_vector(7 downto 0); -- node 120: the data word (0 without rx_valid)
         n120_rx_first : out std_logic;                   -- node 120: the message's first byte
         n120_rx_last : out std_logic;                    -- node 120: the message's last byte: it has arrived
         n120_rx_src : out std_logic_vector(5 downto 0);  -- node 120: its source word, with every byte (0 without rx_valid)
@@ -137,14 +137,14 @@ entity kautz_network is
         n120_link_fault : in  std_logic_vector(1 downto 0); -- node 120: bit p-1, its out-link on port p is faulty
         n121_tx_valid : in  std_logic;                   -- node 121: the processor offers a byte
         n121_tx_ready : out std_logic;                   -- node 121: the router takes a byte (idle, or between the first and the last byte)
-        n121_tx_data : in  std_logic_vector(7 downto 0); -- node 121: the byte offered
+        n121_tx_data : in  std_logic_vector(7 downto 0); -- node 121: the data word offered
         n121_tx_last : in  std_logic;                    -- node 121: the byte offered is the message's last
         n121_tx_dst : in  std_logic_vector(5 downto 0);  -- node 121: destination word, with the first byte, b1 in the most significant letter
         n121_res_valid : out std_logic;                  -- node 121: one cycle: the outcome of the last message
         n121_res_status : out std_logic_vector(1 downto 0); -- node 121: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n121_res_attempts : out std_logic_vector(1 downto 0); -- node 121: attempts made, 0 for a refused message (0 without res_valid)
         n121_rx_valid : out std_logic;                   -- node 121: a byte of an arriving message
-        n121_rx_data : out std_logic_vector(7 downto 0); -- node 121: the byte (0 without rx_valid)
+        n121_rx_data : out std_logic_vector(7 downto 0); -- node 121: the data word (0 without rx_valid)
         n121_rx_first : out std_logic;                   -- node 121: the message's first byte
         n121_rx_last : out std_logic;                    -- node 121: the message's last byte: it has arrived
         n121_rx_src : out std_logic_vector(5 downto 0);  -- node 121: its source word, with every byte (0 without rx_valid)
@@ -154,14 +154,14 @@ entity kautz_network is
         n121_link_fault : in  std_logic_vector(1 downto 0); -- node 121: bit p-1, its out-link on port p is faulty
         n201_tx_valid : in  std_logic;                   -- node 201: the processor offers a byte
         n201_tx_ready : out std_logic;                   -- node 201: the router takes a byte (idle, or between the first and the last byte)
-        n201_tx_data : in  std_logic_vector(7 downto 0); -- node 201: the byte offered
+        n201_tx_data : in  std_logic_vector(7 downto 0); -- node 201: the data word offered
         n201_tx_last : in  std_logic;                    -- node 201: the byte offered is the message's last
         n201_tx_dst : in  std_logic_vector(5 downto 0);  -- node 201: destination word, with the first byte, b1 in the most significant letter
         n201_res_valid : out std_logic;                  -- node 201: one cycle: the outcome of the last message
         n201_res_status : out std_logic_vector(1 downto 0); -- node 201: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n201_res_attempts : out std_logic_vector(1 downto 0); -- node 201: attempts made, 0 for a refused message (0 without res_valid)
         n201_rx_valid : out std_logic;                   -- node 201: a byte of an arriving message
-        n201_rx_data : out std_logic_vector(7 downto 0); -- node 201: the byte (0 without rx_valid)
+        n201_rx_data : out std_logic_vector(7 downto 0); -- node 201: the data word (0 without rx_valid)
         n201_rx_first : out std_logic;                   -- node 201: the message's first byte
         n201_rx_last : out std_logic;                    -- node 201: the message's last byte: it has arrived
         n201_rx_src : out std_logic_vector(5 downto 0);  -- node 201: its source word, with every byte (0 without rx_valid)
@@ -171,14 +171,14 @@ entity kautz_network is
         n201_link_fault : in  std_logic_vector(1 downto 0); -- node 201: bit p-1, its out-link on port p is faulty
         n202_tx_valid : in  std_logic;                   -- node 202: the processor offers a byte
         n202_tx_ready : out std_logic;                   -- node 202: the router takes a byte (idle, or between the first and the last byte)
-        n202_tx_data : in  std_logic_vector(7 downto 0); -- node 202: the byte offered
+        n202_tx_data : in  std_logic_vector(7 downto 0); -- node 202: the data word offered
         n202_tx_last : in  std_logic;                    -- node 202: the byte offered is the message's last
         n202_tx_dst : in  std_logic_vector(5 downto 0);  -- node 202: destination word, with the first byte, b1 in the most significant letter
         n202_res_valid : out std_logic;                  -- node 202: one cycle: the outcome of the last message
         n202_res_status : out std_logic_vector(1 downto 0); -- node 202: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n202_res_attempts : out std_logic_vector(1 downto 0); -- node 202: attempts made, 0 for a refused message (0 without res_valid)
         n202_rx_valid : out std_logic;                   -- node 202: a byte of an arriving message
-        n202_rx_data : out std_logic_vector(7 downto 0); -- node 202: the byte (0 without rx_valid)
+        n202_rx_data : out std_logic_vector(7 downto 0); -- node 202: the data word (0 without rx_valid)
         n202_rx_first : out std_logic;                   -- node 202: the message's first byte
         n202_rx_last : out std_logic;                    -- node 202: the message's last byte: it has arrived
         n202_rx_src : out std_logic_vector(5 downto 0);  -- node 202: its source word, with every byte (0 without rx_valid)
@@ -188,14 +188,14 @@ entity kautz_network is
         n202_link_fault : in  std_logic_vector(1 downto 0); -- node 202: bit p-1, its out-link on port p is faulty
         n210_tx_valid : in  std_logic;                   -- node 210: the processor offers a byte
         n210_tx_ready : out std_logic;                   -- node 210: the router takes a byte (idle, or between the first and the last byte)
-        n210_tx_data : in  std_logic_vector(7 downto 0); -- node 210: the byte offered
+        n210_tx_data : in  std_logic_vector(7 downto 0); -- node 210: the data word offered
         n210_tx_last : in  std_logic;                    -- node 210: the byte offered is the message's last
         n210_tx_dst : in  std_logic_vector(5 downto 0);  -- node 210: destination word, with the first byte, b1 in the most significant letter
         n210_res_valid : out std_logic;                  -- node 210: one cycle: the outcome of the last message
         n210_res_status : out std_logic_vector(1 downto 0); -- node 210: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n210_res_attempts : out std_logic_vector(1 downto 0); -- node 210: attempts made, 0 for a refused message (0 without res_valid)
         n210_rx_valid : out std_logic;                   -- node 210: a byte of an arriving message
-        n210_rx_data : out std_logic_vector(7 downto 0); -- node 210: the byte (0 without rx_valid)
+        n210_rx_data : out std_logic_vector(7 downto 0); -- node 210: the data word (0 without rx_valid)
         n210_rx_first : out std_logic;                   -- node 210: the message's first byte
         n210_rx_last : out std_logic;                    -- node 210: the message's last byte: it has arrived
         n210_rx_src : out std_logic_vector(5 downto 0);  -- node 210: its source word, with every byte (0 without rx_valid)
@@ -205,14 +205,14 @@ entity kautz_network is
         n210_link_fault : in  std_logic_vector(1 downto 0); -- node 210: bit p-1, its out-link on port p is faulty
         n212_tx_valid : in  std_logic;                   -- node 212: the processor offers a byte
         n212_tx_ready : out std_logic;                   -- node 212: the router takes a byte (idle, or between the first and the last byte)
-        n212_tx_data : in  std_logic_vector(7 downto 0); -- node 212: the byte offered
+        n212_tx_data : in  std_logic_vector(7 downto 0); -- node 212: the data word offered
         n212_tx_last : in  std_logic;                    -- node 212: the byte offered is the message's last
         n212_tx_dst : in  std_logic_vector(5 downto 0);  -- node 212: destination word, with the first byte, b1 in the most significant letter
         n212_res_valid : out std_logic;                  -- node 212: one cycle: the outcome of the last message
         n212_res_status : out std_logic_vector(1 downto 0); -- node 212: 0 delivered, 1 failed, 2 refused (0 without res_valid)
         n212_res_attempts : out std_logic_vector(1 downto 0); -- node 212: attempts made, 0 for a refused message (0 without res_valid)
         n212_rx_valid : out std_logic;                   -- node 212: a byte of an arriving message
-        n212_rx_data : out std_logic_vector(7 downto 0); -- node 212: the byte (0 without rx_valid)
+        n212_rx_data : out std_logic_vector(7 downto 0); -- node 212: the data word (0 without rx_valid)
         n212_rx_first : out std_logic;                   -- node 212: the message's first byte
         n212_rx_last : out std_logic;                    -- node 212: the message's last byte: it has arrived
         n212_rx_src : out std_logic_vector(5 downto 0);  -- node 212: its source word, with every byte (0 without rx_valid)

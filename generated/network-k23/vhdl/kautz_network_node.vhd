@@ -18,14 +18,14 @@ entity kautz_network_node is
         out_fault : in  std_logic_vector(1 downto 0);    -- bit p-1: out-link p is faulty or leads to a faulty node; it takes no new worm
         tx_valid : in  std_logic;                        -- the processor offers a byte
         tx_ready : out std_logic;                        -- the router takes a byte (idle, or between the first and the last byte)
-        tx_data : in  std_logic_vector(7 downto 0);      -- the byte offered
+        tx_data : in  std_logic_vector(7 downto 0);      -- the data word offered
         tx_last : in  std_logic;                         -- the byte offered is the message's last
         tx_dst : in  std_logic_vector(5 downto 0);       -- destination word, with the first byte, b1 in the most significant letter
         res_valid : out std_logic;                       -- one cycle: the outcome of the last message
         res_status : out std_logic_vector(1 downto 0);   -- 0 delivered, 1 failed, 2 refused (0 without res_valid)
         res_attempts : out std_logic_vector(1 downto 0); -- attempts made, 0 for a refused message (0 without res_valid)
         rx_valid : out std_logic;                        -- a byte of an arriving message
-        rx_data : out std_logic_vector(7 downto 0);      -- the byte (0 without rx_valid)
+        rx_data : out std_logic_vector(7 downto 0);      -- the data word (0 without rx_valid)
         rx_first : out std_logic;                        -- the message's first byte
         rx_last : out std_logic;                         -- the message's last byte: it has arrived
         rx_src : out std_logic_vector(5 downto 0);       -- its source word, with every byte (0 without rx_valid)

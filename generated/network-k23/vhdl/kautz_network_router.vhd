@@ -18,14 +18,14 @@ entity kautz_network_router is
         rst : in  std_logic;                             -- synchronous reset, active high
         tx_valid : in  std_logic;                        -- the processor offers a byte
         tx_ready : out std_logic;                        -- the router takes a byte (idle, or between the first and the last byte)
-        tx_data : in  std_logic_vector(7 downto 0);      -- the byte offered
+        tx_data : in  std_logic_vector(7 downto 0);      -- the data word offered
         tx_last : in  std_logic;                         -- the byte offered is the message's last
         tx_dst : in  std_logic_vector(5 downto 0);       -- destination word, with the first byte, b1 in the most significant letter
         res_valid : out std_logic;                       -- one cycle: the outcome of the last message
         res_status : out std_logic_vector(1 downto 0);   -- 0 delivered, 1 failed, 2 refused (0 without res_valid)
         res_attempts : out std_logic_vector(1 downto 0); -- attempts made, 0 for a refused message (0 without res_valid)
         rx_valid : out std_logic;                        -- a byte of an arriving message
-        rx_data : out std_logic_vector(7 downto 0);      -- the byte (0 without rx_valid)
+        rx_data : out std_logic_vector(7 downto 0);      -- the data word (0 without rx_valid)
         rx_first : out std_logic;                        -- the message's first byte
         rx_last : out std_logic;                         -- the message's last byte: it has arrived
         rx_src : out std_logic_vector(5 downto 0);       -- its source word, with every byte (0 without rx_valid)
@@ -63,7 +63,7 @@ architecture rtl of kautz_network_router is
     signal full : std_logic;                             -- the buffer holds max_bytes bytes
     signal too_long : std_logic;                         -- a byte beyond max_bytes was taken
     signal over : std_logic;                             -- the message has more than max_bytes bytes, this cycle's included
-    signal read_data : std_logic_vector(7 downto 0) := "00000000"; -- the buffer's byte at read_addr, registered
+    signal read_data : std_logic_vector(7 downto 0) := "00000000"; -- the buffer's word at read_addr, registered
     signal read_addr : std_logic_vector(3 downto 0);     -- the byte read this cycle, in read_data next cycle
     signal gen_valid : std_logic;                        -- route generator: a route is shown
     signal gen_route : std_logic_vector(9 downto 0);     -- route generator: hops z1..zL, z1 first
@@ -172,7 +172,7 @@ begin
     -- Too long so far.
     over <= (too_long or (more and full));
 
-    -- The message buffer: 16 bytes, byte j written at address j as it is taken (bytes beyond max_bytes are dropped), read one word ahead of the link.
+    -- The message buffer: 16 words of 8 bits, word j written at address j as it is taken (words beyond max_bytes are dropped), read one word ahead of the link.
     message_buffer_ports : process (clk) is
     begin
         if rising_edge(clk) then
@@ -539,7 +539,7 @@ begin
         end if;
     end process rx_acc_reg;
 
-    -- n.
+    -- n, the low byte of its word.
     rx_n_reg : process (clk) is
     begin
         if rising_edge(clk) then
@@ -563,7 +563,7 @@ begin
         end if;
     end process rx_valid_reg;
 
-    -- The byte.
+    -- The data word.
     rx_data_reg : process (clk) is
     begin
         if rising_edge(clk) then

@@ -465,12 +465,6 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module, side: &
         .bind(&switch.port_named(switch_clock), clock)
         .bind(&switch.port_named("rst"), reset);
     let dw = params.router.data_bits;
-    network_link_ports(
-        &mut m,
-        (switch, &mut switch_connections),
-        (d, dw),
-        self_timed,
-    );
     let (arr_valid, arr_ctl) = port0_wires(
         &mut m,
         dw,
@@ -505,6 +499,13 @@ fn node_module(params: &NetworkParams, router: &Module, switch: &Module, side: &
             refuse.into()
         }
     };
+    // After the processor side, as the node's ports have always been listed.
+    network_link_ports(
+        &mut m,
+        (switch, &mut switch_connections),
+        (d, dw),
+        self_timed,
+    );
     switch_connections.add(
         &switch.port_named("fault"),
         Expr::concat(vec![out_fault.into(), refuse]),

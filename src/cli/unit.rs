@@ -13,7 +13,7 @@ use crate::rtl::ir::{Design, ResetStyle};
 use crate::sim::vectors::Shard;
 use crate::units::check::Check;
 use crate::units::choice_arg::choice;
-use crate::units::reset::Restyled;
+use crate::units::restyled::Restyled;
 use crate::units::{self, HardwareUnit, Purpose, REGISTRY, UnitKind};
 use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, Command};

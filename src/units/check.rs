@@ -21,7 +21,7 @@ use crate::sim::outcome::Outcome;
 use crate::sim::sequence::{self, SequenceReport, SequenceUnit};
 use crate::sim::stream::{self, StreamUnit};
 use crate::sim::{SHOWN_BY_VERIFY, SimError, Simulator, export};
-use crate::units::reset::Restyled;
+use crate::units::restyled::Restyled;
 use std::path::Path;
 
 /// How a check runs in one simulator.

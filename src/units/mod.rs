@@ -20,6 +20,7 @@ pub mod mrns;
 pub mod network;
 pub mod options;
 pub mod reset;
+pub mod restyled;
 pub mod router;
 pub mod switch;
 pub mod topology_args;

@@ -192,7 +192,7 @@ impl RouterParams {
         }
     }
 
-    /// [`RouterParams::buffer_words`] of a network's routers: "16-byte buffers", "16-word
+    /// `RouterParams::buffer_words` of a network's routers: "16-byte buffers", "16-word
     /// buffers of 32 bits".
     pub fn buffers(&self) -> String {
         match self.data_bits {

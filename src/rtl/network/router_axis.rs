@@ -8,7 +8,7 @@
 //! processor ports: the node of a network with `--interface axis`, without its switch.
 
 use super::axis::{self, AxisParams};
-use super::processor_side::{NodeInside, axis_block};
+use super::processor_side::{NODE_SIDE, NodeInside, axis_block};
 use super::router::{self, RouterParams};
 use crate::rtl::ir::{Connections, Design, Module, SignalKind};
 
@@ -35,17 +35,6 @@ pub fn design(router: &RouterParams, rx_bytes: u64, top: &str) -> Design {
     }
 }
 
-/// The router's ports that go to its switch.
-const NETWORK_SIDE: [&str; 7] = [
-    "net_valid",
-    "net_ctl",
-    "net_data",
-    "net_nack",
-    "arr_valid",
-    "arr_ctl",
-    "arr_data",
-];
-
 /// The top: the router's network side and `refuse` as ports, the block's streams.
 fn wrapper(top: &str, router: &Module, block: &Module) -> Module {
     let mut m = Module::new(
@@ -70,7 +59,8 @@ fn wrapper(top: &str, router: &Module, block: &Module) -> Module {
         .bind(&router.port_named("rst"), clocking.reset)
         .bind(&router.port_named("node"), node);
     let mut network = Vec::new();
-    for name in NETWORK_SIDE {
+    // The router's node side but its clocking and word: the ports to its switch.
+    for &name in &NODE_SIDE[3..] {
         let (width, doc, kind) = port(name);
         let direction = match kind {
             SignalKind::Port(direction) => direction,

@@ -213,7 +213,7 @@ const HOLD: u64 = 15;
 
 /// `<top>_reset`: the board's buttons brought onto the clock (two flip-flops each), and the
 /// reset of everything else: high from power-up, and while the reset button is held, until
-/// [`HOLD`] clocks after. Its own `rst` is tied low by the top: it relies on the FPGA's
+/// `HOLD` clocks after. Its own `rst` is tied low by the top: it relies on the FPGA's
 /// flip-flops powering up at 0, as both iCE40 and ECP5 do after configuration.
 pub fn reset_module(top: &str) -> Module {
     let mut m = Module::new(

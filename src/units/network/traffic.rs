@@ -56,7 +56,7 @@ pub struct NetworkUnit {
     sinks: Option<axis::Sinks>,
     /// How the design's registers are reset.
     pub reset: ResetStyle,
-    /// How the top shows its nodes' ports: the rows are laid out by [`Field`]s either way.
+    /// How the top shows its nodes' ports: the rows are laid out by `Field`s either way.
     pub ports: PortForm,
 }
 

@@ -244,7 +244,7 @@ impl Check for RingCheck {
     }
 
     /// Never called: a self-timed design refuses every style but the default
-    /// ([`crate::units::reset::Restyled::unit`]), which needs no restyling.
+    /// ([`crate::units::restyled::Restyled::unit`]), which needs no restyling.
     fn with_reset(self: Box<Self>, _style: ResetStyle) -> Box<dyn Check> {
         unreachable!("a self-timed design takes the default reset style only")
     }

@@ -58,6 +58,7 @@ mod unit_ldi;
 mod unit_mrns;
 mod unit_network;
 mod unit_network_axis;
+mod unit_network_axis_cocotb;
 mod unit_network_flows;
 mod unit_network_topologies;
 mod unit_router;

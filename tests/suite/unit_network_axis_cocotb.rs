@@ -108,7 +108,6 @@ fn axis_network_in_cocotb_verilator() {
 }
 
 #[test]
-#[ignore = "6 s; make test runs the same in Icarus; make verify-full runs it"]
 fn axis_network_in_cocotb_ghdl() {
     both_runs("ghdl");
 }

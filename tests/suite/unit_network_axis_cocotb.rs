@@ -102,7 +102,7 @@ fn axis_network_in_cocotb_icarus() {
 }
 
 #[test]
-#[ignore = "25 s; make test runs the same in Icarus; make verify-full runs it"]
+#[ignore = "25 s; make test runs the same in Icarus and GHDL; make verify-full runs it"]
 fn axis_network_in_cocotb_verilator() {
     both_runs("verilator");
 }

@@ -335,8 +335,18 @@ impl NetworkUnit {
             cycle.outputs[i] = field.put(cycle.outputs[i], value);
             cycle.care[i] |= field.mask();
         };
+        match &self.sinks {
+            None => self.specify_plain(&mut set),
+            Some(sinks) => self.specify_axis(sinks, &mut set),
+        }
+        cycles
+    }
+
+    /// The router's ports as [`Self::checked_cycles`] specifies them, through `set(row,
+    /// node, port, value)`.
+    fn specify_plain(&self, set: &mut dyn FnMut(u64, u32, &str, u64)) {
         for row in 0..self.cycles {
-            for v in 0..columns.len() as u32 {
+            for v in 0..self.params.nodes() as u32 {
                 for name in ["res_valid", "rx_valid", "rx_error"] {
                     set(row, v, name, 0);
                 }
@@ -348,12 +358,8 @@ impl NetworkUnit {
             for t in (m.handed..m.handed + bytes).filter(|&t| t > 0) {
                 set(t - 1, m.src, "tx_ready", 1);
             }
-            let status = match f.outcome {
-                Outcome::Delivered => 0,
-                Outcome::Failed => 1,
-            };
             set(f.done - 1, m.src, "res_valid", 1);
-            set(f.done - 1, m.src, "res_status", status);
+            set(f.done - 1, m.src, "res_status", status_code(f));
             set(f.done - 1, m.src, "res_attempts", m.attempts.len() as u64);
             let Some(arrive) = f.arrive else { continue };
             let first = arrive - bytes;
@@ -367,7 +373,40 @@ impl NetworkUnit {
             set(first, m.dst, "rx_src", self.address_word(m.src));
             set(first, m.dst, "rx_len", bytes);
         }
-        cycles
+    }
+
+    /// The AXI4-Stream ports as [`Self::checked_cycles`] specifies them: `s_axis_tready`
+    /// while a message's words are offered; the status beat one cycle after the verdict;
+    /// `m_axis_tvalid` in every cycle, high while a word is visible in the FIFO and not yet
+    /// taken; and each word's tdata, tlast and tid in the cycle the sink takes it.
+    fn specify_axis(&self, sinks: &axis::Sinks, set: &mut dyn FnMut(u64, u32, &str, u64)) {
+        for row in 0..self.cycles {
+            for v in 0..self.params.nodes() as u32 {
+                for name in ["m_axis_status_tvalid", "m_axis_tvalid", "rx_error"] {
+                    set(row, v, name, 0);
+                }
+            }
+        }
+        for f in &self.finished {
+            let m = &f.message;
+            for t in (m.handed..m.handed + u64::from(m.bytes)).filter(|&t| t > 0) {
+                set(t - 1, m.src, "s_axis_tready", 1);
+            }
+            let beat = (m.attempts.len() as u64) << 2 | status_code(f);
+            set(f.done, m.src, "m_axis_status_tvalid", 1);
+            set(f.done, m.src, "m_axis_status_tdata", beat);
+        }
+        for (v, entries) in sinks.entries.iter().enumerate() {
+            let v = v as u32;
+            for e in entries {
+                for t in e.written + 2..=e.taken {
+                    set(t - 1, v, "m_axis_tvalid", 1);
+                }
+                set(e.taken - 1, v, "m_axis_tdata", self.payload(e.id, e.index));
+                set(e.taken - 1, v, "m_axis_tlast", u64::from(e.last));
+                set(e.taken - 1, v, "m_axis_tid", u64::from(e.src));
+            }
+        }
     }
 
     /// Runs the hardware in `simulator` and judges it message by message; the first `shown`
@@ -659,10 +698,7 @@ impl NetworkUnit {
         let expected_bytes: Vec<u64> = (0..usize::from(m.bytes))
             .map(|j| self.payload(m.id, j))
             .collect();
-        let status = match f.outcome {
-            Outcome::Delivered => 0,
-            Outcome::Failed => 1,
-        };
+        let status = status_code(f);
         // With AXI4-Stream nodes, a message arrives when its last byte leaves the FIFO.
         let arrive = match &self.sinks {
             None => f.arrive,
@@ -778,6 +814,14 @@ impl NetworkUnit {
             Some(v) => self.node_name(v),
             None => format!("no node ({address:?})"),
         }
+    }
+}
+
+/// A verdict's `res_status`: 0 delivered, 1 failed.
+fn status_code(f: &Finished) -> u64 {
+    match f.outcome {
+        Outcome::Delivered => 0,
+        Outcome::Failed => 1,
     }
 }
 

@@ -33,43 +33,68 @@ pub(super) const OBSERVED: [&str; 8] = [
     "rx_error",
 ];
 
-/// The sinks' readiness and, by message id, the cycle each handed-out message's last byte
-/// leaves its destination's FIFO.
+/// One word through a FIFO: the cycle the router handed it out, the cycle the sink took
+/// it, and which word of which message it is.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Entry {
+    pub written: u64,
+    pub taken: u64,
+    pub id: u64,
+    pub index: usize,
+    pub last: bool,
+    pub src: u32,
+}
+
+/// The sinks' readiness, every word through every node's FIFO, and by message id the
+/// cycle each handed-out message's last word leaves its destination's FIFO.
 #[derive(Debug)]
 pub(super) struct Sinks {
     pub ready: f64,
     pub seed: u64,
+    pub entries: Vec<Vec<Entry>>,
     pub taken: BTreeMap<u64, u64>,
 }
 
 impl Sinks {
     /// The sinks of the model's run of `seed` whose messages ended as `finished`.
     pub fn new(finished: &[Finished], nodes: usize, seed: u64, ready: f64) -> Self {
-        // Per destination: (cycle handed out, message id, last byte) for every byte.
-        let mut bytes: Vec<Vec<(u64, u64, bool)>> = vec![Vec::new(); nodes];
+        let mut entries: Vec<Vec<Entry>> = vec![Vec::new(); nodes];
         for f in finished {
             let Some(arrive) = f.arrive else { continue };
-            let n = u64::from(f.message.bytes);
+            let (m, n) = (&f.message, u64::from(f.message.bytes));
             for j in 0..n {
-                bytes[f.message.dst as usize].push((arrive - n + 1 + j, f.message.id, j + 1 == n));
+                entries[m.dst as usize].push(Entry {
+                    written: arrive - n + 1 + j,
+                    taken: 0,
+                    id: m.id,
+                    index: j as usize,
+                    last: j + 1 == n,
+                    src: m.src,
+                });
             }
         }
         let mut taken = BTreeMap::new();
-        for (v, mut list) in bytes.into_iter().enumerate() {
-            list.sort_unstable();
+        for (v, list) in entries.iter_mut().enumerate() {
+            list.sort_unstable_by_key(|e| e.written);
             let mut next = 0;
-            for (written, id, last) in list {
-                let mut t = next.max(written + 2);
+            for entry in list.iter_mut() {
+                let mut t = next.max(entry.written + 2);
                 while !ready_at(seed, v, t, ready) {
                     t += 1;
                 }
                 next = t + 1;
-                if last {
-                    taken.insert(id, t);
+                entry.taken = t;
+                if entry.last {
+                    taken.insert(entry.id, t);
                 }
             }
         }
-        Sinks { ready, seed, taken }
+        Sinks {
+            ready,
+            seed,
+            entries,
+            taken,
+        }
     }
 
     /// Whether node `v`'s sink takes a byte in cycle `t`.

@@ -136,66 +136,17 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
     let crc = m.internal("crc", 8, "the CRC of the header and the bytes handed over");
     let dst = m.internal("dst", kw, "the destination's address word");
 
-    // The draws, from disjoint bits of the LFSR: the destination among the N-1 others,
-    // the length, the pause, and the data byte.
-    let (pb, lb) = (shape.pick_bits(), shape.length_bits());
-    let (gap_lo, data_lo) = (pb + lb, pb + lb + GAP_BITS);
-    let pick_ok = match pb {
-        0 => Expr::bit(true),
-        _ => below(slice(random, 0, pb), pb, shape.nodes as u64 - 1),
-    };
-    let len_ok = match lb {
-        0 => Expr::bit(true),
-        _ => below(slice(random, pb, lb), lb, shape.max_bytes),
-    };
-    let pick = m.internal("pick", ib, "the drawn destination among the others, 0..N-2");
-    m.assign(
-        pick,
-        match pb {
-            0 => Expr::zero(ib),
-            _ => zext(slice(random, 0, pb), pb, ib),
-        },
-        "",
-    );
-    let dst_index = m.internal("dst_index", ib, "the drawn destination's index");
-    let skip = Expr::mux(
-        Expr::from(pick).lt(self_index.into()),
-        Expr::zero(ib),
-        Expr::konst(ib, 1),
-    );
-    m.assign(
-        dst_index,
-        Expr::from(pick) + skip,
-        "the others, skipping this node",
-    );
-    let dst_word = m.internal("dst_word", kw, "the drawn destination's address word");
-    let table = shape
-        .words
-        .iter()
-        .enumerate()
-        .map(|(v, &word)| (Expr::konst(ib, v as u64), Expr::konst(kw, word)))
-        .collect();
-    m.case(
+    let Draws {
+        pick_ok,
+        len_ok,
         dst_word,
-        dst_index,
-        table,
-        Expr::zero(kw),
-        "every node's word by index",
-    );
-    let length = match lb {
-        0 => Expr::konst(8, 1),
-        _ => zext(slice(random, pb, lb), lb, 8) + Expr::konst(8, 1),
-    };
-    let header = m.internal(
-        "header_crc",
-        8,
-        "the CRC of the drawn destination's and this node's words",
-    );
-    m.assign(
+        length,
         header,
-        crc8_header_map(kw).expr(&[(dst_word, kw), (node, kw)]),
-        "",
-    );
+    } = draws(&mut m, shape, random, (node, self_index));
+    let (gap_lo, data_lo) = {
+        let (pb, lb) = (shape.pick_bits(), shape.length_bits());
+        (pb + lb, pb + lb + GAP_BITS)
+    };
 
     let is = |s| Expr::from(state).eq(Expr::Named(s));
     let start = m.internal(
@@ -291,6 +242,117 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
         "",
     );
 
+    verdicts(
+        &mut m,
+        shape,
+        (res_valid, res_status, res_attempts),
+        (sent, handed),
+        (delivered, failed, bad),
+    );
+    m
+}
+
+/// What a generator draws for its next message, from disjoint bits of the LFSR.
+struct Draws {
+    /// The destination's and the length's draws are in range (else no message starts).
+    pick_ok: Expr,
+    len_ok: Expr,
+    /// The destination's address word, among the N-1 other nodes.
+    dst_word: SignalId,
+    /// The message's length, 1..max_bytes.
+    length: Expr,
+    /// The CRC of the destination's and this node's words.
+    header: SignalId,
+}
+
+/// The draws of the generator in `m` from `random`: the destination among the others of
+/// `node` (whose index is `self_index`), the length, and the header's CRC.
+fn draws(
+    m: &mut Module,
+    shape: &TrafficShape,
+    random: SignalId,
+    (node, self_index): (SignalId, SignalId),
+) -> Draws {
+    let (kw, ib) = (shape.address_bits, shape.index_bits());
+    // The draws, from disjoint bits of the LFSR: the destination among the N-1 others,
+    // the length, the pause, and the data byte.
+    let (pb, lb) = (shape.pick_bits(), shape.length_bits());
+    let pick_ok = match pb {
+        0 => Expr::bit(true),
+        _ => below(slice(random, 0, pb), pb, shape.nodes as u64 - 1),
+    };
+    let len_ok = match lb {
+        0 => Expr::bit(true),
+        _ => below(slice(random, pb, lb), lb, shape.max_bytes),
+    };
+    let pick = m.internal("pick", ib, "the drawn destination among the others, 0..N-2");
+    m.assign(
+        pick,
+        match pb {
+            0 => Expr::zero(ib),
+            _ => zext(slice(random, 0, pb), pb, ib),
+        },
+        "",
+    );
+    let dst_index = m.internal("dst_index", ib, "the drawn destination's index");
+    let skip = Expr::mux(
+        Expr::from(pick).lt(self_index.into()),
+        Expr::zero(ib),
+        Expr::konst(ib, 1),
+    );
+    m.assign(
+        dst_index,
+        Expr::from(pick) + skip,
+        "the others, skipping this node",
+    );
+    let dst_word = m.internal("dst_word", kw, "the drawn destination's address word");
+    let table = shape
+        .words
+        .iter()
+        .enumerate()
+        .map(|(v, &word)| (Expr::konst(ib, v as u64), Expr::konst(kw, word)))
+        .collect();
+    m.case(
+        dst_word,
+        dst_index,
+        table,
+        Expr::zero(kw),
+        "every node's word by index",
+    );
+    let length = match lb {
+        0 => Expr::konst(8, 1),
+        _ => zext(slice(random, pb, lb), lb, 8) + Expr::konst(8, 1),
+    };
+    let header = m.internal(
+        "header_crc",
+        8,
+        "the CRC of the drawn destination's and this node's words",
+    );
+    m.assign(
+        header,
+        crc8_header_map(kw).expr(&[(dst_word, kw), (node, kw)]),
+        "",
+    );
+
+    Draws {
+        pick_ok,
+        len_ok,
+        dst_word,
+        length,
+        header,
+    }
+}
+
+/// The generator's outcome outputs in `m`, one clock after the event: `sent` when
+/// `handed`, and after the router's verdict a delivery after 1..=d attempts, a failure
+/// after d, and anything else as `bad`.
+fn verdicts(
+    m: &mut Module,
+    shape: &TrafficShape,
+    (res_valid, res_status, res_attempts): (SignalId, SignalId, SignalId),
+    (sent, handed): (SignalId, Expr),
+    (delivered, failed, bad): (SignalId, SignalId, SignalId),
+) {
     let aw = shape.attempt_bits;
     let status_is = |v| Expr::from(res_status).eq(Expr::konst(2, v));
     let attempts = Expr::from(res_attempts);
@@ -326,7 +388,6 @@ pub fn generator_module(top: &str, lfsr: &Module, shape: &TrafficShape) -> Modul
         Expr::from(res_valid).and(!Expr::from(good_delivery).or(good_failure.into())),
         "",
     );
-    m
 }
 
 /// `<top>_check`: the checker of one node; its address is an input.

@@ -10,7 +10,6 @@ use crate::emit::{Provenance, render};
 use crate::fabric::switch::DEFAULT_DATA_BITS;
 use crate::fabric::switch::{Arbiter, Flow};
 use crate::output::dir::OutputDir;
-use crate::rtl::network::axis::Interface;
 use crate::rtl::network::packed::PortForm;
 use crate::rtl::network::switch::SwitchClocking;
 use crate::rtl::network::whole::NetworkFault;
@@ -18,6 +17,7 @@ use crate::rtl::selftest::{self, SelftestParams};
 use crate::synth::WorkDir;
 use crate::synth::tool::ToolError;
 use crate::units::choice_arg::choice;
+use crate::units::options::InterfaceArg;
 use crate::units::topology_args::{DEFAULT_TOPOLOGY, TopologyArgs};
 use anyhow::Context;
 use clap::builder::{PossibleValue, PossibleValuesParser};
@@ -189,8 +189,7 @@ fn params(args: &Args, board: &dyn Board) -> anyhow::Result<(SelftestParams, Str
         arbiter: args.arbiter,
         flow: args.flow,
         clocking: SwitchClocking::Synchronous,
-        interface: Interface::Plain,
-        rx_bytes: None,
+        interface: InterfaceArg::plain(),
         ports: PortForm::Flat,
         data_bits: u64::from(DEFAULT_DATA_BITS),
     };

@@ -1,13 +1,52 @@
 //! Options that several units declare alike, each a small clap `Args` struct a unit
 //! flattens into its own: the deliberate fault, the sample of pairs, the shard, the waves,
-//! the wire delays. Options whose meaning differs from unit to unit (the seed, the cycles)
+//! the wire delays, the processor side. Options whose meaning differs from unit to unit (the seed, the cycles)
 //! each unit declares itself, with its own help and default.
 
 use crate::choice::Choice;
 use crate::input::{InputError, input_error};
+use crate::rtl::network::axis::Interface;
 use crate::sim::delays::DelaySource;
 use crate::sim::vectors::{MAX_SAMPLE, Pairs};
+use crate::units::choice_arg::choice;
 use std::path::PathBuf;
+
+/// `--interface` and `--rx-bytes`: a router's processor side, its own ports or
+/// AXI4-Stream behind a receive FIFO (the router and network units).
+#[derive(Debug, Clone, clap::Args)]
+#[group(skip)]
+pub struct InterfaceArg {
+    /// The processor side: the router's own ports, or AXI4-Stream behind a receive FIFO
+    /// that refuses worms while full (docs/network.md, "AXI4-Stream interface").
+    #[arg(long, value_parser = choice::<Interface>(), default_value = Interface::Plain.name())]
+    pub interface: Interface,
+    /// With --interface axis: bytes the receive FIFO holds, at least --max-bytes
+    /// [default: two whole messages, 2 x --max-bytes].
+    #[arg(long, value_name = "N")]
+    pub rx_bytes: Option<u64>,
+}
+
+impl InterfaceArg {
+    /// The plain interface.
+    pub fn plain() -> Self {
+        InterfaceArg {
+            interface: Interface::Plain,
+            rx_bytes: None,
+        }
+    }
+
+    /// The receive FIFO's bytes under AXI4-Stream (two messages of `max_bytes` unless
+    /// given), none for the plain ports; `--rx-bytes` without AXI4-Stream is refused.
+    pub fn fifo(&self, max_bytes: u64) -> Result<Option<u64>, InputError> {
+        match (self.interface, self.rx_bytes) {
+            (Interface::Plain, Some(_)) => Err(input_error(
+                "--rx-bytes sizes the receive FIFO of --interface axis; the plain router has none",
+            )),
+            (Interface::Plain, None) => Ok(None),
+            (Interface::Axis, rx_bytes) => Ok(Some(rx_bytes.unwrap_or(2 * max_bytes))),
+        }
+    }
+}
 
 /// `--fault`: a deliberate fault built into the design, to see verification fail.
 #[derive(Debug, Clone, clap::Args)]

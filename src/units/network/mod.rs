@@ -15,7 +15,6 @@ use crate::emit::testbench::Testbench;
 use crate::fabric::switch::{Arbiter, DEFAULT_DATA_BITS, Flow};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::{Design, ResetStyle};
-use crate::rtl::network::axis::Interface;
 use crate::rtl::network::packed::{self, PortForm};
 use crate::rtl::network::router::DEFAULT_MAX_BYTES;
 use crate::rtl::network::switch::SwitchClocking;
@@ -26,7 +25,7 @@ use crate::sim::{SimError, Simulator, export};
 use crate::topologies::Built;
 use crate::units::check::{Check, ExportError, Run, Simulation, Verdict};
 use crate::units::choice_arg::choice;
-use crate::units::options::{And, DelaysArg, FaultArg, WaveArg, read};
+use crate::units::options::{And, DelaysArg, FaultArg, InterfaceArg, WaveArg, read};
 use crate::units::topology_args::DEFAULT_TOPOLOGY;
 use crate::units::topology_args::TopologyArgs;
 use crate::units::{Declared, HardwareUnit, Purpose};
@@ -63,13 +62,8 @@ pub struct Args {
         default_value = SwitchClocking::Synchronous.name()
     )]
     pub clocking: SwitchClocking,
-    /// Every node's processor side (docs/network.md, "AXI4-Stream interface").
-    #[arg(long, value_parser = choice::<Interface>(), default_value = Interface::Plain.name())]
-    pub interface: Interface,
-    /// With --interface axis: bytes each node's receive FIFO holds, at least --max-bytes
-    /// [default: two whole messages, 2 x --max-bytes].
-    #[arg(long, value_name = "N")]
-    pub rx_bytes: Option<u64>,
+    #[command(flatten)]
+    pub interface: InterfaceArg,
     /// The top's ports: a group per node (n012_tx_valid, ...), or one vector per signal
     /// with node i at bits [i*W +: W] in the documented node order (docs/network.md).
     #[arg(long, value_parser = choice::<PortForm>(), default_value = PortForm::Flat.name())]
@@ -166,17 +160,9 @@ pub fn params(args: &Args, top: &str) -> Result<NetworkParams, InputError> {
         ));
     }
     let params = params.with_flow(args.flow).with_clocking(args.clocking);
-    match (args.interface, args.rx_bytes) {
-        (Interface::Plain, Some(_)) => Err(input_error(
-            "--rx-bytes sizes the receive FIFO of --interface axis; the plain router has none",
-        )),
-        (Interface::Plain, None) => Ok(params),
-        (Interface::Axis, rx_bytes) => {
-            let whole = 2 * u64::from(params.router.max_bytes);
-            params
-                .with_axis(rx_bytes.unwrap_or(whole))
-                .map_err(input_error)
-        }
+    match args.interface.fifo(args.max_bytes)? {
+        None => Ok(params),
+        Some(rx_bytes) => params.with_axis(rx_bytes).map_err(input_error),
     }
 }
 

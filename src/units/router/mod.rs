@@ -10,7 +10,7 @@ use crate::choice::Choice;
 use crate::fabric::switch::{DEFAULT_DATA_BITS, Flow};
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::Design;
-use crate::rtl::network::axis::{self, Interface};
+use crate::rtl::network::axis;
 use crate::rtl::network::router::{
     self as rtl_router, DEFAULT_MAX_BYTES, RouterFault, RouterParams,
 };
@@ -18,7 +18,7 @@ use crate::rtl::network::router_axis;
 use crate::topology::kautz::Kautz;
 use crate::units::check::{Check, FamilyCheck};
 use crate::units::choice_arg::choice;
-use crate::units::options::{FaultArg, WaveArg, read};
+use crate::units::options::{FaultArg, InterfaceArg, WaveArg, read};
 use crate::units::{Declared, HardwareUnit, Purpose};
 use clap::ArgMatches;
 use traffic::RouterUnit;
@@ -44,14 +44,8 @@ pub struct Args {
     /// and saf it acknowledges every message and waits for ACKs
     #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
     pub flow: Flow,
-    /// The processor side: the router's own ports, or AXI4-Stream behind a receive FIFO
-    /// that refuses worms while full (docs/network.md, "AXI4-Stream interface").
-    #[arg(long, value_parser = choice::<Interface>(), default_value = Interface::Plain.name())]
-    pub interface: Interface,
-    /// With --interface axis: bytes the receive FIFO holds, at least --max-bytes
-    /// [default: two whole messages, 2 x --max-bytes].
-    #[arg(long, value_name = "N")]
-    pub rx_bytes: Option<u64>,
+    #[command(flatten)]
+    pub interface: InterfaceArg,
 }
 
 /// The traffic a check runs.
@@ -102,15 +96,9 @@ impl Router {
             return Err(input_error(BUFFERED_WORDS));
         }
         let top = top.unwrap_or(rtl_router::DEFAULT_TOP);
-        let axis = match (args.interface, args.rx_bytes) {
-            (Interface::Plain, Some(_)) => {
-                return Err(input_error(
-                    "--rx-bytes sizes the receive FIFO of --interface axis; the plain router has none",
-                ));
-            }
-            (Interface::Plain, None) => None,
-            (Interface::Axis, rx_bytes) => {
-                let rx_bytes = rx_bytes.unwrap_or(2 * args.max_bytes);
+        let axis = match args.interface.fifo(args.max_bytes)? {
+            None => None,
+            Some(rx_bytes) => {
                 axis::check(args.max_bytes, args.data_bits as u32, rx_bytes)
                     .map_err(input_error)?;
                 Some((rx_bytes, top.to_string()))

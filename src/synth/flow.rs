@@ -19,6 +19,8 @@ use crate::emit::manifest::Manifest;
 use crate::emit::names::Language;
 use crate::emit::{EmitError, Provenance, write_design};
 use crate::rtl::ir::{Design, SelfTimedError};
+use crate::synth::blocks::{Block, Netlist, blocks};
+use crate::synth::critical::{CriticalPath, ReportPaths, summarise};
 use crate::synth::ghdl::{GhdlError, vhdl_to_verilog};
 use crate::synth::render_template;
 use crate::synth::report::{Cycles, Hdl, SynthReport, TargetResult, median, today};
@@ -31,6 +33,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 const SCRIPT: &str = include_str!("../../templates/synth_yosys.ys.tera");
+const BLOCKS_SCRIPT: &str = include_str!("../../templates/synth_blocks.ys.tera");
 
 #[derive(Debug, Error)]
 pub enum SynthError {
@@ -174,6 +177,7 @@ pub fn synthesise(
                 language,
                 name: format!("{}-{}", target.name(), language.name()),
                 work,
+                blocks_of: (design.modules.len() > 1).then_some(manifest.top.as_str()),
             };
             results.push(step.run(files, &wrapped, options.seeds, progress)?);
         }
@@ -248,6 +252,8 @@ struct Step<'a> {
     /// `<target>-<language>`.
     name: String,
     work: &'a Path,
+    /// The unit's top module, when it has submodules whose cells are counted apart.
+    blocks_of: Option<&'a str>,
 }
 
 impl Step<'_> {
@@ -267,13 +273,20 @@ impl Step<'_> {
         })?;
         let cells = self.synthesise_unit(files, wrapped, progress)?;
         let counts = self.target.count(&cells);
+        let blocks = match self.blocks_of {
+            Some(top) => self.synthesise_blocks(files, top, progress)?,
+            None => Vec::new(),
+        };
         let mut fmax = Vec::new();
+        let mut paths = Vec::new();
         let mut logic_cells = 0;
         for seed in 1..=seeds {
-            let (achieved, placed_cells) = self.place_and_route(seed, seeds, progress)?;
-            fmax.push(achieved);
-            logic_cells = placed_cells;
+            let placed = self.place_and_route(seed, seeds, progress)?;
+            fmax.push(placed.fmax);
+            paths.push(placed.critical_path);
+            logic_cells = placed.logic_cells;
         }
+        let median_seed = median_index(&fmax);
         Ok(TargetResult {
             target: self.target,
             language: self.language,
@@ -287,7 +300,46 @@ impl Step<'_> {
             fmax_min: fmax.iter().copied().fold(f64::INFINITY, f64::min),
             fmax_max: fmax.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             fmax_mhz: fmax,
+            critical_path: paths.swap_remove(median_seed),
+            blocks,
         })
+    }
+
+    /// Runs yosys on `files` again with every module of `top` kept; its instance tree with
+    /// each block's cells.
+    fn synthesise_blocks(
+        &self,
+        files: &[String],
+        top: &str,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<Block>, SynthError> {
+        let (step, target) = (&self.name, self.target);
+        progress(&format!("{step}: yosys, blocks apart"));
+        let netlist_file = format!("{step}/blocks.json");
+        let script = render_template(
+            "synth_blocks.ys.tera",
+            BLOCKS_SCRIPT,
+            &ScriptContext {
+                top,
+                language: self.language.name(),
+                device: target.device(),
+                sources: files.join(" "),
+                wrapper_file: "",
+                wrapper: "",
+                synth: target.synth_command(),
+                stat: String::new(),
+                netlist: netlist_file.clone(),
+            },
+        )?;
+        let out = self.work.join(step);
+        write(&out.join("blocks.ys"), &script)?;
+        target.yosys().run_ok(
+            &["-s".into(), format!("{step}/blocks.ys")],
+            self.work,
+            &format!("{step}/blocks.log"),
+        )?;
+        let netlist: Netlist = read_json("yosys netlist", &self.work.join(&netlist_file))?;
+        Ok(blocks(&netlist, top, target))
     }
 
     /// Runs yosys on `files` and the wrapper; the cells of the unit's own top module.
@@ -332,14 +384,13 @@ impl Step<'_> {
             })
     }
 
-    /// Runs nextpnr with placement seed `seed` (of `seeds`); the slowest clock's maximum
-    /// frequency and the logic cells placed.
+    /// Runs nextpnr with placement seed `seed` (of `seeds`).
     fn place_and_route(
         &self,
         seed: u64,
         seeds: u64,
         progress: &mut dyn FnMut(&str),
-    ) -> Result<(f64, u64), SynthError> {
+    ) -> Result<Placed, SynthError> {
         let (step, target) = (&self.name, self.target);
         progress(&format!(
             "{step}: {} seed {seed} of {seeds}",
@@ -358,14 +409,16 @@ impl Step<'_> {
         target
             .nextpnr()
             .run_ok(&args, self.work, &format!("{step}/nextpnr-seed{seed}.log"))?;
-        let placed: PnrReport = read_json("nextpnr report", &self.work.join(&report))?;
+        let report = self.work.join(&report);
+        let placed: PnrReport = read_json("nextpnr report", &report)?;
+        let paths: ReportPaths = read_json("nextpnr report", &report)?;
         let achieved = placed
             .fmax
             .values()
             .map(|c| c.achieved)
             .min_by(f64::total_cmp)
             .ok_or_else(|| SynthError::NoClock {
-                path: self.work.join(&report),
+                path: report.clone(),
             })?;
         let logic_cells = target
             .logic_cells()
@@ -373,6 +426,27 @@ impl Step<'_> {
             .filter_map(|c| placed.utilization.get(*c))
             .map(|u| u.used)
             .sum();
-        Ok((achieved, logic_cells))
+        Ok(Placed {
+            fmax: achieved,
+            logic_cells,
+            critical_path: summarise(&paths),
+        })
     }
+}
+
+/// What one placement achieved.
+struct Placed {
+    /// The slowest clock's maximum frequency, in MHz.
+    fmax: f64,
+    /// Logic cells placed, wrapper included.
+    logic_cells: u64,
+    critical_path: Option<CriticalPath>,
+}
+
+/// The index of the median of `values` (the lower of the two middle ones for an even
+/// count), so that the median run's critical path is the one reported.
+fn median_index(values: &[f64]) -> usize {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    order[(values.len() - 1) / 2]
 }

@@ -7,6 +7,8 @@
 //! [`target`] and [`flow`] synthesise and place a design on an FPGA; [`report`] prints
 //! the figures and writes `docs/synthesis.md`; [`equiv`] proves the two languages equal.
 
+pub mod blocks;
+pub mod critical;
 pub mod equiv;
 pub mod flow;
 pub mod ghdl;

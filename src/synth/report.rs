@@ -6,6 +6,8 @@
 
 use crate::choice::Choice;
 use crate::emit::names::Language;
+use crate::synth::blocks::Block;
+use crate::synth::critical::CriticalPath;
 use crate::synth::render_template;
 use crate::synth::target::Target;
 use serde::{Deserialize, Serialize};
@@ -61,6 +63,14 @@ pub struct TargetResult {
     pub fmax_median: f64,
     pub fmax_min: f64,
     pub fmax_max: f64,
+    /// The critical path of the placement whose Fmax is the median (the lower middle one
+    /// for an even number of seeds); absent from reports written before it was recorded.
+    #[serde(default)]
+    pub critical_path: Option<CriticalPath>,
+    /// The unit's instance tree with each block's cells, from a second synthesis with every
+    /// module kept; empty for a unit of one module and in older reports.
+    #[serde(default)]
+    pub blocks: Vec<Block>,
 }
 
 /// Cycles per route set as `kautzgen verify` measured them in simulation.
@@ -271,6 +281,8 @@ impl SynthReport {
             "LUTs, FFs, carry: the unit's cells after yosys; logic cells: placed by nextpnr, wrapper included."
         )
         .unwrap();
+        self.render_critical_paths(&mut out);
+        self.render_blocks(&mut out);
         match &self.cycles {
             Some(c) => {
                 writeln!(
@@ -301,6 +313,63 @@ impl SynthReport {
             writeln!(out, "{program}: {version}").unwrap();
         }
         out
+    }
+
+    /// The critical path of each result's median placement, with what limits it.
+    fn render_critical_paths(&self, out: &mut String) {
+        let with_paths: Vec<_> = self
+            .results
+            .iter()
+            .filter_map(|r| Some((r, r.critical_path.as_ref()?)))
+            .collect();
+        if with_paths.is_empty() {
+            return;
+        }
+        writeln!(out, "critical path of the median placement:").unwrap();
+        for (r, path) in with_paths {
+            writeln!(
+                out,
+                "  {} {}: {}; {}",
+                r.target.name(),
+                r.language.name(),
+                path.ends(),
+                path.delays()
+            )
+            .unwrap();
+            writeln!(out, "    through {}", path.through.join(", ")).unwrap();
+            writeln!(out, "    limit: {}", path.limit()).unwrap();
+        }
+    }
+
+    /// Each result's blocks as an indented tree: instances in the parent, then one
+    /// instance's cells.
+    fn render_blocks(&self, out: &mut String) {
+        for r in self.results.iter().filter(|r| !r.blocks.is_empty()) {
+            writeln!(
+                out,
+                "blocks, {} {} (synthesised again with every module kept; {} LUTs against {} flattened):",
+                r.target.name(),
+                r.language.name(),
+                r.blocks[0].luts,
+                r.luts
+            )
+            .unwrap();
+            let width = r
+                .blocks
+                .iter()
+                .map(|b| 2 * b.depth as usize + b.module.len())
+                .max()
+                .unwrap_or(0);
+            for b in &r.blocks {
+                let name = format!("{}{}", "  ".repeat(b.depth as usize), b.module);
+                writeln!(
+                    out,
+                    "  {name:<width$}  {:>4} x {:>6} LUTs {:>6} FFs {:>4} RAMs",
+                    b.instances, b.luts, b.flip_flops, b.rams
+                )
+                .unwrap();
+            }
+        }
     }
 
     /// The report as one JSON object and a newline.
@@ -380,6 +449,97 @@ struct DocContext {
     function_units: Vec<String>,
     /// The network switch's links: one row per size and FPGA.
     links: Vec<LinkRow>,
+    /// The critical path of every result that recorded one.
+    paths: Vec<PathRow>,
+    /// Results whose reports predate the recording of critical paths.
+    paths_missing: usize,
+    /// The blocks of the routers and networks, Verilog only.
+    blocks: Vec<BlockRow>,
+}
+
+/// One block of a router or network on one FPGA.
+#[derive(Serialize)]
+struct BlockRow {
+    unit: String,
+    size: String,
+    target: String,
+    /// The module, indented by its depth in the instance tree.
+    block: String,
+    instances: u64,
+    luts: u64,
+    flip_flops: u64,
+    rams: u64,
+}
+
+/// How deep the document's block tables go: the network, its nodes, their switch and
+/// router, and the router's route generator.
+const DOC_BLOCK_DEPTH: u32 = 3;
+
+/// Whether the document breaks `unit` down into blocks: the router and every network.
+fn has_doc_blocks(unit: &str) -> bool {
+    unit == "router" || unit.ends_with("network")
+}
+
+/// The rows of the block tables: the Verilog results of routers and networks.
+fn block_rows(reports: &[SynthReport]) -> Vec<BlockRow> {
+    let mut rows = Vec::new();
+    for report in reports.iter().filter(|r| has_doc_blocks(&r.unit)) {
+        for r in report.results.iter().filter(|r| r.language == Hdl::Verilog) {
+            for b in r.blocks.iter().filter(|b| b.depth <= DOC_BLOCK_DEPTH) {
+                rows.push(BlockRow {
+                    unit: report.unit.clone(),
+                    size: params_text(&report.params),
+                    target: r.target.name().to_string(),
+                    block: format!("{}`{}`", "· ".repeat(b.depth as usize), b.module),
+                    instances: b.instances,
+                    luts: b.luts,
+                    flip_flops: b.flip_flops,
+                    rams: b.rams,
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// The critical path of one unit, size, FPGA and language.
+#[derive(Serialize)]
+struct PathRow {
+    unit: String,
+    size: String,
+    target: String,
+    language: String,
+    fmax: String,
+    ends: String,
+    delays: String,
+    through: String,
+    limit: String,
+}
+
+/// The rows of the critical-path table, and how many results have no path recorded.
+fn path_rows(reports: &[SynthReport]) -> (Vec<PathRow>, usize) {
+    let mut rows = Vec::new();
+    let mut missing = 0;
+    for report in reports {
+        for r in &report.results {
+            let Some(path) = &r.critical_path else {
+                missing += 1;
+                continue;
+            };
+            rows.push(PathRow {
+                unit: report.unit.clone(),
+                size: params_text(&report.params),
+                target: r.target.name().to_string(),
+                language: r.language.name().to_string(),
+                fmax: format!("{:.1}", r.fmax_median),
+                ends: path.ends(),
+                delays: path.delays(),
+                through: path.through.join(", "),
+                limit: path.limit(),
+            });
+        }
+    }
+    (rows, missing)
 }
 
 /// One size of the network switch on one FPGA: its link rate, data bits times Fmax.
@@ -519,6 +679,7 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
             });
         }
     }
+    let (paths, paths_missing) = path_rows(reports);
     let context = DocContext {
         command: command.to_string(),
         units,
@@ -533,6 +694,9 @@ pub fn render_doc(reports: &[SynthReport], command: &str) -> Result<String, Repo
         cycles_missing,
         function_units,
         links,
+        paths,
+        paths_missing,
+        blocks: block_rows(reports),
     };
     Ok(render_template(
         "synth_doc.md.tera",
@@ -559,6 +723,8 @@ mod tests {
             fmax_median: median(fmax),
             fmax_min: fmax.iter().cloned().fold(f64::INFINITY, f64::min),
             fmax_max: fmax.iter().cloned().fold(0.0, f64::max),
+            critical_path: None,
+            blocks: Vec::new(),
         }
     }
 
@@ -728,5 +894,58 @@ mod tests {
             serde_json::from_str::<SynthReport>(&json).unwrap(),
             report(None)
         );
+    }
+
+    #[test]
+    fn the_document_gives_critical_paths_and_a_routers_blocks() {
+        let path = CriticalPath {
+            from: "count".into(),
+            to: "read_data".into(),
+            logic_steps: 14,
+            carry_steps: 5,
+            through_ram: true,
+            logic_ns: 3.43,
+            routing_ns: 7.28,
+            total_ns: 11.23,
+            through: vec!["pos".into(), "prev".into(), "message_buffer".into()],
+        };
+        let block = |module: &str, depth, instances, luts| Block {
+            module: module.into(),
+            depth,
+            instances,
+            luts,
+            flip_flops: 10,
+            rams: 0,
+        };
+        let mut verilog = result(Target::Ecp5_25k, Hdl::Verilog, &[89.0]);
+        verilog.critical_path = Some(path);
+        verilog.blocks = vec![
+            block("kautz_router", 0, 1, 527),
+            block("kautz_router_route_gen", 1, 1, 196),
+            block("kautz_router_route_gen_control", 2, 1, 71),
+            block("kautz_router_route_gen_match_block", 2, 1, 28),
+            block("kautz_router_route_gen_match_unit", 3, 3, 8),
+            block("kautz_router_route_gen_deeper", 4, 1, 1),
+        ];
+        let router = SynthReport {
+            unit: "router".into(),
+            results: vec![verilog, result(Target::Ecp5_25k, Hdl::Vhdl, &[90.0])],
+            ..report(None)
+        };
+        let doc = render_doc(&[router], "make synth").unwrap();
+        assert!(doc.contains(
+            "| router | d=4, k=5 | ecp5-25k | verilog | 89.0 | `count -> read_data` | 14 logic steps (5 in a carry chain), 3.43 ns logic + 7.28 ns routing = 11.23 ns | pos, prev, message_buffer | routing 65% of the delay; 9 logic levels, a carry chain of 5 steps, a distributed-RAM read |\n"
+        ), "{doc}");
+        assert!(
+            doc.contains("1 results\nof the table above come from reports written before"),
+            "{doc}"
+        );
+        assert!(doc.contains(
+            "| router | d=4, k=5 | ecp5-25k | `kautz_router` | 1 | 527 | 10 | 0 |\n\
+             | router | d=4, k=5 | ecp5-25k | · `kautz_router_route_gen` | 1 | 196 | 10 | 0 |\n\
+             | router | d=4, k=5 | ecp5-25k | · · `kautz_router_route_gen_control` | 1 | 71 | 10 | 0 |\n\
+             | router | d=4, k=5 | ecp5-25k | · · `kautz_router_route_gen_match_block` | 1 | 28 | 10 | 0 |\n\
+             | router | d=4, k=5 | ecp5-25k | · · · `kautz_router_route_gen_match_unit` | 3 | 8 | 10 | 0 |\n\n"
+        ), "{doc}");
     }
 }

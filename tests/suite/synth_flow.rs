@@ -103,6 +103,27 @@ fn the_switch_goes_through_both_languages() {
             "{result:?}"
         );
         assert!(result.luts > 20 && result.fmax_median > 50.0, "{result:?}");
+        // nextpnr's Fmax is the inverse of its critical path's delay.
+        let path = result.critical_path.as_ref().expect("a critical path");
+        assert!(
+            (1000.0 / path.total_ns - result.fmax_median).abs() < 0.5,
+            "{path:?} against {} MHz",
+            result.fmax_median
+        );
+        assert!(
+            path.logic_steps >= 1 && !path.through.is_empty(),
+            "{path:?}"
+        );
+        let tree: Vec<_> = result
+            .blocks
+            .iter()
+            .map(|b| (b.module.as_str(), b.depth, b.instances))
+            .collect();
+        assert_eq!(
+            tree,
+            [("kautz_switch", 0, 1), ("kautz_switch_output", 1, 2)],
+            "{result:?}"
+        );
     }
 }
 

@@ -279,11 +279,13 @@ impl Step<'_> {
         };
         let mut fmax = Vec::new();
         let mut paths = Vec::new();
+        let mut seconds = Vec::new();
         let mut logic_cells = 0;
         for seed in 1..=seeds {
             let placed = self.place_and_route(seed, seeds, progress)?;
             fmax.push(placed.fmax);
             paths.push(placed.critical_path);
+            seconds.push(placed.seconds);
             logic_cells = placed.logic_cells;
         }
         let median_seed = median_index(&fmax);
@@ -301,6 +303,7 @@ impl Step<'_> {
             fmax_max: fmax.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             fmax_mhz: fmax,
             critical_path: paths.swap_remove(median_seed),
+            place_route_seconds: seconds,
             blocks,
         })
     }
@@ -406,9 +409,11 @@ impl Step<'_> {
             "--report".into(),
             report.clone(),
         ]);
+        let started = std::time::Instant::now();
         target
             .nextpnr()
             .run_ok(&args, self.work, &format!("{step}/nextpnr-seed{seed}.log"))?;
+        let seconds = started.elapsed().as_secs_f64();
         let report = self.work.join(&report);
         let placed: PnrReport = read_json("nextpnr report", &report)?;
         let paths: ReportPaths = read_json("nextpnr report", &report)?;
@@ -430,6 +435,7 @@ impl Step<'_> {
             fmax: achieved,
             logic_cells,
             critical_path: summarise(&paths),
+            seconds,
         })
     }
 }
@@ -441,6 +447,8 @@ struct Placed {
     /// Logic cells placed, wrapper included.
     logic_cells: u64,
     critical_path: Option<CriticalPath>,
+    /// nextpnr's wall-clock time.
+    seconds: f64,
 }
 
 /// The index of the median of `values` (the lower of the two middle ones for an even

@@ -67,6 +67,10 @@ pub struct TargetResult {
     /// for an even number of seeds); absent from reports written before it was recorded.
     #[serde(default)]
     pub critical_path: Option<CriticalPath>,
+    /// nextpnr's wall-clock time per seed, in seconds (what placing and routing costs; it
+    /// depends on the machine and its load, unlike every other figure).
+    #[serde(default)]
+    pub place_route_seconds: Vec<f64>,
     /// The unit's instance tree with each block's cells, from a second synthesis with every
     /// module kept; empty for a unit of one module and in older reports.
     #[serde(default)]
@@ -336,6 +340,14 @@ impl SynthReport {
                 path.delays()
             )
             .unwrap();
+            if !r.place_route_seconds.is_empty() {
+                writeln!(
+                    out,
+                    "    placed and routed in {:.1} s (median of the seeds)",
+                    median(&r.place_route_seconds)
+                )
+                .unwrap();
+            }
             writeln!(out, "    through {}", path.through.join(", ")).unwrap();
             writeln!(out, "    limit: {}", path.limit()).unwrap();
         }
@@ -724,6 +736,7 @@ mod tests {
             fmax_min: fmax.iter().cloned().fold(f64::INFINITY, f64::min),
             fmax_max: fmax.iter().cloned().fold(0.0, f64::max),
             critical_path: None,
+            place_route_seconds: Vec::new(),
             blocks: Vec::new(),
         }
     }

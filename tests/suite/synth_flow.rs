@@ -103,6 +103,7 @@ fn the_switch_goes_through_both_languages() {
             "{result:?}"
         );
         assert!(result.luts > 20 && result.fmax_median > 50.0, "{result:?}");
+        assert_eq!(result.place_route_seconds.len(), 1, "{result:?}");
         // nextpnr's Fmax is the inverse of its critical path's delay.
         let path = result.critical_path.as_ref().expect("a critical path");
         assert!(

@@ -457,7 +457,12 @@ pub(super) fn free_letters(
 }
 
 /// Phase B's mask: the letters free as out- and as in-letter; none with the skipped phase B.
-fn free_both(used_out: SignalId, used_in: SignalId, letters: u32, fault: Option<Fault>) -> Expr {
+pub(super) fn free_both(
+    used_out: SignalId,
+    used_in: SignalId,
+    letters: u32,
+    fault: Option<Fault>,
+) -> Expr {
     match fault {
         Some(Fault::PhaseBSkipped) => Expr::zero(letters),
         _ => Expr::from(used_out).or(used_in.into()).not(),
@@ -556,5 +561,21 @@ pub(super) fn mark(x: SignalId, w: u32, d: usize, fault: Option<Fault>) -> Expr 
                 .collect(),
         ),
         _ => decode(x.into(), w, d),
+    }
+}
+
+/// Bits `lo..lo+letters` of a one-hot mark `mask` as they are marked used: with the fault,
+/// letter 0 never.
+pub(super) fn marked_slice(mask: SignalId, lo: u32, letters: u32, fault: Option<Fault>) -> Expr {
+    let slice = |lo, width| Expr::Slice {
+        signal: mask,
+        lo,
+        width,
+    };
+    match fault {
+        Some(Fault::UsedBitNeverSet) => {
+            Expr::concat(vec![slice(lo + 1, letters - 1), Expr::bit(false)])
+        }
+        _ => slice(lo, letters),
     }
 }

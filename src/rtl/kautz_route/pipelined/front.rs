@@ -78,7 +78,7 @@ pub(super) fn front(
         out.live,
         Expr::and_all([
             stage1.valid.into(),
-            stage1.good.into(),
+            Expr::from(stage1.good).all(),
             Expr::from(stage1.same).all().not(),
         ]),
         "",
@@ -97,7 +97,7 @@ pub(super) fn front(
     (m, ports)
 }
 
-/// Stage 1's word check in parts, each a few LUT levels: both words nodes, and the
+/// Stage 1's word check in parts, each a few LUT levels: each word a node, and the
 /// letters the words share; stage 2 ANDs them.
 fn word_check(
     m: &mut Module,
@@ -107,15 +107,15 @@ fn word_check(
     stage1: &Stage1,
 ) {
     let (k, w) = (params.k(), params.letter_bits());
-    let terms = [src0, dst0]
-        .into_iter()
-        .flat_map(|word| word_terms(params, word));
+    let good = [src0, dst0]
+        .map(|word| Expr::and_all(word_terms(params, word)))
+        .to_vec();
     hold(
         m,
         advance,
         stage1.good,
-        Expr::and_all(terms),
-        "The word check in parts: both words nodes,",
+        Expr::concat(good),
+        "The word check in parts: each word a node,",
     );
     let same = (0..k)
         .map(|i| letter(src0, i, k, w).eq(letter(dst0, i, k, w)))
@@ -163,7 +163,7 @@ fn overlap_bits(
 /// Stage 1: the pair, its check, and what stage 2 needs of its letters.
 struct Stage1 {
     valid: SignalId,
-    /// Both words are nodes.
+    /// Bit 1: the source word is a node; bit 0: the destination word.
     good: SignalId,
     /// Bit i: letter i of the words is the same.
     same: SignalId,
@@ -189,7 +189,7 @@ fn letters(
     let mut signal = |n: &str, width: u32, doc: &str| m.internal(n, width, doc);
     let q = Stage1 {
         valid: signal("valid1", 1, "stage 1: a pair"),
-        good: signal("good1", 1, "stage 1: both words are nodes"),
+        good: signal("good1", 2, "stage 1: bit 1, src is a node; bit 0, dst"),
         same: signal(
             "same1",
             k as u32,

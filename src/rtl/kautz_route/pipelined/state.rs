@@ -127,14 +127,14 @@ impl State<Port> {
     }
 }
 
-/// A route step's choice over the masks, registered between its halves. At most one of
-/// `pick` (phase A), `sel_b` and `sel_c` is set, none for a pair that is not live or has
-/// no further route; the letters of phases B and C are each the smallest free one,
-/// one-hot, in the order B, C out, C in.
+/// A route step's choice over the masks, registered between its halves: `pick` (phase A)
+/// or `no_a` (B, when `found_b`, else C) or neither, for a pair that is not live; the
+/// letters of phases B and C are each the smallest free one, one-hot, in the order B,
+/// C out, C in. The second half tells B from C, a gate that would deepen the first.
 pub(super) struct Choice<T = SignalId> {
     pub pick: T,
-    pub sel_b: T,
-    pub sel_c: T,
+    pub no_a: T,
+    pub found_b: T,
     pub onehots: [T; 3],
 }
 
@@ -152,8 +152,12 @@ impl Choice {
         let mut p = |n: &str, width: u32, doc: &str| port(m, &format!("{n}{suffix}"), width, doc);
         Choice {
             pick: p("pick", k, "bit v: phase A takes overlap v"),
-            sel_b: p("sel_b", 1, "phase B takes letter_b"),
-            sel_c: p("sel_c", 1, "phase C takes onehot_out and onehot_in"),
+            no_a: p(
+                "no_a",
+                1,
+                "live, and phase A has no candidate: B or C takes the route",
+            ),
+            found_b: p("found_b", 1, "phase B has a letter"),
             onehots: FREE_LETTERS.map(|(n, doc)| p(&format!("onehot_{n}"), d + 1, doc)),
         }
     }
@@ -169,7 +173,7 @@ impl Choice<Port> {
 
 impl<T> Choice<T> {
     pub fn fields(&self) -> Vec<&T> {
-        let mut fields = vec![&self.pick, &self.sel_b, &self.sel_c];
+        let mut fields = vec![&self.pick, &self.no_a, &self.found_b];
         fields.extend(&self.onehots);
         fields
     }
@@ -178,8 +182,8 @@ impl<T> Choice<T> {
     pub fn map<U>(&self, f: impl Fn(&T) -> U) -> Choice<U> {
         Choice {
             pick: f(&self.pick),
-            sel_b: f(&self.sel_b),
-            sel_c: f(&self.sel_c),
+            no_a: f(&self.no_a),
+            found_b: f(&self.found_b),
             onehots: self.onehots.each_ref().map(f),
         }
     }

@@ -37,6 +37,18 @@ fn first_set(free: SignalId, letters: u32) -> Expr {
     Expr::concat(bits.collect())
 }
 
+/// Whether phase B and whether phase C takes the route of a registered choice. Phase C
+/// needs a free letter on each side, and before route i at most i+1 letters of each side
+/// are used (the start's one and one a route), so each side has one: C needs no test of
+/// its own.
+fn phase_b_c(choice: &Choice) -> [Expr; 2] {
+    let no_a = Expr::from(choice.no_a);
+    [
+        no_a.clone().and(choice.found_b.into()),
+        no_a.and(Expr::from(choice.found_b).not()),
+    ]
+}
+
 /// The ports of [`choose`].
 pub(super) struct ChoosePorts {
     pub live: Port,
@@ -85,17 +97,16 @@ pub(super) fn choose(params: &RouteGenParams, fault: Option<Fault>) -> (Module, 
         m.assign(onehot, first_set(free, letters), "Its smallest, one-hot.");
         free_b.get_or_insert(free);
     }
-    let found_b = Expr::from(free_b.expect("phase B's letters")).any();
-    let no_a = Expr::from(live).and(Expr::from(alive).any().not());
     m.assign(
-        out.sel_b,
-        no_a.clone().and(found_b.clone()),
-        "Phase B when phase A has no candidate; C when B has no letter.",
+        out.found_b,
+        Expr::from(free_b.expect("phase B's letters")).any(),
+        "",
     );
-    // Phase C needs a free letter on each side, and before route i at most i+1 letters
-    // of each side are used (the start's one and one a route), so each has one: C needs
-    // no test of its own, which would be the deepest logic of the step.
-    m.assign(out.sel_c, no_a.and(found_b.not()), "");
+    m.assign(
+        out.no_a,
+        Expr::from(live).and(Expr::from(alive).any().not()),
+        "Phases B and C when phase A has no candidate.",
+    );
     let ports = ChoosePorts {
         live: m.port_of(live),
         alive: m.port_of(alive),
@@ -148,6 +159,7 @@ pub(super) fn route(params: &RouteGenParams) -> (Module, RoutePorts) {
         );
     }
     let pick = |v: u32| bit(choice.pick, v);
+    let [sel_b, sel_c] = phase_b_c(&choice);
     let phase_a = (0..k).map(|v| {
         let hops = Expr::concat(vec![slice(dst, 0, (k - v) * w), Expr::zero((v + 2) * w)]);
         gate(pick(v), hops, route_bits)
@@ -157,8 +169,8 @@ pub(super) fn route(params: &RouteGenParams) -> (Module, RoutePorts) {
     m.assign(
         route,
         Expr::or_all(phase_a.chain([
-            gate(choice.sel_b.into(), phase_b, route_bits),
-            gate(choice.sel_c.into(), phase_c, route_bits),
+            gate(sel_b.clone(), phase_b, route_bits),
+            gate(sel_c.clone(), phase_c, route_bits),
         ])),
         "Overlap v's hops b(v+1)..bk (A), c b1..bk (B), c c' b1..bk (C): an AND-OR multiplexer.",
     );
@@ -166,8 +178,8 @@ pub(super) fn route(params: &RouteGenParams) -> (Module, RoutePorts) {
     m.assign(
         route_len,
         Expr::or_all(lengths.chain([
-            gate(choice.sel_b.into(), Expr::konst(lw, (k + 1).into()), lw),
-            gate(choice.sel_c.into(), Expr::konst(lw, (k + 2).into()), lw),
+            gate(sel_b, Expr::konst(lw, (k + 1).into()), lw),
+            gate(sel_c, Expr::konst(lw, (k + 2).into()), lw),
         ])),
         "",
     );
@@ -205,11 +217,12 @@ pub(super) fn marks(params: &RouteGenParams, fault: Option<Fault>) -> (Module, M
     let used_in_next = m.output("used_in_next", letters, "used in-letters after it");
     let [_, onehot_out, onehot_in] = choice.onehots;
     let pick = |v: u32| bit(choice.pick, v);
+    let [sel_b, sel_c] = phase_b_c(&choice);
     let phases = |overlaps: SignalId, onehot_c: SignalId| {
         let a = (0..k).map(|v| gate(pick(v), slice(overlaps, v * letters, letters), letters));
         Expr::or_all(a.chain([
-            gate(choice.sel_b.into(), choice.onehots[0].into(), letters),
-            gate(choice.sel_c.into(), onehot_c.into(), letters),
+            gate(sel_b.clone(), choice.onehots[0].into(), letters),
+            gate(sel_c.clone(), onehot_c.into(), letters),
         ]))
     };
     for (n, overlaps, onehot_c, used, next) in [

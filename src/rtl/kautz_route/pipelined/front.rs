@@ -78,7 +78,9 @@ pub(super) fn front(
         out.live,
         Expr::and_all([
             stage1.valid.into(),
-            Expr::from(stage1.good).all(),
+            stage1
+                .good
+                .map_or(Expr::bit(true), |good| Expr::from(good).all()),
             Expr::from(stage1.same).all().not(),
         ]),
         "",
@@ -97,8 +99,20 @@ pub(super) fn front(
     (m, ports)
 }
 
-/// Stage 1's word check in parts, each a few LUT levels: each word a node, and the
-/// letters the words share; stage 2 ANDs them.
+/// The tests that make src and dst nodes, ANDed two by two: each a few LUT levels.
+fn good_terms(params: &RouteGenParams, (src0, dst0): (SignalId, SignalId)) -> Vec<Expr> {
+    let terms: Vec<Expr> = [src0, dst0]
+        .into_iter()
+        .flat_map(|word| word_terms(params, word))
+        .collect();
+    terms
+        .chunks(2)
+        .map(|pair| Expr::and_all(pair.iter().cloned()))
+        .collect()
+}
+
+/// Stage 1's word check in parts, each a few LUT levels: the words' letter tests two by
+/// two, and the letters the words share; stage 2 ANDs them.
 fn word_check(
     m: &mut Module,
     params: &RouteGenParams,
@@ -107,16 +121,15 @@ fn word_check(
     stage1: &Stage1,
 ) {
     let (k, w) = (params.k(), params.letter_bits());
-    let good = [src0, dst0]
-        .map(|word| Expr::and_all(word_terms(params, word)))
-        .to_vec();
-    hold(
-        m,
-        advance,
-        stage1.good,
-        Expr::concat(good),
-        "The word check in parts: each word a node,",
-    );
+    if let Some(good) = stage1.good {
+        hold(
+            m,
+            advance,
+            good,
+            Expr::concat(good_terms(params, (src0, dst0))),
+            "The word check in parts: the words' letter tests two by two,",
+        );
+    }
     let same = (0..k)
         .map(|i| letter(src0, i, k, w).eq(letter(dst0, i, k, w)))
         .collect();
@@ -163,8 +176,8 @@ fn overlap_bits(
 /// Stage 1: the pair, its check, and what stage 2 needs of its letters.
 struct Stage1 {
     valid: SignalId,
-    /// Bit 1: the source word is a node; bit 0: the destination word.
-    good: SignalId,
+    /// Each bit: two of the tests that make the words nodes (none when no word can fail).
+    good: Option<SignalId>,
     /// Bit i: letter i of the words is the same.
     same: SignalId,
     dst: SignalId,
@@ -186,10 +199,11 @@ fn letters(
 ) -> Stage1 {
     let (k, d, w) = (params.k(), params.d(), params.letter_bits());
     let (kw, letters) = (k as u32 * w, d as u32 + 1);
+    let tests = good_terms(params, (src0, dst0)).len() as u32;
     let mut signal = |n: &str, width: u32, doc: &str| m.internal(n, width, doc);
     let q = Stage1 {
         valid: signal("valid1", 1, "stage 1: a pair"),
-        good: signal("good1", 2, "stage 1: bit 1, src is a node; bit 0, dst"),
+        good: (tests > 0).then(|| signal("good1", tests, "stage 1: each bit, two tests passed")),
         same: signal(
             "same1",
             k as u32,

@@ -565,17 +565,18 @@ pub(super) fn mark(x: SignalId, w: u32, d: usize, fault: Option<Fault>) -> Expr 
 }
 
 /// Bits `lo..lo+letters` of a one-hot mark `mask` as they are marked used: with the fault,
-/// letter 0 never.
+/// letter 0 never (masked off, so that the bit is still read).
 pub(super) fn marked_slice(mask: SignalId, lo: u32, letters: u32, fault: Option<Fault>) -> Expr {
-    let slice = |lo, width| Expr::Slice {
+    let slice = Expr::Slice {
         signal: mask,
         lo,
-        width,
+        width: letters,
     };
     match fault {
-        Some(Fault::UsedBitNeverSet) => {
-            Expr::concat(vec![slice(lo + 1, letters - 1), Expr::bit(false)])
-        }
-        _ => slice(lo, letters),
+        Some(Fault::UsedBitNeverSet) => slice.and(Expr::concat(vec![
+            Expr::zero(letters - 1).not(),
+            Expr::bit(false),
+        ])),
+        _ => slice,
     }
 }

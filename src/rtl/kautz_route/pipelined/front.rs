@@ -7,7 +7,7 @@
 use super::super::search::{OverlapsPorts, marked_slice};
 use super::super::{Fault, RouteGenParams, decode, letter, name, word_terms};
 use super::hold;
-use super::state::State;
+use super::state::{Carry, State};
 use crate::rtl::const_arith::bit;
 use crate::rtl::ir::{Connections, Expr, Module, Port, SignalId};
 use std::ops::Not;
@@ -26,6 +26,7 @@ pub(super) struct FrontPorts {
 pub(super) fn front(
     params: &RouteGenParams,
     overlaps: Option<&(Module, OverlapsPorts)>,
+    carry: Carry,
     fault: Option<Fault>,
 ) -> (Module, FrontPorts) {
     let kw = params.k() as u32 * params.letter_bits();
@@ -41,7 +42,7 @@ pub(super) fn front(
     let in_valid = m.input("in_valid", 1, "a pair is offered");
     let src = m.input("src", kw, "its source word");
     let dst = m.input("dst", kw, "its destination word");
-    let out = State::declare(&mut m, params, "_q", true, Module::output);
+    let out = State::declare(&mut m, params, "_q", carry, Module::output);
     let valid0 = m.internal("valid0", 1, "stage 0: a pair was accepted");
     let src0 = m.internal("src0", kw, "stage 0: its source word");
     let dst0 = m.internal("dst0", kw, "stage 0: its destination word");
@@ -55,7 +56,8 @@ pub(super) fn front(
     hold(&mut m, advance, src0, src.into(), "");
     hold(&mut m, advance, dst0, dst.into(), "");
     let overlap = overlaps.map(|o| overlap_bits(&mut m, params, o, (src0, dst0)));
-    let stage1 = letters(&mut m, params, advance, (src0, dst0, overlap));
+    let with_blocks = carry == Carry::Blocks;
+    let stage1 = letters(&mut m, params, advance, (src0, dst0, overlap), with_blocks);
     hold(
         &mut m,
         advance,
@@ -138,7 +140,7 @@ fn word_check(
         advance,
         stage1.same,
         Expr::concat(same),
-        "... and src against dst.",
+        "and each letter of src against dst's: src differs unless all are the same.",
     );
 }
 
@@ -183,8 +185,8 @@ struct Stage1 {
     dst: SignalId,
     /// Bit v: overlap v exists and its letters are not the initially used ak and b1.
     free: SignalId,
-    outs: SignalId,
-    ins: SignalId,
+    /// Each overlap's letters, one-hot (out, in), when the blocks are needed.
+    letters: Option<(SignalId, SignalId)>,
     used_out: SignalId,
     used_in: SignalId,
 }
@@ -196,6 +198,7 @@ fn letters(
     params: &RouteGenParams,
     advance: SignalId,
     (src0, dst0, overlap): (SignalId, SignalId, Option<SignalId>),
+    with_blocks: bool,
 ) -> Stage1 {
     let (k, d, w) = (params.k(), params.d(), params.letter_bits());
     let (kw, letters) = (k as u32 * w, d as u32 + 1);
@@ -215,36 +218,35 @@ fn letters(
             k as u32,
             "stage 1: bit v, overlap v is a candidate",
         ),
-        outs: signal(
-            "outs1",
-            k as u32 * letters,
-            "stage 1: overlap v's out-letter b(v+1)",
-        ),
-        ins: signal(
-            "ins1",
-            k as u32 * letters,
-            "stage 1: overlap v's in-letter a(k-v)",
-        ),
+        letters: with_blocks.then(|| {
+            let width = k as u32 * letters;
+            (
+                signal("outs1", width, "stage 1: overlap v's out-letter b(v+1)"),
+                signal("ins1", width, "stage 1: overlap v's in-letter a(k-v)"),
+            )
+        }),
         used_out: signal("used_out1", letters, "stage 1: used out-letters"),
         used_in: signal("used_in1", letters, "stage 1: used in-letters"),
     };
-    // Overlap 0 in the lowest slot.
-    let one_hot = |word, index: fn(usize, usize) -> usize| {
-        Expr::concat(
-            (0..k)
-                .rev()
-                .map(|v| decode(letter(word, index(v, k), k, w), w, d))
-                .collect(),
-        )
-    };
-    hold(
-        m,
-        advance,
-        q.outs,
-        one_hot(dst0, |v, _| v),
-        "Each overlap's letters, one-hot.",
-    );
-    hold(m, advance, q.ins, one_hot(src0, |v, k| k - 1 - v), "");
+    if let Some((outs, ins)) = q.letters {
+        // Overlap 0 in the lowest slot.
+        let one_hot = |word, index: fn(usize, usize) -> usize| {
+            Expr::concat(
+                (0..k)
+                    .rev()
+                    .map(|v| decode(letter(word, index(v, k), k, w), w, d))
+                    .collect(),
+            )
+        };
+        hold(
+            m,
+            advance,
+            outs,
+            one_hot(dst0, |v, _| v),
+            "Each overlap's letters, one-hot.",
+        );
+        hold(m, advance, ins, one_hot(src0, |v, k| k - 1 - v), "");
+    }
     let (ak, b1) = (letter(src0, k - 1, k, w), letter(dst0, 0, k, w));
     hold(
         m,
@@ -279,7 +281,8 @@ fn letters(
     q
 }
 
-/// Stage 2's search state from stage 1: which overlaps block which; the rest moves on.
+/// Stage 2's search state from stage 1: which overlaps block which (when a step's marks
+/// read it); the rest moves on.
 fn search(
     m: &mut Module,
     params: &RouteGenParams,
@@ -290,6 +293,16 @@ fn search(
 ) {
     let (k, letters) = (params.k(), params.d() as u32 + 1);
     let q = out.search.as_ref().expect("the front gives the search");
+    for (q, value) in [
+        (q.alive, stage1.free),
+        (q.used_out, stage1.used_out),
+        (q.used_in, stage1.used_in),
+    ] {
+        hold(m, advance, q, value.into(), "");
+    }
+    let (Some(b), Some((outs, ins))) = (q.blocks, stage1.letters) else {
+        return;
+    };
     let slot = |v: usize| v as u32 * letters;
     // Overlap p's route marks its letters (as the marks mark them, fault included); overlap
     // v is blocked when either of its letters is among them.
@@ -303,7 +316,7 @@ fn search(
                 })
                 .any()
         };
-        meets(stage1.outs).or(meets(stage1.ins))
+        meets(outs).or(meets(ins))
     };
     let conf = (0..k)
         .rev()
@@ -312,17 +325,10 @@ fn search(
     hold(
         m,
         advance,
-        q.conf,
+        b.conf,
         Expr::concat(conf.collect()),
         "Which overlaps block which.",
     );
-    for (q, value) in [
-        (q.alive, stage1.free),
-        (q.outs, stage1.outs),
-        (q.ins, stage1.ins),
-        (q.used_out, stage1.used_out),
-        (q.used_in, stage1.used_in),
-    ] {
-        hold(m, advance, q, value.into(), "");
-    }
+    hold(m, advance, b.outs, outs.into(), "");
+    hold(m, advance, b.ins, ins.into(), "");
 }

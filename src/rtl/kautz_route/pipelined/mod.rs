@@ -31,7 +31,7 @@ use super::search::overlaps;
 use super::{Fault, RouteGenParams};
 use crate::rtl::ir::{Connections, Design, Expr, Module, SignalId, Timing};
 use front::{FrontPorts, front};
-use state::{Choice, State};
+use state::{Carry, Choice, State};
 use std::collections::BTreeMap;
 use std::ops::Not;
 use step::{ChoosePorts, MarksPorts, RoutePorts, WholePorts, choose, marks, route, whole};
@@ -59,7 +59,7 @@ struct Blocks {
 pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
     let overlaps = (params.k() > 1).then(|| overlaps(params, fault));
     let blocks = Blocks {
-        front: front(params, overlaps.as_ref(), fault),
+        front: front(params, overlaps.as_ref(), into_step(0, params.d()), fault),
         choose: choose(params, fault),
         route: route(params),
         marks: marks(params, fault),
@@ -91,6 +91,15 @@ pub(super) fn design(params: &RouteGenParams, fault: Option<Fault>) -> Design {
             params.k()
         ),
         timing: Timing::Synchronous,
+    }
+}
+
+/// What the state into route step `s` of `d` carries: the blocks only when the step has
+/// marks, which only the steps after the last do not.
+fn into_step(s: usize, d: usize) -> Carry {
+    match s + 1 < d {
+        true => Carry::Blocks,
+        false => Carry::Search,
     }
 }
 
@@ -127,7 +136,7 @@ fn top(params: &RouteGenParams, blocks: &Blocks) -> Module {
     let mut m = engine_module(params);
     let clocking = m.clocked();
     let e = engine_ports(&mut m, params, widths);
-    let mut state = State::declare(&mut m, params, "_0", true, Module::internal);
+    let mut state = State::declare(&mut m, params, "_0", into_step(0, d), Module::internal);
     let (front, p) = &blocks.front;
     let connections = Connections::of(front)
         .bind(&p.clk, clocking.clock)
@@ -302,7 +311,11 @@ fn choose_step(
     );
     let half = format!("_{s}h");
     // The search only as far as a later step reads it.
-    let mid = State::declare(m, params, &half, s + 1 < params.d(), Module::internal);
+    let carry = match s + 1 < params.d() {
+        true => Carry::Blocks,
+        false => Carry::Pair,
+    };
+    let mid = State::declare(m, params, &half, carry, Module::internal);
     let choice_q = Choice::declare(m, params, &half, Module::internal);
     let mut doc = "The pair and its choice move on.";
     for (&q, &value) in mid.fields().into_iter().zip(state.fields()) {
@@ -360,6 +373,8 @@ fn next_state(
 ) -> State {
     let stage = s + 1;
     let search = mid.search.expect("the search moves on to the next step");
+    let blocks = search.blocks.expect("the marks read the blocks");
+    let pb = p.search.blocks.as_ref().expect("the marks' blocks");
     let letters = params.d() as u32 + 1;
     let mut signal = |n: &str, width: u32, doc: &str| m.internal(&format!("{n}_{s}"), width, doc);
     let alive = signal(
@@ -373,9 +388,9 @@ fn next_state(
         .bind(&p.search.alive, search.alive)
         .bind(&p.search.used_out, search.used_out)
         .bind(&p.search.used_in, search.used_in)
-        .bind(&p.search.conf, search.conf)
-        .bind(&p.search.outs, search.outs)
-        .bind(&p.search.ins, search.ins)
+        .bind(&pb.conf, blocks.conf)
+        .bind(&pb.outs, blocks.outs)
+        .bind(&pb.ins, blocks.ins)
         .bind(&p.alive_next, alive)
         .bind(&p.used_out_next, used_out)
         .bind(&p.used_in_next, used_in);
@@ -384,13 +399,14 @@ fn next_state(
         p.choice.bind(connections, choice_q),
         &format!("Route {s} of the set, second half: its marks."),
     );
-    let next = State::declare(m, params, &format!("_{stage}"), true, Module::internal);
+    let carry = into_step(stage, params.d());
+    let next = State::declare(m, params, &format!("_{stage}"), carry, Module::internal);
     let after = State {
         search: Some(state::Search {
             alive,
             used_out,
             used_in,
-            ..search
+            blocks: search.blocks,
         }),
         ..*mid
     };

@@ -17,12 +17,30 @@ pub(super) struct Search<T = SignalId> {
     pub alive: T,
     pub used_out: T,
     pub used_in: T,
+    /// What only the marks of a step read: none for the last step.
+    pub blocks: Option<Blocks<T>>,
+}
+
+/// Which overlaps block which, and the letters a pick marks.
+#[derive(Clone, Copy)]
+pub(super) struct Blocks<T = SignalId> {
     /// Bits p*k..p*k+k-1, bit v: the letters of overlap p's route block overlap v.
     pub conf: T,
     /// Bits v*(d+1)..: overlap v's out-letter b(v+1), one-hot.
     pub outs: T,
     /// Bits v*(d+1)..: overlap v's in-letter a(k-v), one-hot.
     pub ins: T,
+}
+
+/// How much of the state a stage carries: each as far as a later block reads it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Carry {
+    /// The pair alone (after the last step's first half).
+    Pair,
+    /// The pair and the search without its blocks (into the last step).
+    Search,
+    /// Everything (into a step whose marks a later step reads).
+    Blocks,
 }
 
 /// A pair in a stage: valid, `live` (valid and its words two different nodes: it has
@@ -37,12 +55,12 @@ pub(super) struct State<T = SignalId> {
 }
 
 impl State {
-    /// The state's fields on `m`, each named `<field><suffix>`; the search only `with_search`.
+    /// The state's fields on `m`, each named `<field><suffix>`, as much as `carry` says.
     pub fn declare(
         m: &mut Module,
         params: &RouteGenParams,
         suffix: &str,
-        with_search: bool,
+        carry: Carry,
         port: Declare,
     ) -> Self {
         let kw = params.k() as u32 * params.letter_bits();
@@ -51,35 +69,45 @@ impl State {
             valid: p("valid", 1, "a pair is in this stage"),
             live: p("live", 1, "valid, and its words are two different nodes"),
             dst: p("dst", kw, "its destination word"),
-            search: with_search.then(|| Search::declare(m, params, suffix, port)),
+            search: (carry != Carry::Pair)
+                .then(|| Search::declare(m, params, suffix, carry == Carry::Blocks, port)),
         }
     }
 }
 
 impl Search {
-    /// The search's fields on `m`, each named `<field><suffix>`.
-    pub fn declare(m: &mut Module, params: &RouteGenParams, suffix: &str, port: Declare) -> Self {
+    /// The search's fields on `m`, each named `<field><suffix>`; the blocks only
+    /// `with_blocks`.
+    pub fn declare(
+        m: &mut Module,
+        params: &RouteGenParams,
+        suffix: &str,
+        with_blocks: bool,
+        port: Declare,
+    ) -> Self {
         let (k, d) = (params.k() as u32, params.d() as u32);
         let mut p = |n: &str, width: u32, doc: &str| port(m, &format!("{n}{suffix}"), width, doc);
         Search {
             alive: p("alive", k, "bit v: overlap v exists, its letters unused"),
             used_out: p("used_out", d + 1, "bit i: out-letter i used"),
             used_in: p("used_in", d + 1, "bit i: in-letter i used"),
-            conf: p(
-                "conf",
-                k * k,
-                "bit p*k+v: overlap p's letters block overlap v",
-            ),
-            outs: p(
-                "outs",
-                k * (d + 1),
-                "overlap v's out-letter, one-hot, at v*(d+1)",
-            ),
-            ins: p(
-                "ins",
-                k * (d + 1),
-                "overlap v's in-letter, one-hot, at v*(d+1)",
-            ),
+            blocks: with_blocks.then(|| Blocks {
+                conf: p(
+                    "conf",
+                    k * k,
+                    "bit p*k+v: overlap p's letters block overlap v",
+                ),
+                outs: p(
+                    "outs",
+                    k * (d + 1),
+                    "overlap v's out-letter, one-hot, at v*(d+1)",
+                ),
+                ins: p(
+                    "ins",
+                    k * (d + 1),
+                    "overlap v's in-letter, one-hot, at v*(d+1)",
+                ),
+            }),
         }
     }
 }
@@ -91,9 +119,11 @@ impl<T> Search<T> {
             alive: f(&self.alive),
             used_out: f(&self.used_out),
             used_in: f(&self.used_in),
-            conf: f(&self.conf),
-            outs: f(&self.outs),
-            ins: f(&self.ins),
+            blocks: self.blocks.as_ref().map(|b| Blocks {
+                conf: f(&b.conf),
+                outs: f(&b.outs),
+                ins: f(&b.ins),
+            }),
         }
     }
 }
@@ -103,7 +133,10 @@ impl<T> State<T> {
     pub fn fields(&self) -> Vec<&T> {
         let mut fields = vec![&self.valid, &self.live, &self.dst];
         if let Some(s) = &self.search {
-            fields.extend([&s.alive, &s.used_out, &s.used_in, &s.conf, &s.outs, &s.ins]);
+            fields.extend([&s.alive, &s.used_out, &s.used_in]);
+            if let Some(b) = &s.blocks {
+                fields.extend([&b.conf, &b.outs, &b.ins]);
+            }
         }
         fields
     }

@@ -210,7 +210,8 @@ pub(super) fn marks(params: &RouteGenParams, fault: Option<Fault>) -> (Module, M
             "marked used and the overlaps they block struck, for the steps after.",
         ],
     );
-    let search = Search::declare(&mut m, params, "", Module::input);
+    let search = Search::declare(&mut m, params, "", true, Module::input);
+    let blocks = search.blocks.expect("declared with its blocks");
     let choice = Choice::declare(&mut m, params, "", Module::input);
     let alive_next = m.output("alive_next", k, "the overlaps still candidates after it");
     let used_out_next = m.output("used_out_next", letters, "used out-letters after it");
@@ -228,12 +229,12 @@ pub(super) fn marks(params: &RouteGenParams, fault: Option<Fault>) -> (Module, M
     for (n, overlaps, onehot_c, used, next) in [
         (
             "out",
-            search.outs,
+            blocks.outs,
             onehot_out,
             search.used_out,
             used_out_next,
         ),
-        ("in", search.ins, onehot_in, search.used_in, used_in_next),
+        ("in", blocks.ins, onehot_in, search.used_in, used_in_next),
     ] {
         let mark = m.internal(&format!("mark_{n}"), letters, "the route's letter, one-hot");
         m.assign(
@@ -247,7 +248,7 @@ pub(super) fn marks(params: &RouteGenParams, fault: Option<Fault>) -> (Module, M
             "",
         );
     }
-    let blocked = (0..k).map(|p| gate(pick(p), slice(search.conf, p * k, k), k));
+    let blocked = (0..k).map(|p| gate(pick(p), slice(blocks.conf, p * k, k), k));
     m.assign(
         alive_next,
         Expr::from(search.alive).and(Expr::or_all(blocked).not()),

@@ -1,8 +1,9 @@
 //! The front of the pipelined engine: the pair registered as it is accepted (stage 0), then
 //! everything of its search that depends on the pair alone, in two registered stages of a
-//! few LUT levels each: the word check, the overlaps and their letters one-hot (stage 1),
-//! then which overlaps block which and the overlaps that are candidates (stage 2). The
-//! route steps then read no letter comparison, only these bits.
+//! few LUT levels each: the word check in parts, the overlaps that are candidates against
+//! the initial masks and each overlap's letters one-hot (stage 1), then `live` and which
+//! overlaps block which (stage 2). The route steps then compare no letter, only read
+//! these bits.
 
 use super::super::search::{OverlapsPorts, marked_slice};
 use super::super::{Fault, RouteGenParams, decode, letter, name, word_terms};

@@ -25,7 +25,7 @@ fn write(design: &Design, dir: &Path) {
 #[test]
 fn ports_and_latency_are_as_specified() {
     let design = pipelined(4, 5);
-    assert_eq!(design.params["latency"], 10);
+    assert_eq!(design.params["latency"], 11);
     let top = design.top();
     assert_eq!(top.name, "kautz_route_pipe");
     let ports: Vec<(String, u32)> = top
@@ -74,7 +74,7 @@ fn generate_names_the_engine_by_default() {
     );
     let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
     assert!(
-        manifest.starts_with("{\"top\":\"kautz_route_pipe\",\"d\":2,\"k\":3,\"latency\":6,"),
+        manifest.starts_with("{\"top\":\"kautz_route_pipe\",\"d\":2,\"k\":3,\"latency\":7,"),
         "{manifest}"
     );
 }

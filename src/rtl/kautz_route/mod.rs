@@ -242,9 +242,21 @@ port_struct!(
     struct WordCheckPorts { src, dst, valid }
 );
 
-fn word_check(params: &RouteGenParams) -> (Module, WordCheckPorts) {
+/// The tests that make a word of k W-bit letters a node of K(d,k): every letter at most d,
+/// no two equal neighbours.
+fn word_terms(params: &RouteGenParams, word: SignalId) -> Vec<Expr> {
     let (k, w, d) = (params.k(), params.letter_bits(), params.d() as u64);
-    let kw = k as u32 * w;
+    let mut terms = Vec::new();
+    // When d+1 is a power of two every W-bit value is a letter: nothing to compare.
+    if d + 1 < 1 << w {
+        terms.extend((0..k).map(|i| letter(word, i, k, w).lt(Expr::konst(w, d + 1))));
+    }
+    terms.extend((1..k).map(|i| letter(word, i - 1, k, w).ne(letter(word, i, k, w))));
+    terms
+}
+
+fn word_check(params: &RouteGenParams) -> (Module, WordCheckPorts) {
+    let kw = params.k() as u32 * params.letter_bits();
     let mut m = Module::new(
         name(params, "word_check"),
         &[
@@ -254,14 +266,10 @@ fn word_check(params: &RouteGenParams) -> (Module, WordCheckPorts) {
     let src = m.input("src", kw, "source word");
     let dst = m.input("dst", kw, "destination word");
     let valid = m.output("valid", 1, "both are nodes and they differ");
-    let mut good = Vec::new();
-    for word in [src, dst] {
-        // When d+1 is a power of two every W-bit value is a letter: nothing to compare.
-        if d + 1 < 1 << w {
-            good.extend((0..k).map(|i| letter(word, i, k, w).lt(Expr::konst(w, d + 1))));
-        }
-        good.extend((1..k).map(|i| letter(word, i - 1, k, w).ne(letter(word, i, k, w))));
-    }
+    let mut good: Vec<Expr> = [src, dst]
+        .into_iter()
+        .flat_map(|word| word_terms(params, word))
+        .collect();
     good.push(Expr::from(src).ne(dst.into()));
     m.assign(
         valid,

@@ -457,7 +457,12 @@ pub(super) fn free_letters(
 }
 
 /// Phase B's mask: the letters free as out- and as in-letter; none with the skipped phase B.
-fn free_both(used_out: SignalId, used_in: SignalId, letters: u32, fault: Option<Fault>) -> Expr {
+pub(super) fn free_both(
+    used_out: SignalId,
+    used_in: SignalId,
+    letters: u32,
+    fault: Option<Fault>,
+) -> Expr {
     match fault {
         Some(Fault::PhaseBSkipped) => Expr::zero(letters),
         _ => Expr::from(used_out).or(used_in.into()).not(),
@@ -556,5 +561,22 @@ pub(super) fn mark(x: SignalId, w: u32, d: usize, fault: Option<Fault>) -> Expr 
                 .collect(),
         ),
         _ => decode(x.into(), w, d),
+    }
+}
+
+/// Bits `lo..lo+letters` of a one-hot mark `mask` as they are marked used: with the fault,
+/// letter 0 never (masked off, so that the bit is still read).
+pub(super) fn marked_slice(mask: SignalId, lo: u32, letters: u32, fault: Option<Fault>) -> Expr {
+    let slice = Expr::Slice {
+        signal: mask,
+        lo,
+        width: letters,
+    };
+    match fault {
+        Some(Fault::UsedBitNeverSet) => slice.and(Expr::concat(vec![
+            Expr::zero(letters - 1).not(),
+            Expr::bit(false),
+        ])),
+        _ => slice,
     }
 }

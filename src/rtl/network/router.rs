@@ -1218,7 +1218,11 @@ fn worm(m: &mut Module, s: &Sizes, sender: &Sender) -> Worm {
         is_zero: m.internal("is_zero", 1, "the next word is the destination's 0 (L)"),
         is_src: m.internal("is_src", 1, "the next word is a source letter (L+1..L+k)"),
         is_len: m.internal("is_len", 1, "the next word is n (L+k+1)"),
-        is_data: m.internal("is_data", 1, "the next word is a data byte (L+k+2..L+k+n+1)"),
+        is_data: m.internal(
+            "is_data",
+            1,
+            "the next word is a data byte (L+k+2..L+k+n+1)",
+        ),
         is_eod: m.internal("is_eod", 1, "the next word is the EOD"),
     }
 }
@@ -1367,12 +1371,7 @@ fn worm_position(
             slice(rel, qw - 1, 1).and(q().ne(ones.clone())),
             "Rel + 1 < 0: words 1 .. L-1.",
         ),
-        (
-            worm.is_zero,
-            single,
-            q().eq(ones),
-            "Rel + 1 = 0: word L.",
-        ),
+        (worm.is_zero, single, q().eq(ones), "Rel + 1 = 0: word L."),
         (
             worm.is_src,
             Expr::bit(false),
@@ -1388,8 +1387,7 @@ fn worm_position(
         (
             worm.is_data,
             Expr::bit(false),
-            (!q().lt(Expr::konst(qw, k + 1)))
-                .and(q().lt(extend(bounds.data_end.into(), pw, qw))),
+            (!q().lt(Expr::konst(qw, k + 1))).and(q().lt(extend(bounds.data_end.into(), pw, qw))),
             "Rel + 1 in k+2 .. k+n+1: words L+k+2 .. L+k+n+1.",
         ),
         (

@@ -486,6 +486,7 @@ struct Generator {
 #[derive(Clone, Copy)]
 struct Schedule {
     tick: SignalId,
+    tick_zero: SignalId,
     attempt: SignalId,
     due: SignalId,
     bad: SignalId,
@@ -495,9 +496,7 @@ struct Schedule {
 /// The worm's position and the outcomes it decides.
 #[derive(Clone, Copy)]
 struct Verdicts {
-    pos: SignalId,
     hop_count: SignalId,
-    eod_pos: SignalId,
     at_eod: SignalId,
     delivered: SignalId,
     failed: SignalId,
@@ -513,12 +512,14 @@ struct Worm {
     prev: Option<SignalId>,
     srcw: SignalId,
     route_in: SignalId,
-    next: SignalId,
+    /// The next word's index in the worm less L: its flags' step.
+    rel: SignalId,
     is_hop: SignalId,
     is_zero: SignalId,
     is_src: SignalId,
     is_len: SignalId,
     is_data: SignalId,
+    is_eod: SignalId,
 }
 
 /// The receiver's state and what the arriving word is.
@@ -575,7 +576,8 @@ fn router_module(params: &RouterParams, route_gen: &Module) -> Module {
     next_phase(&mut m, &io, &sender);
     counters(&mut m, params, &s, &io, &sender);
     let worm = worm(&mut m, &s, &sender);
-    let more_words = worm_end(&mut m, params, &s, &io, &sender);
+    let (more_words, bounds) = worm_end(&mut m, params, &s, &io, &sender);
+    worm_position(&mut m, &s, &sender, &worm, more_words, bounds);
     let word = worm_word(&mut m, &s, &io, &sender, &worm, more_words);
     worm_shift(&mut m, &s, &io, &sender, &worm, more_words, word);
     worm_source_and_bytes(&mut m, &s, &io, &sender, &worm, more_words);
@@ -849,6 +851,11 @@ fn schedule(
         tw,
         "cycles left until the next route may be taken (0: it may)",
     );
+    let tick_zero = m.internal(
+        "tick_zero",
+        1,
+        "tick is 0 (registered with tick, so that no comparison precedes a route's taking)",
+    );
     let attempt = m.internal("attempt", w, "routes taken for the message, i");
     let nack = nacked(io);
     let sending = is(p_send);
@@ -871,7 +878,7 @@ fn schedule(
     let due = m.internal("due", 1, "T_i: a route is wanted and the timer has run out");
     m.assign(
         due,
-        Expr::from(need_route).and(Expr::from(tick).eq(Expr::zero(tw))),
+        Expr::from(need_route).and(tick_zero.into()),
         "T_(i+1) = max(T_i + B, x_i).",
     );
     let bad = m.internal(
@@ -905,6 +912,7 @@ fn schedule(
     );
     Schedule {
         tick,
+        tick_zero,
         attempt,
         due,
         bad,
@@ -922,7 +930,7 @@ fn verdicts(
     generator: &Generator,
     schedule: &Schedule,
 ) -> Verdicts {
-    let Sizes { d, w, lw, pw, .. } = *s;
+    let Sizes { d, w, lw, .. } = *s;
     let Intake {
         take,
         still_loading,
@@ -938,14 +946,11 @@ fn verdicts(
     let tx_last = io.tx_last;
     let nack = nacked(io);
     let sending = is(p_send);
-    let pos = m.internal("pos", pw, "the index in the worm of the word on the link");
     let hop_count = m.internal("hop_count", lw, "L of the current route");
-    let eod_pos = m.internal("eod_pos", pw, "len - 1: the EOD's index");
-    let at_eod = m.internal("at_eod", 1, "the word on the link is the EOD");
-    m.assign(
-        at_eod,
-        Expr::from(pos).eq(eod_pos.into()),
-        "The EOD is on the link.",
+    let at_eod = m.internal(
+        "at_eod",
+        1,
+        "the word on the link is the EOD (registered: the word chosen last was)",
     );
     let delivered = m.internal("delivered", 1, "verdict: delivered (V = E_i)");
     m.assign(
@@ -992,9 +997,7 @@ fn verdicts(
         "Any outcome.",
     );
     Verdicts {
-        pos,
         hop_count,
-        eod_pos,
         at_eod,
         delivered,
         failed,
@@ -1076,7 +1079,12 @@ fn counters(m: &mut Module, params: &RouterParams, s: &Sizes, io: &Io, sender: &
     } = *io;
     let first = sender.intake.first;
     let take_route = sender.generator.take_route;
-    let Schedule { tick, attempt, .. } = sender.schedule;
+    let Schedule {
+        tick,
+        tick_zero,
+        attempt,
+        ..
+    } = sender.schedule;
     let Verdicts {
         delivered,
         failed,
@@ -1098,13 +1106,25 @@ fn counters(m: &mut Module, params: &RouterParams, s: &Sizes, io: &Io, sender: &
                 take_route.into(),
                 reload,
                 Expr::mux(
-                    Expr::from(tick).eq(Expr::zero(tw)),
+                    tick_zero.into(),
                     tick.into(),
                     Expr::from(tick) - Expr::konst(tw, 1),
                 ),
             ),
         ),
         "B cycles from init (the first byte) or next_route (a route taken) to the next route, then 0 until it is wanted.",
+    );
+    // Both reload values are at least 1 (B >= 2), so tick is 0 next cycle only when it
+    // counts down from 1 or stays at 0.
+    m.register(
+        tick_zero,
+        1,
+        Expr::and_all([
+            !Expr::from(first),
+            !Expr::from(take_route),
+            Expr::from(tick_zero).or(Expr::from(tick).eq(Expr::konst(tw, 1))),
+        ]),
+        "tick = 0 next cycle.",
     );
     m.register(
         attempt,
@@ -1148,24 +1168,15 @@ fn counters(m: &mut Module, params: &RouterParams, s: &Sizes, io: &Io, sender: &
     );
 }
 
-/// Worm: the route and source registers, and which part of the worm the next word is.
+/// Worm: the route and source registers, and the flags of which part of the worm the next
+/// word is (registered by [`worm_position`]).
 fn worm(m: &mut Module, s: &Sizes, sender: &Sender) -> Worm {
-    let Sizes {
-        k,
-        w,
-        lw,
-        kw,
-        rw,
-        pw,
-        ..
-    } = *s;
+    let Sizes { w, kw, rw, pw, .. } = *s;
     let Generator {
         route: gen_route,
         take_route,
         ..
     } = sender.generator;
-    let Verdicts { pos, hop_count, .. } = sender.verdicts;
-    let count = sender.buffer.count;
     let hops = m.internal(
         "hops",
         rw,
@@ -1193,94 +1204,78 @@ fn worm(m: &mut Module, s: &Sizes, sender: &Sender) -> Worm {
         Expr::mux(take_route.into(), gen_route.into(), hops.into()),
         "At T_i the generator's route, in cycle t_last the one taken at T_1.",
     );
-    let next = m.internal(
-        "next",
-        pw,
-        "the index of the word after the one on the link",
-    );
-    m.assign(
-        next,
-        Expr::from(pos) + Expr::konst(pw, 1),
-        "One word per cycle.",
-    );
-    let lx = extend(hop_count.into(), lw, pw);
-    let nx = extend(count.into(), 8, pw);
-    let is_hop = m.internal("is_hop", 1, "the next word is a route byte (1..L-1)");
-    m.assign(is_hop, Expr::from(next).lt(lx.clone()), "Words 1 .. L-1.");
-    let is_zero = m.internal("is_zero", 1, "the next word is the destination's 0 (L)");
-    m.assign(is_zero, Expr::from(next).eq(lx.clone()), "Word L.");
-    let is_src = m.internal(
-        "is_src",
-        1,
-        "the next word is a source letter, if not before",
-    );
-    m.assign(
-        is_src,
-        Expr::from(next).lt(lx.clone() + Expr::konst(pw, u64::from(k) + 1)),
-        "Words L+1 .. L+k.",
-    );
-    let is_len = m.internal("is_len", 1, "the next word is n");
-    m.assign(
-        is_len,
-        Expr::from(next).eq(lx.clone() + Expr::konst(pw, u64::from(k) + 1)),
-        "Word L+k+1.",
-    );
-    let is_data = m.internal("is_data", 1, "the next word is a data byte, if not before");
-    m.assign(
-        is_data,
-        Expr::from(next).lt(lx.clone() + Expr::konst(pw, u64::from(k) + 2) + nx.clone()),
-        "Words L+k+2 .. L+k+n+1.",
-    );
     Worm {
         hops,
         prev,
         srcw,
         route_in,
-        next,
-        is_hop,
-        is_zero,
-        is_src,
-        is_len,
-        is_data,
+        rel: m.internal(
+            "rel",
+            pw + 1,
+            "the next word's index less L (two's complement): where in the worm it is",
+        ),
+        is_hop: m.internal("is_hop", 1, "the next word is a route byte (1..L-1)"),
+        is_zero: m.internal("is_zero", 1, "the next word is the destination's 0 (L)"),
+        is_src: m.internal("is_src", 1, "the next word is a source letter (L+1..L+k)"),
+        is_len: m.internal("is_len", 1, "the next word is n (L+k+1)"),
+        is_data: m.internal(
+            "is_data",
+            1,
+            "the next word is a data byte (L+k+2..L+k+n+1)",
+        ),
+        is_eod: m.internal("is_eod", 1, "the next word is the EOD"),
     }
 }
 
-/// Worm: the EOD's index (padded so that the worm hears every NACK) and whether a word
-/// follows the one on the link.
+/// Worm: the bounds of the data and of the EOD against [`Worm::rel`] (the EOD padded so
+/// that the worm hears every NACK), and whether a word follows the one on the link.
+///
+/// The bounds are registered from `count` and `hop_count`, so they lag them by a cycle: in
+/// the head's cycle S they may still be the last message's or route's, but then `rel` is
+/// at most 0 and no flag depends on them (the data start at rel k+2 >= 3 and the EOD at
+/// rel >= k+3); from S+1 on, n and L are those of the attempt.
 fn worm_end(
     m: &mut Module,
     params: &RouterParams,
     s: &Sizes,
     io: &Io,
     sender: &Sender,
-) -> SignalId {
+) -> (SignalId, WormBounds) {
     let Sizes { k, lw, pw, .. } = *s;
     let Verdicts {
-        hop_count,
-        eod_pos,
-        at_eod,
-        ..
+        hop_count, at_eod, ..
     } = sender.verdicts;
     let lx = extend(hop_count.into(), lw, pw);
     let nx = extend(sender.buffer.count.into(), 8, pw);
     let nack = nacked(io);
     let intake = &sender.intake;
     let sending = intake.is(intake.phases[3]);
-    let natural = lx.clone() + Expr::konst(pw, u64::from(k) + 3) + nx;
+    let data_end = m.internal(
+        "data_end",
+        pw,
+        "n + k + 1: the next word is a data byte up to rel n+k+1",
+    );
+    m.register(
+        data_end,
+        0,
+        nx.clone() + Expr::konst(pw, u64::from(k) + 1),
+        "Rel of the word after the last data byte, less one (compared with rel before its step).",
+    );
+    let natural = nx + Expr::konst(pw, u64::from(k) + 2);
     let eod = match params.fault {
         Some(RouterFault::PaddingForgotten) => natural,
         _ => {
             let padded = m.internal(
                 "padded",
                 pw,
-                "3(L+1) - 2: the EOD's index in the shortest worm that hears every NACK",
+                "2L: the EOD's rel less one in the shortest worm that hears every NACK",
             );
-            m.assign(
-                padded,
-                lx.clone() + lx.clone() + lx + Expr::konst(pw, 1),
-                "len >= 3(L+1) - 1.",
+            m.assign(padded, lx.clone() + lx, "len >= 3(L+1) - 1.");
+            let unpadded = m.internal(
+                "unpadded",
+                pw,
+                "k+n+2: the EOD's rel less one without padding",
             );
-            let unpadded = m.internal("unpadded", pw, "L+k+n+3: the EOD's index without padding");
             m.assign(unpadded, natural, "len >= L+k+n+4.");
             Expr::mux(
                 Expr::from(unpadded).lt(padded.into()),
@@ -1289,7 +1284,17 @@ fn worm_end(
             )
         }
     };
-    m.assign(eod_pos, eod, "len - 1 = max(L+k+n+4, 3(L+1)-1) - 1.");
+    let eod_rel = m.internal(
+        "eod_rel",
+        pw,
+        "the EOD's rel less one: max(L+k+n+4, 3(L+1)-1) - 1 - L - 1",
+    );
+    m.register(
+        eod_rel,
+        0,
+        eod,
+        "The next word is the EOD when rel steps from this value.",
+    );
     let more_words = m.internal(
         "more_words",
         1,
@@ -1300,7 +1305,107 @@ fn worm_end(
         sending.clone().and(!nack.clone()).and(!Expr::from(at_eod)),
         "Sending, no NACK, not at the EOD.",
     );
-    more_words
+    (more_words, WormBounds { data_end, eod_rel })
+}
+
+/// The bounds [`worm_position`] compares `rel` with.
+#[derive(Clone, Copy)]
+struct WormBounds {
+    data_end: SignalId,
+    eod_rel: SignalId,
+}
+
+/// Worm: `rel` (the next word's index less L) and the flags of the next word's part,
+/// registered one step ahead: with the head rel is 1 - L (word 1); with every word sent
+/// it steps by one and the flags are those of rel + 1, found from rel against constants
+/// and the registered bounds, so that no comparison lies between `count` and the link or
+/// the buffer's read address.
+fn worm_position(
+    m: &mut Module,
+    s: &Sizes,
+    sender: &Sender,
+    worm: &Worm,
+    more_words: SignalId,
+    bounds: WormBounds,
+) {
+    let Sizes { k, lw, pw, .. } = *s;
+    let qw = pw + 1;
+    let Generator {
+        len: gen_len,
+        take_route,
+        ..
+    } = sender.generator;
+    let Verdicts {
+        hop_count, at_eod, ..
+    } = sender.verdicts;
+    let start_send = sender.schedule.start_send;
+    let rel = worm.rel;
+    let q = || Expr::from(rel);
+    let ones = Expr::konst(qw, u64::MAX >> (64 - qw));
+    let k = u64::from(k);
+    let from_l = |len: SignalId| Expr::konst(qw, 1) - extend(len.into(), lw, qw);
+    let one_hop = |len: SignalId| Expr::from(len).eq(Expr::konst(lw, 1));
+    // The route the head is sent on: the generator's when it is taken in this cycle.
+    let single = Expr::mux(take_route.into(), one_hop(gen_len), one_hop(hop_count));
+    let step = |flag: SignalId, head: Expr, then: Expr| {
+        Expr::mux(
+            start_send.into(),
+            head,
+            Expr::mux(more_words.into(), then, flag.into()),
+        )
+    };
+    m.register(
+        rel,
+        0,
+        step(
+            rel,
+            Expr::mux(take_route.into(), from_l(gen_len), from_l(hop_count)),
+            q() + Expr::konst(qw, 1),
+        ),
+        "1 - L with the head (word 1), one up per word.",
+    );
+    let flags: [(SignalId, Expr, Expr, &str); 6] = [
+        (
+            worm.is_hop,
+            !single.clone(),
+            slice(rel, qw - 1, 1).and(q().ne(ones.clone())),
+            "Rel + 1 < 0: words 1 .. L-1.",
+        ),
+        (worm.is_zero, single, q().eq(ones), "Rel + 1 = 0: word L."),
+        (
+            worm.is_src,
+            Expr::bit(false),
+            q().lt(Expr::konst(qw, k)),
+            "Rel + 1 in 1..k: words L+1 .. L+k.",
+        ),
+        (
+            worm.is_len,
+            Expr::bit(false),
+            q().eq(Expr::konst(qw, k)),
+            "Rel + 1 = k+1: word L+k+1.",
+        ),
+        (
+            worm.is_data,
+            Expr::bit(false),
+            (!q().lt(Expr::konst(qw, k + 1))).and(q().lt(extend(bounds.data_end.into(), pw, qw))),
+            "Rel + 1 in k+2 .. k+n+1: words L+k+2 .. L+k+n+1.",
+        ),
+        (
+            worm.is_eod,
+            Expr::bit(false),
+            q().eq(extend(bounds.eod_rel.into(), pw, qw)),
+            "Rel + 1 at the EOD's.",
+        ),
+    ];
+    for (flag, head, then, doc) in flags {
+        m.register(flag, 0, step(flag, head, then), doc);
+    }
+    m.register(
+        at_eod,
+        0,
+        step(at_eod, Expr::bit(false), worm.is_eod.into()),
+        "The word chosen last was the EOD.",
+    );
 }
 
 /// Worm: the next word's data, and the link's valid and type bits.
@@ -1325,16 +1430,15 @@ fn worm_word(
         hops,
         prev,
         srcw,
-        next,
         is_hop,
         is_zero,
         is_src,
         is_len,
         is_data,
+        is_eod,
         ..
     } = *worm;
     let start_send = sender.schedule.start_send;
-    let is_eod = Expr::from(next).eq(sender.verdicts.eod_pos.into());
     let port = |a: Expr, last: Option<Expr>| port(a, last, w, dw);
     let word = m.internal("word", dw, "the data of the next word");
     m.assign(
@@ -1367,13 +1471,13 @@ fn worm_word(
     m.register(
         net_ctl,
         0,
-        Expr::from(start_send).or(Expr::from(more_words).and(is_eod)),
+        Expr::from(start_send).or(Expr::from(more_words).and(is_eod.into())),
         "The head and the EOD are control words.",
     );
     word
 }
 
-/// Worm: the head's data, then the position, the route's hops and L, one step per word.
+/// Worm: the head's data, then the route's hops and L, one step per word.
 fn worm_shift(
     m: &mut Module,
     s: &Sizes,
@@ -1383,7 +1487,7 @@ fn worm_shift(
     more_words: SignalId,
     word: SignalId,
 ) {
-    let Sizes { w, rw, pw, dw, .. } = *s;
+    let Sizes { w, rw, dw, .. } = *s;
     let Io { net_data, node, .. } = *io;
     let Generator {
         route: gen_route,
@@ -1391,12 +1495,11 @@ fn worm_shift(
         take_route,
         ..
     } = sender.generator;
-    let Verdicts { pos, hop_count, .. } = sender.verdicts;
+    let hop_count = sender.verdicts.hop_count;
     let Worm {
         hops,
         prev,
         route_in,
-        next,
         is_hop,
         ..
     } = *worm;
@@ -1414,16 +1517,6 @@ fn worm_shift(
             Expr::mux(more_words.into(), word.into(), Expr::zero(dw)),
         ),
         "The head: the port of z1 here; then the worm's words; 0 when idle.",
-    );
-    m.register(
-        pos,
-        0,
-        Expr::mux(
-            start_send.into(),
-            Expr::zero(pw),
-            Expr::mux(more_words.into(), next.into(), pos.into()),
-        ),
-        "0 with the head, one up per word.",
     );
     m.register(
         hops,
@@ -1474,18 +1567,13 @@ fn worm_source_and_bytes(
     let read_addr = sender.buffer.read_addr;
     let Worm {
         srcw,
-        is_hop,
-        is_zero,
         is_src,
-        is_len,
         is_data,
         ..
     } = *worm;
     let start_send = sender.schedule.start_send;
-    let src_word = Expr::from(more_words)
-        .and(!Expr::from(is_hop))
-        .and(!Expr::from(is_zero))
-        .and(is_src.into());
+    // The flags are exclusive: one part of the worm at a time.
+    let src_word = Expr::from(more_words).and(is_src.into());
     m.register(
         srcw,
         0,
@@ -1504,12 +1592,7 @@ fn worm_source_and_bytes(
     let data_word = m.internal("data_word", 1, "a data byte is sent next cycle");
     m.assign(
         data_word,
-        Expr::and_all([
-            more_words.into(),
-            !Expr::from(is_src),
-            !Expr::from(is_len),
-            is_data.into(),
-        ]),
+        Expr::from(more_words).and(is_data.into()),
         "The next word is a data byte.",
     );
     m.register(

@@ -17,9 +17,10 @@
 //! and the NACK logic are never on the datapath, which is the owner-selected AND-OR
 //! multiplexer into the output registers.
 
+use super::switch_decision::decide_heads;
 use super::switch_parts::{
-    Crossbar, InputVectors, Link, OutputPorts, OutputState, SwitchIo, bit, gate, input_vectors,
-    output_instance,
+    Crossbar, InputVectors, Link, Offer, OutputPorts, OutputState, SwitchIo, bit, gate,
+    input_vectors, output_instance,
 };
 use crate::choice::choice;
 use crate::clocking::Rendezvous;
@@ -195,7 +196,12 @@ fn lowest_set_bit(signal: SignalId, width: u32) -> Expr {
 
 /// The output module's signals that become its ports, less the clock and the reset.
 struct OutputSignals {
-    req: SignalId,
+    /// Per-output head decision only: the heads that ask for this output.
+    req: Option<SignalId>,
+    /// Per-input head decision only: this output may take a new worm.
+    available: Option<SignalId>,
+    /// Per-input head decision only: the arbiter's priority, for the input side.
+    priority: Option<SignalId>,
     fault: SignalId,
     nack: SignalId,
     in_valid: SignalId,
@@ -228,17 +234,22 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         ],
     );
     let clocking = m.clocked();
-    let io = output_signals(&mut m, p, w);
+    let io = output_signals(&mut m, p, w, per_input_decision(c));
     let first = m.internal(
         "first",
         1,
         "the cycle after the grant: the word forwarded now is the next switch's head",
     );
-    let held = arbitrate(&mut m, c.arbiter(), &io, first, p);
+    let held = match io.req {
+        Some(req) => arbitrate(&mut m, c.arbiter(), &io, req, first, p),
+        None => offer(&mut m, c.arbiter(), &io, first, p),
+    };
     let word = owner_word(&mut m, &io, p, w);
     owner_and_link_registers(&mut m, params.fault, &io, (held, first), &word, p);
     let OutputSignals {
         req,
+        available,
+        priority,
         fault,
         nack,
         in_valid,
@@ -253,20 +264,31 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
     let ports = ports!(
         m,
         OutputPorts {
-            clk = clocking.clock, rst = clocking.reset, req, fault, nack, in_valid, in_ctl,
-            in_data, grant, owner, out_valid, out_ctl, out_data,
+            clk = clocking.clock, rst = clocking.reset, req: ?, available: ?, priority: ?,
+            fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl, out_data,
         }
     );
     (m, ports)
 }
 
 /// The output module's ports, in port order.
-fn output_signals(m: &mut Module, p: u32, w: u32) -> OutputSignals {
-    let req = m.input(
-        "req",
-        p,
-        "bit i: a head on input i asks for this output this cycle",
-    );
+fn output_signals(m: &mut Module, p: u32, w: u32, per_input: bool) -> OutputSignals {
+    let req = (!per_input).then(|| {
+        m.input(
+            "req",
+            p,
+            "bit i: a head on input i asks for this output this cycle",
+        )
+    });
+    let available = per_input
+        .then(|| m.output("available", 1, "free and not faulty: may take a new worm"));
+    let priority = per_input.then(|| {
+        m.output(
+            "priority",
+            p,
+            "the inputs the arbiter puts first (the others after, each part in input order)",
+        )
+    });
     let fault = m.input("fault", 1, "this output is faulty: grant it to no new worm");
     let nack = m.input(
         "nack",
@@ -288,11 +310,12 @@ fn output_signals(m: &mut Module, p: u32, w: u32) -> OutputSignals {
         p * w,
         "data of every input link, input i at bits i*W up",
     );
-    let grant = m.output(
-        "grant",
-        p,
-        "bit i: the head on input i is granted this output this cycle",
-    );
+    let grant_doc = "bit i: the head on input i is granted this output this cycle";
+    let grant = if per_input {
+        m.input("grant", p, grant_doc)
+    } else {
+        m.output("grant", p, grant_doc)
+    };
     let owner = m.output(
         "owner",
         p,
@@ -303,6 +326,8 @@ fn output_signals(m: &mut Module, p: u32, w: u32) -> OutputSignals {
     let out_data = m.output("out_data", w, "output link: data");
     OutputSignals {
         req,
+        available,
+        priority,
         fault,
         nack,
         in_valid,
@@ -322,6 +347,7 @@ fn arbitrate(
     m: &mut Module,
     arbiter: Arbiter,
     io: &OutputSignals,
+    req: SignalId,
     first: SignalId,
     p: u32,
 ) -> SignalId {
@@ -341,7 +367,7 @@ fn arbitrate(
     let masked = m.internal("masked", p, "the requests the priority puts first");
     m.assign(
         masked,
-        Expr::from(io.req).and(mask),
+        Expr::from(req).and(mask),
         "Requests at or after the pointer.",
     );
     let choice = m.internal(
@@ -354,7 +380,7 @@ fn arbitrate(
         Expr::mux(
             Expr::from(masked).any(),
             lowest_set_bit(masked, p),
-            lowest_set_bit(io.req, p),
+            lowest_set_bit(req, p),
         ),
         "The first request at or after the pointer, else the first of all: cyclic order from the pointer.",
     );
@@ -364,6 +390,46 @@ fn arbitrate(
         "Grant the winner when the output is available; the other heads are refused.",
     );
     held
+}
+
+/// Per-input head decision: the output offers itself (`available`) and its arbiter's
+/// priority to the input side, which decides the grant. Returns `held`.
+fn offer(
+    m: &mut Module,
+    arbiter: Arbiter,
+    io: &OutputSignals,
+    first: SignalId,
+    p: u32,
+) -> SignalId {
+    let (available, priority) = (
+        io.available.expect("per-input decision"),
+        io.priority.expect("per-input decision"),
+    );
+    let held = m.internal("held", 1, "a worm holds this output");
+    m.assign(
+        held,
+        Expr::from(io.owner).any(),
+        "Held while it has an owner.",
+    );
+    m.assign(
+        available,
+        (!Expr::from(held)).and(!Expr::from(io.fault)),
+        "Only a free output that is not faulty takes a new worm.",
+    );
+    let mask = priority_mask(m, arbiter, io.owner, first, p);
+    m.assign(
+        priority,
+        mask,
+        "The input side decides with the same order as the per-output arbiter.",
+    );
+    held
+}
+
+/// Whether the switch of `config` decides its heads per input (the bufferless switch)
+/// rather than in each output's arbiter (the buffered ones, whose requests come from
+/// their buffers).
+pub(super) fn per_input_decision(config: &SwitchConfig) -> bool {
+    config.flow() == Flow::Nack
 }
 
 /// The inputs the arbiter puts first: the round-robin pointer's register, or the fixed
@@ -544,11 +610,17 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
                 valid: inputs.all_valid,
                 ctl: inputs.all_ctl,
                 data: inputs.all_data,
-                requests: (0..p).map(|o| head_requests(&io, &inputs, o, w)).collect(),
+                requests: Vec::new(),
             };
             let outputs: Vec<OutputState> = (0..p)
                 .map(|o| output_instance(&mut m, output, &io, &crossbar, o))
                 .collect();
+            let offers: Vec<Offer> = outputs
+                .iter()
+                .map(|out| out.offer.expect("the bufferless switch decides per input"))
+                .collect();
+            let grants: Vec<SignalId> = outputs.iter().map(|out| out.grant).collect();
+            decide_heads(&mut m, &io, &inputs, &offers, &grants, w);
             input_state(&mut m, &inputs, &outputs, p);
             input_registers(&mut m, params.fault, &inputs, &io.ins, p);
         }
@@ -561,23 +633,6 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
         ),
     }
     m
-}
-
-/// Output `o`'s requests without buffers: the heads whose route byte is `o`.
-pub(super) fn head_requests(
-    io: &SwitchIo,
-    inputs: &InputVectors,
-    o: u32,
-    w: u32,
-) -> (Expr, String) {
-    let p = io.ins.len() as u32;
-    let wants = (0..p).rev().map(|i| {
-        bit(inputs.head, i).and(Expr::from(io.ins[i as usize].data).eq(Expr::konst(w, o as u64)))
-    });
-    (
-        Expr::concat(wants.collect()),
-        format!("Heads whose route byte is {o}."),
-    )
 }
 
 /// The switch's clock, reset and fault bits, then its input links and its output links.
@@ -656,8 +711,8 @@ fn output_link(m: &mut Module, o: u32, w: u32) -> Link {
     }
 }
 
-/// What the outputs say about each input: forwarding, granted, NACKed; and which words
-/// are heads.
+/// What the outputs say about each input: forwarding, NACKed; and which words are heads
+/// (whether a head is accepted, [`decide_heads`] says).
 fn input_state(m: &mut Module, inputs: &InputVectors, outputs: &[OutputState], p: u32) {
     m.assign(
         inputs.forwarding,
@@ -672,11 +727,6 @@ fn input_state(m: &mut Module, inputs: &InputVectors, outputs: &[OutputState], p
             inputs.all_ctl.into(),
         ]),
         "A control word on an input that is neither forwarding nor dropping starts a worm.",
-    );
-    m.assign(
-        inputs.accepted,
-        Expr::or_all(outputs.iter().map(|out| Expr::from(out.grant))),
-        "Granted by some output.",
     );
     m.assign(
         inputs.nacked,

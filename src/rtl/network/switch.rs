@@ -202,6 +202,8 @@ struct OutputSignals {
     available: Option<SignalId>,
     /// Per-input head decision only: the arbiter's priority, for the input side.
     priority: Option<SignalId>,
+    /// Per-input head decision only: some head asks for this output (granted or not).
+    asked: Option<SignalId>,
     fault: SignalId,
     nack: SignalId,
     in_valid: SignalId,
@@ -250,6 +252,7 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         req,
         available,
         priority,
+        asked,
         fault,
         nack,
         in_valid,
@@ -265,7 +268,7 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         m,
         OutputPorts {
             clk = clocking.clock, rst = clocking.reset, req: ?, available: ?, priority: ?,
-            fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl, out_data,
+            asked: ?, fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl, out_data,
         }
     );
     (m, ports)
@@ -310,6 +313,13 @@ fn output_signals(m: &mut Module, p: u32, w: u32, per_input: bool) -> OutputSign
         p * w,
         "data of every input link, input i at bits i*W up",
     );
+    let asked = per_input.then(|| {
+        m.input(
+            "asked",
+            1,
+            "some head asks for this output this cycle, granted or not",
+        )
+    });
     let grant_doc = "bit i: the head on input i is granted this output this cycle";
     let grant = if per_input {
         m.input("grant", p, grant_doc)
@@ -328,6 +338,7 @@ fn output_signals(m: &mut Module, p: u32, w: u32, per_input: bool) -> OutputSign
         req,
         available,
         priority,
+        asked,
         fault,
         nack,
         in_valid,
@@ -536,10 +547,16 @@ fn owner_and_link_registers(
         ),
         "Held until the EOD has passed or the worm is NACKed further on; taken by a grant when free.",
     );
+    // With the per-input decision, an available output that some head asks for grants
+    // one of them: the same as ORing its grants, without waiting for the decision.
+    let granting = match (io.available, io.asked) {
+        (Some(available), Some(asked)) => Expr::from(available).and(asked.into()),
+        _ => Expr::from(io.grant).any(),
+    };
     m.register(
         first,
         0,
-        Expr::from(io.grant).any(),
+        granting,
         "Set for the one cycle after a grant (only a free output grants).",
     );
     let valid_next = m.internal("valid_next", 1, "the output link's valid bit next cycle");

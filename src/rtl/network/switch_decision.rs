@@ -36,6 +36,13 @@ pub(super) fn decide_heads(
         ),
         "A head with a route byte below 2^b: its low b bits name the output it asks for.",
     );
+    for (o, f) in offers.iter().enumerate() {
+        m.assign(
+            f.asked,
+            Expr::or_all((0..p).map(|i| bit(routed, i).and(route.names(i, o as u32)))),
+            &format!("Some head asks for output {o}."),
+        );
+    }
     let offered = m.internal(
         "offered",
         p,

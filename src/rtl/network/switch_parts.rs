@@ -20,7 +20,7 @@ pub(super) fn bit(signal: SignalId, i: u32) -> Expr {
 
 port_struct!(
     pub(super) struct OutputPorts {
-        clk, rst, req: ?, available: ?, priority: ?, fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl,
+        clk, rst, req: ?, available: ?, priority: ?, asked: ?, fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl,
         out_data,
     }
 );
@@ -70,6 +70,8 @@ pub(super) struct Offer {
     pub(super) available: SignalId,
     /// The inputs its arbiter puts first.
     pub(super) priority: SignalId,
+    /// Some head asks for it, granted or not.
+    pub(super) asked: SignalId,
 }
 
 /// What feeds the outputs: the crossbar's words (valid bits, type bits, data, input i at
@@ -165,6 +167,11 @@ pub(super) fn output_instance(
             p,
             &format!("the inputs output {o}'s arbiter puts first"),
         ),
+        asked: m.internal(
+            &format!("asked{o}"),
+            1,
+            &format!("some head asks for output {o}"),
+        ),
     });
     let grant = m.internal(
         &format!("grant{o}"),
@@ -183,6 +190,7 @@ pub(super) fn output_instance(
         .bind_opt(&op.req, req)
         .bind_opt(&op.available, offer.map(|f| f.available))
         .bind_opt(&op.priority, offer.map(|f| f.priority))
+        .bind_opt(&op.asked, offer.map(|f| f.asked))
         .bind(&op.fault, bit(io.fault, o))
         .bind(&op.nack, link.nack)
         .bind(&op.in_valid, crossbar.valid)

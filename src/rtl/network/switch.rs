@@ -6,12 +6,14 @@
 //! the top's name). Out: a [`Design`] of two modules, computing exactly what the network
 //! model's switch (src/models/network/switch.rs) computes in every cycle (docs/switch.md is the
 //! specification of both):
-//! - **output** (one instance per output port): the arbiter (round-robin or fixed
-//!   priority), the one-hot owner register, the `first` flag that marks the first word
+//! - **output** (one instance per output port): the arbiter's priority (round-robin or
+//!   fixed), the one-hot owner register, the `first` flag that marks the first word
 //!   forwarded as the next head, and the output link's registers behind an AND-OR
 //!   multiplexer of the inputs;
-//! - **top**: the input side (which words are heads, which output each requests, the drop
-//!   flags and the NACK registers towards the senders) and the instances.
+//! - **top**: the input side (which words are heads, which of them are accepted, decided
+//!   per input in [`super::switch_decision`] from the outputs' availability and priority,
+//!   the drop flags and the NACK registers towards the senders) and the instances. The
+//!   buffered switches ([`super::switch_buffers`]) arbitrate in the outputs instead.
 //!
 //! The grant is registered (the owner) before any word goes through it, so the arbitration
 //! and the NACK logic are never on the datapath, which is the owner-selected AND-OR
@@ -283,8 +285,8 @@ fn output_signals(m: &mut Module, p: u32, w: u32, per_input: bool) -> OutputSign
             "bit i: a head on input i asks for this output this cycle",
         )
     });
-    let available = per_input
-        .then(|| m.output("available", 1, "free and not faulty: may take a new worm"));
+    let available =
+        per_input.then(|| m.output("available", 1, "free and not faulty: may take a new worm"));
     let priority = per_input.then(|| {
         m.output(
             "priority",

@@ -75,11 +75,13 @@ pub(super) fn decide_heads(
         Expr::concat(
             (0..p)
                 .rev()
-                .map(|i| Expr::or_all((0..p).filter(|&j| j != i).map(|j| {
-                    bit(routed, j)
-                        .and(route.same(j, i))
-                        .and(beats(&route, offers, j, i))
-                })))
+                .map(|i| {
+                    Expr::or_all((0..p).filter(|&j| j != i).map(|j| {
+                        bit(routed, j)
+                            .and(route.same(j, i))
+                            .and(beats(&route, offers, j, i))
+                    }))
+                })
                 .collect(),
         ),
         "A rival for the same output that the output's arbiter puts before this input.",

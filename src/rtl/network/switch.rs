@@ -63,6 +63,20 @@ choice! {
     }
 }
 
+choice! {
+    /// Where the bufferless switch decides which heads win their outputs.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum HeadDecision {
+        #[default]
+        PerInput = "per-input":
+            "Each input decides from all heads' route bytes and the outputs' availability \
+            and priority whether its head is accepted (the default: the faster)",
+        PerOutput = "per-output":
+            "Each output's arbiter grants one of its requests and each input ORs its grants \
+            (slower, fewer LUTs)",
+    }
+}
+
 /// What to build: the switch of `config`, clocked by `clocking`, with `fault` (or, for the
 /// self-timed switch, `self_timed_fault`) built in for verification only, as the module
 /// `top`.
@@ -72,6 +86,8 @@ pub struct SwitchParams {
     pub clocking: SwitchClocking,
     pub fault: Option<SwitchFault>,
     pub self_timed_fault: Option<SelfTimedFault>,
+    /// The bufferless switch's; the buffered ones always arbitrate per output.
+    pub head_decision: HeadDecision,
     pub top: String,
 }
 
@@ -83,6 +99,7 @@ impl SwitchParams {
             clocking: SwitchClocking::Synchronous,
             fault: None,
             self_timed_fault: None,
+            head_decision: HeadDecision::PerInput,
             top: DEFAULT_TOP.to_string(),
         }
     }
@@ -96,6 +113,13 @@ impl SwitchParams {
 
     pub fn with_fault(self, fault: Option<SwitchFault>) -> Self {
         SwitchParams { fault, ..self }
+    }
+
+    pub fn with_head_decision(self, head_decision: HeadDecision) -> Self {
+        SwitchParams {
+            head_decision,
+            ..self
+        }
     }
 
     pub fn with_clocking(self, clocking: SwitchClocking) -> Self {
@@ -238,7 +262,7 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         ],
     );
     let clocking = m.clocked();
-    let io = output_signals(&mut m, p, w, per_input_decision(c));
+    let io = output_signals(&mut m, p, w, per_input_decision(params));
     let first = m.internal(
         "first",
         1,
@@ -438,11 +462,11 @@ fn offer(
     held
 }
 
-/// Whether the switch of `config` decides its heads per input (the bufferless switch)
-/// rather than in each output's arbiter (the buffered ones, whose requests come from
-/// their buffers).
-pub(super) fn per_input_decision(config: &SwitchConfig) -> bool {
-    config.flow() == Flow::Nack
+/// Whether the switch decides its heads per input (the bufferless switch, unless asked
+/// otherwise) rather than in each output's arbiter (always for the buffered ones, whose
+/// requests come from their buffers).
+fn per_input_decision(params: &SwitchParams) -> bool {
+    params.config.flow() == Flow::Nack && params.head_decision == HeadDecision::PerInput
 }
 
 /// The inputs the arbiter puts first: the round-robin pointer's register, or the fixed
@@ -625,21 +649,34 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
     let inputs = input_vectors(&mut m, &io.ins, p, w);
     match c.flow() {
         Flow::Nack => {
+            let per_input = per_input_decision(params);
             let crossbar = Crossbar {
                 valid: inputs.all_valid,
                 ctl: inputs.all_ctl,
                 data: inputs.all_data,
-                requests: Vec::new(),
+                requests: if per_input {
+                    Vec::new()
+                } else {
+                    (0..p).map(|o| head_requests(&io, &inputs, o, w)).collect()
+                },
             };
             let outputs: Vec<OutputState> = (0..p)
                 .map(|o| output_instance(&mut m, output, &io, &crossbar, o))
                 .collect();
-            let offers: Vec<Offer> = outputs
-                .iter()
-                .map(|out| out.offer.expect("the bufferless switch decides per input"))
-                .collect();
-            let grants: Vec<SignalId> = outputs.iter().map(|out| out.grant).collect();
-            decide_heads(&mut m, &io, &inputs, &offers, &grants, w);
+            if per_input {
+                let offers: Vec<Offer> = outputs
+                    .iter()
+                    .map(|out| out.offer.expect("the outputs offer themselves"))
+                    .collect();
+                let grants: Vec<SignalId> = outputs.iter().map(|out| out.grant).collect();
+                decide_heads(&mut m, &io, &inputs, &offers, &grants, w);
+            } else {
+                m.assign(
+                    inputs.accepted,
+                    Expr::or_all(outputs.iter().map(|out| Expr::from(out.grant))),
+                    "Granted by some output.",
+                );
+            }
             input_state(&mut m, &inputs, &outputs, p);
             input_registers(&mut m, params.fault, &inputs, &io.ins, p);
         }
@@ -652,6 +689,18 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
         ),
     }
     m
+}
+
+/// Output `o`'s requests without buffers: the heads whose route byte is `o`.
+fn head_requests(io: &SwitchIo, inputs: &InputVectors, o: u32, w: u32) -> (Expr, String) {
+    let p = io.ins.len() as u32;
+    let wants = (0..p).rev().map(|i| {
+        bit(inputs.head, i).and(Expr::from(io.ins[i as usize].data).eq(Expr::konst(w, o as u64)))
+    });
+    (
+        Expr::concat(wants.collect()),
+        format!("Heads whose route byte is {o}."),
+    )
 }
 
 /// The switch's clock, reset and fault bits, then its input links and its output links.

@@ -65,30 +65,29 @@ pub(super) fn decide_heads(
         ),
         "The head asks for an output that is free and not faulty.",
     );
-    let beaten = m.internal(
-        "beaten",
-        p,
-        "bit i: another head asks for input i's output and comes first in its arbiter",
-    );
-    m.assign(
-        beaten,
-        Expr::concat(
-            (0..p)
-                .rev()
-                .map(|i| {
-                    Expr::or_all((0..p).filter(|&j| j != i).map(|j| {
-                        bit(routed, j)
-                            .and(route.same(j, i))
-                            .and(beats(&route, offers, j, i))
-                    }))
-                })
-                .collect(),
-        ),
-        "A rival for the same output that the output's arbiter puts before this input.",
-    );
+    // One signal per input: the whole vector in one line is too long for Verilator at d = 15.
+    let beaten: Vec<Expr> = (0..p)
+        .map(|i| {
+            let beaten = m.internal(
+                &format!("beaten{i}"),
+                1,
+                &format!("another head asks for input {i}'s output and comes first in its arbiter"),
+            );
+            m.assign(
+                beaten,
+                Expr::or_all((0..p).filter(|&j| j != i).map(|j| {
+                    bit(routed, j)
+                        .and(route.same(j, i))
+                        .and(beats(&route, offers, j, i))
+                })),
+                "A rival for the same output that the output's arbiter puts before this input.",
+            );
+            Expr::from(beaten)
+        })
+        .collect();
     m.assign(
         inputs.accepted,
-        Expr::from(offered).and(!Expr::from(beaten)),
+        Expr::from(offered).and(!Expr::concat(beaten.into_iter().rev().collect())),
         "Accepted: its output is available and no rival comes first there.",
     );
     for (o, &grant) in grants.iter().enumerate() {

@@ -3,14 +3,15 @@
 //! equal to the cycle model's in Verilator and GHDL (the directed cases of the buffers,
 //! then random traffic, buffers small enough to overflow among them), a built-in fault
 //! caught exactly where the faulty model differs, proved equal in both languages, and the
-//! options refused where they do not apply.
+//! options refused where they do not apply; and the bufferless switch's per-output head
+//! decision, an option, equal to the model.
 
 use crate::common;
 use crate::unit_switch::{differing_cycles, run};
 
 use common::{CLOCKED_LINT, assert_lint_clean, kautzgen, write_both};
 use kautzgen::fabric::switch::{Arbiter, Flow, SwitchConfig, SwitchFault};
-use kautzgen::rtl::network::switch::{SwitchParams, design};
+use kautzgen::rtl::network::switch::{HeadDecision, SwitchParams, design};
 use kautzgen::sim::Simulator;
 use kautzgen::sim::ghdl::Ghdl;
 use kautzgen::sim::verilator::Verilator;
@@ -93,6 +94,18 @@ fn a_nack_not_returned_fails_where_the_faulty_model_differs() {
 }
 
 /// `prove switch ARGS` proves the two languages equal.
+/// The per-output head decision, kept as an option for its LUTs, is the same switch as the
+/// default per-input one: both equal the model in every cycle.
+#[test]
+fn the_per_output_head_decision_equals_the_model_in_both_simulators() {
+    for arbiter in [Arbiter::RoundRobin, Arbiter::Fixed] {
+        let config = SwitchConfig::new(4, 8, arbiter).unwrap();
+        let p = SwitchParams::new(config).with_head_decision(HeadDecision::PerOutput);
+        every_output_equals_the_model(p.clone(), &Verilator::default());
+        every_output_equals_the_model(p, &Ghdl::default());
+    }
+}
+
 fn proved_equal(args: &[&str]) {
     let (status, stdout, stderr) = kautzgen(&[&["prove", "switch"][..], args].concat());
     assert_eq!(status, 0, "{args:?}: {stdout}{stderr}");
@@ -119,7 +132,22 @@ fn both_flows_are_proved_equal_with_32_word_buffers() {
 
 #[test]
 fn options_that_do_not_apply_are_refused_with_one_line() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "generate",
+                "switch",
+                "--d",
+                "2",
+                "--flow",
+                "saf",
+                "--head-decision",
+                "per-input",
+                "--out",
+                "x",
+            ],
+            "--head-decision chooses for --flow nack; --flow vct and saf decide per output, at their buffers' heads",
+        ),
         (
             &[
                 "generate",

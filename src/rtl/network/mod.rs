@@ -12,5 +12,6 @@ pub mod router_axis;
 mod router_parts;
 pub mod switch;
 mod switch_buffers;
+mod switch_decision;
 mod switch_parts;
 pub mod whole;

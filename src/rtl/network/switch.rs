@@ -6,20 +6,23 @@
 //! the top's name). Out: a [`Design`] of two modules, computing exactly what the network
 //! model's switch (src/models/network/switch.rs) computes in every cycle (docs/switch.md is the
 //! specification of both):
-//! - **output** (one instance per output port): the arbiter (round-robin or fixed
-//!   priority), the one-hot owner register, the `first` flag that marks the first word
+//! - **output** (one instance per output port): the arbiter's priority (round-robin or
+//!   fixed), the one-hot owner register, the `first` flag that marks the first word
 //!   forwarded as the next head, and the output link's registers behind an AND-OR
 //!   multiplexer of the inputs;
-//! - **top**: the input side (which words are heads, which output each requests, the drop
-//!   flags and the NACK registers towards the senders) and the instances.
+//! - **top**: the input side (which words are heads, which of them are accepted, decided
+//!   per input in [`super::switch_decision`] from the outputs' availability and priority,
+//!   the drop flags and the NACK registers towards the senders) and the instances. The
+//!   buffered switches ([`super::switch_buffers`]) arbitrate in the outputs instead.
 //!
 //! The grant is registered (the owner) before any word goes through it, so the arbitration
 //! and the NACK logic are never on the datapath, which is the owner-selected AND-OR
 //! multiplexer into the output registers.
 
+use super::switch_decision::decide_heads;
 use super::switch_parts::{
-    Crossbar, InputVectors, Link, OutputPorts, OutputState, SwitchIo, bit, gate, input_vectors,
-    output_instance,
+    Crossbar, InputVectors, Link, Offer, OutputPorts, OutputState, SwitchIo, bit, gate,
+    input_vectors, output_instance,
 };
 use crate::choice::choice;
 use crate::clocking::Rendezvous;
@@ -60,6 +63,20 @@ choice! {
     }
 }
 
+choice! {
+    /// Where the bufferless switch decides which heads win their outputs.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum HeadDecision {
+        #[default]
+        PerInput = "per-input":
+            "Each input decides from all heads' route bytes and the outputs' availability \
+            and priority whether its head is accepted (the default: the faster)",
+        PerOutput = "per-output":
+            "Each output's arbiter grants one of its requests and each input ORs its grants \
+            (slower, fewer LUTs)",
+    }
+}
+
 /// What to build: the switch of `config`, clocked by `clocking`, with `fault` (or, for the
 /// self-timed switch, `self_timed_fault`) built in for verification only, as the module
 /// `top`.
@@ -69,6 +86,8 @@ pub struct SwitchParams {
     pub clocking: SwitchClocking,
     pub fault: Option<SwitchFault>,
     pub self_timed_fault: Option<SelfTimedFault>,
+    /// The bufferless switch's; the buffered ones always arbitrate per output.
+    pub head_decision: HeadDecision,
     pub top: String,
 }
 
@@ -80,6 +99,7 @@ impl SwitchParams {
             clocking: SwitchClocking::Synchronous,
             fault: None,
             self_timed_fault: None,
+            head_decision: HeadDecision::PerInput,
             top: DEFAULT_TOP.to_string(),
         }
     }
@@ -93,6 +113,13 @@ impl SwitchParams {
 
     pub fn with_fault(self, fault: Option<SwitchFault>) -> Self {
         SwitchParams { fault, ..self }
+    }
+
+    pub fn with_head_decision(self, head_decision: HeadDecision) -> Self {
+        SwitchParams {
+            head_decision,
+            ..self
+        }
     }
 
     pub fn with_clocking(self, clocking: SwitchClocking) -> Self {
@@ -195,7 +222,14 @@ fn lowest_set_bit(signal: SignalId, width: u32) -> Expr {
 
 /// The output module's signals that become its ports, less the clock and the reset.
 struct OutputSignals {
-    req: SignalId,
+    /// Per-output head decision only: the heads that ask for this output.
+    req: Option<SignalId>,
+    /// Per-input head decision only: this output may take a new worm.
+    available: Option<SignalId>,
+    /// Per-input head decision only: the arbiter's priority, for the input side.
+    priority: Option<SignalId>,
+    /// Per-input head decision only: some head asks for this output (granted or not).
+    asked: Option<SignalId>,
     fault: SignalId,
     nack: SignalId,
     in_valid: SignalId,
@@ -228,17 +262,23 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
         ],
     );
     let clocking = m.clocked();
-    let io = output_signals(&mut m, p, w);
+    let io = output_signals(&mut m, p, w, per_input_decision(params));
     let first = m.internal(
         "first",
         1,
         "the cycle after the grant: the word forwarded now is the next switch's head",
     );
-    let held = arbitrate(&mut m, c.arbiter(), &io, first, p);
+    let held = match io.req {
+        Some(req) => arbitrate(&mut m, c.arbiter(), &io, req, first, p),
+        None => offer(&mut m, c.arbiter(), &io, first, p),
+    };
     let word = owner_word(&mut m, &io, p, w);
     owner_and_link_registers(&mut m, params.fault, &io, (held, first), &word, p);
     let OutputSignals {
         req,
+        available,
+        priority,
+        asked,
         fault,
         nack,
         in_valid,
@@ -253,20 +293,31 @@ fn output_module(params: &SwitchParams) -> (Module, OutputPorts) {
     let ports = ports!(
         m,
         OutputPorts {
-            clk = clocking.clock, rst = clocking.reset, req, fault, nack, in_valid, in_ctl,
-            in_data, grant, owner, out_valid, out_ctl, out_data,
+            clk = clocking.clock, rst = clocking.reset, req: ?, available: ?, priority: ?,
+            asked: ?, fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl, out_data,
         }
     );
     (m, ports)
 }
 
 /// The output module's ports, in port order.
-fn output_signals(m: &mut Module, p: u32, w: u32) -> OutputSignals {
-    let req = m.input(
-        "req",
-        p,
-        "bit i: a head on input i asks for this output this cycle",
-    );
+fn output_signals(m: &mut Module, p: u32, w: u32, per_input: bool) -> OutputSignals {
+    let req = (!per_input).then(|| {
+        m.input(
+            "req",
+            p,
+            "bit i: a head on input i asks for this output this cycle",
+        )
+    });
+    let available =
+        per_input.then(|| m.output("available", 1, "free and not faulty: may take a new worm"));
+    let priority = per_input.then(|| {
+        m.output(
+            "priority",
+            p,
+            "the inputs the arbiter puts first (the others after, each part in input order)",
+        )
+    });
     let fault = m.input("fault", 1, "this output is faulty: grant it to no new worm");
     let nack = m.input(
         "nack",
@@ -288,11 +339,19 @@ fn output_signals(m: &mut Module, p: u32, w: u32) -> OutputSignals {
         p * w,
         "data of every input link, input i at bits i*W up",
     );
-    let grant = m.output(
-        "grant",
-        p,
-        "bit i: the head on input i is granted this output this cycle",
-    );
+    let asked = per_input.then(|| {
+        m.input(
+            "asked",
+            1,
+            "some head asks for this output this cycle, granted or not",
+        )
+    });
+    let grant_doc = "bit i: the head on input i is granted this output this cycle";
+    let grant = if per_input {
+        m.input("grant", p, grant_doc)
+    } else {
+        m.output("grant", p, grant_doc)
+    };
     let owner = m.output(
         "owner",
         p,
@@ -303,6 +362,9 @@ fn output_signals(m: &mut Module, p: u32, w: u32) -> OutputSignals {
     let out_data = m.output("out_data", w, "output link: data");
     OutputSignals {
         req,
+        available,
+        priority,
+        asked,
         fault,
         nack,
         in_valid,
@@ -322,6 +384,7 @@ fn arbitrate(
     m: &mut Module,
     arbiter: Arbiter,
     io: &OutputSignals,
+    req: SignalId,
     first: SignalId,
     p: u32,
 ) -> SignalId {
@@ -341,7 +404,7 @@ fn arbitrate(
     let masked = m.internal("masked", p, "the requests the priority puts first");
     m.assign(
         masked,
-        Expr::from(io.req).and(mask),
+        Expr::from(req).and(mask),
         "Requests at or after the pointer.",
     );
     let choice = m.internal(
@@ -354,7 +417,7 @@ fn arbitrate(
         Expr::mux(
             Expr::from(masked).any(),
             lowest_set_bit(masked, p),
-            lowest_set_bit(io.req, p),
+            lowest_set_bit(req, p),
         ),
         "The first request at or after the pointer, else the first of all: cyclic order from the pointer.",
     );
@@ -364,6 +427,46 @@ fn arbitrate(
         "Grant the winner when the output is available; the other heads are refused.",
     );
     held
+}
+
+/// Per-input head decision: the output offers itself (`available`) and its arbiter's
+/// priority to the input side, which decides the grant. Returns `held`.
+fn offer(
+    m: &mut Module,
+    arbiter: Arbiter,
+    io: &OutputSignals,
+    first: SignalId,
+    p: u32,
+) -> SignalId {
+    let (available, priority) = (
+        io.available.expect("per-input decision"),
+        io.priority.expect("per-input decision"),
+    );
+    let held = m.internal("held", 1, "a worm holds this output");
+    m.assign(
+        held,
+        Expr::from(io.owner).any(),
+        "Held while it has an owner.",
+    );
+    m.assign(
+        available,
+        (!Expr::from(held)).and(!Expr::from(io.fault)),
+        "Only a free output that is not faulty takes a new worm.",
+    );
+    let mask = priority_mask(m, arbiter, io.owner, first, p);
+    m.assign(
+        priority,
+        mask,
+        "The input side decides with the same order as the per-output arbiter.",
+    );
+    held
+}
+
+/// Whether the switch decides its heads per input (the bufferless switch, unless asked
+/// otherwise) rather than in each output's arbiter (always for the buffered ones, whose
+/// requests come from their buffers).
+fn per_input_decision(params: &SwitchParams) -> bool {
+    params.config.flow() == Flow::Nack && params.head_decision == HeadDecision::PerInput
 }
 
 /// The inputs the arbiter puts first: the round-robin pointer's register, or the fixed
@@ -470,10 +573,16 @@ fn owner_and_link_registers(
         ),
         "Held until the EOD has passed or the worm is NACKed further on; taken by a grant when free.",
     );
+    // With the per-input decision, an available output that some head asks for grants
+    // one of them: the same as ORing its grants, without waiting for the decision.
+    let granting = match (io.available, io.asked) {
+        (Some(available), Some(asked)) => Expr::from(available).and(asked.into()),
+        _ => Expr::from(io.grant).any(),
+    };
     m.register(
         first,
         0,
-        Expr::from(io.grant).any(),
+        granting,
         "Set for the one cycle after a grant (only a free output grants).",
     );
     let valid_next = m.internal("valid_next", 1, "the output link's valid bit next cycle");
@@ -540,15 +649,34 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
     let inputs = input_vectors(&mut m, &io.ins, p, w);
     match c.flow() {
         Flow::Nack => {
+            let per_input = per_input_decision(params);
             let crossbar = Crossbar {
                 valid: inputs.all_valid,
                 ctl: inputs.all_ctl,
                 data: inputs.all_data,
-                requests: (0..p).map(|o| head_requests(&io, &inputs, o, w)).collect(),
+                requests: if per_input {
+                    Vec::new()
+                } else {
+                    (0..p).map(|o| head_requests(&io, &inputs, o, w)).collect()
+                },
             };
             let outputs: Vec<OutputState> = (0..p)
                 .map(|o| output_instance(&mut m, output, &io, &crossbar, o))
                 .collect();
+            if per_input {
+                let offers: Vec<Offer> = outputs
+                    .iter()
+                    .map(|out| out.offer.expect("the outputs offer themselves"))
+                    .collect();
+                let grants: Vec<SignalId> = outputs.iter().map(|out| out.grant).collect();
+                decide_heads(&mut m, &io, &inputs, &offers, &grants, w);
+            } else {
+                m.assign(
+                    inputs.accepted,
+                    Expr::or_all(outputs.iter().map(|out| Expr::from(out.grant))),
+                    "Granted by some output.",
+                );
+            }
             input_state(&mut m, &inputs, &outputs, p);
             input_registers(&mut m, params.fault, &inputs, &io.ins, p);
         }
@@ -564,12 +692,7 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
 }
 
 /// Output `o`'s requests without buffers: the heads whose route byte is `o`.
-pub(super) fn head_requests(
-    io: &SwitchIo,
-    inputs: &InputVectors,
-    o: u32,
-    w: u32,
-) -> (Expr, String) {
+fn head_requests(io: &SwitchIo, inputs: &InputVectors, o: u32, w: u32) -> (Expr, String) {
     let p = io.ins.len() as u32;
     let wants = (0..p).rev().map(|i| {
         bit(inputs.head, i).and(Expr::from(io.ins[i as usize].data).eq(Expr::konst(w, o as u64)))
@@ -656,8 +779,8 @@ fn output_link(m: &mut Module, o: u32, w: u32) -> Link {
     }
 }
 
-/// What the outputs say about each input: forwarding, granted, NACKed; and which words
-/// are heads.
+/// What the outputs say about each input: forwarding, NACKed; and which words are heads
+/// (whether a head is accepted, [`decide_heads`] says).
 fn input_state(m: &mut Module, inputs: &InputVectors, outputs: &[OutputState], p: u32) {
     m.assign(
         inputs.forwarding,
@@ -672,11 +795,6 @@ fn input_state(m: &mut Module, inputs: &InputVectors, outputs: &[OutputState], p
             inputs.all_ctl.into(),
         ]),
         "A control word on an input that is neither forwarding nor dropping starts a worm.",
-    );
-    m.assign(
-        inputs.accepted,
-        Expr::or_all(outputs.iter().map(|out| Expr::from(out.grant))),
-        "Granted by some output.",
     );
     m.assign(
         inputs.nacked,

@@ -20,7 +20,7 @@ pub(super) fn bit(signal: SignalId, i: u32) -> Expr {
 
 port_struct!(
     pub(super) struct OutputPorts {
-        clk, rst, req, fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl,
+        clk, rst, req: ?, available: ?, priority: ?, asked: ?, fault, nack, in_valid, in_ctl, in_data, grant, owner, out_valid, out_ctl,
         out_data,
     }
 );
@@ -54,12 +54,24 @@ pub(super) struct InputVectors {
     pub(super) nacked: SignalId,
 }
 
-/// What an output instance tells the input side: its grants, its owner, and the NACK from
-/// its receiver.
+/// What an output instance tells the input side: its grants, its owner, the NACK from
+/// its receiver, and with the per-input head decision what it offers.
 pub(super) struct OutputState {
     pub(super) grant: SignalId,
     pub(super) owner: SignalId,
     pub(super) nack: SignalId,
+    pub(super) offer: Option<Offer>,
+}
+
+/// Per-input head decision: an output's offer to the input side, which drives its grant.
+#[derive(Clone, Copy)]
+pub(super) struct Offer {
+    /// Free and not faulty: may take a new worm.
+    pub(super) available: SignalId,
+    /// The inputs its arbiter puts first.
+    pub(super) priority: SignalId,
+    /// Some head asks for it, granted or not.
+    pub(super) asked: SignalId,
 }
 
 /// What feeds the outputs: the crossbar's words (valid bits, type bits, data, input i at
@@ -68,7 +80,8 @@ pub(super) struct Crossbar {
     pub(super) valid: SignalId,
     pub(super) ctl: SignalId,
     pub(super) data: SignalId,
-    /// Output o's requests, bit i for input i, and the line that says what they are.
+    /// Output o's requests, bit i for input i, and the line that says what they are; none
+    /// with the per-input head decision, which grants in the input side.
     pub(super) requests: Vec<(Expr, String)>,
 }
 
@@ -134,13 +147,32 @@ pub(super) fn output_instance(
     o: u32,
 ) -> OutputState {
     let p = io.ins.len() as u32;
-    let req = m.internal(
-        &format!("req{o}"),
-        p,
-        &format!("bit i: the head on input i asks for output {o}"),
-    );
-    let (wants, doc) = &crossbar.requests[o as usize];
-    m.assign(req, wants.clone(), doc);
+    let req = crossbar.requests.get(o as usize).map(|(wants, doc)| {
+        let req = m.internal(
+            &format!("req{o}"),
+            p,
+            &format!("bit i: the head on input i asks for output {o}"),
+        );
+        m.assign(req, wants.clone(), doc);
+        req
+    });
+    let offer = req.is_none().then(|| Offer {
+        available: m.internal(
+            &format!("available{o}"),
+            1,
+            &format!("output {o} may take a new worm"),
+        ),
+        priority: m.internal(
+            &format!("priority{o}"),
+            p,
+            &format!("the inputs output {o}'s arbiter puts first"),
+        ),
+        asked: m.internal(
+            &format!("asked{o}"),
+            1,
+            &format!("some head asks for output {o}"),
+        ),
+    });
     let grant = m.internal(
         &format!("grant{o}"),
         p,
@@ -155,7 +187,10 @@ pub(super) fn output_instance(
     let connections = Connections::of(output)
         .bind(&op.clk, io.clocking.clock)
         .bind(&op.rst, io.clocking.reset)
-        .bind(&op.req, req)
+        .bind_opt(&op.req, req)
+        .bind_opt(&op.available, offer.map(|f| f.available))
+        .bind_opt(&op.priority, offer.map(|f| f.priority))
+        .bind_opt(&op.asked, offer.map(|f| f.asked))
         .bind(&op.fault, bit(io.fault, o))
         .bind(&op.nack, link.nack)
         .bind(&op.in_valid, crossbar.valid)
@@ -171,5 +206,6 @@ pub(super) fn output_instance(
         grant,
         owner,
         nack: link.nack,
+        offer,
     }
 }

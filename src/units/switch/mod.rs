@@ -16,7 +16,7 @@ use crate::fabric::switch::{
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::{Design, ResetStyle};
 use crate::rtl::network::switch::{
-    self as rtl_switch, SelfTimedFault, SwitchClocking, SwitchParams,
+    self as rtl_switch, HeadDecision, SelfTimedFault, SwitchClocking, SwitchParams,
 };
 use crate::sim::delays::Delays;
 use crate::sim::stream::StreamUnit;
@@ -43,6 +43,10 @@ pub struct Args {
     /// Which head wins an output that several ask for in one cycle.
     #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     pub arbiter: Arbiter,
+    /// Where the bufferless switch decides which heads win their outputs (docs/switch.md,
+    /// "Head decision"); --flow vct and saf decide per output [default: per-input].
+    #[arg(long, value_parser = choice::<HeadDecision>())]
+    pub head_decision: Option<HeadDecision>,
     /// What becomes of a worm whose output is taken (docs/flow-control.md).
     #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
     pub flow: Flow,
@@ -102,6 +106,11 @@ impl Switch {
                 "--flow vct and saf are built synchronous; the self-timed switch is the paper's, --flow nack",
             ));
         }
+        if args.flow != Flow::Nack && args.head_decision.is_some() {
+            return Err(input_error(
+                "--head-decision chooses for --flow nack; --flow vct and saf decide per output, at their buffers' heads",
+            ));
+        }
         let buffer_words = args.buffer_words.unwrap_or(DEFAULT_BUFFER_WORDS);
         let config = SwitchConfig::new(args.d, args.data_bits, args.arbiter)
             .and_then(|c| c.with_flow(args.flow, buffer_words))
@@ -109,6 +118,7 @@ impl Switch {
         Ok(Box::new(Switch(
             SwitchParams::new(config)
                 .with_clocking(args.clocking)
+                .with_head_decision(args.head_decision.unwrap_or_default())
                 .with_top(top.unwrap_or(rtl_switch::DEFAULT_TOP)),
         )))
     }
@@ -133,6 +143,9 @@ impl HardwareUnit for Switch {
         }
         if c.arbiter() != Arbiter::RoundRobin {
             words += " --arbiter fixed";
+        }
+        if p.head_decision != HeadDecision::PerInput && c.flow() == Flow::Nack {
+            words += &format!(" --head-decision {}", p.head_decision.name());
         }
         if c.flow() != Flow::Nack {
             words += &format!(" --flow {}", c.flow().name());

@@ -67,15 +67,14 @@ module kautz_network_router (
     wire gen_error;                              // route generator: the destination is not a node, or is this node
     wire take_route;                             // route i is taken this cycle (T_i): copied, next_route asserted
     reg  [4:0] tick;                             // cycles left until the next route may be taken (0: it may)
+    reg  tick_zero;                              // tick is 0 (registered with tick, so that no comparison precedes a route's taking)
     reg  [1:0] attempt;                          // routes taken for the message, i
     wire need_route;                             // a route is wanted this cycle
     wire due;                                    // T_i: a route is wanted and the timer has run out
     wire bad;                                    // the route generator has no route to give: refused
     wire start_send;                             // the head goes on the link next cycle (cycle S_i - 1 = max(T_i, t_last))
-    reg  [7:0] pos;                              // the index in the worm of the word on the link
     reg  [2:0] hop_count;                        // L of the current route
-    wire [7:0] eod_pos;                          // len - 1: the EOD's index
-    wire at_eod;                                 // the word on the link is the EOD
+    reg  at_eod;                                 // the word on the link is the EOD (registered: the word chosen last was)
     wire delivered;                              // verdict: delivered (V = E_i)
     wire failed;                                 // verdict: failed (V = x_d)
     wire refused;                                // verdict: refused (V = max(T_1, t_last))
@@ -85,14 +84,17 @@ module kautz_network_router (
     reg  [1:0] prev;                             // the last letter of the node the next hop leaves from
     reg  [5:0] srcw;                             // the source word, shifted one letter per source word sent
     wire [9:0] route_in;                         // the route of the head sent next: the generator's when taken now, else the copy
-    wire [7:0] next;                             // the index of the word after the one on the link
-    wire is_hop;                                 // the next word is a route byte (1..L-1)
-    wire is_zero;                                // the next word is the destination's 0 (L)
-    wire is_src;                                 // the next word is a source letter, if not before
-    wire is_len;                                 // the next word is n
-    wire is_data;                                // the next word is a data byte, if not before
-    wire [7:0] padded;                           // 3(L+1) - 2: the EOD's index in the shortest worm that hears every NACK
-    wire [7:0] unpadded;                         // L+k+n+3: the EOD's index without padding
+    reg  [8:0] rel;                              // the next word's index less L (two's complement): where in the worm it is
+    reg  is_hop;                                 // the next word is a route byte (1..L-1)
+    reg  is_zero;                                // the next word is the destination's 0 (L)
+    reg  is_src;                                 // the next word is a source letter (L+1..L+k)
+    reg  is_len;                                 // the next word is n (L+k+1)
+    reg  is_data;                                // the next word is a data byte (L+k+2..L+k+n+1)
+    reg  is_eod;                                 // the next word is the EOD
+    reg  [7:0] data_end;                         // n + k + 1: the next word is a data byte up to rel n+k+1
+    wire [7:0] padded;                           // 2L: the EOD's rel less one in the shortest worm that hears every NACK
+    wire [7:0] unpadded;                         // k+n+2: the EOD's rel less one without padding
+    reg  [7:0] eod_rel;                          // the EOD's rel less one: max(L+k+n+4, 3(L+1)-1) - 1 - L - 1
     wire more_words;                             // the attempt goes on: a word follows the one on the link
     wire [7:0] word;                             // the data of the next word
     reg  [3:0] byte_index;                       // the index of the next data byte to be sent
@@ -176,7 +178,7 @@ module kautz_network_router (
     assign need_route = ((phase == P_ROUTE) | (((phase == P_SEND) & net_nack) & (attempt != 2'd2)));
 
     // T_(i+1) = max(T_i + B, x_i).
-    assign due = (need_route & (tick == 5'd0));
+    assign due = (need_route & tick_zero);
 
     // An invalid destination (error), or a broken contract: no valid route at T_i.
     assign bad = ((gen_error | (~gen_valid)) | gen_done);
@@ -186,9 +188,6 @@ module kautz_network_router (
 
     // A route taken after the last byte, or the last byte after the route.
     assign start_send = (((take_route & (~still_loading)) | (((phase == P_READY) & tx_last) & take)) & (~over));
-
-    // The EOD is on the link.
-    assign at_eod = (pos == eod_pos);
 
     // The EOD sent without a NACK.
     assign delivered = (((phase == P_SEND) & (~net_nack)) & at_eod);
@@ -220,7 +219,13 @@ module kautz_network_router (
     // B cycles from init (the first byte) or next_route (a route taken) to the next route, then 0 until it is wanted.
     always @(posedge clk) begin
         if (rst) tick <= 5'd0;
-        else tick <= (first ? 5'd15 : (take_route ? 5'd15 : ((tick == 5'd0) ? tick : (tick - 5'd1))));
+        else tick <= (first ? 5'd15 : (take_route ? 5'd15 : (tick_zero ? tick : (tick - 5'd1))));
+    end
+
+    // tick = 0 next cycle.
+    always @(posedge clk) begin
+        if (rst) tick_zero <= 1'b1;
+        else tick_zero <= (((~first) & (~take_route)) & (tick_zero | (tick == 5'd1)));
     end
 
     // Counts the routes taken.
@@ -250,35 +255,74 @@ module kautz_network_router (
     // At T_i the generator's route, in cycle t_last the one taken at T_1.
     assign route_in = (take_route ? gen_route : hops);
 
-    // One word per cycle.
-    assign next = (pos + 8'd1);
-
-    // Words 1 .. L-1.
-    assign is_hop = (next < {5'd0, hop_count});
-
-    // Word L.
-    assign is_zero = (next == {5'd0, hop_count});
-
-    // Words L+1 .. L+k.
-    assign is_src = (next < ({5'd0, hop_count} + 8'd4));
-
-    // Word L+k+1.
-    assign is_len = (next == ({5'd0, hop_count} + 8'd4));
-
-    // Words L+k+2 .. L+k+n+1.
-    assign is_data = (next < (({5'd0, hop_count} + 8'd5) + count));
+    // Rel of the word after the last data byte, less one (compared with rel before its step).
+    always @(posedge clk) begin
+        if (rst) data_end <= 8'd0;
+        else data_end <= (count + 8'd4);
+    end
 
     // len >= 3(L+1) - 1.
-    assign padded = ((({5'd0, hop_count} + {5'd0, hop_count}) + {5'd0, hop_count}) + 8'd1);
+    assign padded = ({5'd0, hop_count} + {5'd0, hop_count});
 
     // len >= L+k+n+4.
-    assign unpadded = (({5'd0, hop_count} + 8'd6) + count);
+    assign unpadded = (count + 8'd5);
 
-    // len - 1 = max(L+k+n+4, 3(L+1)-1) - 1.
-    assign eod_pos = ((unpadded < padded) ? padded : unpadded);
+    // The next word is the EOD when rel steps from this value.
+    always @(posedge clk) begin
+        if (rst) eod_rel <= 8'd0;
+        else eod_rel <= ((unpadded < padded) ? padded : unpadded);
+    end
 
     // Sending, no NACK, not at the EOD.
     assign more_words = (((phase == P_SEND) & (~net_nack)) & (~at_eod));
+
+    // 1 - L with the head (word 1), one up per word.
+    always @(posedge clk) begin
+        if (rst) rel <= 9'd0;
+        else rel <= (start_send ? (take_route ? (9'd1 - {6'd0, gen_len}) : (9'd1 - {6'd0, hop_count})) : (more_words ? (rel + 9'd1) : rel));
+    end
+
+    // Rel + 1 < 0: words 1 .. L-1.
+    always @(posedge clk) begin
+        if (rst) is_hop <= 1'b0;
+        else is_hop <= (start_send ? (~(take_route ? (gen_len == 3'd1) : (hop_count == 3'd1))) : (more_words ? (rel[8] & (rel != 9'd511)) : is_hop));
+    end
+
+    // Rel + 1 = 0: word L.
+    always @(posedge clk) begin
+        if (rst) is_zero <= 1'b0;
+        else is_zero <= (start_send ? (take_route ? (gen_len == 3'd1) : (hop_count == 3'd1)) : (more_words ? (rel == 9'd511) : is_zero));
+    end
+
+    // Rel + 1 in 1..k: words L+1 .. L+k.
+    always @(posedge clk) begin
+        if (rst) is_src <= 1'b0;
+        else is_src <= (start_send ? 1'b0 : (more_words ? (rel < 9'd3) : is_src));
+    end
+
+    // Rel + 1 = k+1: word L+k+1.
+    always @(posedge clk) begin
+        if (rst) is_len <= 1'b0;
+        else is_len <= (start_send ? 1'b0 : (more_words ? (rel == 9'd3) : is_len));
+    end
+
+    // Rel + 1 in k+2 .. k+n+1: words L+k+2 .. L+k+n+1.
+    always @(posedge clk) begin
+        if (rst) is_data <= 1'b0;
+        else is_data <= (start_send ? 1'b0 : (more_words ? ((~(rel < 9'd4)) & (rel < {1'b0, data_end})) : is_data));
+    end
+
+    // Rel + 1 at the EOD's.
+    always @(posedge clk) begin
+        if (rst) is_eod <= 1'b0;
+        else is_eod <= (start_send ? 1'b0 : (more_words ? (rel == {1'b0, eod_rel}) : is_eod));
+    end
+
+    // The word chosen last was the EOD.
+    always @(posedge clk) begin
+        if (rst) at_eod <= 1'b0;
+        else at_eod <= (start_send ? 1'b0 : (more_words ? is_eod : at_eod));
+    end
 
     // Route bytes (the port of the next hop at the node reached), 0, the source word, n, the bytes, padding and the EOD's 0.
     assign word = (is_hop ? ({6'd0, hops[9:8]} + {7'd0, (hops[9:8] < prev)}) : (is_zero ? 8'd0 : (is_src ? {6'd0, srcw[5:4]} : (is_len ? count : (is_data ? read_data : 8'd0)))));
@@ -292,19 +336,13 @@ module kautz_network_router (
     // The head and the EOD are control words.
     always @(posedge clk) begin
         if (rst) net_ctl <= 1'b0;
-        else net_ctl <= (start_send | (more_words & (next == eod_pos)));
+        else net_ctl <= (start_send | (more_words & is_eod));
     end
 
     // The head: the port of z1 here; then the worm's words; 0 when idle.
     always @(posedge clk) begin
         if (rst) net_data <= 8'd0;
         else net_data <= (start_send ? ({6'd0, route_in[9:8]} + {7'd0, (route_in[9:8] < node[1:0])}) : (more_words ? word : 8'd0));
-    end
-
-    // 0 with the head, one up per word.
-    always @(posedge clk) begin
-        if (rst) pos <= 8'd0;
-        else pos <= (start_send ? 8'd0 : (more_words ? next : pos));
     end
 
     // The route copied at T_i; past z1 with the head, one hop further per route byte.
@@ -328,11 +366,11 @@ module kautz_network_router (
     // This node's word with the head, one letter further per source word.
     always @(posedge clk) begin
         if (rst) srcw <= 6'd0;
-        else srcw <= (start_send ? node : ((((more_words & (~is_hop)) & (~is_zero)) & is_src) ? {srcw[3:0], 2'd0} : srcw));
+        else srcw <= (start_send ? node : ((more_words & is_src) ? {srcw[3:0], 2'd0} : srcw));
     end
 
     // The next word is a data byte.
-    assign data_word = (((more_words & (~is_src)) & (~is_len)) & is_data);
+    assign data_word = (more_words & is_data);
 
     // 0 with the head, one up per data byte sent.
     always @(posedge clk) begin

@@ -48,15 +48,26 @@ module kautz_network_switch (
     wire [2:0] head;                             // bit i: the word on input i is a head
     wire [2:0] accepted;                         // bit i: input i's head is granted an output
     wire [2:0] nacked;                           // bit i: the output that input i holds is NACKed this cycle
-    wire [2:0] req0;                             // bit i: the head on input i asks for output 0
+    wire available0;                             // output 0 may take a new worm
+    wire [2:0] priority0;                        // the inputs output 0's arbiter puts first
+    wire asked0;                                 // some head asks for output 0
     wire [2:0] grant0;                           // bit i: output 0 is granted to input i this cycle
     wire [2:0] owner0;                           // bit i: input i holds output 0
-    wire [2:0] req1;                             // bit i: the head on input i asks for output 1
+    wire available1;                             // output 1 may take a new worm
+    wire [2:0] priority1;                        // the inputs output 1's arbiter puts first
+    wire asked1;                                 // some head asks for output 1
     wire [2:0] grant1;                           // bit i: output 1 is granted to input i this cycle
     wire [2:0] owner1;                           // bit i: input i holds output 1
-    wire [2:0] req2;                             // bit i: the head on input i asks for output 2
+    wire available2;                             // output 2 may take a new worm
+    wire [2:0] priority2;                        // the inputs output 2's arbiter puts first
+    wire asked2;                                 // some head asks for output 2
     wire [2:0] grant2;                           // bit i: output 2 is granted to input i this cycle
     wire [2:0] owner2;                           // bit i: input i holds output 2
+    wire [2:0] routed;                           // bit i: input i has a head whose route byte may name an output (its high bits are zero)
+    wire [2:0] offered;                          // bit i: the output input i's head asks for is available
+    wire beaten0;                                // another head asks for input 0's output and comes first in its arbiter
+    wire beaten1;                                // another head asks for input 1's output and comes first in its arbiter
+    wire beaten2;                                // another head asks for input 2's output and comes first in its arbiter
     reg  [2:0] nack_all;                         // bit i: NACK to input i's sender next cycle
 
     // The inputs' valid bits side by side.
@@ -68,19 +79,18 @@ module kautz_network_switch (
     // The inputs' data side by side.
     assign all_data = {in2_data, in1_data, in0_data};
 
-    // Heads whose route byte is 0.
-    assign req0 = {(head[2] & (in2_data == 8'd0)), (head[1] & (in1_data == 8'd0)), (head[0] & (in0_data == 8'd0))};
-
     // Output 0.
     kautz_network_switch_output output0 (
         .clk(clk),
         .rst(rst),
-        .req(req0),
+        .available(available0),
+        .priority_i(priority0),
         .fault(fault[0]),
         .nack(out0_nack),
         .in_valid(all_valid),
         .in_ctl(all_ctl),
         .in_data(all_data),
+        .asked(asked0),
         .grant(grant0),
         .owner(owner0),
         .out_valid(out0_valid),
@@ -88,19 +98,18 @@ module kautz_network_switch (
         .out_data(out0_data)
     );
 
-    // Heads whose route byte is 1.
-    assign req1 = {(head[2] & (in2_data == 8'd1)), (head[1] & (in1_data == 8'd1)), (head[0] & (in0_data == 8'd1))};
-
     // Output 1.
     kautz_network_switch_output output1 (
         .clk(clk),
         .rst(rst),
-        .req(req1),
+        .available(available1),
+        .priority_i(priority1),
         .fault(fault[1]),
         .nack(out1_nack),
         .in_valid(all_valid),
         .in_ctl(all_ctl),
         .in_data(all_data),
+        .asked(asked1),
         .grant(grant1),
         .owner(owner1),
         .out_valid(out1_valid),
@@ -108,19 +117,18 @@ module kautz_network_switch (
         .out_data(out1_data)
     );
 
-    // Heads whose route byte is 2.
-    assign req2 = {(head[2] & (in2_data == 8'd2)), (head[1] & (in1_data == 8'd2)), (head[0] & (in0_data == 8'd2))};
-
     // Output 2.
     kautz_network_switch_output output2 (
         .clk(clk),
         .rst(rst),
-        .req(req2),
+        .available(available2),
+        .priority_i(priority2),
         .fault(fault[2]),
         .nack(out2_nack),
         .in_valid(all_valid),
         .in_ctl(all_ctl),
         .in_data(all_data),
+        .asked(asked2),
         .grant(grant2),
         .owner(owner2),
         .out_valid(out2_valid),
@@ -128,14 +136,47 @@ module kautz_network_switch (
         .out_data(out2_data)
     );
 
+    // A head with a route byte below 2^b: its low b bits name the output it asks for.
+    assign routed = {(head[2] & (in2_data[7:2] == 6'd0)), (head[1] & (in1_data[7:2] == 6'd0)), (head[0] & (in0_data[7:2] == 6'd0))};
+
+    // Some head asks for output 0.
+    assign asked0 = (((routed[0] & (in0_data[1:0] == 2'd0)) | (routed[1] & (in1_data[1:0] == 2'd0))) | (routed[2] & (in2_data[1:0] == 2'd0)));
+
+    // Some head asks for output 1.
+    assign asked1 = (((routed[0] & (in0_data[1:0] == 2'd1)) | (routed[1] & (in1_data[1:0] == 2'd1))) | (routed[2] & (in2_data[1:0] == 2'd1)));
+
+    // Some head asks for output 2.
+    assign asked2 = (((routed[0] & (in0_data[1:0] == 2'd2)) | (routed[1] & (in1_data[1:0] == 2'd2))) | (routed[2] & (in2_data[1:0] == 2'd2)));
+
+    // The head asks for an output that is free and not faulty.
+    assign offered = {(routed[2] & ((((in2_data[1:0] == 2'd0) & available0) | ((in2_data[1:0] == 2'd1) & available1)) | ((in2_data[1:0] == 2'd2) & available2))), (routed[1] & ((((in1_data[1:0] == 2'd0) & available0) | ((in1_data[1:0] == 2'd1) & available1)) | ((in1_data[1:0] == 2'd2) & available2))), (routed[0] & ((((in0_data[1:0] == 2'd0) & available0) | ((in0_data[1:0] == 2'd1) & available1)) | ((in0_data[1:0] == 2'd2) & available2)))};
+
+    // A rival for the same output that the output's arbiter puts before this input.
+    assign beaten0 = (((routed[1] & (in1_data[1:0] == in0_data[1:0])) & ((((in0_data[1:0] == 2'd0) & (priority0[1] & (~priority0[0]))) | ((in0_data[1:0] == 2'd1) & (priority1[1] & (~priority1[0])))) | ((in0_data[1:0] == 2'd2) & (priority2[1] & (~priority2[0]))))) | ((routed[2] & (in2_data[1:0] == in0_data[1:0])) & ((((in0_data[1:0] == 2'd0) & (priority0[2] & (~priority0[0]))) | ((in0_data[1:0] == 2'd1) & (priority1[2] & (~priority1[0])))) | ((in0_data[1:0] == 2'd2) & (priority2[2] & (~priority2[0]))))));
+
+    // A rival for the same output that the output's arbiter puts before this input.
+    assign beaten1 = (((routed[0] & (in0_data[1:0] == in1_data[1:0])) & ((((in1_data[1:0] == 2'd0) & (priority0[0] | (~priority0[1]))) | ((in1_data[1:0] == 2'd1) & (priority1[0] | (~priority1[1])))) | ((in1_data[1:0] == 2'd2) & (priority2[0] | (~priority2[1]))))) | ((routed[2] & (in2_data[1:0] == in1_data[1:0])) & ((((in1_data[1:0] == 2'd0) & (priority0[2] & (~priority0[1]))) | ((in1_data[1:0] == 2'd1) & (priority1[2] & (~priority1[1])))) | ((in1_data[1:0] == 2'd2) & (priority2[2] & (~priority2[1]))))));
+
+    // A rival for the same output that the output's arbiter puts before this input.
+    assign beaten2 = (((routed[0] & (in0_data[1:0] == in2_data[1:0])) & ((((in2_data[1:0] == 2'd0) & (priority0[0] | (~priority0[2]))) | ((in2_data[1:0] == 2'd1) & (priority1[0] | (~priority1[2])))) | ((in2_data[1:0] == 2'd2) & (priority2[0] | (~priority2[2]))))) | ((routed[1] & (in1_data[1:0] == in2_data[1:0])) & ((((in2_data[1:0] == 2'd0) & (priority0[1] | (~priority0[2]))) | ((in2_data[1:0] == 2'd1) & (priority1[1] | (~priority1[2])))) | ((in2_data[1:0] == 2'd2) & (priority2[1] | (~priority2[2]))))));
+
+    // Accepted: its output is available and no rival comes first there.
+    assign accepted = (offered & (~{beaten2, beaten1, beaten0}));
+
+    // Output 0 goes to the accepted head that asks for it.
+    assign grant0 = {((in2_data[1:0] == 2'd0) & accepted[2]), ((in1_data[1:0] == 2'd0) & accepted[1]), ((in0_data[1:0] == 2'd0) & accepted[0])};
+
+    // Output 1 goes to the accepted head that asks for it.
+    assign grant1 = {((in2_data[1:0] == 2'd1) & accepted[2]), ((in1_data[1:0] == 2'd1) & accepted[1]), ((in0_data[1:0] == 2'd1) & accepted[0])};
+
+    // Output 2 goes to the accepted head that asks for it.
+    assign grant2 = {((in2_data[1:0] == 2'd2) & accepted[2]), ((in1_data[1:0] == 2'd2) & accepted[1]), ((in0_data[1:0] == 2'd2) & accepted[0])};
+
     // An input forwards while it owns an output.
     assign forwarding = ((owner0 | owner1) | owner2);
 
     // A control word on an input that is neither forwarding nor dropping starts a worm.
     assign head = (((~busy) & all_valid) & all_ctl);
-
-    // Granted by some output.
-    assign accepted = ((grant0 | grant1) | grant2);
 
     // A NACK on an output reaches the input that holds it.
     assign nacked = (((out0_nack ? owner0 : 3'd0) | (out1_nack ? owner1 : 3'd0)) | (out2_nack ? owner2 : 3'd0));

@@ -72,15 +72,14 @@ architecture rtl of kautz_network_router is
     signal gen_error : std_logic;                        -- route generator: the destination is not a node, or is this node
     signal take_route : std_logic;                       -- route i is taken this cycle (T_i): copied, next_route asserted
     signal tick : std_logic_vector(4 downto 0);          -- cycles left until the next route may be taken (0: it may)
+    signal tick_zero : std_logic;                        -- tick is 0 (registered with tick, so that no comparison precedes a route's taking)
     signal attempt : std_logic_vector(1 downto 0);       -- routes taken for the message, i
     signal need_route : std_logic;                       -- a route is wanted this cycle
     signal due : std_logic;                              -- T_i: a route is wanted and the timer has run out
     signal bad : std_logic;                              -- the route generator has no route to give: refused
     signal start_send : std_logic;                       -- the head goes on the link next cycle (cycle S_i - 1 = max(T_i, t_last))
-    signal pos : std_logic_vector(7 downto 0);           -- the index in the worm of the word on the link
     signal hop_count : std_logic_vector(2 downto 0);     -- L of the current route
-    signal eod_pos : std_logic_vector(7 downto 0);       -- len - 1: the EOD's index
-    signal at_eod : std_logic;                           -- the word on the link is the EOD
+    signal at_eod : std_logic;                           -- the word on the link is the EOD (registered: the word chosen last was)
     signal delivered : std_logic;                        -- verdict: delivered (V = E_i)
     signal failed : std_logic;                           -- verdict: failed (V = x_d)
     signal refused : std_logic;                          -- verdict: refused (V = max(T_1, t_last))
@@ -90,14 +89,17 @@ architecture rtl of kautz_network_router is
     signal prev : std_logic_vector(1 downto 0);          -- the last letter of the node the next hop leaves from
     signal srcw : std_logic_vector(5 downto 0);          -- the source word, shifted one letter per source word sent
     signal route_in : std_logic_vector(9 downto 0);      -- the route of the head sent next: the generator's when taken now, else the copy
-    signal next_i : std_logic_vector(7 downto 0);        -- the index of the word after the one on the link
+    signal rel : std_logic_vector(8 downto 0);           -- the next word's index less L (two's complement): where in the worm it is
     signal is_hop : std_logic;                           -- the next word is a route byte (1..L-1)
     signal is_zero : std_logic;                          -- the next word is the destination's 0 (L)
-    signal is_src : std_logic;                           -- the next word is a source letter, if not before
-    signal is_len : std_logic;                           -- the next word is n
-    signal is_data : std_logic;                          -- the next word is a data byte, if not before
-    signal padded : std_logic_vector(7 downto 0);        -- 3(L+1) - 2: the EOD's index in the shortest worm that hears every NACK
-    signal unpadded : std_logic_vector(7 downto 0);      -- L+k+n+3: the EOD's index without padding
+    signal is_src : std_logic;                           -- the next word is a source letter (L+1..L+k)
+    signal is_len : std_logic;                           -- the next word is n (L+k+1)
+    signal is_data : std_logic;                          -- the next word is a data byte (L+k+2..L+k+n+1)
+    signal is_eod : std_logic;                           -- the next word is the EOD
+    signal data_end : std_logic_vector(7 downto 0);      -- n + k + 1: the next word is a data byte up to rel n+k+1
+    signal padded : std_logic_vector(7 downto 0);        -- 2L: the EOD's rel less one in the shortest worm that hears every NACK
+    signal unpadded : std_logic_vector(7 downto 0);      -- k+n+2: the EOD's rel less one without padding
+    signal eod_rel : std_logic_vector(7 downto 0);       -- the EOD's rel less one: max(L+k+n+4, 3(L+1)-1) - 1 - L - 1
     signal more_words : std_logic;                       -- the attempt goes on: a word follows the one on the link
     signal word : std_logic_vector(7 downto 0);          -- the data of the next word
     signal byte_index : std_logic_vector(3 downto 0);    -- the index of the next data byte to be sent
@@ -203,7 +205,7 @@ begin
     need_route <= (kg_eq(phase, P_ROUTE) or ((kg_eq(phase, P_SEND) and net_nack) and kg_ne(attempt, "10")));
 
     -- T_(i+1) = max(T_i + B, x_i).
-    due <= (need_route and kg_eq(tick, "00000"));
+    due <= (need_route and tick_zero);
 
     -- An invalid destination (error), or a broken contract: no valid route at T_i.
     bad <= ((gen_error or (not gen_valid)) or gen_done);
@@ -213,9 +215,6 @@ begin
 
     -- A route taken after the last byte, or the last byte after the route.
     start_send <= (((take_route and (not still_loading)) or ((kg_eq(phase, P_READY) and tx_last) and take)) and (not over));
-
-    -- The EOD is on the link.
-    at_eod <= kg_eq(pos, eod_pos);
 
     -- The EOD sent without a NACK.
     delivered <= ((kg_eq(phase, P_SEND) and (not net_nack)) and at_eod);
@@ -269,10 +268,22 @@ begin
             if rst = '1' then
                 tick <= "00000";
             else
-                tick <= kg_mux(first, "01111", kg_mux(take_route, "01111", kg_mux(kg_eq(tick, "00000"), tick, std_logic_vector(unsigned(tick) - unsigned'("00001")))));
+                tick <= kg_mux(first, "01111", kg_mux(take_route, "01111", kg_mux(tick_zero, tick, std_logic_vector(unsigned(tick) - unsigned'("00001")))));
             end if;
         end if;
     end process tick_reg;
+
+    -- tick = 0 next cycle.
+    tick_zero_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                tick_zero <= '1';
+            else
+                tick_zero <= (((not first) and (not take_route)) and (tick_zero or kg_eq(tick, "00001")));
+            end if;
+        end if;
+    end process tick_zero_reg;
 
     -- Counts the routes taken.
     attempt_reg : process (clk) is
@@ -326,36 +337,134 @@ begin
     route_in <= gen_route when take_route = '1' else
         hops;
 
-    -- One word per cycle.
-    next_i <= std_logic_vector(unsigned(pos) + unsigned'("00000001"));
-
-    -- Words 1 .. L-1.
-    is_hop <= kg_lt(next_i, std_logic_vector'("00000" & hop_count));
-
-    -- Word L.
-    is_zero <= kg_eq(next_i, std_logic_vector'("00000" & hop_count));
-
-    -- Words L+1 .. L+k.
-    is_src <= kg_lt(next_i, std_logic_vector(unsigned(std_logic_vector'("00000" & hop_count)) + unsigned'("00000100")));
-
-    -- Word L+k+1.
-    is_len <= kg_eq(next_i, std_logic_vector(unsigned(std_logic_vector'("00000" & hop_count)) + unsigned'("00000100")));
-
-    -- Words L+k+2 .. L+k+n+1.
-    is_data <= kg_lt(next_i, std_logic_vector(unsigned(std_logic_vector(unsigned(std_logic_vector'("00000" & hop_count)) + unsigned'("00000101"))) + unsigned(count)));
+    -- Rel of the word after the last data byte, less one (compared with rel before its step).
+    data_end_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                data_end <= "00000000";
+            else
+                data_end <= std_logic_vector(unsigned(count) + unsigned'("00000100"));
+            end if;
+        end if;
+    end process data_end_reg;
 
     -- len >= 3(L+1) - 1.
-    padded <= std_logic_vector(unsigned(std_logic_vector(unsigned(std_logic_vector(unsigned(std_logic_vector'("00000" & hop_count)) + unsigned(std_logic_vector'("00000" & hop_count)))) + unsigned(std_logic_vector'("00000" & hop_count)))) + unsigned'("00000001"));
+    padded <= std_logic_vector(unsigned(std_logic_vector'("00000" & hop_count)) + unsigned(std_logic_vector'("00000" & hop_count)));
 
     -- len >= L+k+n+4.
-    unpadded <= std_logic_vector(unsigned(std_logic_vector(unsigned(std_logic_vector'("00000" & hop_count)) + unsigned'("00000110"))) + unsigned(count));
+    unpadded <= std_logic_vector(unsigned(count) + unsigned'("00000101"));
 
-    -- len - 1 = max(L+k+n+4, 3(L+1)-1) - 1.
-    eod_pos <= padded when kg_lt(unpadded, padded) = '1' else
-        unpadded;
+    -- The next word is the EOD when rel steps from this value.
+    eod_rel_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                eod_rel <= "00000000";
+            else
+                eod_rel <= kg_mux(kg_lt(unpadded, padded), padded, unpadded);
+            end if;
+        end if;
+    end process eod_rel_reg;
 
     -- Sending, no NACK, not at the EOD.
     more_words <= ((kg_eq(phase, P_SEND) and (not net_nack)) and (not at_eod));
+
+    -- 1 - L with the head (word 1), one up per word.
+    rel_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                rel <= "000000000";
+            else
+                rel <= kg_mux(start_send, kg_mux(take_route, std_logic_vector(unsigned'("000000001") - unsigned(std_logic_vector'("000000" & gen_len))), std_logic_vector(unsigned'("000000001") - unsigned(std_logic_vector'("000000" & hop_count)))), kg_mux(more_words, std_logic_vector(unsigned(rel) + unsigned'("000000001")), rel));
+            end if;
+        end if;
+    end process rel_reg;
+
+    -- Rel + 1 < 0: words 1 .. L-1.
+    is_hop_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                is_hop <= '0';
+            else
+                is_hop <= kg_mux(start_send, (not kg_mux(take_route, kg_eq(gen_len, "001"), kg_eq(hop_count, "001"))), kg_mux(more_words, (rel(8) and kg_ne(rel, "111111111")), is_hop));
+            end if;
+        end if;
+    end process is_hop_reg;
+
+    -- Rel + 1 = 0: word L.
+    is_zero_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                is_zero <= '0';
+            else
+                is_zero <= kg_mux(start_send, kg_mux(take_route, kg_eq(gen_len, "001"), kg_eq(hop_count, "001")), kg_mux(more_words, kg_eq(rel, "111111111"), is_zero));
+            end if;
+        end if;
+    end process is_zero_reg;
+
+    -- Rel + 1 in 1..k: words L+1 .. L+k.
+    is_src_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                is_src <= '0';
+            else
+                is_src <= kg_mux(start_send, '0', kg_mux(more_words, kg_lt(rel, "000000011"), is_src));
+            end if;
+        end if;
+    end process is_src_reg;
+
+    -- Rel + 1 = k+1: word L+k+1.
+    is_len_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                is_len <= '0';
+            else
+                is_len <= kg_mux(start_send, '0', kg_mux(more_words, kg_eq(rel, "000000011"), is_len));
+            end if;
+        end if;
+    end process is_len_reg;
+
+    -- Rel + 1 in k+2 .. k+n+1: words L+k+2 .. L+k+n+1.
+    is_data_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                is_data <= '0';
+            else
+                is_data <= kg_mux(start_send, '0', kg_mux(more_words, ((not kg_lt(rel, "000000100")) and kg_lt(rel, std_logic_vector'('0' & data_end))), is_data));
+            end if;
+        end if;
+    end process is_data_reg;
+
+    -- Rel + 1 at the EOD's.
+    is_eod_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                is_eod <= '0';
+            else
+                is_eod <= kg_mux(start_send, '0', kg_mux(more_words, kg_eq(rel, std_logic_vector'('0' & eod_rel)), is_eod));
+            end if;
+        end if;
+    end process is_eod_reg;
+
+    -- The word chosen last was the EOD.
+    at_eod_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                at_eod <= '0';
+            else
+                at_eod <= kg_mux(start_send, '0', kg_mux(more_words, is_eod, at_eod));
+            end if;
+        end if;
+    end process at_eod_reg;
 
     -- Route bytes (the port of the next hop at the node reached), 0, the source word, n, the bytes, padding and the EOD's 0.
     word <= std_logic_vector(unsigned(std_logic_vector'("000000" & hops(9 downto 8))) + unsigned(std_logic_vector'("0000000" & kg_lt(hops(9 downto 8), prev)))) when is_hop = '1' else
@@ -384,7 +493,7 @@ begin
             if rst = '1' then
                 net_ctl <= '0';
             else
-                net_ctl <= (start_send or (more_words and kg_eq(next_i, eod_pos)));
+                net_ctl <= (start_send or (more_words and is_eod));
             end if;
         end if;
     end process net_ctl_reg;
@@ -400,18 +509,6 @@ begin
             end if;
         end if;
     end process net_data_reg;
-
-    -- 0 with the head, one up per word.
-    pos_reg : process (clk) is
-    begin
-        if rising_edge(clk) then
-            if rst = '1' then
-                pos <= "00000000";
-            else
-                pos <= kg_mux(start_send, "00000000", kg_mux(more_words, next_i, pos));
-            end if;
-        end if;
-    end process pos_reg;
 
     -- The route copied at T_i; past z1 with the head, one hop further per route byte.
     hops_reg : process (clk) is
@@ -456,13 +553,13 @@ begin
             if rst = '1' then
                 srcw <= "000000";
             else
-                srcw <= kg_mux(start_send, node, kg_mux((((more_words and (not is_hop)) and (not is_zero)) and is_src), std_logic_vector'(srcw(3 downto 0) & "00"), srcw));
+                srcw <= kg_mux(start_send, node, kg_mux((more_words and is_src), std_logic_vector'(srcw(3 downto 0) & "00"), srcw));
             end if;
         end if;
     end process srcw_reg;
 
     -- The next word is a data byte.
-    data_word <= (((more_words and (not is_src)) and (not is_len)) and is_data);
+    data_word <= (more_words and is_data);
 
     -- 0 with the head, one up per data byte sent.
     byte_index_reg : process (clk) is

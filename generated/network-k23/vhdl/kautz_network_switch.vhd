@@ -54,15 +54,26 @@ architecture rtl of kautz_network_switch is
     signal head : std_logic_vector(2 downto 0);          -- bit i: the word on input i is a head
     signal accepted : std_logic_vector(2 downto 0);      -- bit i: input i's head is granted an output
     signal nacked : std_logic_vector(2 downto 0);        -- bit i: the output that input i holds is NACKed this cycle
-    signal req0 : std_logic_vector(2 downto 0);          -- bit i: the head on input i asks for output 0
+    signal available0 : std_logic;                       -- output 0 may take a new worm
+    signal priority0 : std_logic_vector(2 downto 0);     -- the inputs output 0's arbiter puts first
+    signal asked0 : std_logic;                           -- some head asks for output 0
     signal grant0 : std_logic_vector(2 downto 0);        -- bit i: output 0 is granted to input i this cycle
     signal owner0 : std_logic_vector(2 downto 0);        -- bit i: input i holds output 0
-    signal req1 : std_logic_vector(2 downto 0);          -- bit i: the head on input i asks for output 1
+    signal available1 : std_logic;                       -- output 1 may take a new worm
+    signal priority1 : std_logic_vector(2 downto 0);     -- the inputs output 1's arbiter puts first
+    signal asked1 : std_logic;                           -- some head asks for output 1
     signal grant1 : std_logic_vector(2 downto 0);        -- bit i: output 1 is granted to input i this cycle
     signal owner1 : std_logic_vector(2 downto 0);        -- bit i: input i holds output 1
-    signal req2 : std_logic_vector(2 downto 0);          -- bit i: the head on input i asks for output 2
+    signal available2 : std_logic;                       -- output 2 may take a new worm
+    signal priority2 : std_logic_vector(2 downto 0);     -- the inputs output 2's arbiter puts first
+    signal asked2 : std_logic;                           -- some head asks for output 2
     signal grant2 : std_logic_vector(2 downto 0);        -- bit i: output 2 is granted to input i this cycle
     signal owner2 : std_logic_vector(2 downto 0);        -- bit i: input i holds output 2
+    signal routed : std_logic_vector(2 downto 0);        -- bit i: input i has a head whose route byte may name an output (its high bits are zero)
+    signal offered : std_logic_vector(2 downto 0);       -- bit i: the output input i's head asks for is available
+    signal beaten0 : std_logic;                          -- another head asks for input 0's output and comes first in its arbiter
+    signal beaten1 : std_logic;                          -- another head asks for input 1's output and comes first in its arbiter
+    signal beaten2 : std_logic;                          -- another head asks for input 2's output and comes first in its arbiter
     signal nack_all : std_logic_vector(2 downto 0);      -- bit i: NACK to input i's sender next cycle
 begin
 
@@ -75,20 +86,19 @@ begin
     -- The inputs' data side by side.
     all_data <= std_logic_vector'(in2_data & in1_data & in0_data);
 
-    -- Heads whose route byte is 0.
-    req0 <= std_logic_vector'((head(2) and kg_eq(in2_data, "00000000")) & (head(1) and kg_eq(in1_data, "00000000")) & (head(0) and kg_eq(in0_data, "00000000")));
-
     -- Output 0.
     output0 : entity work.kautz_network_switch_output
         port map (
             clk => clk,
             rst => rst,
-            req => req0,
+            available => available0,
+            priority => priority0,
             fault => fault(0),
             nack => out0_nack,
             in_valid => all_valid,
             in_ctl => all_ctl,
             in_data => all_data,
+            asked => asked0,
             grant => grant0,
             owner => owner0,
             out_valid => out0_valid,
@@ -96,20 +106,19 @@ begin
             out_data => out0_data
         );
 
-    -- Heads whose route byte is 1.
-    req1 <= std_logic_vector'((head(2) and kg_eq(in2_data, "00000001")) & (head(1) and kg_eq(in1_data, "00000001")) & (head(0) and kg_eq(in0_data, "00000001")));
-
     -- Output 1.
     output1 : entity work.kautz_network_switch_output
         port map (
             clk => clk,
             rst => rst,
-            req => req1,
+            available => available1,
+            priority => priority1,
             fault => fault(1),
             nack => out1_nack,
             in_valid => all_valid,
             in_ctl => all_ctl,
             in_data => all_data,
+            asked => asked1,
             grant => grant1,
             owner => owner1,
             out_valid => out1_valid,
@@ -117,20 +126,19 @@ begin
             out_data => out1_data
         );
 
-    -- Heads whose route byte is 2.
-    req2 <= std_logic_vector'((head(2) and kg_eq(in2_data, "00000010")) & (head(1) and kg_eq(in1_data, "00000010")) & (head(0) and kg_eq(in0_data, "00000010")));
-
     -- Output 2.
     output2 : entity work.kautz_network_switch_output
         port map (
             clk => clk,
             rst => rst,
-            req => req2,
+            available => available2,
+            priority => priority2,
             fault => fault(2),
             nack => out2_nack,
             in_valid => all_valid,
             in_ctl => all_ctl,
             in_data => all_data,
+            asked => asked2,
             grant => grant2,
             owner => owner2,
             out_valid => out2_valid,
@@ -138,14 +146,47 @@ begin
             out_data => out2_data
         );
 
+    -- A head with a route byte below 2^b: its low b bits name the output it asks for.
+    routed <= std_logic_vector'((head(2) and kg_eq(in2_data(7 downto 2), "000000")) & (head(1) and kg_eq(in1_data(7 downto 2), "000000")) & (head(0) and kg_eq(in0_data(7 downto 2), "000000")));
+
+    -- Some head asks for output 0.
+    asked0 <= (((routed(0) and kg_eq(in0_data(1 downto 0), "00")) or (routed(1) and kg_eq(in1_data(1 downto 0), "00"))) or (routed(2) and kg_eq(in2_data(1 downto 0), "00")));
+
+    -- Some head asks for output 1.
+    asked1 <= (((routed(0) and kg_eq(in0_data(1 downto 0), "01")) or (routed(1) and kg_eq(in1_data(1 downto 0), "01"))) or (routed(2) and kg_eq(in2_data(1 downto 0), "01")));
+
+    -- Some head asks for output 2.
+    asked2 <= (((routed(0) and kg_eq(in0_data(1 downto 0), "10")) or (routed(1) and kg_eq(in1_data(1 downto 0), "10"))) or (routed(2) and kg_eq(in2_data(1 downto 0), "10")));
+
+    -- The head asks for an output that is free and not faulty.
+    offered <= std_logic_vector'((routed(2) and (((kg_eq(in2_data(1 downto 0), "00") and available0) or (kg_eq(in2_data(1 downto 0), "01") and available1)) or (kg_eq(in2_data(1 downto 0), "10") and available2))) & (routed(1) and (((kg_eq(in1_data(1 downto 0), "00") and available0) or (kg_eq(in1_data(1 downto 0), "01") and available1)) or (kg_eq(in1_data(1 downto 0), "10") and available2))) & (routed(0) and (((kg_eq(in0_data(1 downto 0), "00") and available0) or (kg_eq(in0_data(1 downto 0), "01") and available1)) or (kg_eq(in0_data(1 downto 0), "10") and available2))));
+
+    -- A rival for the same output that the output's arbiter puts before this input.
+    beaten0 <= (((routed(1) and kg_eq(in1_data(1 downto 0), in0_data(1 downto 0))) and (((kg_eq(in0_data(1 downto 0), "00") and (priority0(1) and (not priority0(0)))) or (kg_eq(in0_data(1 downto 0), "01") and (priority1(1) and (not priority1(0))))) or (kg_eq(in0_data(1 downto 0), "10") and (priority2(1) and (not priority2(0)))))) or ((routed(2) and kg_eq(in2_data(1 downto 0), in0_data(1 downto 0))) and (((kg_eq(in0_data(1 downto 0), "00") and (priority0(2) and (not priority0(0)))) or (kg_eq(in0_data(1 downto 0), "01") and (priority1(2) and (not priority1(0))))) or (kg_eq(in0_data(1 downto 0), "10") and (priority2(2) and (not priority2(0)))))));
+
+    -- A rival for the same output that the output's arbiter puts before this input.
+    beaten1 <= (((routed(0) and kg_eq(in0_data(1 downto 0), in1_data(1 downto 0))) and (((kg_eq(in1_data(1 downto 0), "00") and (priority0(0) or (not priority0(1)))) or (kg_eq(in1_data(1 downto 0), "01") and (priority1(0) or (not priority1(1))))) or (kg_eq(in1_data(1 downto 0), "10") and (priority2(0) or (not priority2(1)))))) or ((routed(2) and kg_eq(in2_data(1 downto 0), in1_data(1 downto 0))) and (((kg_eq(in1_data(1 downto 0), "00") and (priority0(2) and (not priority0(1)))) or (kg_eq(in1_data(1 downto 0), "01") and (priority1(2) and (not priority1(1))))) or (kg_eq(in1_data(1 downto 0), "10") and (priority2(2) and (not priority2(1)))))));
+
+    -- A rival for the same output that the output's arbiter puts before this input.
+    beaten2 <= (((routed(0) and kg_eq(in0_data(1 downto 0), in2_data(1 downto 0))) and (((kg_eq(in2_data(1 downto 0), "00") and (priority0(0) or (not priority0(2)))) or (kg_eq(in2_data(1 downto 0), "01") and (priority1(0) or (not priority1(2))))) or (kg_eq(in2_data(1 downto 0), "10") and (priority2(0) or (not priority2(2)))))) or ((routed(1) and kg_eq(in1_data(1 downto 0), in2_data(1 downto 0))) and (((kg_eq(in2_data(1 downto 0), "00") and (priority0(1) or (not priority0(2)))) or (kg_eq(in2_data(1 downto 0), "01") and (priority1(1) or (not priority1(2))))) or (kg_eq(in2_data(1 downto 0), "10") and (priority2(1) or (not priority2(2)))))));
+
+    -- Accepted: its output is available and no rival comes first there.
+    accepted <= (offered and (not std_logic_vector'(beaten2 & beaten1 & beaten0)));
+
+    -- Output 0 goes to the accepted head that asks for it.
+    grant0 <= std_logic_vector'((kg_eq(in2_data(1 downto 0), "00") and accepted(2)) & (kg_eq(in1_data(1 downto 0), "00") and accepted(1)) & (kg_eq(in0_data(1 downto 0), "00") and accepted(0)));
+
+    -- Output 1 goes to the accepted head that asks for it.
+    grant1 <= std_logic_vector'((kg_eq(in2_data(1 downto 0), "01") and accepted(2)) & (kg_eq(in1_data(1 downto 0), "01") and accepted(1)) & (kg_eq(in0_data(1 downto 0), "01") and accepted(0)));
+
+    -- Output 2 goes to the accepted head that asks for it.
+    grant2 <= std_logic_vector'((kg_eq(in2_data(1 downto 0), "10") and accepted(2)) & (kg_eq(in1_data(1 downto 0), "10") and accepted(1)) & (kg_eq(in0_data(1 downto 0), "10") and accepted(0)));
+
     -- An input forwards while it owns an output.
     forwarding <= ((owner0 or owner1) or owner2);
 
     -- A control word on an input that is neither forwarding nor dropping starts a worm.
     head <= (((not busy) and all_valid) and all_ctl);
-
-    -- Granted by some output.
-    accepted <= ((grant0 or grant1) or grant2);
 
     -- A NACK on an output reaches the input that holds it.
     nacked <= ((kg_mux(out0_nack, owner0, "000") or kg_mux(out1_nack, owner1, "000")) or kg_mux(out2_nack, owner2, "000"));

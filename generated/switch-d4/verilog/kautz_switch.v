@@ -64,21 +64,38 @@ module kautz_switch (
     wire [4:0] head;                             // bit i: the word on input i is a head
     wire [4:0] accepted;                         // bit i: input i's head is granted an output
     wire [4:0] nacked;                           // bit i: the output that input i holds is NACKed this cycle
-    wire [4:0] req0;                             // bit i: the head on input i asks for output 0
+    wire available0;                             // output 0 may take a new worm
+    wire [4:0] priority0;                        // the inputs output 0's arbiter puts first
+    wire asked0;                                 // some head asks for output 0
     wire [4:0] grant0;                           // bit i: output 0 is granted to input i this cycle
     wire [4:0] owner0;                           // bit i: input i holds output 0
-    wire [4:0] req1;                             // bit i: the head on input i asks for output 1
+    wire available1;                             // output 1 may take a new worm
+    wire [4:0] priority1;                        // the inputs output 1's arbiter puts first
+    wire asked1;                                 // some head asks for output 1
     wire [4:0] grant1;                           // bit i: output 1 is granted to input i this cycle
     wire [4:0] owner1;                           // bit i: input i holds output 1
-    wire [4:0] req2;                             // bit i: the head on input i asks for output 2
+    wire available2;                             // output 2 may take a new worm
+    wire [4:0] priority2;                        // the inputs output 2's arbiter puts first
+    wire asked2;                                 // some head asks for output 2
     wire [4:0] grant2;                           // bit i: output 2 is granted to input i this cycle
     wire [4:0] owner2;                           // bit i: input i holds output 2
-    wire [4:0] req3;                             // bit i: the head on input i asks for output 3
+    wire available3;                             // output 3 may take a new worm
+    wire [4:0] priority3;                        // the inputs output 3's arbiter puts first
+    wire asked3;                                 // some head asks for output 3
     wire [4:0] grant3;                           // bit i: output 3 is granted to input i this cycle
     wire [4:0] owner3;                           // bit i: input i holds output 3
-    wire [4:0] req4;                             // bit i: the head on input i asks for output 4
+    wire available4;                             // output 4 may take a new worm
+    wire [4:0] priority4;                        // the inputs output 4's arbiter puts first
+    wire asked4;                                 // some head asks for output 4
     wire [4:0] grant4;                           // bit i: output 4 is granted to input i this cycle
     wire [4:0] owner4;                           // bit i: input i holds output 4
+    wire [4:0] routed;                           // bit i: input i has a head whose route byte may name an output (its high bits are zero)
+    wire [4:0] offered;                          // bit i: the output input i's head asks for is available
+    wire beaten0;                                // another head asks for input 0's output and comes first in its arbiter
+    wire beaten1;                                // another head asks for input 1's output and comes first in its arbiter
+    wire beaten2;                                // another head asks for input 2's output and comes first in its arbiter
+    wire beaten3;                                // another head asks for input 3's output and comes first in its arbiter
+    wire beaten4;                                // another head asks for input 4's output and comes first in its arbiter
     reg  [4:0] nack_all;                         // bit i: NACK to input i's sender next cycle
 
     // The inputs' valid bits side by side.
@@ -90,19 +107,18 @@ module kautz_switch (
     // The inputs' data side by side.
     assign all_data = {in4_data, in3_data, in2_data, in1_data, in0_data};
 
-    // Heads whose route byte is 0.
-    assign req0 = {(head[4] & (in4_data == 8'd0)), (head[3] & (in3_data == 8'd0)), (head[2] & (in2_data == 8'd0)), (head[1] & (in1_data == 8'd0)), (head[0] & (in0_data == 8'd0))};
-
     // Output 0.
     kautz_switch_output output0 (
         .clk(clk),
         .rst(rst),
-        .req(req0),
+        .available(available0),
+        .priority_i(priority0),
         .fault(fault[0]),
         .nack(out0_nack),
         .in_valid(all_valid),
         .in_ctl(all_ctl),
         .in_data(all_data),
+        .asked(asked0),
         .grant(grant0),
         .owner(owner0),
         .out_valid(out0_valid),
@@ -110,19 +126,18 @@ module kautz_switch (
         .out_data(out0_data)
     );
 
-    // Heads whose route byte is 1.
-    assign req1 = {(head[4] & (in4_data == 8'd1)), (head[3] & (in3_data == 8'd1)), (head[2] & (in2_data == 8'd1)), (head[1] & (in1_data == 8'd1)), (head[0] & (in0_data == 8'd1))};
-
     // Output 1.
     kautz_switch_output output1 (
         .clk(clk),
         .rst(rst),
-        .req(req1),
+        .available(available1),
+        .priority_i(priority1),
         .fault(fault[1]),
         .nack(out1_nack),
         .in_valid(all_valid),
         .in_ctl(all_ctl),
         .in_data(all_data),
+        .asked(asked1),
         .grant(grant1),
         .owner(owner1),
         .out_valid(out1_valid),
@@ -130,19 +145,18 @@ module kautz_switch (
         .out_data(out1_data)
     );
 
-    // Heads whose route byte is 2.
-    assign req2 = {(head[4] & (in4_data == 8'd2)), (head[3] & (in3_data == 8'd2)), (head[2] & (in2_data == 8'd2)), (head[1] & (in1_data == 8'd2)), (head[0] & (in0_data == 8'd2))};
-
     // Output 2.
     kautz_switch_output output2 (
         .clk(clk),
         .rst(rst),
-        .req(req2),
+        .available(available2),
+        .priority_i(priority2),
         .fault(fault[2]),
         .nack(out2_nack),
         .in_valid(all_valid),
         .in_ctl(all_ctl),
         .in_data(all_data),
+        .asked(asked2),
         .grant(grant2),
         .owner(owner2),
         .out_valid(out2_valid),
@@ -150,19 +164,18 @@ module kautz_switch (
         .out_data(out2_data)
     );
 
-    // Heads whose route byte is 3.
-    assign req3 = {(head[4] & (in4_data == 8'd3)), (head[3] & (in3_data == 8'd3)), (head[2] & (in2_data == 8'd3)), (head[1] & (in1_data == 8'd3)), (head[0] & (in0_data == 8'd3))};
-
     // Output 3.
     kautz_switch_output output3 (
         .clk(clk),
         .rst(rst),
-        .req(req3),
+        .available(available3),
+        .priority_i(priority3),
         .fault(fault[3]),
         .nack(out3_nack),
         .in_valid(all_valid),
         .in_ctl(all_ctl),
         .in_data(all_data),
+        .asked(asked3),
         .grant(grant3),
         .owner(owner3),
         .out_valid(out3_valid),
@@ -170,19 +183,18 @@ module kautz_switch (
         .out_data(out3_data)
     );
 
-    // Heads whose route byte is 4.
-    assign req4 = {(head[4] & (in4_data == 8'd4)), (head[3] & (in3_data == 8'd4)), (head[2] & (in2_data == 8'd4)), (head[1] & (in1_data == 8'd4)), (head[0] & (in0_data == 8'd4))};
-
     // Output 4.
     kautz_switch_output output4 (
         .clk(clk),
         .rst(rst),
-        .req(req4),
+        .available(available4),
+        .priority_i(priority4),
         .fault(fault[4]),
         .nack(out4_nack),
         .in_valid(all_valid),
         .in_ctl(all_ctl),
         .in_data(all_data),
+        .asked(asked4),
         .grant(grant4),
         .owner(owner4),
         .out_valid(out4_valid),
@@ -190,14 +202,65 @@ module kautz_switch (
         .out_data(out4_data)
     );
 
+    // A head with a route byte below 2^b: its low b bits name the output it asks for.
+    assign routed = {(head[4] & (in4_data[7:3] == 5'd0)), (head[3] & (in3_data[7:3] == 5'd0)), (head[2] & (in2_data[7:3] == 5'd0)), (head[1] & (in1_data[7:3] == 5'd0)), (head[0] & (in0_data[7:3] == 5'd0))};
+
+    // Some head asks for output 0.
+    assign asked0 = (((((routed[0] & (in0_data[2:0] == 3'd0)) | (routed[1] & (in1_data[2:0] == 3'd0))) | (routed[2] & (in2_data[2:0] == 3'd0))) | (routed[3] & (in3_data[2:0] == 3'd0))) | (routed[4] & (in4_data[2:0] == 3'd0)));
+
+    // Some head asks for output 1.
+    assign asked1 = (((((routed[0] & (in0_data[2:0] == 3'd1)) | (routed[1] & (in1_data[2:0] == 3'd1))) | (routed[2] & (in2_data[2:0] == 3'd1))) | (routed[3] & (in3_data[2:0] == 3'd1))) | (routed[4] & (in4_data[2:0] == 3'd1)));
+
+    // Some head asks for output 2.
+    assign asked2 = (((((routed[0] & (in0_data[2:0] == 3'd2)) | (routed[1] & (in1_data[2:0] == 3'd2))) | (routed[2] & (in2_data[2:0] == 3'd2))) | (routed[3] & (in3_data[2:0] == 3'd2))) | (routed[4] & (in4_data[2:0] == 3'd2)));
+
+    // Some head asks for output 3.
+    assign asked3 = (((((routed[0] & (in0_data[2:0] == 3'd3)) | (routed[1] & (in1_data[2:0] == 3'd3))) | (routed[2] & (in2_data[2:0] == 3'd3))) | (routed[3] & (in3_data[2:0] == 3'd3))) | (routed[4] & (in4_data[2:0] == 3'd3)));
+
+    // Some head asks for output 4.
+    assign asked4 = (((((routed[0] & (in0_data[2:0] == 3'd4)) | (routed[1] & (in1_data[2:0] == 3'd4))) | (routed[2] & (in2_data[2:0] == 3'd4))) | (routed[3] & (in3_data[2:0] == 3'd4))) | (routed[4] & (in4_data[2:0] == 3'd4)));
+
+    // The head asks for an output that is free and not faulty.
+    assign offered = {(routed[4] & ((((((in4_data[2:0] == 3'd0) & available0) | ((in4_data[2:0] == 3'd1) & available1)) | ((in4_data[2:0] == 3'd2) & available2)) | ((in4_data[2:0] == 3'd3) & available3)) | ((in4_data[2:0] == 3'd4) & available4))), (routed[3] & ((((((in3_data[2:0] == 3'd0) & available0) | ((in3_data[2:0] == 3'd1) & available1)) | ((in3_data[2:0] == 3'd2) & available2)) | ((in3_data[2:0] == 3'd3) & available3)) | ((in3_data[2:0] == 3'd4) & available4))), (routed[2] & ((((((in2_data[2:0] == 3'd0) & available0) | ((in2_data[2:0] == 3'd1) & available1)) | ((in2_data[2:0] == 3'd2) & available2)) | ((in2_data[2:0] == 3'd3) & available3)) | ((in2_data[2:0] == 3'd4) & available4))), (routed[1] & ((((((in1_data[2:0] == 3'd0) & available0) | ((in1_data[2:0] == 3'd1) & available1)) | ((in1_data[2:0] == 3'd2) & available2)) | ((in1_data[2:0] == 3'd3) & available3)) | ((in1_data[2:0] == 3'd4) & available4))), (routed[0] & ((((((in0_data[2:0] == 3'd0) & available0) | ((in0_data[2:0] == 3'd1) & available1)) | ((in0_data[2:0] == 3'd2) & available2)) | ((in0_data[2:0] == 3'd3) & available3)) | ((in0_data[2:0] == 3'd4) & available4)))};
+
+    // A rival for the same output that the output's arbiter puts before this input.
+    assign beaten0 = (((((routed[1] & (in1_data[2:0] == in0_data[2:0])) & ((((((in0_data[2:0] == 3'd0) & (priority0[1] & (~priority0[0]))) | ((in0_data[2:0] == 3'd1) & (priority1[1] & (~priority1[0])))) | ((in0_data[2:0] == 3'd2) & (priority2[1] & (~priority2[0])))) | ((in0_data[2:0] == 3'd3) & (priority3[1] & (~priority3[0])))) | ((in0_data[2:0] == 3'd4) & (priority4[1] & (~priority4[0]))))) | ((routed[2] & (in2_data[2:0] == in0_data[2:0])) & ((((((in0_data[2:0] == 3'd0) & (priority0[2] & (~priority0[0]))) | ((in0_data[2:0] == 3'd1) & (priority1[2] & (~priority1[0])))) | ((in0_data[2:0] == 3'd2) & (priority2[2] & (~priority2[0])))) | ((in0_data[2:0] == 3'd3) & (priority3[2] & (~priority3[0])))) | ((in0_data[2:0] == 3'd4) & (priority4[2] & (~priority4[0])))))) | ((routed[3] & (in3_data[2:0] == in0_data[2:0])) & ((((((in0_data[2:0] == 3'd0) & (priority0[3] & (~priority0[0]))) | ((in0_data[2:0] == 3'd1) & (priority1[3] & (~priority1[0])))) | ((in0_data[2:0] == 3'd2) & (priority2[3] & (~priority2[0])))) | ((in0_data[2:0] == 3'd3) & (priority3[3] & (~priority3[0])))) | ((in0_data[2:0] == 3'd4) & (priority4[3] & (~priority4[0])))))) | ((routed[4] & (in4_data[2:0] == in0_data[2:0])) & ((((((in0_data[2:0] == 3'd0) & (priority0[4] & (~priority0[0]))) | ((in0_data[2:0] == 3'd1) & (priority1[4] & (~priority1[0])))) | ((in0_data[2:0] == 3'd2) & (priority2[4] & (~priority2[0])))) | ((in0_data[2:0] == 3'd3) & (priority3[4] & (~priority3[0])))) | ((in0_data[2:0] == 3'd4) & (priority4[4] & (~priority4[0]))))));
+
+    // A rival for the same output that the output's arbiter puts before this input.
+    assign beaten1 = (((((routed[0] & (in0_data[2:0] == in1_data[2:0])) & ((((((in1_data[2:0] == 3'd0) & (priority0[0] | (~priority0[1]))) | ((in1_data[2:0] == 3'd1) & (priority1[0] | (~priority1[1])))) | ((in1_data[2:0] == 3'd2) & (priority2[0] | (~priority2[1])))) | ((in1_data[2:0] == 3'd3) & (priority3[0] | (~priority3[1])))) | ((in1_data[2:0] == 3'd4) & (priority4[0] | (~priority4[1]))))) | ((routed[2] & (in2_data[2:0] == in1_data[2:0])) & ((((((in1_data[2:0] == 3'd0) & (priority0[2] & (~priority0[1]))) | ((in1_data[2:0] == 3'd1) & (priority1[2] & (~priority1[1])))) | ((in1_data[2:0] == 3'd2) & (priority2[2] & (~priority2[1])))) | ((in1_data[2:0] == 3'd3) & (priority3[2] & (~priority3[1])))) | ((in1_data[2:0] == 3'd4) & (priority4[2] & (~priority4[1])))))) | ((routed[3] & (in3_data[2:0] == in1_data[2:0])) & ((((((in1_data[2:0] == 3'd0) & (priority0[3] & (~priority0[1]))) | ((in1_data[2:0] == 3'd1) & (priority1[3] & (~priority1[1])))) | ((in1_data[2:0] == 3'd2) & (priority2[3] & (~priority2[1])))) | ((in1_data[2:0] == 3'd3) & (priority3[3] & (~priority3[1])))) | ((in1_data[2:0] == 3'd4) & (priority4[3] & (~priority4[1])))))) | ((routed[4] & (in4_data[2:0] == in1_data[2:0])) & ((((((in1_data[2:0] == 3'd0) & (priority0[4] & (~priority0[1]))) | ((in1_data[2:0] == 3'd1) & (priority1[4] & (~priority1[1])))) | ((in1_data[2:0] == 3'd2) & (priority2[4] & (~priority2[1])))) | ((in1_data[2:0] == 3'd3) & (priority3[4] & (~priority3[1])))) | ((in1_data[2:0] == 3'd4) & (priority4[4] & (~priority4[1]))))));
+
+    // A rival for the same output that the output's arbiter puts before this input.
+    assign beaten2 = (((((routed[0] & (in0_data[2:0] == in2_data[2:0])) & ((((((in2_data[2:0] == 3'd0) & (priority0[0] | (~priority0[2]))) | ((in2_data[2:0] == 3'd1) & (priority1[0] | (~priority1[2])))) | ((in2_data[2:0] == 3'd2) & (priority2[0] | (~priority2[2])))) | ((in2_data[2:0] == 3'd3) & (priority3[0] | (~priority3[2])))) | ((in2_data[2:0] == 3'd4) & (priority4[0] | (~priority4[2]))))) | ((routed[1] & (in1_data[2:0] == in2_data[2:0])) & ((((((in2_data[2:0] == 3'd0) & (priority0[1] | (~priority0[2]))) | ((in2_data[2:0] == 3'd1) & (priority1[1] | (~priority1[2])))) | ((in2_data[2:0] == 3'd2) & (priority2[1] | (~priority2[2])))) | ((in2_data[2:0] == 3'd3) & (priority3[1] | (~priority3[2])))) | ((in2_data[2:0] == 3'd4) & (priority4[1] | (~priority4[2])))))) | ((routed[3] & (in3_data[2:0] == in2_data[2:0])) & ((((((in2_data[2:0] == 3'd0) & (priority0[3] & (~priority0[2]))) | ((in2_data[2:0] == 3'd1) & (priority1[3] & (~priority1[2])))) | ((in2_data[2:0] == 3'd2) & (priority2[3] & (~priority2[2])))) | ((in2_data[2:0] == 3'd3) & (priority3[3] & (~priority3[2])))) | ((in2_data[2:0] == 3'd4) & (priority4[3] & (~priority4[2])))))) | ((routed[4] & (in4_data[2:0] == in2_data[2:0])) & ((((((in2_data[2:0] == 3'd0) & (priority0[4] & (~priority0[2]))) | ((in2_data[2:0] == 3'd1) & (priority1[4] & (~priority1[2])))) | ((in2_data[2:0] == 3'd2) & (priority2[4] & (~priority2[2])))) | ((in2_data[2:0] == 3'd3) & (priority3[4] & (~priority3[2])))) | ((in2_data[2:0] == 3'd4) & (priority4[4] & (~priority4[2]))))));
+
+    // A rival for the same output that the output's arbiter puts before this input.
+    assign beaten3 = (((((routed[0] & (in0_data[2:0] == in3_data[2:0])) & ((((((in3_data[2:0] == 3'd0) & (priority0[0] | (~priority0[3]))) | ((in3_data[2:0] == 3'd1) & (priority1[0] | (~priority1[3])))) | ((in3_data[2:0] == 3'd2) & (priority2[0] | (~priority2[3])))) | ((in3_data[2:0] == 3'd3) & (priority3[0] | (~priority3[3])))) | ((in3_data[2:0] == 3'd4) & (priority4[0] | (~priority4[3]))))) | ((routed[1] & (in1_data[2:0] == in3_data[2:0])) & ((((((in3_data[2:0] == 3'd0) & (priority0[1] | (~priority0[3]))) | ((in3_data[2:0] == 3'd1) & (priority1[1] | (~priority1[3])))) | ((in3_data[2:0] == 3'd2) & (priority2[1] | (~priority2[3])))) | ((in3_data[2:0] == 3'd3) & (priority3[1] | (~priority3[3])))) | ((in3_data[2:0] == 3'd4) & (priority4[1] | (~priority4[3])))))) | ((routed[2] & (in2_data[2:0] == in3_data[2:0])) & ((((((in3_data[2:0] == 3'd0) & (priority0[2] | (~priority0[3]))) | ((in3_data[2:0] == 3'd1) & (priority1[2] | (~priority1[3])))) | ((in3_data[2:0] == 3'd2) & (priority2[2] | (~priority2[3])))) | ((in3_data[2:0] == 3'd3) & (priority3[2] | (~priority3[3])))) | ((in3_data[2:0] == 3'd4) & (priority4[2] | (~priority4[3])))))) | ((routed[4] & (in4_data[2:0] == in3_data[2:0])) & ((((((in3_data[2:0] == 3'd0) & (priority0[4] & (~priority0[3]))) | ((in3_data[2:0] == 3'd1) & (priority1[4] & (~priority1[3])))) | ((in3_data[2:0] == 3'd2) & (priority2[4] & (~priority2[3])))) | ((in3_data[2:0] == 3'd3) & (priority3[4] & (~priority3[3])))) | ((in3_data[2:0] == 3'd4) & (priority4[4] & (~priority4[3]))))));
+
+    // A rival for the same output that the output's arbiter puts before this input.
+    assign beaten4 = (((((routed[0] & (in0_data[2:0] == in4_data[2:0])) & ((((((in4_data[2:0] == 3'd0) & (priority0[0] | (~priority0[4]))) | ((in4_data[2:0] == 3'd1) & (priority1[0] | (~priority1[4])))) | ((in4_data[2:0] == 3'd2) & (priority2[0] | (~priority2[4])))) | ((in4_data[2:0] == 3'd3) & (priority3[0] | (~priority3[4])))) | ((in4_data[2:0] == 3'd4) & (priority4[0] | (~priority4[4]))))) | ((routed[1] & (in1_data[2:0] == in4_data[2:0])) & ((((((in4_data[2:0] == 3'd0) & (priority0[1] | (~priority0[4]))) | ((in4_data[2:0] == 3'd1) & (priority1[1] | (~priority1[4])))) | ((in4_data[2:0] == 3'd2) & (priority2[1] | (~priority2[4])))) | ((in4_data[2:0] == 3'd3) & (priority3[1] | (~priority3[4])))) | ((in4_data[2:0] == 3'd4) & (priority4[1] | (~priority4[4])))))) | ((routed[2] & (in2_data[2:0] == in4_data[2:0])) & ((((((in4_data[2:0] == 3'd0) & (priority0[2] | (~priority0[4]))) | ((in4_data[2:0] == 3'd1) & (priority1[2] | (~priority1[4])))) | ((in4_data[2:0] == 3'd2) & (priority2[2] | (~priority2[4])))) | ((in4_data[2:0] == 3'd3) & (priority3[2] | (~priority3[4])))) | ((in4_data[2:0] == 3'd4) & (priority4[2] | (~priority4[4])))))) | ((routed[3] & (in3_data[2:0] == in4_data[2:0])) & ((((((in4_data[2:0] == 3'd0) & (priority0[3] | (~priority0[4]))) | ((in4_data[2:0] == 3'd1) & (priority1[3] | (~priority1[4])))) | ((in4_data[2:0] == 3'd2) & (priority2[3] | (~priority2[4])))) | ((in4_data[2:0] == 3'd3) & (priority3[3] | (~priority3[4])))) | ((in4_data[2:0] == 3'd4) & (priority4[3] | (~priority4[4]))))));
+
+    // Accepted: its output is available and no rival comes first there.
+    assign accepted = (offered & (~{beaten4, beaten3, beaten2, beaten1, beaten0}));
+
+    // Output 0 goes to the accepted head that asks for it.
+    assign grant0 = {((in4_data[2:0] == 3'd0) & accepted[4]), ((in3_data[2:0] == 3'd0) & accepted[3]), ((in2_data[2:0] == 3'd0) & accepted[2]), ((in1_data[2:0] == 3'd0) & accepted[1]), ((in0_data[2:0] == 3'd0) & accepted[0])};
+
+    // Output 1 goes to the accepted head that asks for it.
+    assign grant1 = {((in4_data[2:0] == 3'd1) & accepted[4]), ((in3_data[2:0] == 3'd1) & accepted[3]), ((in2_data[2:0] == 3'd1) & accepted[2]), ((in1_data[2:0] == 3'd1) & accepted[1]), ((in0_data[2:0] == 3'd1) & accepted[0])};
+
+    // Output 2 goes to the accepted head that asks for it.
+    assign grant2 = {((in4_data[2:0] == 3'd2) & accepted[4]), ((in3_data[2:0] == 3'd2) & accepted[3]), ((in2_data[2:0] == 3'd2) & accepted[2]), ((in1_data[2:0] == 3'd2) & accepted[1]), ((in0_data[2:0] == 3'd2) & accepted[0])};
+
+    // Output 3 goes to the accepted head that asks for it.
+    assign grant3 = {((in4_data[2:0] == 3'd3) & accepted[4]), ((in3_data[2:0] == 3'd3) & accepted[3]), ((in2_data[2:0] == 3'd3) & accepted[2]), ((in1_data[2:0] == 3'd3) & accepted[1]), ((in0_data[2:0] == 3'd3) & accepted[0])};
+
+    // Output 4 goes to the accepted head that asks for it.
+    assign grant4 = {((in4_data[2:0] == 3'd4) & accepted[4]), ((in3_data[2:0] == 3'd4) & accepted[3]), ((in2_data[2:0] == 3'd4) & accepted[2]), ((in1_data[2:0] == 3'd4) & accepted[1]), ((in0_data[2:0] == 3'd4) & accepted[0])};
+
     // An input forwards while it owns an output.
     assign forwarding = ((((owner0 | owner1) | owner2) | owner3) | owner4);
 
     // A control word on an input that is neither forwarding nor dropping starts a worm.
     assign head = (((~busy) & all_valid) & all_ctl);
-
-    // Granted by some output.
-    assign accepted = ((((grant0 | grant1) | grant2) | grant3) | grant4);
 
     // A NACK on an output reaches the input that holds it.
     assign nacked = (((((out0_nack ? owner0 : 5'd0) | (out1_nack ? owner1 : 5'd0)) | (out2_nack ? owner2 : 5'd0)) | (out3_nack ? owner3 : 5'd0)) | (out4_nack ? owner4 : 5'd0));

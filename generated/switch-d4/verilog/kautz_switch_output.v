@@ -11,13 +11,15 @@
 module kautz_switch_output (
     input  wire clk,                             // clock; everything changes on its rising edge
     input  wire rst,                             // synchronous reset, active high
-    input  wire [4:0] req,                       // bit i: a head on input i asks for this output this cycle
+    output wire available,                       // free and not faulty: may take a new worm
+    output wire [4:0] priority_i,                // the inputs the arbiter puts first (the others after, each part in input order)
     input  wire fault,                           // this output is faulty: grant it to no new worm
     input  wire nack,                            // NACK from the receiver: the worm through here was dropped further on
     input  wire [4:0] in_valid,                  // valid bit of every input link, input i at bit i
     input  wire [4:0] in_ctl,                    // type bit of every input link, input i at bit i
     input  wire [39:0] in_data,                  // data of every input link, input i at bits i*W up
-    output wire [4:0] grant,                     // bit i: the head on input i is granted this output this cycle
+    input  wire asked,                           // some head asks for this output this cycle, granted or not
+    input  wire [4:0] grant,                     // bit i: the head on input i is granted this output this cycle
     output reg  [4:0] owner,                     // bit i: input i holds this output (one-hot; 0 when free)
     output reg  out_valid,                       // output link: valid bit
     output reg  out_ctl,                         // output link: type bit (head or EOD)
@@ -26,10 +28,7 @@ module kautz_switch_output (
 
     reg  first;                                  // the cycle after the grant: the word forwarded now is the next switch's head
     wire held;                                   // a worm holds this output
-    wire available;                              // free and not faulty: may be granted
     reg  [4:0] pointer;                          // round-robin pointer as a thermometer: the inputs at or after it
-    wire [4:0] masked;                           // the requests the priority puts first
-    wire [4:0] choice;                           // the request that wins if the output is available
     wire sel_valid;                              // valid bit of the owner's input
     wire sel_ctl;                                // type bit of the owner's input
     wire [7:0] sel_data;                         // data of the owner's input (0 when free)
@@ -48,14 +47,8 @@ module kautz_switch_output (
         else pointer <= (first ? {(((owner[0] | owner[1]) | owner[2]) | owner[3]), ((owner[0] | owner[1]) | owner[2]), (owner[0] | owner[1]), owner[0], 1'b0} : pointer);
     end
 
-    // Requests at or after the pointer.
-    assign masked = (req & pointer);
-
-    // The first request at or after the pointer, else the first of all: cyclic order from the pointer.
-    assign choice = ((|masked) ? {(masked[4] & (~(((masked[0] | masked[1]) | masked[2]) | masked[3]))), (masked[3] & (~((masked[0] | masked[1]) | masked[2]))), (masked[2] & (~(masked[0] | masked[1]))), (masked[1] & (~masked[0])), (masked[0] & (~1'b0))} : {(req[4] & (~(((req[0] | req[1]) | req[2]) | req[3]))), (req[3] & (~((req[0] | req[1]) | req[2]))), (req[2] & (~(req[0] | req[1]))), (req[1] & (~req[0])), (req[0] & (~1'b0))});
-
-    // Grant the winner when the output is available; the other heads are refused.
-    assign grant = (available ? choice : 5'd0);
+    // The input side decides with the same order as the per-output arbiter.
+    assign priority_i = pointer;
 
     // The owner's valid bit (0 when free).
     assign sel_valid = (|(owner & in_valid));
@@ -78,7 +71,7 @@ module kautz_switch_output (
     // Set for the one cycle after a grant (only a free output grants).
     always @(posedge clk) begin
         if (rst) first <= 1'b0;
-        else first <= (|grant);
+        else first <= (available & asked);
     end
 
     // Forward the owner's word unless NACKed (the sender stops) or it is an EOD right behind the head (nothing left to send on).

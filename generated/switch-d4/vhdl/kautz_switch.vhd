@@ -70,21 +70,38 @@ architecture rtl of kautz_switch is
     signal head : std_logic_vector(4 downto 0);          -- bit i: the word on input i is a head
     signal accepted : std_logic_vector(4 downto 0);      -- bit i: input i's head is granted an output
     signal nacked : std_logic_vector(4 downto 0);        -- bit i: the output that input i holds is NACKed this cycle
-    signal req0 : std_logic_vector(4 downto 0);          -- bit i: the head on input i asks for output 0
+    signal available0 : std_logic;                       -- output 0 may take a new worm
+    signal priority0 : std_logic_vector(4 downto 0);     -- the inputs output 0's arbiter puts first
+    signal asked0 : std_logic;                           -- some head asks for output 0
     signal grant0 : std_logic_vector(4 downto 0);        -- bit i: output 0 is granted to input i this cycle
     signal owner0 : std_logic_vector(4 downto 0);        -- bit i: input i holds output 0
-    signal req1 : std_logic_vector(4 downto 0);          -- bit i: the head on input i asks for output 1
+    signal available1 : std_logic;                       -- output 1 may take a new worm
+    signal priority1 : std_logic_vector(4 downto 0);     -- the inputs output 1's arbiter puts first
+    signal asked1 : std_logic;                           -- some head asks for output 1
     signal grant1 : std_logic_vector(4 downto 0);        -- bit i: output 1 is granted to input i this cycle
     signal owner1 : std_logic_vector(4 downto 0);        -- bit i: input i holds output 1
-    signal req2 : std_logic_vector(4 downto 0);          -- bit i: the head on input i asks for output 2
+    signal available2 : std_logic;                       -- output 2 may take a new worm
+    signal priority2 : std_logic_vector(4 downto 0);     -- the inputs output 2's arbiter puts first
+    signal asked2 : std_logic;                           -- some head asks for output 2
     signal grant2 : std_logic_vector(4 downto 0);        -- bit i: output 2 is granted to input i this cycle
     signal owner2 : std_logic_vector(4 downto 0);        -- bit i: input i holds output 2
-    signal req3 : std_logic_vector(4 downto 0);          -- bit i: the head on input i asks for output 3
+    signal available3 : std_logic;                       -- output 3 may take a new worm
+    signal priority3 : std_logic_vector(4 downto 0);     -- the inputs output 3's arbiter puts first
+    signal asked3 : std_logic;                           -- some head asks for output 3
     signal grant3 : std_logic_vector(4 downto 0);        -- bit i: output 3 is granted to input i this cycle
     signal owner3 : std_logic_vector(4 downto 0);        -- bit i: input i holds output 3
-    signal req4 : std_logic_vector(4 downto 0);          -- bit i: the head on input i asks for output 4
+    signal available4 : std_logic;                       -- output 4 may take a new worm
+    signal priority4 : std_logic_vector(4 downto 0);     -- the inputs output 4's arbiter puts first
+    signal asked4 : std_logic;                           -- some head asks for output 4
     signal grant4 : std_logic_vector(4 downto 0);        -- bit i: output 4 is granted to input i this cycle
     signal owner4 : std_logic_vector(4 downto 0);        -- bit i: input i holds output 4
+    signal routed : std_logic_vector(4 downto 0);        -- bit i: input i has a head whose route byte may name an output (its high bits are zero)
+    signal offered : std_logic_vector(4 downto 0);       -- bit i: the output input i's head asks for is available
+    signal beaten0 : std_logic;                          -- another head asks for input 0's output and comes first in its arbiter
+    signal beaten1 : std_logic;                          -- another head asks for input 1's output and comes first in its arbiter
+    signal beaten2 : std_logic;                          -- another head asks for input 2's output and comes first in its arbiter
+    signal beaten3 : std_logic;                          -- another head asks for input 3's output and comes first in its arbiter
+    signal beaten4 : std_logic;                          -- another head asks for input 4's output and comes first in its arbiter
     signal nack_all : std_logic_vector(4 downto 0);      -- bit i: NACK to input i's sender next cycle
 begin
 
@@ -97,20 +114,19 @@ begin
     -- The inputs' data side by side.
     all_data <= std_logic_vector'(in4_data & in3_data & in2_data & in1_data & in0_data);
 
-    -- Heads whose route byte is 0.
-    req0 <= std_logic_vector'((head(4) and kg_eq(in4_data, "00000000")) & (head(3) and kg_eq(in3_data, "00000000")) & (head(2) and kg_eq(in2_data, "00000000")) & (head(1) and kg_eq(in1_data, "00000000")) & (head(0) and kg_eq(in0_data, "00000000")));
-
     -- Output 0.
     output0 : entity work.kautz_switch_output
         port map (
             clk => clk,
             rst => rst,
-            req => req0,
+            available => available0,
+            priority => priority0,
             fault => fault(0),
             nack => out0_nack,
             in_valid => all_valid,
             in_ctl => all_ctl,
             in_data => all_data,
+            asked => asked0,
             grant => grant0,
             owner => owner0,
             out_valid => out0_valid,
@@ -118,20 +134,19 @@ begin
             out_data => out0_data
         );
 
-    -- Heads whose route byte is 1.
-    req1 <= std_logic_vector'((head(4) and kg_eq(in4_data, "00000001")) & (head(3) and kg_eq(in3_data, "00000001")) & (head(2) and kg_eq(in2_data, "00000001")) & (head(1) and kg_eq(in1_data, "00000001")) & (head(0) and kg_eq(in0_data, "00000001")));
-
     -- Output 1.
     output1 : entity work.kautz_switch_output
         port map (
             clk => clk,
             rst => rst,
-            req => req1,
+            available => available1,
+            priority => priority1,
             fault => fault(1),
             nack => out1_nack,
             in_valid => all_valid,
             in_ctl => all_ctl,
             in_data => all_data,
+            asked => asked1,
             grant => grant1,
             owner => owner1,
             out_valid => out1_valid,
@@ -139,20 +154,19 @@ begin
             out_data => out1_data
         );
 
-    -- Heads whose route byte is 2.
-    req2 <= std_logic_vector'((head(4) and kg_eq(in4_data, "00000010")) & (head(3) and kg_eq(in3_data, "00000010")) & (head(2) and kg_eq(in2_data, "00000010")) & (head(1) and kg_eq(in1_data, "00000010")) & (head(0) and kg_eq(in0_data, "00000010")));
-
     -- Output 2.
     output2 : entity work.kautz_switch_output
         port map (
             clk => clk,
             rst => rst,
-            req => req2,
+            available => available2,
+            priority => priority2,
             fault => fault(2),
             nack => out2_nack,
             in_valid => all_valid,
             in_ctl => all_ctl,
             in_data => all_data,
+            asked => asked2,
             grant => grant2,
             owner => owner2,
             out_valid => out2_valid,
@@ -160,20 +174,19 @@ begin
             out_data => out2_data
         );
 
-    -- Heads whose route byte is 3.
-    req3 <= std_logic_vector'((head(4) and kg_eq(in4_data, "00000011")) & (head(3) and kg_eq(in3_data, "00000011")) & (head(2) and kg_eq(in2_data, "00000011")) & (head(1) and kg_eq(in1_data, "00000011")) & (head(0) and kg_eq(in0_data, "00000011")));
-
     -- Output 3.
     output3 : entity work.kautz_switch_output
         port map (
             clk => clk,
             rst => rst,
-            req => req3,
+            available => available3,
+            priority => priority3,
             fault => fault(3),
             nack => out3_nack,
             in_valid => all_valid,
             in_ctl => all_ctl,
             in_data => all_data,
+            asked => asked3,
             grant => grant3,
             owner => owner3,
             out_valid => out3_valid,
@@ -181,20 +194,19 @@ begin
             out_data => out3_data
         );
 
-    -- Heads whose route byte is 4.
-    req4 <= std_logic_vector'((head(4) and kg_eq(in4_data, "00000100")) & (head(3) and kg_eq(in3_data, "00000100")) & (head(2) and kg_eq(in2_data, "00000100")) & (head(1) and kg_eq(in1_data, "00000100")) & (head(0) and kg_eq(in0_data, "00000100")));
-
     -- Output 4.
     output4 : entity work.kautz_switch_output
         port map (
             clk => clk,
             rst => rst,
-            req => req4,
+            available => available4,
+            priority => priority4,
             fault => fault(4),
             nack => out4_nack,
             in_valid => all_valid,
             in_ctl => all_ctl,
             in_data => all_data,
+            asked => asked4,
             grant => grant4,
             owner => owner4,
             out_valid => out4_valid,
@@ -202,14 +214,65 @@ begin
             out_data => out4_data
         );
 
+    -- A head with a route byte below 2^b: its low b bits name the output it asks for.
+    routed <= std_logic_vector'((head(4) and kg_eq(in4_data(7 downto 3), "00000")) & (head(3) and kg_eq(in3_data(7 downto 3), "00000")) & (head(2) and kg_eq(in2_data(7 downto 3), "00000")) & (head(1) and kg_eq(in1_data(7 downto 3), "00000")) & (head(0) and kg_eq(in0_data(7 downto 3), "00000")));
+
+    -- Some head asks for output 0.
+    asked0 <= (((((routed(0) and kg_eq(in0_data(2 downto 0), "000")) or (routed(1) and kg_eq(in1_data(2 downto 0), "000"))) or (routed(2) and kg_eq(in2_data(2 downto 0), "000"))) or (routed(3) and kg_eq(in3_data(2 downto 0), "000"))) or (routed(4) and kg_eq(in4_data(2 downto 0), "000")));
+
+    -- Some head asks for output 1.
+    asked1 <= (((((routed(0) and kg_eq(in0_data(2 downto 0), "001")) or (routed(1) and kg_eq(in1_data(2 downto 0), "001"))) or (routed(2) and kg_eq(in2_data(2 downto 0), "001"))) or (routed(3) and kg_eq(in3_data(2 downto 0), "001"))) or (routed(4) and kg_eq(in4_data(2 downto 0), "001")));
+
+    -- Some head asks for output 2.
+    asked2 <= (((((routed(0) and kg_eq(in0_data(2 downto 0), "010")) or (routed(1) and kg_eq(in1_data(2 downto 0), "010"))) or (routed(2) and kg_eq(in2_data(2 downto 0), "010"))) or (routed(3) and kg_eq(in3_data(2 downto 0), "010"))) or (routed(4) and kg_eq(in4_data(2 downto 0), "010")));
+
+    -- Some head asks for output 3.
+    asked3 <= (((((routed(0) and kg_eq(in0_data(2 downto 0), "011")) or (routed(1) and kg_eq(in1_data(2 downto 0), "011"))) or (routed(2) and kg_eq(in2_data(2 downto 0), "011"))) or (routed(3) and kg_eq(in3_data(2 downto 0), "011"))) or (routed(4) and kg_eq(in4_data(2 downto 0), "011")));
+
+    -- Some head asks for output 4.
+    asked4 <= (((((routed(0) and kg_eq(in0_data(2 downto 0), "100")) or (routed(1) and kg_eq(in1_data(2 downto 0), "100"))) or (routed(2) and kg_eq(in2_data(2 downto 0), "100"))) or (routed(3) and kg_eq(in3_data(2 downto 0), "100"))) or (routed(4) and kg_eq(in4_data(2 downto 0), "100")));
+
+    -- The head asks for an output that is free and not faulty.
+    offered <= std_logic_vector'((routed(4) and (((((kg_eq(in4_data(2 downto 0), "000") and available0) or (kg_eq(in4_data(2 downto 0), "001") and available1)) or (kg_eq(in4_data(2 downto 0), "010") and available2)) or (kg_eq(in4_data(2 downto 0), "011") and available3)) or (kg_eq(in4_data(2 downto 0), "100") and available4))) & (routed(3) and (((((kg_eq(in3_data(2 downto 0), "000") and available0) or (kg_eq(in3_data(2 downto 0), "001") and available1)) or (kg_eq(in3_data(2 downto 0), "010") and available2)) or (kg_eq(in3_data(2 downto 0), "011") and available3)) or (kg_eq(in3_data(2 downto 0), "100") and available4))) & (routed(2) and (((((kg_eq(in2_data(2 downto 0), "000") and available0) or (kg_eq(in2_data(2 downto 0), "001") and available1)) or (kg_eq(in2_data(2 downto 0), "010") and available2)) or (kg_eq(in2_data(2 downto 0), "011") and available3)) or (kg_eq(in2_data(2 downto 0), "100") and available4))) & (routed(1) and (((((kg_eq(in1_data(2 downto 0), "000") and available0) or (kg_eq(in1_data(2 downto 0), "001") and available1)) or (kg_eq(in1_data(2 downto 0), "010") and available2)) or (kg_eq(in1_data(2 downto 0), "011") and available3)) or (kg_eq(in1_data(2 downto 0), "100") and available4))) & (routed(0) and (((((kg_eq(in0_data(2 downto 0), "000") and available0) or (kg_eq(in0_data(2 downto 0), "001") and available1)) or (kg_eq(in0_data(2 downto 0), "010") and available2)) or (kg_eq(in0_data(2 downto 0), "011") and available3)) or (kg_eq(in0_data(2 downto 0), "100") and available4))));
+
+    -- A rival for the same output that the output's arbiter puts before this input.
+    beaten0 <= (((((routed(1) and kg_eq(in1_data(2 downto 0), in0_data(2 downto 0))) and (((((kg_eq(in0_data(2 downto 0), "000") and (priority0(1) and (not priority0(0)))) or (kg_eq(in0_data(2 downto 0), "001") and (priority1(1) and (not priority1(0))))) or (kg_eq(in0_data(2 downto 0), "010") and (priority2(1) and (not priority2(0))))) or (kg_eq(in0_data(2 downto 0), "011") and (priority3(1) and (not priority3(0))))) or (kg_eq(in0_data(2 downto 0), "100") and (priority4(1) and (not priority4(0)))))) or ((routed(2) and kg_eq(in2_data(2 downto 0), in0_data(2 downto 0))) and (((((kg_eq(in0_data(2 downto 0), "000") and (priority0(2) and (not priority0(0)))) or (kg_eq(in0_data(2 downto 0), "001") and (priority1(2) and (not priority1(0))))) or (kg_eq(in0_data(2 downto 0), "010") and (priority2(2) and (not priority2(0))))) or (kg_eq(in0_data(2 downto 0), "011") and (priority3(2) and (not priority3(0))))) or (kg_eq(in0_data(2 downto 0), "100") and (priority4(2) and (not priority4(0))))))) or ((routed(3) and kg_eq(in3_data(2 downto 0), in0_data(2 downto 0))) and (((((kg_eq(in0_data(2 downto 0), "000") and (priority0(3) and (not priority0(0)))) or (kg_eq(in0_data(2 downto 0), "001") and (priority1(3) and (not priority1(0))))) or (kg_eq(in0_data(2 downto 0), "010") and (priority2(3) and (not priority2(0))))) or (kg_eq(in0_data(2 downto 0), "011") and (priority3(3) and (not priority3(0))))) or (kg_eq(in0_data(2 downto 0), "100") and (priority4(3) and (not priority4(0))))))) or ((routed(4) and kg_eq(in4_data(2 downto 0), in0_data(2 downto 0))) and (((((kg_eq(in0_data(2 downto 0), "000") and (priority0(4) and (not priority0(0)))) or (kg_eq(in0_data(2 downto 0), "001") and (priority1(4) and (not priority1(0))))) or (kg_eq(in0_data(2 downto 0), "010") and (priority2(4) and (not priority2(0))))) or (kg_eq(in0_data(2 downto 0), "011") and (priority3(4) and (not priority3(0))))) or (kg_eq(in0_data(2 downto 0), "100") and (priority4(4) and (not priority4(0)))))));
+
+    -- A rival for the same output that the output's arbiter puts before this input.
+    beaten1 <= (((((routed(0) and kg_eq(in0_data(2 downto 0), in1_data(2 downto 0))) and (((((kg_eq(in1_data(2 downto 0), "000") and (priority0(0) or (not priority0(1)))) or (kg_eq(in1_data(2 downto 0), "001") and (priority1(0) or (not priority1(1))))) or (kg_eq(in1_data(2 downto 0), "010") and (priority2(0) or (not priority2(1))))) or (kg_eq(in1_data(2 downto 0), "011") and (priority3(0) or (not priority3(1))))) or (kg_eq(in1_data(2 downto 0), "100") and (priority4(0) or (not priority4(1)))))) or ((routed(2) and kg_eq(in2_data(2 downto 0), in1_data(2 downto 0))) and (((((kg_eq(in1_data(2 downto 0), "000") and (priority0(2) and (not priority0(1)))) or (kg_eq(in1_data(2 downto 0), "001") and (priority1(2) and (not priority1(1))))) or (kg_eq(in1_data(2 downto 0), "010") and (priority2(2) and (not priority2(1))))) or (kg_eq(in1_data(2 downto 0), "011") and (priority3(2) and (not priority3(1))))) or (kg_eq(in1_data(2 downto 0), "100") and (priority4(2) and (not priority4(1))))))) or ((routed(3) and kg_eq(in3_data(2 downto 0), in1_data(2 downto 0))) and (((((kg_eq(in1_data(2 downto 0), "000") and (priority0(3) and (not priority0(1)))) or (kg_eq(in1_data(2 downto 0), "001") and (priority1(3) and (not priority1(1))))) or (kg_eq(in1_data(2 downto 0), "010") and (priority2(3) and (not priority2(1))))) or (kg_eq(in1_data(2 downto 0), "011") and (priority3(3) and (not priority3(1))))) or (kg_eq(in1_data(2 downto 0), "100") and (priority4(3) and (not priority4(1))))))) or ((routed(4) and kg_eq(in4_data(2 downto 0), in1_data(2 downto 0))) and (((((kg_eq(in1_data(2 downto 0), "000") and (priority0(4) and (not priority0(1)))) or (kg_eq(in1_data(2 downto 0), "001") and (priority1(4) and (not priority1(1))))) or (kg_eq(in1_data(2 downto 0), "010") and (priority2(4) and (not priority2(1))))) or (kg_eq(in1_data(2 downto 0), "011") and (priority3(4) and (not priority3(1))))) or (kg_eq(in1_data(2 downto 0), "100") and (priority4(4) and (not priority4(1)))))));
+
+    -- A rival for the same output that the output's arbiter puts before this input.
+    beaten2 <= (((((routed(0) and kg_eq(in0_data(2 downto 0), in2_data(2 downto 0))) and (((((kg_eq(in2_data(2 downto 0), "000") and (priority0(0) or (not priority0(2)))) or (kg_eq(in2_data(2 downto 0), "001") and (priority1(0) or (not priority1(2))))) or (kg_eq(in2_data(2 downto 0), "010") and (priority2(0) or (not priority2(2))))) or (kg_eq(in2_data(2 downto 0), "011") and (priority3(0) or (not priority3(2))))) or (kg_eq(in2_data(2 downto 0), "100") and (priority4(0) or (not priority4(2)))))) or ((routed(1) and kg_eq(in1_data(2 downto 0), in2_data(2 downto 0))) and (((((kg_eq(in2_data(2 downto 0), "000") and (priority0(1) or (not priority0(2)))) or (kg_eq(in2_data(2 downto 0), "001") and (priority1(1) or (not priority1(2))))) or (kg_eq(in2_data(2 downto 0), "010") and (priority2(1) or (not priority2(2))))) or (kg_eq(in2_data(2 downto 0), "011") and (priority3(1) or (not priority3(2))))) or (kg_eq(in2_data(2 downto 0), "100") and (priority4(1) or (not priority4(2))))))) or ((routed(3) and kg_eq(in3_data(2 downto 0), in2_data(2 downto 0))) and (((((kg_eq(in2_data(2 downto 0), "000") and (priority0(3) and (not priority0(2)))) or (kg_eq(in2_data(2 downto 0), "001") and (priority1(3) and (not priority1(2))))) or (kg_eq(in2_data(2 downto 0), "010") and (priority2(3) and (not priority2(2))))) or (kg_eq(in2_data(2 downto 0), "011") and (priority3(3) and (not priority3(2))))) or (kg_eq(in2_data(2 downto 0), "100") and (priority4(3) and (not priority4(2))))))) or ((routed(4) and kg_eq(in4_data(2 downto 0), in2_data(2 downto 0))) and (((((kg_eq(in2_data(2 downto 0), "000") and (priority0(4) and (not priority0(2)))) or (kg_eq(in2_data(2 downto 0), "001") and (priority1(4) and (not priority1(2))))) or (kg_eq(in2_data(2 downto 0), "010") and (priority2(4) and (not priority2(2))))) or (kg_eq(in2_data(2 downto 0), "011") and (priority3(4) and (not priority3(2))))) or (kg_eq(in2_data(2 downto 0), "100") and (priority4(4) and (not priority4(2)))))));
+
+    -- A rival for the same output that the output's arbiter puts before this input.
+    beaten3 <= (((((routed(0) and kg_eq(in0_data(2 downto 0), in3_data(2 downto 0))) and (((((kg_eq(in3_data(2 downto 0), "000") and (priority0(0) or (not priority0(3)))) or (kg_eq(in3_data(2 downto 0), "001") and (priority1(0) or (not priority1(3))))) or (kg_eq(in3_data(2 downto 0), "010") and (priority2(0) or (not priority2(3))))) or (kg_eq(in3_data(2 downto 0), "011") and (priority3(0) or (not priority3(3))))) or (kg_eq(in3_data(2 downto 0), "100") and (priority4(0) or (not priority4(3)))))) or ((routed(1) and kg_eq(in1_data(2 downto 0), in3_data(2 downto 0))) and (((((kg_eq(in3_data(2 downto 0), "000") and (priority0(1) or (not priority0(3)))) or (kg_eq(in3_data(2 downto 0), "001") and (priority1(1) or (not priority1(3))))) or (kg_eq(in3_data(2 downto 0), "010") and (priority2(1) or (not priority2(3))))) or (kg_eq(in3_data(2 downto 0), "011") and (priority3(1) or (not priority3(3))))) or (kg_eq(in3_data(2 downto 0), "100") and (priority4(1) or (not priority4(3))))))) or ((routed(2) and kg_eq(in2_data(2 downto 0), in3_data(2 downto 0))) and (((((kg_eq(in3_data(2 downto 0), "000") and (priority0(2) or (not priority0(3)))) or (kg_eq(in3_data(2 downto 0), "001") and (priority1(2) or (not priority1(3))))) or (kg_eq(in3_data(2 downto 0), "010") and (priority2(2) or (not priority2(3))))) or (kg_eq(in3_data(2 downto 0), "011") and (priority3(2) or (not priority3(3))))) or (kg_eq(in3_data(2 downto 0), "100") and (priority4(2) or (not priority4(3))))))) or ((routed(4) and kg_eq(in4_data(2 downto 0), in3_data(2 downto 0))) and (((((kg_eq(in3_data(2 downto 0), "000") and (priority0(4) and (not priority0(3)))) or (kg_eq(in3_data(2 downto 0), "001") and (priority1(4) and (not priority1(3))))) or (kg_eq(in3_data(2 downto 0), "010") and (priority2(4) and (not priority2(3))))) or (kg_eq(in3_data(2 downto 0), "011") and (priority3(4) and (not priority3(3))))) or (kg_eq(in3_data(2 downto 0), "100") and (priority4(4) and (not priority4(3)))))));
+
+    -- A rival for the same output that the output's arbiter puts before this input.
+    beaten4 <= (((((routed(0) and kg_eq(in0_data(2 downto 0), in4_data(2 downto 0))) and (((((kg_eq(in4_data(2 downto 0), "000") and (priority0(0) or (not priority0(4)))) or (kg_eq(in4_data(2 downto 0), "001") and (priority1(0) or (not priority1(4))))) or (kg_eq(in4_data(2 downto 0), "010") and (priority2(0) or (not priority2(4))))) or (kg_eq(in4_data(2 downto 0), "011") and (priority3(0) or (not priority3(4))))) or (kg_eq(in4_data(2 downto 0), "100") and (priority4(0) or (not priority4(4)))))) or ((routed(1) and kg_eq(in1_data(2 downto 0), in4_data(2 downto 0))) and (((((kg_eq(in4_data(2 downto 0), "000") and (priority0(1) or (not priority0(4)))) or (kg_eq(in4_data(2 downto 0), "001") and (priority1(1) or (not priority1(4))))) or (kg_eq(in4_data(2 downto 0), "010") and (priority2(1) or (not priority2(4))))) or (kg_eq(in4_data(2 downto 0), "011") and (priority3(1) or (not priority3(4))))) or (kg_eq(in4_data(2 downto 0), "100") and (priority4(1) or (not priority4(4))))))) or ((routed(2) and kg_eq(in2_data(2 downto 0), in4_data(2 downto 0))) and (((((kg_eq(in4_data(2 downto 0), "000") and (priority0(2) or (not priority0(4)))) or (kg_eq(in4_data(2 downto 0), "001") and (priority1(2) or (not priority1(4))))) or (kg_eq(in4_data(2 downto 0), "010") and (priority2(2) or (not priority2(4))))) or (kg_eq(in4_data(2 downto 0), "011") and (priority3(2) or (not priority3(4))))) or (kg_eq(in4_data(2 downto 0), "100") and (priority4(2) or (not priority4(4))))))) or ((routed(3) and kg_eq(in3_data(2 downto 0), in4_data(2 downto 0))) and (((((kg_eq(in4_data(2 downto 0), "000") and (priority0(3) or (not priority0(4)))) or (kg_eq(in4_data(2 downto 0), "001") and (priority1(3) or (not priority1(4))))) or (kg_eq(in4_data(2 downto 0), "010") and (priority2(3) or (not priority2(4))))) or (kg_eq(in4_data(2 downto 0), "011") and (priority3(3) or (not priority3(4))))) or (kg_eq(in4_data(2 downto 0), "100") and (priority4(3) or (not priority4(4)))))));
+
+    -- Accepted: its output is available and no rival comes first there.
+    accepted <= (offered and (not std_logic_vector'(beaten4 & beaten3 & beaten2 & beaten1 & beaten0)));
+
+    -- Output 0 goes to the accepted head that asks for it.
+    grant0 <= std_logic_vector'((kg_eq(in4_data(2 downto 0), "000") and accepted(4)) & (kg_eq(in3_data(2 downto 0), "000") and accepted(3)) & (kg_eq(in2_data(2 downto 0), "000") and accepted(2)) & (kg_eq(in1_data(2 downto 0), "000") and accepted(1)) & (kg_eq(in0_data(2 downto 0), "000") and accepted(0)));
+
+    -- Output 1 goes to the accepted head that asks for it.
+    grant1 <= std_logic_vector'((kg_eq(in4_data(2 downto 0), "001") and accepted(4)) & (kg_eq(in3_data(2 downto 0), "001") and accepted(3)) & (kg_eq(in2_data(2 downto 0), "001") and accepted(2)) & (kg_eq(in1_data(2 downto 0), "001") and accepted(1)) & (kg_eq(in0_data(2 downto 0), "001") and accepted(0)));
+
+    -- Output 2 goes to the accepted head that asks for it.
+    grant2 <= std_logic_vector'((kg_eq(in4_data(2 downto 0), "010") and accepted(4)) & (kg_eq(in3_data(2 downto 0), "010") and accepted(3)) & (kg_eq(in2_data(2 downto 0), "010") and accepted(2)) & (kg_eq(in1_data(2 downto 0), "010") and accepted(1)) & (kg_eq(in0_data(2 downto 0), "010") and accepted(0)));
+
+    -- Output 3 goes to the accepted head that asks for it.
+    grant3 <= std_logic_vector'((kg_eq(in4_data(2 downto 0), "011") and accepted(4)) & (kg_eq(in3_data(2 downto 0), "011") and accepted(3)) & (kg_eq(in2_data(2 downto 0), "011") and accepted(2)) & (kg_eq(in1_data(2 downto 0), "011") and accepted(1)) & (kg_eq(in0_data(2 downto 0), "011") and accepted(0)));
+
+    -- Output 4 goes to the accepted head that asks for it.
+    grant4 <= std_logic_vector'((kg_eq(in4_data(2 downto 0), "100") and accepted(4)) & (kg_eq(in3_data(2 downto 0), "100") and accepted(3)) & (kg_eq(in2_data(2 downto 0), "100") and accepted(2)) & (kg_eq(in1_data(2 downto 0), "100") and accepted(1)) & (kg_eq(in0_data(2 downto 0), "100") and accepted(0)));
+
     -- An input forwards while it owns an output.
     forwarding <= ((((owner0 or owner1) or owner2) or owner3) or owner4);
 
     -- A control word on an input that is neither forwarding nor dropping starts a worm.
     head <= (((not busy) and all_valid) and all_ctl);
-
-    -- Granted by some output.
-    accepted <= ((((grant0 or grant1) or grant2) or grant3) or grant4);
 
     -- A NACK on an output reaches the input that holds it.
     nacked <= ((((kg_mux(out0_nack, owner0, "00000") or kg_mux(out1_nack, owner1, "00000")) or kg_mux(out2_nack, owner2, "00000")) or kg_mux(out3_nack, owner3, "00000")) or kg_mux(out4_nack, owner4, "00000"));

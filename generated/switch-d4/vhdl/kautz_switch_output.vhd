@@ -15,13 +15,15 @@ entity kautz_switch_output is
     port (
         clk : in  std_logic;                             -- clock; everything changes on its rising edge
         rst : in  std_logic;                             -- synchronous reset, active high
-        req : in  std_logic_vector(4 downto 0);          -- bit i: a head on input i asks for this output this cycle
+        available : out std_logic;                       -- free and not faulty: may take a new worm
+        priority : out std_logic_vector(4 downto 0);     -- the inputs the arbiter puts first (the others after, each part in input order)
         fault : in  std_logic;                           -- this output is faulty: grant it to no new worm
         nack : in  std_logic;                            -- NACK from the receiver: the worm through here was dropped further on
         in_valid : in  std_logic_vector(4 downto 0);     -- valid bit of every input link, input i at bit i
         in_ctl : in  std_logic_vector(4 downto 0);       -- type bit of every input link, input i at bit i
         in_data : in  std_logic_vector(39 downto 0);     -- data of every input link, input i at bits i*W up
-        grant : out std_logic_vector(4 downto 0);        -- bit i: the head on input i is granted this output this cycle
+        asked : in  std_logic;                           -- some head asks for this output this cycle, granted or not
+        grant : in  std_logic_vector(4 downto 0);        -- bit i: the head on input i is granted this output this cycle
         owner : out std_logic_vector(4 downto 0);        -- bit i: input i holds this output (one-hot; 0 when free)
         out_valid : out std_logic;                       -- output link: valid bit
         out_ctl : out std_logic;                         -- output link: type bit (head or EOD)
@@ -32,10 +34,7 @@ end entity kautz_switch_output;
 architecture rtl of kautz_switch_output is
     signal first : std_logic;                            -- the cycle after the grant: the word forwarded now is the next switch's head
     signal held : std_logic;                             -- a worm holds this output
-    signal available : std_logic;                        -- free and not faulty: may be granted
     signal pointer : std_logic_vector(4 downto 0);       -- round-robin pointer as a thermometer: the inputs at or after it
-    signal masked : std_logic_vector(4 downto 0);        -- the requests the priority puts first
-    signal choice : std_logic_vector(4 downto 0);        -- the request that wins if the output is available
     signal sel_valid : std_logic;                        -- valid bit of the owner's input
     signal sel_ctl : std_logic;                          -- type bit of the owner's input
     signal sel_data : std_logic_vector(7 downto 0);      -- data of the owner's input (0 when free)
@@ -61,16 +60,8 @@ begin
         end if;
     end process pointer_reg;
 
-    -- Requests at or after the pointer.
-    masked <= (req and pointer);
-
-    -- The first request at or after the pointer, else the first of all: cyclic order from the pointer.
-    choice <= std_logic_vector'((masked(4) and (not (((masked(0) or masked(1)) or masked(2)) or masked(3)))) & (masked(3) and (not ((masked(0) or masked(1)) or masked(2)))) & (masked(2) and (not (masked(0) or masked(1)))) & (masked(1) and (not masked(0))) & (masked(0) and (not '0'))) when (or masked) = '1' else
-        std_logic_vector'((req(4) and (not (((req(0) or req(1)) or req(2)) or req(3)))) & (req(3) and (not ((req(0) or req(1)) or req(2)))) & (req(2) and (not (req(0) or req(1)))) & (req(1) and (not req(0))) & (req(0) and (not '0')));
-
-    -- Grant the winner when the output is available; the other heads are refused.
-    grant <= choice when available = '1' else
-        "00000";
+    -- The input side decides with the same order as the per-output arbiter.
+    priority <= pointer;
 
     -- The owner's valid bit (0 when free).
     sel_valid <= (or (owner and in_valid));
@@ -103,7 +94,7 @@ begin
             if rst = '1' then
                 first <= '0';
             else
-                first <= (or grant);
+                first <= (available and asked);
             end if;
         end if;
     end process first_reg;

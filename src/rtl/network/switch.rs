@@ -11,9 +11,9 @@
 //!   forwarded as the next head, and the output link's registers behind an AND-OR
 //!   multiplexer of the inputs;
 //! - **top**: the input side (which words are heads, which of them are accepted, decided
-//!   per input in [`super::switch_decision`] from the outputs' availability and priority,
+//!   per input in `switch_decision.rs` from the outputs' availability and priority,
 //!   the drop flags and the NACK registers towards the senders) and the instances. The
-//!   buffered switches ([`super::switch_buffers`]) arbitrate in the outputs instead.
+//!   buffered switches (`switch_buffers.rs`) arbitrate in the outputs instead.
 //!
 //! The grant is registered (the owner) before any word goes through it, so the arbitration
 //! and the NACK logic are never on the datapath, which is the owner-selected AND-OR

@@ -4,15 +4,15 @@
 //!
 //! In: the [`RouteGenParams`] of the route generator and an optional built-in [`Fault`].
 //! Out: a [`Design`] of these blocks:
-//! - **front** ([`front`]): the input registers, then everything of the search that
+//! - **front** (`front.rs`): the input registers, then everything of the search that
 //!   depends on the pair alone, in two registered stages: three stages.
-//! - **route step** i ([`step`]), cut in two registered halves of a few LUT levels each:
+//! - **route step** i (`step.rs`), cut in two registered halves of a few LUT levels each:
 //!   - **choose**: phase A's pick among the overlaps still alive, phases B and C's
 //!     smallest free letters (all one-hot) and the phase that takes route i.
 //!   - **route** and **marks**: from the registered choice, route i (zero for invalid
 //!     words) and, for the steps after, the masks with its letters marked and the
 //!     overlaps they block struck.
-//! - **top**: the pipeline registers. Each pair's state ([`state`]) moves down with it as
+//! - **top**: the pipeline registers. Each pair's state (`state.rs`) moves down with it as
 //!   far as a later step reads it, and each route found moves down to the last stage,
 //!   where route i sits in slot i of `out_routes`.
 //!   A global stall: every register moves when `out_ready` is high or the last

@@ -92,6 +92,17 @@ struct ScriptContext<'a> {
     netlist: String,
 }
 
+/// What the blocks' script (`synth_blocks.ys.tera`) names: no wrapper, no statistics.
+#[derive(Serialize)]
+struct BlocksContext<'a> {
+    top: &'a str,
+    language: &'a str,
+    device: &'a str,
+    sources: String,
+    synth: &'a str,
+    netlist: String,
+}
+
 /// `yosys stat -json`: the cells of each module.
 #[derive(Deserialize)]
 pub(crate) struct Stat {
@@ -104,11 +115,14 @@ pub(crate) struct StatModule {
     pub num_cells_by_type: BTreeMap<String, u64>,
 }
 
-/// nextpnr's `--report`: maximum frequency per clock and the cells placed.
+/// nextpnr's `--report`: maximum frequency per clock, the cells placed and the critical paths.
 #[derive(Deserialize)]
 pub(crate) struct PnrReport {
     pub fmax: BTreeMap<String, PnrClock>,
     pub utilization: BTreeMap<String, PnrUse>,
+    /// The critical paths, read in the same pass.
+    #[serde(flatten)]
+    pub paths: ReportPaths,
 }
 
 #[derive(Deserialize)]
@@ -322,15 +336,12 @@ impl Step<'_> {
         let script = render_template(
             "synth_blocks.ys.tera",
             BLOCKS_SCRIPT,
-            &ScriptContext {
+            &BlocksContext {
                 top,
                 language: self.language.name(),
                 device: target.device(),
                 sources: files.join(" "),
-                wrapper_file: "",
-                wrapper: "",
                 synth: target.synth_command(),
-                stat: String::new(),
                 netlist: netlist_file.clone(),
             },
         )?;
@@ -416,7 +427,6 @@ impl Step<'_> {
         let seconds = started.elapsed().as_secs_f64();
         let report = self.work.join(&report);
         let placed: PnrReport = read_json("nextpnr report", &report)?;
-        let paths: ReportPaths = read_json("nextpnr report", &report)?;
         let achieved = placed
             .fmax
             .values()
@@ -434,7 +444,7 @@ impl Step<'_> {
         Ok(Placed {
             fmax: achieved,
             logic_cells,
-            critical_path: summarise(&paths),
+            critical_path: summarise(&placed.paths),
             seconds,
         })
     }

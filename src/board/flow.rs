@@ -18,6 +18,7 @@
 
 use super::{Board, Family};
 use crate::synth::flow::{PnrReport, Stat, SynthError, read_json, write};
+use crate::synth::pnr;
 use crate::synth::target::CellCounts;
 use crate::synth::tool::{ICEPACK, Tool, ToolError, YOWASP_ECPPACK};
 use std::path::Path;
@@ -139,7 +140,7 @@ pub fn build(
         .map(String::from),
     );
     progress(&format!("{} at {clock_mhz} MHz", target.nextpnr().program));
-    let placed_run = target.nextpnr().run(&args, work, "nextpnr.log")?;
+    let placed_run = pnr::place_and_route(&target.nextpnr(), &args, work, "nextpnr.log")?.outcome;
     if !placed_run.success {
         // nextpnr packs before it places: a design with more logic cells than the device
         // says so in its utilisation table, and fails placing them.
@@ -157,7 +158,7 @@ pub fn build(
                 percent: used * 100 / available,
             });
         }
-        target.nextpnr().run_ok(&args, work, "nextpnr.log")?;
+        target.nextpnr().checked(placed_run)?;
     }
     let report: PnrReport = read_json("nextpnr report", &work.join("report.json"))?;
     let fmax = report

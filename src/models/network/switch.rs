@@ -1,7 +1,8 @@
 //! The cycle model of the switch of Smit, Havinga and Jansen, "On the design of a dynamic
 //! reconfigurable network switch" (1991; see docs/papers.md): a (d+1)x(d+1) wormhole
 //! crossbar that consumes one route byte per hop and answers NACK when a worm cannot go on;
-//! bufferless as the paper builds it, or with a buffer of one worm per input for virtual
+//! bufferless as the paper builds it (deciding a head in the cycle it arrives, or, with the
+//! registered head decode, in the next), or with a buffer of one worm per input for virtual
 //! cut-through and store-and-forward (docs/flow-control.md).
 //!
 //! In: the words on every input link, the NACKs on every output link and the fault mask of
@@ -11,7 +12,7 @@
 //! cycle; docs/switch.md specifies both. A step allocates nothing, so a network model can
 //! drive thousands of switches.
 
-use crate::fabric::switch::{Arbiter, Flow, MAX_D, SwitchConfig, SwitchFault};
+use crate::fabric::switch::{Arbiter, Flow, HeadDecode, MAX_D, SwitchConfig, SwitchFault};
 
 /// One link word: valid, the type bit (head or EOD), data. An idle link carries
 /// [`Word::IDLE`]; data words are at most the configured width.
@@ -154,6 +155,16 @@ struct Buffers {
     from_buffer: u16,
 }
 
+/// The input registers of the registered head decode (docs/switch.md, "Registered head
+/// decode"): last cycle's word of every input link, decided in this one.
+#[derive(Debug, Clone)]
+struct InputRegisters {
+    words: [Word; MAX_PORTS],
+    /// Bit i: input i drops its word of the next cycle too (a refused or cut worm whose
+    /// EOD had not reached the link yet: two of its words are still to come).
+    tail: u16,
+}
+
 /// The state of one switch: the registers of the RTL, but for one liberty that no port
 /// can see: the round-robin pointer moves at the grant here, in the RTL in the cycle after
 /// (while the output is held, so no arbitration reads it in between). `D` holds the output
@@ -181,6 +192,8 @@ pub struct Switch<D: LinkData = u64> {
     nack: u16,
     /// The input buffers, with vct or saf flow control.
     buffers: Option<Box<Buffers>>,
+    /// The input registers, with the registered head decode.
+    registered: Option<Box<InputRegisters>>,
 }
 
 impl Switch {
@@ -224,6 +237,7 @@ impl<D: LinkData> Switch<D> {
             out_ctl: 0,
             nack: 0,
             buffers: None,
+            registered: None,
         };
         switch.reset();
         switch
@@ -249,6 +263,13 @@ impl<D: LinkData> Switch<D> {
             Flow::Vct | Flow::Saf => Some(Box::new(Buffers {
                 inputs: vec![InputBuffer::default(); self.config.ports()],
                 from_buffer: 0,
+            })),
+        };
+        self.registered = match self.config.head_decode() {
+            HeadDecode::SameCycle => None,
+            HeadDecode::Registered => Some(Box::new(InputRegisters {
+                words: [Word::IDLE; MAX_PORTS],
+                tail: 0,
             })),
         };
     }
@@ -285,6 +306,10 @@ impl<D: LinkData> Switch<D> {
             && self.busy == 0
             && self.nack == 0
             && self.out_valid == 0
+            && self
+                .registered
+                .as_ref()
+                .is_none_or(|r| r.tail == 0 && r.words.iter().all(|w| !w.valid))
             && self
                 .buffers
                 .as_ref()
@@ -336,6 +361,11 @@ impl<D: LinkData> Switch<D> {
     pub fn step_masked(&mut self, inputs: &[Word], out_nack: u16, fault: u64) {
         debug_assert_eq!(inputs.len(), self.config.ports());
         debug_assert!(inputs.iter().all(|w| w.data <= self.config.data_mask()));
+        if let Some(mut registers) = self.registered.take() {
+            self.step_registered(&mut registers, inputs, out_nack, fault);
+            self.registered = Some(registers);
+            return;
+        }
         match self.buffers.take() {
             None => self.step_wormhole(inputs, out_nack, fault),
             Some(mut buffers) => {
@@ -346,8 +376,10 @@ impl<D: LinkData> Switch<D> {
     }
 
     /// The inputs whose word of this cycle, before [`Switch::step_masked`], is a head asking
-    /// for output `p` (the mark that asks not to be buffered aside).
+    /// for output `p` (the mark that asks not to be buffered aside). A head is decided in
+    /// its own cycle here: a network builds no switch with the registered head decode.
     pub fn heads_for(&self, inputs: &[Word], p: u64) -> u16 {
+        debug_assert!(self.registered.is_none());
         let mark = self.config.no_buffer_mark().unwrap_or(0);
         inputs
             .iter()
@@ -378,6 +410,44 @@ impl<D: LinkData> Switch<D> {
             Some(SwitchFault::NackNotReturned) => cut,
             _ => refused | cut,
         };
+    }
+
+    /// The step of the bufferless switch with the registered head decode: the step of
+    /// [`Switch::step_wormhole`] on last cycle's words, which the input registers hold, but
+    /// a refused or cut worm whose EOD is not yet on the link has two more words on the
+    /// wire (dropped, `tail`), and one whose EOD is gets no NACK: its sender has let go
+    /// (docs/switch.md, "Registered head decode").
+    fn step_registered(
+        &mut self,
+        r: &mut InputRegisters,
+        inputs: &[Word],
+        out_nack: u16,
+        fault: u64,
+    ) {
+        let ports = self.config.ports();
+        let mut requests = [0u16; MAX_PORTS];
+        let (mut heads, mut eod_on_link) = (0u16, 0u16);
+        for (i, w) in r.words[..ports].iter().enumerate() {
+            if self.busy >> i & 1 == 0 && w.is_control() {
+                heads |= 1 << i;
+                if w.data < ports as u64 {
+                    requests[w.data as usize] |= 1 << i;
+                }
+            }
+            eod_on_link |= u16::from(inputs[i].is_control()) << i;
+        }
+        let words = r.words;
+        let pass = self.crossbar(&words[..ports], &requests, out_nack, fault);
+        let cut = pass.nacked & !pass.eod;
+        let refused = heads & !pass.granted;
+        let coming = !eod_on_link;
+        self.busy = pass.granted | pass.forwarding | refused | cut | r.tail;
+        self.nack = match self.fault {
+            Some(SwitchFault::NackNotReturned) => cut & coming,
+            _ => (refused | cut) & coming,
+        };
+        r.tail = (refused | cut) & coming;
+        r.words[..ports].copy_from_slice(inputs);
     }
 
     /// The step of the switch with input buffers (vct, saf): docs/flow-control.md. A

@@ -49,6 +49,7 @@ mod prove_equivalence;
 mod reset_styles;
 mod shard_merge;
 mod switch_model;
+mod switch_model_registered;
 mod synth_flow;
 mod synth_fusesoc;
 mod topologies;

@@ -65,6 +65,7 @@ mod unit_network_topologies;
 mod unit_router;
 mod unit_switch;
 mod unit_switch_flows;
+mod unit_switch_registered;
 mod unit_torus;
 mod verify_icarus;
 mod verify_sim;

@@ -85,9 +85,12 @@ pub(super) struct Crossbar {
     pub(super) requests: Vec<(Expr, String)>,
 }
 
+/// One part of a link (its valid bit, type bit or data).
+type LinkPart = fn(&Link) -> SignalId;
+
 /// Input i's parts of every link side by side, input i at bit i (the first part of a
 /// concatenation is the most significant).
-pub(super) fn side_by_side(ins: &[Link], part: fn(&Link) -> SignalId) -> Expr {
+pub(super) fn side_by_side(ins: &[Link], part: LinkPart) -> Expr {
     Expr::concat(ins.iter().rev().map(|l| part(l).into()).collect())
 }
 
@@ -106,7 +109,7 @@ pub(super) fn input_vectors(
         p * w,
         "data of the inputs, input i at bits i*W up",
     );
-    let parts: [(SignalId, fn(&Link) -> SignalId, &str); 3] = [
+    let parts: [(SignalId, LinkPart, &str); 3] = [
         (all_valid, |l| l.valid, "valid bits"),
         (all_ctl, |l| l.ctl, "type bits"),
         (all_data, |l| l.data, "data"),

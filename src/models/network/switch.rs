@@ -190,10 +190,17 @@ pub struct Switch<D: LinkData = u64> {
     out_ctl: u16,
     /// Bit i: NACK to input i's sender.
     nack: u16,
-    /// The input buffers, with vct or saf flow control.
-    buffers: Option<Box<Buffers>>,
-    /// The input registers, with the registered head decode.
-    registered: Option<Box<InputRegisters>>,
+    /// The input buffers (vct, saf) or the input registers (the registered head decode);
+    /// none for the same-cycle bufferless switch. One box for both keeps the switch in a
+    /// cache line.
+    input_side: Option<Box<InputSide>>,
+}
+
+/// What a switch has in front of its crossbar besides the links.
+#[derive(Debug, Clone)]
+enum InputSide {
+    Buffers(Buffers),
+    Registered(InputRegisters),
 }
 
 impl Switch {
@@ -236,8 +243,7 @@ impl<D: LinkData> Switch<D> {
             out_valid: 0,
             out_ctl: 0,
             nack: 0,
-            buffers: None,
-            registered: None,
+            input_side: None,
         };
         switch.reset();
         switch
@@ -258,19 +264,18 @@ impl<D: LinkData> Switch<D> {
         self.out_valid = 0;
         self.out_ctl = 0;
         self.nack = 0;
-        self.buffers = match self.config.flow() {
-            Flow::Nack => None,
-            Flow::Vct | Flow::Saf => Some(Box::new(Buffers {
+        self.input_side = match (self.config.flow(), self.config.head_decode()) {
+            (Flow::Nack, HeadDecode::SameCycle) => None,
+            (Flow::Nack, HeadDecode::Registered) => {
+                Some(Box::new(InputSide::Registered(InputRegisters {
+                    words: [Word::IDLE; MAX_PORTS],
+                    tail: 0,
+                })))
+            }
+            (Flow::Vct | Flow::Saf, _) => Some(Box::new(InputSide::Buffers(Buffers {
                 inputs: vec![InputBuffer::default(); self.config.ports()],
                 from_buffer: 0,
-            })),
-        };
-        self.registered = match self.config.head_decode() {
-            HeadDecode::SameCycle => None,
-            HeadDecode::Registered => Some(Box::new(InputRegisters {
-                words: [Word::IDLE; MAX_PORTS],
-                tail: 0,
-            })),
+            }))),
         };
     }
 
@@ -306,20 +311,24 @@ impl<D: LinkData> Switch<D> {
             && self.busy == 0
             && self.nack == 0
             && self.out_valid == 0
-            && self
-                .registered
-                .as_ref()
-                .is_none_or(|r| r.tail == 0 && r.words.iter().all(|w| !w.valid))
-            && self
-                .buffers
-                .as_ref()
-                .is_none_or(|b| b.inputs.iter().all(|buffer| !buffer.occupied))
+            && self.input_side.as_deref().is_none_or(|side| match side {
+                InputSide::Registered(r) => r.tail == 0 && r.words.iter().all(|w| !w.valid),
+                InputSide::Buffers(b) => b.inputs.iter().all(|buffer| !buffer.occupied),
+            })
+    }
+
+    /// The input buffers, if it has them.
+    fn buffers(&self) -> Option<&Buffers> {
+        match self.input_side.as_deref() {
+            Some(InputSide::Buffers(b)) => Some(b),
+            _ => None,
+        }
     }
 
     /// The longest any buffer holds its worm now, in cycles since its head was taken in
     /// (0 without buffers).
     pub fn longest_buffer_hold(&self) -> u64 {
-        self.buffers.as_ref().map_or(0, |b| {
+        self.buffers().map_or(0, |b| {
             b.inputs
                 .iter()
                 .filter(|buffer| buffer.occupied)
@@ -331,7 +340,7 @@ impl<D: LinkData> Switch<D> {
 
     /// Input `i`'s buffer holds a worm, or part of one (never without buffers).
     pub fn buffer_occupied(&self, i: usize) -> bool {
-        self.buffers.as_ref().is_some_and(|b| b.inputs[i].occupied)
+        self.buffers().is_some_and(|b| b.inputs[i].occupied)
     }
 
     /// The winner among `requests` (a mask of inputs) for output `p`: the lowest at or
@@ -361,16 +370,14 @@ impl<D: LinkData> Switch<D> {
     pub fn step_masked(&mut self, inputs: &[Word], out_nack: u16, fault: u64) {
         debug_assert_eq!(inputs.len(), self.config.ports());
         debug_assert!(inputs.iter().all(|w| w.data <= self.config.data_mask()));
-        if let Some(mut registers) = self.registered.take() {
-            self.step_registered(&mut registers, inputs, out_nack, fault);
-            self.registered = Some(registers);
-            return;
-        }
-        match self.buffers.take() {
+        match self.input_side.take() {
             None => self.step_wormhole(inputs, out_nack, fault),
-            Some(mut buffers) => {
-                self.step_buffered(&mut buffers, inputs, out_nack, fault);
-                self.buffers = Some(buffers);
+            Some(mut side) => {
+                match &mut *side {
+                    InputSide::Buffers(b) => self.step_buffered(b, inputs, out_nack, fault),
+                    InputSide::Registered(r) => self.step_registered(r, inputs, out_nack, fault),
+                }
+                self.input_side = Some(side);
             }
         }
     }
@@ -379,7 +386,10 @@ impl<D: LinkData> Switch<D> {
     /// for output `p` (the mark that asks not to be buffered aside). A head is decided in
     /// its own cycle here: a network builds no switch with the registered head decode.
     pub fn heads_for(&self, inputs: &[Word], p: u64) -> u16 {
-        debug_assert!(self.registered.is_none());
+        debug_assert!(!matches!(
+            self.input_side.as_deref(),
+            Some(InputSide::Registered(_))
+        ));
         let mark = self.config.no_buffer_mark().unwrap_or(0);
         inputs
             .iter()

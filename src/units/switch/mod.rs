@@ -203,7 +203,7 @@ impl HardwareUnit for Switch {
     fn timing(&self) -> String {
         match (self.0.clocking, self.0.config.head_decode()) {
             (SwitchClocking::Synchronous, HeadDecode::SameCycle) => "every output registered: a word one hop per clock, a head's grant registered in its own cycle",
-            (SwitchClocking::Synchronous, HeadDecode::Registered) => "every input and output registered: a word one hop per two clocks, a head's route byte decoded into a register and its grant decided in the next cycle",
+            (SwitchClocking::Synchronous, HeadDecode::Registered) => "every input and output registered: a word two clocks per hop, a head's route byte decoded into a register and its grant decided in the next cycle",
             (SwitchClocking::SelfTimed, _) => "self-timed: node_clk made by a Muller-C rendezvous of the neighbours' clocks; for simulation (GHDL, Icarus Verilog), not for synthesis",
         }
         .to_string()

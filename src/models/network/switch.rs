@@ -159,7 +159,8 @@ struct Buffers {
 /// decode"): last cycle's word of every input link, decided in this one.
 #[derive(Debug, Clone)]
 struct InputRegisters {
-    words: [Word; MAX_PORTS],
+    /// By input.
+    words: Vec<Word>,
     /// Bit i: input i drops its word of the next cycle too (a refused or cut worm whose
     /// EOD had not reached the link yet: two of its words are still to come).
     tail: u16,
@@ -268,7 +269,7 @@ impl<D: LinkData> Switch<D> {
             (Flow::Nack, HeadDecode::SameCycle) => None,
             (Flow::Nack, HeadDecode::Registered) => {
                 Some(Box::new(InputSide::Registered(InputRegisters {
-                    words: [Word::IDLE; MAX_PORTS],
+                    words: vec![Word::IDLE; self.config.ports()],
                     tail: 0,
                 })))
             }
@@ -437,7 +438,7 @@ impl<D: LinkData> Switch<D> {
         let ports = self.config.ports();
         let mut requests = [0u16; MAX_PORTS];
         let (mut heads, mut eod_on_link) = (0u16, 0u16);
-        for (i, w) in r.words[..ports].iter().enumerate() {
+        for (i, w) in r.words.iter().enumerate() {
             if self.busy >> i & 1 == 0 && w.is_control() {
                 heads |= 1 << i;
                 if w.data < ports as u64 {
@@ -446,8 +447,7 @@ impl<D: LinkData> Switch<D> {
             }
             eod_on_link |= u16::from(inputs[i].is_control()) << i;
         }
-        let words = r.words;
-        let pass = self.crossbar(&words[..ports], &requests, out_nack, fault);
+        let pass = self.crossbar(&r.words, &requests, out_nack, fault);
         let cut = pass.nacked & !pass.eod;
         let refused = heads & !pass.granted;
         let coming = !eod_on_link;
@@ -457,7 +457,7 @@ impl<D: LinkData> Switch<D> {
             _ => (refused | cut) & coming,
         };
         r.tail = (refused | cut) & coming;
-        r.words[..ports].copy_from_slice(inputs);
+        r.words.copy_from_slice(inputs);
     }
 
     /// The step of the switch with input buffers (vct, saf): docs/flow-control.md. A

@@ -420,7 +420,7 @@ fn bad_command_lines_exit_2_with_one_line() {
         ),
         (
             &["verify", "switch", "--d", "2", "--arch", "parallel"][..],
-            "error: --arch applies to the kautz unit only, not to the switch unit; it takes --d, --data-bits, --arbiter, --head-decision, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out\n",
+            "error: --arch applies to the kautz unit only, not to the switch unit; it takes --d, --data-bits, --arbiter, --head-decision, --head-decode, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out\n",
         ),
         (
             &[

@@ -64,11 +64,11 @@ fn options_that_do_not_apply_are_refused() {
     for (args, message) in [
         (
             &["--shard", "0/2"][..],
-            "--shard applies to the kautz, ldi, mrns and torus units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --head-decision, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out",
+            "--shard applies to the kautz, ldi, mrns and torus units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --head-decision, --head-decode, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out",
         ),
         (
             &["--pairs", "10"],
-            "--pairs applies to the kautz and mrns units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --head-decision, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out",
+            "--pairs applies to the kautz and mrns units only, not to the switch unit; it takes --d, --data-bits, --arbiter, --head-decision, --head-decode, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out",
         ),
         (
             &["--fault", "nope"],

@@ -524,7 +524,7 @@ fn each_units_help_lists_only_its_own_options() {
     for (args, expected) in [
         (
             &["generate", "switch", "--help"][..],
-            "--d --data-bits --arbiter --head-decision --flow --buffer-words --clocking --top --reset --seed --cycles --fault --out --force --lang --testbench --quiet --threads --max-memory",
+            "--d --data-bits --arbiter --head-decision --head-decode --flow --buffer-words --top --clocking --reset --seed --cycles --fault --out --force --lang --testbench --quiet --threads --max-memory",
         ),
         (
             &["generate", "network", "--help"],

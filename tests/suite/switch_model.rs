@@ -509,10 +509,10 @@ fn round_robin_lets_no_input_starve() {
     assert!(grants[1] > 3000, "{grants:?}");
 }
 
-/// A worm of `len` words sent in cycles 0.. into a chain of `j` switches whose last has
-/// its output 1 faulty: the cycle in which the source sees the NACK, if it does.
-fn nack_seen_at_source(j: usize, len: usize) -> Option<u64> {
-    let c = config(2, 8, Arbiter::RoundRobin);
+/// A worm of `len` words sent in cycles 0.. into a chain of `j` switches of `c` (d = 2)
+/// whose last has its output 1 faulty: the cycle in which the source sees the NACK, if it
+/// does.
+pub(crate) fn nack_seen_at_source(c: &SwitchConfig, j: usize, len: usize) -> Option<u64> {
     let mut chain: Vec<Switch> = (0..j).map(|_| Switch::new(c.clone())).collect();
     // Route bytes 1 at every switch (its link to the next), then 0, then data, then EOD.
     let mut worm = vec![head(1)];
@@ -523,7 +523,7 @@ fn nack_seen_at_source(j: usize, len: usize) -> Option<u64> {
     }
     worm.push(eod());
     assert_eq!(worm.len(), len);
-    for cycle in 0..(len as u64 + 4 * j as u64) {
+    for cycle in 0..(len as u64 + 5 * j as u64) {
         if chain[0].in_nack(0) {
             return Some(cycle);
         }
@@ -550,15 +550,16 @@ fn the_source_hears_a_refusal_at_the_jth_switch_if_its_worm_is_3j_1_words_long()
     // docs/switch.md: a head refused at the j-th switch (cycle 2(j-1)) is seen by the
     // source in cycle 3(j-1) + 1, while it sends word 3j - 2; so a worm of 3j - 1 words or
     // more hears of it, and a shorter one has let go of the links the NACK needs.
+    let c = config(2, 8, Arbiter::RoundRobin);
     for j in 1..=6 {
         let shortest = (j + 2).max(3);
         let heard: Vec<usize> = (shortest..5 * j + 3)
-            .filter(|&len| nack_seen_at_source(j, len).is_some())
+            .filter(|&len| nack_seen_at_source(&c, j, len).is_some())
             .collect();
         let from = (3 * j - 1).max(shortest);
         assert_eq!(heard, (from..5 * j + 3).collect::<Vec<_>>(), "j = {j}");
         assert_eq!(
-            nack_seen_at_source(j, from),
+            nack_seen_at_source(&c, j, from),
             Some(3 * (j as u64 - 1) + 1),
             "j = {j}"
         );

@@ -238,7 +238,7 @@ fn bad_parameters_are_refused_with_one_line() {
         ),
         (
             &["verify", "switch", "--d", "2", "--rate", "0.1"],
-            "--rate applies to the network unit only, not to the switch unit; it takes --d, --data-bits, --arbiter, --head-decision, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out",
+            "--rate applies to the network unit only, not to the switch unit; it takes --d, --data-bits, --arbiter, --head-decision, --head-decode, --flow, --buffer-words, --clocking, --seed, --cycles, --fault, --wave, --delays, --top, --reset, --sim, --keep, --force, --out",
         ),
         (
             &["verify", "network", "--d", "16", "--k", "2"],

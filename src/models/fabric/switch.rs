@@ -1,7 +1,7 @@
 //! The configuration of the network switch of Smit, Havinga and Jansen (1991; see
 //! docs/papers.md), as its hardware and its cycle model both take it: the degree, the data
-//! width of a link word, the arbiter, the flow control (and its buffers' size), and the
-//! faults a switch can have built in on purpose. docs/switch.md specifies the switch,
+//! width of a link word, the arbiter, the flow control (and its buffers' size), when the
+//! bufferless switch decodes its heads, and the faults a switch can have built in on purpose. docs/switch.md specifies the switch,
 //! docs/flow-control.md its flow controls.
 
 use crate::choice::choice;
@@ -39,6 +39,19 @@ choice! {
     }
 }
 
+choice! {
+    /// When the bufferless switch (nack) decodes a head's route byte (docs/switch.md,
+    /// "Registered head decode").
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum HeadDecode {
+        #[default]
+        SameCycle = "same-cycle":
+            "A head is decided in the cycle it arrives: one cycle per hop, the paper's lock-step switch",
+        Registered = "registered":
+            "Every input word is registered with its head's decoded request and decided in the next cycle: two cycles per hop, a shorter path",
+    }
+}
+
 /// Words an input buffer holds unless asked otherwise.
 pub const DEFAULT_BUFFER_WORDS: u64 = 32;
 /// Most words an input buffer holds.
@@ -71,6 +84,10 @@ pub enum SwitchConfigError {
         d: u64,
         need: u32,
     },
+    #[error(
+        "--head-decode registered is built for --flow nack; --flow vct and saf decide at their buffers' heads"
+    )]
+    RegisteredBuffers,
     #[error("an input buffer holds 2 to {MAX_BUFFER_WORDS} words, got {0}")]
     BufferWords(u64),
     #[error(
@@ -94,6 +111,7 @@ pub struct SwitchConfig {
     /// Words of each input's buffer (vct and saf): a worm's words after its head here,
     /// its EOD included.
     buffer_words: u16,
+    head_decode: HeadDecode,
 }
 
 /// Bits to write the numbers 0..=n, at least 1.
@@ -126,6 +144,7 @@ impl SwitchConfig {
             arbiter,
             flow: Flow::Nack,
             buffer_words: 0,
+            head_decode: HeadDecode::SameCycle,
         })
     }
 
@@ -139,6 +158,9 @@ impl SwitchConfig {
             }
             Flow::Vct | Flow::Saf => return Err(SwitchConfigError::BufferWords(buffer_words)),
         };
+        if flow != Flow::Nack && self.head_decode != HeadDecode::SameCycle {
+            return Err(SwitchConfigError::RegisteredBuffers);
+        }
         if flow != Flow::Nack && self.data_bits >= 64 {
             return Err(SwitchConfigError::BufferedDataBits(self.data_bits.into()));
         }
@@ -159,6 +181,31 @@ impl SwitchConfig {
 
     pub fn flow(&self) -> Flow {
         self.flow
+    }
+
+    /// The same switch deciding its heads as `head_decode` says: registered only for the
+    /// bufferless switch (nack).
+    pub fn with_head_decode(self, head_decode: HeadDecode) -> Result<Self, SwitchConfigError> {
+        if head_decode != HeadDecode::SameCycle && self.flow != Flow::Nack {
+            return Err(SwitchConfigError::RegisteredBuffers);
+        }
+        Ok(SwitchConfig {
+            head_decode,
+            ..self
+        })
+    }
+
+    pub fn head_decode(&self) -> HeadDecode {
+        self.head_decode
+    }
+
+    /// Cycles a word takes from one switch's input link to the next one's: 1 when heads are
+    /// decided in their own cycle, 2 behind the input registers of the registered decode.
+    pub fn hop_cycles(&self) -> u64 {
+        match self.head_decode {
+            HeadDecode::SameCycle => 1,
+            HeadDecode::Registered => 2,
+        }
     }
 
     /// With buffers (vct, saf): the top data bit, which marks a head whose worm must not be

@@ -1,7 +1,8 @@
 //! The cycle model of the switch of Smit, Havinga and Jansen, "On the design of a dynamic
 //! reconfigurable network switch" (1991; see docs/papers.md): a (d+1)x(d+1) wormhole
 //! crossbar that consumes one route byte per hop and answers NACK when a worm cannot go on;
-//! bufferless as the paper builds it, or with a buffer of one worm per input for virtual
+//! bufferless as the paper builds it (deciding a head in the cycle it arrives, or, with the
+//! registered head decode, in the next), or with a buffer of one worm per input for virtual
 //! cut-through and store-and-forward (docs/flow-control.md).
 //!
 //! In: the words on every input link, the NACKs on every output link and the fault mask of
@@ -11,7 +12,7 @@
 //! cycle; docs/switch.md specifies both. A step allocates nothing, so a network model can
 //! drive thousands of switches.
 
-use crate::fabric::switch::{Arbiter, Flow, MAX_D, SwitchConfig, SwitchFault};
+use crate::fabric::switch::{Arbiter, Flow, HeadDecode, MAX_D, SwitchConfig, SwitchFault};
 
 /// One link word: valid, the type bit (head or EOD), data. An idle link carries
 /// [`Word::IDLE`]; data words are at most the configured width.
@@ -154,6 +155,17 @@ struct Buffers {
     from_buffer: u16,
 }
 
+/// The input registers of the registered head decode (docs/switch.md, "Registered head
+/// decode"): last cycle's word of every input link, decided in this one.
+#[derive(Debug, Clone)]
+struct InputRegisters {
+    /// By input.
+    words: Vec<Word>,
+    /// Bit i: input i drops its word of the next cycle too (a refused or cut worm whose
+    /// EOD had not reached the link yet: two of its words are still to come).
+    tail: u16,
+}
+
 /// The state of one switch: the registers of the RTL, but for one liberty that no port
 /// can see: the round-robin pointer moves at the grant here, in the RTL in the cycle after
 /// (while the output is held, so no arbitration reads it in between). `D` holds the output
@@ -179,8 +191,17 @@ pub struct Switch<D: LinkData = u64> {
     out_ctl: u16,
     /// Bit i: NACK to input i's sender.
     nack: u16,
-    /// The input buffers, with vct or saf flow control.
-    buffers: Option<Box<Buffers>>,
+    /// The input buffers (vct, saf) or the input registers (the registered head decode);
+    /// none for the same-cycle bufferless switch. One box for both keeps the switch in a
+    /// cache line.
+    input_side: Option<Box<InputSide>>,
+}
+
+/// What a switch has in front of its crossbar besides the links.
+#[derive(Debug, Clone)]
+enum InputSide {
+    Buffers(Buffers),
+    Registered(InputRegisters),
 }
 
 impl Switch {
@@ -223,7 +244,7 @@ impl<D: LinkData> Switch<D> {
             out_valid: 0,
             out_ctl: 0,
             nack: 0,
-            buffers: None,
+            input_side: None,
         };
         switch.reset();
         switch
@@ -244,12 +265,18 @@ impl<D: LinkData> Switch<D> {
         self.out_valid = 0;
         self.out_ctl = 0;
         self.nack = 0;
-        self.buffers = match self.config.flow() {
-            Flow::Nack => None,
-            Flow::Vct | Flow::Saf => Some(Box::new(Buffers {
+        self.input_side = match (self.config.flow(), self.config.head_decode()) {
+            (Flow::Nack, HeadDecode::SameCycle) => None,
+            (Flow::Nack, HeadDecode::Registered) => {
+                Some(Box::new(InputSide::Registered(InputRegisters {
+                    words: vec![Word::IDLE; self.config.ports()],
+                    tail: 0,
+                })))
+            }
+            (Flow::Vct | Flow::Saf, _) => Some(Box::new(InputSide::Buffers(Buffers {
                 inputs: vec![InputBuffer::default(); self.config.ports()],
                 from_buffer: 0,
-            })),
+            }))),
         };
     }
 
@@ -285,16 +312,24 @@ impl<D: LinkData> Switch<D> {
             && self.busy == 0
             && self.nack == 0
             && self.out_valid == 0
-            && self
-                .buffers
-                .as_ref()
-                .is_none_or(|b| b.inputs.iter().all(|buffer| !buffer.occupied))
+            && self.input_side.as_deref().is_none_or(|side| match side {
+                InputSide::Registered(r) => r.tail == 0 && r.words.iter().all(|w| !w.valid),
+                InputSide::Buffers(b) => b.inputs.iter().all(|buffer| !buffer.occupied),
+            })
+    }
+
+    /// The input buffers, if it has them.
+    fn buffers(&self) -> Option<&Buffers> {
+        match self.input_side.as_deref() {
+            Some(InputSide::Buffers(b)) => Some(b),
+            _ => None,
+        }
     }
 
     /// The longest any buffer holds its worm now, in cycles since its head was taken in
     /// (0 without buffers).
     pub fn longest_buffer_hold(&self) -> u64 {
-        self.buffers.as_ref().map_or(0, |b| {
+        self.buffers().map_or(0, |b| {
             b.inputs
                 .iter()
                 .filter(|buffer| buffer.occupied)
@@ -306,7 +341,7 @@ impl<D: LinkData> Switch<D> {
 
     /// Input `i`'s buffer holds a worm, or part of one (never without buffers).
     pub fn buffer_occupied(&self, i: usize) -> bool {
-        self.buffers.as_ref().is_some_and(|b| b.inputs[i].occupied)
+        self.buffers().is_some_and(|b| b.inputs[i].occupied)
     }
 
     /// The winner among `requests` (a mask of inputs) for output `p`: the lowest at or
@@ -336,18 +371,26 @@ impl<D: LinkData> Switch<D> {
     pub fn step_masked(&mut self, inputs: &[Word], out_nack: u16, fault: u64) {
         debug_assert_eq!(inputs.len(), self.config.ports());
         debug_assert!(inputs.iter().all(|w| w.data <= self.config.data_mask()));
-        match self.buffers.take() {
+        match self.input_side.take() {
             None => self.step_wormhole(inputs, out_nack, fault),
-            Some(mut buffers) => {
-                self.step_buffered(&mut buffers, inputs, out_nack, fault);
-                self.buffers = Some(buffers);
+            Some(mut side) => {
+                match &mut *side {
+                    InputSide::Buffers(b) => self.step_buffered(b, inputs, out_nack, fault),
+                    InputSide::Registered(r) => self.step_registered(r, inputs, out_nack, fault),
+                }
+                self.input_side = Some(side);
             }
         }
     }
 
     /// The inputs whose word of this cycle, before [`Switch::step_masked`], is a head asking
-    /// for output `p` (the mark that asks not to be buffered aside).
+    /// for output `p` (the mark that asks not to be buffered aside). A head is decided in
+    /// its own cycle here: a network builds no switch with the registered head decode.
     pub fn heads_for(&self, inputs: &[Word], p: u64) -> u16 {
+        debug_assert!(!matches!(
+            self.input_side.as_deref(),
+            Some(InputSide::Registered(_))
+        ));
         let mark = self.config.no_buffer_mark().unwrap_or(0);
         inputs
             .iter()
@@ -378,6 +421,43 @@ impl<D: LinkData> Switch<D> {
             Some(SwitchFault::NackNotReturned) => cut,
             _ => refused | cut,
         };
+    }
+
+    /// The step of the bufferless switch with the registered head decode: the step of
+    /// [`Switch::step_wormhole`] on last cycle's words, which the input registers hold, but
+    /// a refused or cut worm whose EOD is not yet on the link has two more words on the
+    /// wire (dropped, `tail`), and one whose EOD is gets no NACK: its sender has let go
+    /// (docs/switch.md, "Registered head decode").
+    fn step_registered(
+        &mut self,
+        r: &mut InputRegisters,
+        inputs: &[Word],
+        out_nack: u16,
+        fault: u64,
+    ) {
+        let ports = self.config.ports();
+        let mut requests = [0u16; MAX_PORTS];
+        let (mut heads, mut eod_on_link) = (0u16, 0u16);
+        for (i, w) in r.words.iter().enumerate() {
+            if self.busy >> i & 1 == 0 && w.is_control() {
+                heads |= 1 << i;
+                if w.data < ports as u64 {
+                    requests[w.data as usize] |= 1 << i;
+                }
+            }
+            eod_on_link |= u16::from(inputs[i].is_control()) << i;
+        }
+        let pass = self.crossbar(&r.words, &requests, out_nack, fault);
+        let cut = pass.nacked & !pass.eod;
+        let refused = heads & !pass.granted;
+        let coming = !eod_on_link;
+        self.busy = pass.granted | pass.forwarding | refused | cut | r.tail;
+        self.nack = match self.fault {
+            Some(SwitchFault::NackNotReturned) => cut & coming,
+            _ => (refused | cut) & coming,
+        };
+        r.tail = (refused | cut) & coming;
+        r.words.copy_from_slice(inputs);
     }
 
     /// The step of the switch with input buffers (vct, saf): docs/flow-control.md. A

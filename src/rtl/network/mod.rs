@@ -14,4 +14,5 @@ pub mod switch;
 mod switch_buffers;
 mod switch_decision;
 mod switch_parts;
+mod switch_registered;
 pub mod whole;

@@ -24,9 +24,10 @@ use super::switch_parts::{
     Crossbar, InputVectors, Link, Offer, OutputPorts, OutputState, SwitchIo, bit, gate,
     input_vectors, output_instance,
 };
+use super::switch_registered;
 use crate::choice::choice;
 use crate::clocking::Rendezvous;
-use crate::fabric::switch::{Arbiter, Flow, SwitchConfig, SwitchFault};
+use crate::fabric::switch::{Arbiter, Flow, HeadDecode, SwitchConfig, SwitchFault};
 use crate::rtl::ir::{
     Connections, Design, Direction, Expr, Module, SignalId, SignalKind, Timing, port_struct, ports,
 };
@@ -70,10 +71,23 @@ choice! {
         #[default]
         PerInput = "per-input":
             "Each input decides from all heads' route bytes and the outputs' availability \
-            and priority whether its head is accepted (the default: the faster)",
+            and priority whether its head is accepted (the default, the faster, with \
+            --head-decode same-cycle)",
         PerOutput = "per-output":
             "Each output's arbiter grants one of its requests and each input ORs its grants \
-            (slower, fewer LUTs)",
+            (fewer LUTs; the default, the faster, with --head-decode registered)",
+    }
+}
+
+impl HeadDecision {
+    /// The faster decision behind each head decode (docs/switch.md): per input when the
+    /// route byte is compared in the decision's cycle, per output behind the registered
+    /// decode, whose one-hot requests leave the per-input form only its extra LUTs.
+    pub fn default_for(decode: HeadDecode) -> Self {
+        match decode {
+            HeadDecode::SameCycle => HeadDecision::PerInput,
+            HeadDecode::Registered => HeadDecision::PerOutput,
+        }
     }
 }
 
@@ -153,13 +167,17 @@ impl SwitchParams {
             SwitchClocking::Synchronous => "",
             SwitchClocking::SelfTimed => ", self-timed",
         };
+        let decode = match c.head_decode() {
+            HeadDecode::SameCycle => "",
+            HeadDecode::Registered => ", registered head decode",
+        };
         let (kind, buffers) = match c.flow() {
             Flow::Nack => ("wormhole", String::new()),
             Flow::Vct => ("virtual cut-through", buffers_of(c.buffer_words())),
             Flow::Saf => ("store-and-forward", buffers_of(c.buffer_words())),
         };
         format!(
-            "{p}x{p} {kind} switch with NACK (d = {}, {} data bits, {arbiter} arbitration{buffers}{clocking})",
+            "{p}x{p} {kind} switch with NACK (d = {}, {} data bits, {arbiter} arbitration{buffers}{decode}{clocking})",
             c.d(),
             c.data_bits(),
             p = c.ports()
@@ -646,18 +664,22 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
         ],
     );
     let io = switch_io(&mut m, p, w);
-    let inputs = input_vectors(&mut m, &io.ins, p, w);
+    let registered = c.head_decode() == HeadDecode::Registered;
+    let inputs = input_vectors(&mut m, &io.ins, (p, w), registered);
     match c.flow() {
         Flow::Nack => {
             let per_input = per_input_decision(params);
+            let decode = registered.then(|| switch_registered::decode(&mut m, &io.ins, p, w));
             let crossbar = Crossbar {
                 valid: inputs.all_valid,
                 ctl: inputs.all_ctl,
                 data: inputs.all_data,
-                requests: if per_input {
-                    Vec::new()
-                } else {
-                    (0..p).map(|o| head_requests(&io, &inputs, o, w)).collect()
+                requests: match (per_input, &decode) {
+                    (true, _) => Vec::new(),
+                    (false, None) => (0..p).map(|o| head_requests(&io, &inputs, o, w)).collect(),
+                    (false, Some(decode)) => (0..p)
+                        .map(|o| switch_registered::requests(&inputs, decode, o))
+                        .collect(),
                 },
             };
             let outputs: Vec<OutputState> = (0..p)
@@ -669,7 +691,7 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
                     .map(|out| out.offer.expect("the outputs offer themselves"))
                     .collect();
                 let grants: Vec<SignalId> = outputs.iter().map(|out| out.grant).collect();
-                decide_heads(&mut m, &io, &inputs, &offers, &grants, w);
+                decide_heads(&mut m, &io, (&inputs, decode.as_ref()), &offers, &grants, w);
             } else {
                 m.assign(
                     inputs.accepted,
@@ -678,7 +700,16 @@ fn switch_module(params: &SwitchParams, name: &str, output: &(Module, OutputPort
                 );
             }
             input_state(&mut m, &inputs, &outputs, p);
-            input_registers(&mut m, params.fault, &inputs, &io.ins, p);
+            match &decode {
+                None => input_registers(&mut m, params.fault, &inputs, &io.ins, p),
+                Some(decode) => switch_registered::input_registers(
+                    &mut m,
+                    params.fault,
+                    (&inputs, decode),
+                    &io.ins,
+                    p,
+                ),
+            }
         }
         Flow::Vct | Flow::Saf => super::switch_buffers::buffered_input_side(
             &mut m,

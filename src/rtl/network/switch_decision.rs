@@ -4,23 +4,28 @@
 //! arbitrating its requests and each input ORing the grants (docs/switch.md, "Head
 //! decision"). The result is the same in every cycle; the NACK registers' logic is
 //! shallower, for it no longer waits for the per-output arbitration and an OR over the
-//! outputs.
+//! outputs. With the registered head decode the route bytes come decoded (one-hot over
+//! the outputs) from registers instead of being compared here.
 
 use super::switch_parts::{InputVectors, Offer, SwitchIo, bit};
+use super::switch_registered::Decode;
 use crate::rtl::ir::{Expr, Module, SignalId};
 
 /// Assigns `inputs.accepted` and every output's `grants[o]` from the heads and the
-/// outputs' `offers`.
+/// outputs' `offers`; the route bytes are the inputs' words, or `decode`'s registers.
 pub(super) fn decide_heads(
     m: &mut Module,
     io: &SwitchIo,
-    inputs: &InputVectors,
+    (inputs, decode): (&InputVectors, Option<&Decode>),
     offers: &[Offer],
     grants: &[SignalId],
     w: u32,
 ) {
     let p = io.ins.len() as u32;
-    let route = Route::of(io, w);
+    let route = match decode {
+        None => Route::Bytes(RouteBytes::of(io, w)),
+        Some(decode) => Route::Decoded(decode.names.clone()),
+    };
     let routed = m.internal(
         "routed",
         p,
@@ -28,13 +33,8 @@ pub(super) fn decide_heads(
     );
     m.assign(
         routed,
-        Expr::concat(
-            (0..p)
-                .rev()
-                .map(|i| bit(inputs.head, i).and(route.high_zero(i)))
-                .collect(),
-        ),
-        "A head with a route byte below 2^b: its low b bits name the output it asks for.",
+        Expr::concat((0..p).rev().map(|i| route.routed(inputs, i)).collect()),
+        route.routed_doc(),
     );
     for (o, f) in offers.iter().enumerate() {
         m.assign(
@@ -120,18 +120,62 @@ fn beats(route: &Route, offers: &[Offer], j: u32, i: u32) -> Expr {
     }))
 }
 
+/// The heads' route bytes: the inputs' words, compared here, or decoded a cycle before
+/// into registers (per output o, bit i: input i's names o).
+enum Route {
+    Bytes(RouteBytes),
+    Decoded(Vec<SignalId>),
+}
+
+impl Route {
+    /// Input `i` has a head whose route byte may name an output.
+    fn routed(&self, inputs: &InputVectors, i: u32) -> Expr {
+        match self {
+            Route::Bytes(bytes) => bit(inputs.head, i).and(bytes.high_zero(i)),
+            Route::Decoded(names) => {
+                (!bit(inputs.busy, i)).and(Expr::or_all(names.iter().map(|&n| bit(n, i))))
+            }
+        }
+    }
+
+    fn routed_doc(&self) -> &'static str {
+        match self {
+            Route::Bytes(_) => {
+                "A head with a route byte below 2^b: its low b bits name the output it asks for."
+            }
+            Route::Decoded(_) => "A head whose registered route byte names an output.",
+        }
+    }
+
+    /// Input `i`'s route byte names output `o`.
+    fn names(&self, i: u32, o: u32) -> Expr {
+        match self {
+            Route::Bytes(bytes) => bytes.names(i, o),
+            Route::Decoded(names) => bit(names[o as usize], i),
+        }
+    }
+
+    /// Inputs `j` and `i` name the same output (with the bytes: have the same low bits).
+    fn same(&self, j: u32, i: u32) -> Expr {
+        match self {
+            Route::Bytes(bytes) => bytes.same(j, i),
+            Route::Decoded(names) => Expr::or_all(names.iter().map(|&n| bit(n, j).and(bit(n, i)))),
+        }
+    }
+}
+
 /// The inputs' route bytes, split into the low `b` bits that name an output and the rest.
-struct Route {
+struct RouteBytes {
     data: Vec<SignalId>,
     low_bits: u32,
     w: u32,
 }
 
-impl Route {
+impl RouteBytes {
     fn of(io: &SwitchIo, w: u32) -> Self {
         let last = io.ins.len() as u32 - 1;
         let low_bits = (u32::BITS - last.leading_zeros()).clamp(1, w);
-        Route {
+        RouteBytes {
             data: io.ins.iter().map(|l| l.data).collect(),
             low_bits,
             w,

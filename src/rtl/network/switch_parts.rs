@@ -85,34 +85,50 @@ pub(super) struct Crossbar {
     pub(super) requests: Vec<(Expr, String)>,
 }
 
-/// Every input's link as one vector, and the vectors of the input side's state.
-pub(super) fn input_vectors(m: &mut Module, ins: &[Link], p: u32, w: u32) -> InputVectors {
-    // Input i at bit i: the first part of a concatenation is the most significant.
-    let side_by_side = |part: fn(&Link) -> SignalId| {
-        Expr::concat(ins.iter().rev().map(|l| part(l).into()).collect())
-    };
+/// One part of a link (its valid bit, type bit or data).
+type LinkPart = fn(&Link) -> SignalId;
+
+/// Input i's parts of every link side by side, input i at bit i (the first part of a
+/// concatenation is the most significant).
+pub(super) fn side_by_side(ins: &[Link], part: LinkPart) -> Expr {
+    Expr::concat(ins.iter().rev().map(|l| part(l).into()).collect())
+}
+
+/// Every input's link as one vector (with the registered head decode, last cycle's words,
+/// from the input registers), and the vectors of the input side's state.
+pub(super) fn input_vectors(
+    m: &mut Module,
+    ins: &[Link],
+    (p, w): (u32, u32),
+    registered: bool,
+) -> InputVectors {
     let all_valid = m.internal("all_valid", p, "valid bits of the inputs, input i at bit i");
-    m.assign(
-        all_valid,
-        side_by_side(|l| l.valid),
-        "The inputs' valid bits side by side.",
-    );
     let all_ctl = m.internal("all_ctl", p, "type bits of the inputs, input i at bit i");
-    m.assign(
-        all_ctl,
-        side_by_side(|l| l.ctl),
-        "The inputs' type bits side by side.",
-    );
     let all_data = m.internal(
         "all_data",
         p * w,
         "data of the inputs, input i at bits i*W up",
     );
-    m.assign(
-        all_data,
-        side_by_side(|l| l.data),
-        "The inputs' data side by side.",
-    );
+    let parts: [(SignalId, LinkPart, &str); 3] = [
+        (all_valid, |l| l.valid, "valid bits"),
+        (all_ctl, |l| l.ctl, "type bits"),
+        (all_data, |l| l.data, "data"),
+    ];
+    for (signal, part, what) in parts {
+        match registered {
+            false => m.assign(
+                signal,
+                side_by_side(ins, part),
+                &format!("The inputs' {what} side by side."),
+            ),
+            true => m.register(
+                signal,
+                0,
+                side_by_side(ins, part),
+                &format!("Input registers: the inputs' {what} of last cycle, decided in this one."),
+            ),
+        }
+    }
     let busy = m.internal(
         "busy",
         p,

@@ -11,7 +11,7 @@ use crate::choice::Choice;
 use crate::emit::names::Language;
 use crate::emit::testbench::Testbench;
 use crate::fabric::switch::{
-    Arbiter, DEFAULT_BUFFER_WORDS, DEFAULT_DATA_BITS, Flow, SwitchConfig, SwitchFault,
+    Arbiter, DEFAULT_BUFFER_WORDS, DEFAULT_DATA_BITS, Flow, HeadDecode, SwitchConfig, SwitchFault,
 };
 use crate::input::{InputError, input_error};
 use crate::rtl::ir::{Design, ResetStyle};
@@ -44,9 +44,18 @@ pub struct Args {
     #[arg(long, value_parser = choice::<Arbiter>(), default_value = Arbiter::RoundRobin.name())]
     pub arbiter: Arbiter,
     /// Where the bufferless switch decides which heads win their outputs (docs/switch.md,
-    /// "Head decision"); --flow vct and saf decide per output [default: per-input].
+    /// "Head decision"); --flow vct and saf decide per output [default: per-input;
+    /// per-output with --head-decode registered].
     #[arg(long, value_parser = choice::<HeadDecision>())]
     pub head_decision: Option<HeadDecision>,
+    /// When the bufferless switch decodes a head: in its own cycle, or from registers in
+    /// the next, a cycle more per hop (docs/switch.md, "Registered head decode").
+    #[arg(
+        long,
+        value_parser = choice::<HeadDecode>(),
+        default_value = HeadDecode::SameCycle.name()
+    )]
+    pub head_decode: HeadDecode,
     /// What becomes of a worm whose output is taken (docs/flow-control.md).
     #[arg(long, value_parser = choice::<Flow>(), default_value = Flow::Nack.name())]
     pub flow: Flow,
@@ -111,17 +120,39 @@ impl Switch {
                 "--head-decision chooses for --flow nack; --flow vct and saf decide per output, at their buffers' heads",
             ));
         }
+        if args.head_decode == HeadDecode::Registered {
+            refuse_registered(&args)?;
+        }
         let buffer_words = args.buffer_words.unwrap_or(DEFAULT_BUFFER_WORDS);
         let config = SwitchConfig::new(args.d, args.data_bits, args.arbiter)
             .and_then(|c| c.with_flow(args.flow, buffer_words))
+            .and_then(|c| c.with_head_decode(args.head_decode))
             .map_err(input_error)?;
         Ok(Box::new(Switch(
             SwitchParams::new(config)
                 .with_clocking(args.clocking)
-                .with_head_decision(args.head_decision.unwrap_or_default())
+                .with_head_decision(
+                    args.head_decision
+                        .unwrap_or(HeadDecision::default_for(args.head_decode)),
+                )
                 .with_top(top.unwrap_or(rtl_switch::DEFAULT_TOP)),
         )))
     }
+}
+
+/// The registered head decode is built for the synchronous bufferless switch only.
+fn refuse_registered(args: &Args) -> Result<(), InputError> {
+    if args.flow != Flow::Nack {
+        return Err(input_error(
+            "--head-decode registered is built for --flow nack; --flow vct and saf decide at their buffers' heads",
+        ));
+    }
+    if args.clocking == SwitchClocking::SelfTimed {
+        return Err(input_error(
+            "--head-decode registered is built synchronous; the self-timed switch is the paper's lock-step one, --head-decode same-cycle",
+        ));
+    }
+    Ok(())
 }
 
 impl HardwareUnit for Switch {
@@ -144,8 +175,11 @@ impl HardwareUnit for Switch {
         if c.arbiter() != Arbiter::RoundRobin {
             words += " --arbiter fixed";
         }
-        if p.head_decision != HeadDecision::PerInput && c.flow() == Flow::Nack {
+        if p.head_decision != HeadDecision::default_for(c.head_decode()) && c.flow() == Flow::Nack {
             words += &format!(" --head-decision {}", p.head_decision.name());
+        }
+        if c.head_decode() != HeadDecode::SameCycle {
+            words += &format!(" --head-decode {}", c.head_decode().name());
         }
         if c.flow() != Flow::Nack {
             words += &format!(" --flow {}", c.flow().name());
@@ -167,9 +201,10 @@ impl HardwareUnit for Switch {
     }
 
     fn timing(&self) -> String {
-        match self.0.clocking {
-            SwitchClocking::Synchronous => "every output registered: a word one hop per clock, a head's grant registered in its own cycle",
-            SwitchClocking::SelfTimed => "self-timed: node_clk made by a Muller-C rendezvous of the neighbours' clocks; for simulation (GHDL, Icarus Verilog), not for synthesis",
+        match (self.0.clocking, self.0.config.head_decode()) {
+            (SwitchClocking::Synchronous, HeadDecode::SameCycle) => "every output registered: a word one hop per clock, a head's grant registered in its own cycle",
+            (SwitchClocking::Synchronous, HeadDecode::Registered) => "every input and output registered: a word two clocks per hop, a head's route byte decoded into a register and its grant decided in the next cycle",
+            (SwitchClocking::SelfTimed, _) => "self-timed: node_clk made by a Muller-C rendezvous of the neighbours' clocks; for simulation (GHDL, Icarus Verilog), not for synthesis",
         }
         .to_string()
     }

@@ -217,6 +217,9 @@ struct Traffic {
     mark: Option<u64>,
     /// The first cycle of random traffic.
     random_from: u64,
+    /// Cycles the switch's decision comes after a word's arrival: 0, or 1 behind the input
+    /// registers of the registered head decode (the directed NACKs come that much later).
+    lag: u64,
 }
 
 impl Traffic {
@@ -239,6 +242,7 @@ impl Traffic {
             mask,
             mark: unit.params.config.no_buffer_mark(),
             random_from: unit.directed_cycles(),
+            lag: unit.params.config.hop_cycles() - 1,
         };
         traffic.script();
         if unit.params.config.flow() != Flow::Nack {
@@ -253,14 +257,15 @@ impl Traffic {
     }
 
     /// The directed cases, one every 20 cycles from cycle 2. Input 1 and output 1 exist for
-    /// every d >= 1.
+    /// every d >= 1. The NACKs come `lag` cycles later behind input registers, to meet the
+    /// same words in the switch.
     fn script(&mut self) {
         // Contention: heads on inputs 0 and 1 for output 1 in one cycle.
         self.queue(0, 2, 1, &[0x11, 0x12]);
         self.queue(1, 2, 1, &[0x21]);
         // A NACK from output 0's receiver in the middle of a worm.
         self.queue(1, 20, 0, &[0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38]);
-        self.nacks.push((25, 0));
+        self.nacks.push((25 + self.lag, 0));
         // EOD release: a worm through output 1, then the next one granted right after.
         self.queue(0, 40, 1, &[0x41, 0x42, 0x43]);
         self.queue(1, 45, 1, &[0x44]);
@@ -278,7 +283,7 @@ impl Traffic {
         }
         // A NACK in the very cycle of the worm's EOD: no NACK goes back.
         self.queue(0, 140, 1, &[0x81, 0x82]);
-        self.nacks.push((143, 1));
+        self.nacks.push((143 + self.lag, 1));
         // A worm of just a head and an EOD.
         self.queue(1, 160, 1, &[]);
     }

@@ -222,8 +222,8 @@ fn the_same_command_writes_the_same_bytes() {
         read_tree(&a.path().join("out")),
         read_tree(&b.path().join("out")),
     );
-    // 8 Verilog, 9 VHDL, the manifest, the FuseSoC core and the marker.
-    assert_eq!(first.len(), 8 + 9 + 3);
+    // 9 Verilog, 10 VHDL, the manifest, the FuseSoC core and the marker.
+    assert_eq!(first.len(), 9 + 10 + 3);
     assert_eq!(first, second);
 }
 

@@ -3,6 +3,7 @@
 
 use super::super::{Fault, RouteGenParams, decode, name};
 use crate::rtl::ir::{Expr, Module, SignalId, port_struct, ports};
+use std::ops::Not;
 
 port_struct!(
     pub(super) struct UsedLettersPorts { clk, rst, load, first, mark, query, used, all_used }
@@ -61,9 +62,7 @@ pub(super) fn used_letters(
 /// fault. The look-ahead free bits read the same.
 pub(super) fn marked(fault: Option<Fault>, query: SignalId, letters: u32) -> Expr {
     match fault {
-        Some(Fault::UsedBitNeverSet) => {
-            Expr::from(query).and(Expr::konst(letters, (1 << letters) - 2))
-        }
+        Some(Fault::UsedBitNeverSet) => Expr::from(query).and(Expr::konst(letters, 1).not()),
         _ => Expr::from(query),
     }
 }

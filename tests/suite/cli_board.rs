@@ -74,7 +74,7 @@ fn the_self_test_top_is_lint_clean_in_both_languages() {
     assert_eq!(
         stdout,
         format!(
-            "wrote {out}: top kautz_selftest for the icebreaker with its pins (kautz_selftest.pcf), 21 Verilog and 22 VHDL files; no bitstream\n"
+            "wrote {out}: top kautz_selftest for the icebreaker with its pins (kautz_selftest.pcf), 22 Verilog and 23 VHDL files; no bitstream\n"
         )
     );
     let pcf = std::fs::read_to_string(dir.join("kautz_selftest.pcf")).unwrap();

@@ -26,22 +26,32 @@ module kautz_route_gen (
     wire valid;                                  // src and dst are different nodes
     wire matched;                                // match block: overlap found
     wire [2:0] in_letter;                        // match block: in-letter of the phase A route
+    wire [2:0] in_next;                          // match block: the in-letter after the next shift
     wire [2:0] shifted_out;                      // match block: letter leaving the last unit
     wire full;                                   // match block: all units off
     wire [2:0] head;                             // shift block: out-letter of the phase A route
     wire [2:0] letter_b;                         // part 1 letter
     wire [2:0] letter_c;                         // part 2 letter
+    wire [4:0] b_onehot;                         // part 1 letter, one-hot
+    wire [4:0] c_onehot;                         // part 2 letter, one-hot
     wire b_last;                                 // part 1 at letter d
     wire c_last;                                 // part 2 at letter d
-    wire [2:0] out_query;                        // out-letter of the candidate route
-    wire [2:0] in_query;                         // in-letter of the candidate route
-    wire out_free;                               // out-letter free
-    wire in_free;                                // in-letter free
+    wire [4:0] head_onehot;                      // head, one-hot
+    wire [4:0] in_onehot;                        // in_letter, one-hot
+    wire [4:0] out_query;                        // out-letter of the candidate route, one-hot
+    wire [4:0] in_query;                         // in-letter of the candidate route, one-hot
+    wire [4:0] used_out;                         // used out-letters
+    wire [4:0] used_in;                          // used in-letters
     wire all_out_used;                           // all out-letters used
     wire all_in_used;                            // all in-letters used (equal in number to the out-letters)
+    wire free_a;                                 // look-ahead: phase A's letters free
+    wire free_b;                                 // look-ahead: phase B's letter free
+    wire free_c_out;                             // look-ahead: phase C's out-letter free
+    wire free_c_in;                              // look-ahead: phase C's in-letter free
     wire load;                                   // control: load
     wire shift_en;                               // control: shift
     wire found;                                  // control: route found
+    wire phase_a;                                // control: phase A
     wire phase_b;                                // control: phase B
     wire phase_c;                                // control: phase C
     wire inc_b;                                  // control: advance part 1
@@ -65,6 +75,7 @@ module kautz_route_gen (
         .dst(dst),
         .matched(matched),
         .in_letter(in_letter),
+        .in_next(in_next),
         .shifted_out(shifted_out),
         .full(full)
     );
@@ -94,6 +105,7 @@ module kautz_route_gen (
         .clear(clear_b),
         .inc(inc_b),
         .letter(letter_b),
+        .onehot(b_onehot),
         .last(b_last)
     );
 
@@ -104,14 +116,21 @@ module kautz_route_gen (
         .clear(load),
         .inc(inc_c),
         .letter(letter_c),
+        .onehot(c_onehot),
         .last(c_last)
     );
 
+    // Decoder for phase A's out-letter.
+    assign head_onehot = {(head == 3'd4), (head == 3'd3), (head == 3'd2), (head == 3'd1), (head == 3'd0)};
+
+    // Decoder for phase A's in-letter.
+    assign in_onehot = {(in_letter == 3'd4), (in_letter == 3'd3), (in_letter == 3'd2), (in_letter == 3'd1), (in_letter == 3'd0)};
+
     // The out-letter of the candidate: phase A's first hop, part 1 in B, part 2 in C.
-    assign out_query = (phase_c ? letter_c : (phase_b ? letter_b : head));
+    assign out_query = (phase_c ? c_onehot : (phase_b ? b_onehot : head_onehot));
 
     // The in-letter of the candidate: phase A's a(p), part 1 in B and C.
-    assign in_query = ((phase_b | phase_c) ? letter_b : in_letter);
+    assign in_query = ((phase_b | phase_c) ? b_onehot : in_onehot);
 
     // Used out-nodes; ak names no out-neighbour.
     kautz_route_gen_used_letters u_used_out (
@@ -121,7 +140,7 @@ module kautz_route_gen (
         .first(src[2:0]),
         .mark(found),
         .query(out_query),
-        .free(out_free),
+        .used(used_out),
         .all_used(all_out_used)
     );
 
@@ -133,8 +152,36 @@ module kautz_route_gen (
         .first(dst[14:12]),
         .mark(found),
         .query(in_query),
-        .free(in_free),
+        .used(used_in),
         .all_used(all_in_used)
+    );
+
+    // Look-ahead free bits: the used-letter tests of the next cycle, registered.
+    kautz_route_gen_ahead u_ahead (
+        .clk(clk),
+        .rst(rst),
+        .used_out(used_out),
+        .used_in(used_in),
+        .head(head_onehot),
+        .head_next({(shifted_out == 3'd4), (shifted_out == 3'd3), (shifted_out == 3'd2), (shifted_out == 3'd1), (shifted_out == 3'd0)}),
+        .in_letter(in_onehot),
+        .in_next({(in_next == 3'd4), (in_next == 3'd3), (in_next == 3'd2), (in_next == 3'd1), (in_next == 3'd0)}),
+        .b_onehot(b_onehot),
+        .c_onehot(c_onehot),
+        .init(init),
+        .matched(matched),
+        .phase_a(phase_a),
+        .phase_b(phase_b),
+        .phase_c(phase_c),
+        .full(full),
+        .b_last(b_last),
+        .c_last(c_last),
+        .load_out_free((src[2:0] != dst[2:0])),
+        .load_in_free((src[14:12] != dst[14:12])),
+        .free_a(free_a),
+        .free_b(free_b),
+        .free_c_out(free_c_out),
+        .free_c_in(free_c_in)
     );
 
     // Control unit.
@@ -146,22 +193,25 @@ module kautz_route_gen (
         .valid(valid),
         .matched(matched),
         .full(full),
-        .out_free(out_free),
-        .in_free(in_free),
+        .free_a(free_a),
+        .free_b(free_b),
+        .free_c_out(free_c_out),
+        .free_c_in(free_c_in),
         .b_last(b_last),
         .c_last(c_last),
-        .all_out_used((all_out_used & all_in_used)),
+        .all_used((all_out_used & all_in_used)),
         .load(load),
         .shift(shift_en),
         .found(found),
-        .phase_b(phase_b),
-        .phase_c(phase_c),
         .inc_b(inc_b),
         .clear_b(clear_b),
         .inc_c(inc_c),
         .route_valid(route_valid),
         .done(done),
-        .error(error)
+        .error(error),
+        .phase_a(phase_a),
+        .phase_b(phase_b),
+        .phase_c(phase_c)
     );
 
 endmodule

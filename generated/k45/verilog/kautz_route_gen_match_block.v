@@ -15,32 +15,34 @@ module kautz_route_gen_match_block (
     input  wire shift,                           // shift the destination one unit to the right
     input  wire [14:0] src,                      // source word, a1 in the most significant letter
     input  wire [14:0] dst,                      // destination word, b1 in the most significant letter
-    output wire matched,                         // every unit that is on matches: the overlap exists
+    output reg  matched,                         // every unit that is on matches: the overlap exists (registered)
     output wire [2:0] in_letter,                 // source letter of the last unit switched off: a(p)
+    output wire [2:0] in_next,                   // a(p+1), the in-letter after the next shift
     output wire [2:0] shifted_out,               // destination letter of the last unit, the next to leave
     output wire full                             // every unit is off: p = k, overlap 0
 );
 
-    wire [2:0] src_part_0;                       // source letter a1 in unit 0
     wire [2:0] dst_part_0;                       // destination letter in unit 0
     wire off_0;                                  // unit 0 switched off
-    wire match_0;                                // units 0..0 match
-    wire [2:0] src_part_1;                       // source letter a2 in unit 1
+    wire next_0;                                 // units 0..0 match after the next shift
+    wire load_0;                                 // units 0..0 match as init loads them
     wire [2:0] dst_part_1;                       // destination letter in unit 1
     wire off_1;                                  // unit 1 switched off
-    wire match_1;                                // units 0..1 match
-    wire [2:0] src_part_2;                       // source letter a3 in unit 2
+    wire next_1;                                 // units 0..1 match after the next shift
+    wire load_1;                                 // units 0..1 match as init loads them
     wire [2:0] dst_part_2;                       // destination letter in unit 2
     wire off_2;                                  // unit 2 switched off
-    wire match_2;                                // units 0..2 match
-    wire [2:0] src_part_3;                       // source letter a4 in unit 3
+    wire next_2;                                 // units 0..2 match after the next shift
+    wire load_2;                                 // units 0..2 match as init loads them
     wire [2:0] dst_part_3;                       // destination letter in unit 3
     wire off_3;                                  // unit 3 switched off
-    wire match_3;                                // units 0..3 match
-    wire [2:0] src_part_4;                       // source letter a5 in unit 4
+    wire next_3;                                 // units 0..3 match after the next shift
+    wire load_3;                                 // units 0..3 match as init loads them
     wire [2:0] dst_part_4;                       // destination letter in unit 4
     wire off_4;                                  // unit 4 switched off
-    wire match_4;                                // units 0..4 match
+    wire next_4;                                 // units 0..4 match after the next shift
+    wire load_4;                                 // units 0..4 match as init loads them
+    reg  [14:0] in_letters;                      // a(p), a(p+1), .., ak, zero-filled: a(p) in the most significant letter
 
     // Match unit 0: compares source letter a1.
     kautz_route_gen_match_unit u_unit_0 (
@@ -53,11 +55,12 @@ module kautz_route_gen_match_block (
         .off_load(1'b1),
         .dst_in(3'd0),
         .off_in(1'b1),
-        .match_in(1'b1),
-        .src_part(src_part_0),
+        .next_in(1'b1),
+        .load_in(1'b1),
         .dst_part(dst_part_0),
         .off(off_0),
-        .match_out(match_0)
+        .next_out(next_0),
+        .load_out(load_0)
     );
 
     // Match unit 1: compares source letter a2.
@@ -71,11 +74,12 @@ module kautz_route_gen_match_block (
         .off_load(1'b0),
         .dst_in(dst_part_0),
         .off_in(off_0),
-        .match_in(match_0),
-        .src_part(src_part_1),
+        .next_in(next_0),
+        .load_in(load_0),
         .dst_part(dst_part_1),
         .off(off_1),
-        .match_out(match_1)
+        .next_out(next_1),
+        .load_out(load_1)
     );
 
     // Match unit 2: compares source letter a3.
@@ -89,11 +93,12 @@ module kautz_route_gen_match_block (
         .off_load(1'b0),
         .dst_in(dst_part_1),
         .off_in(off_1),
-        .match_in(match_1),
-        .src_part(src_part_2),
+        .next_in(next_1),
+        .load_in(load_1),
         .dst_part(dst_part_2),
         .off(off_2),
-        .match_out(match_2)
+        .next_out(next_2),
+        .load_out(load_2)
     );
 
     // Match unit 3: compares source letter a4.
@@ -107,11 +112,12 @@ module kautz_route_gen_match_block (
         .off_load(1'b0),
         .dst_in(dst_part_2),
         .off_in(off_2),
-        .match_in(match_2),
-        .src_part(src_part_3),
+        .next_in(next_2),
+        .load_in(load_2),
         .dst_part(dst_part_3),
         .off(off_3),
-        .match_out(match_3)
+        .next_out(next_3),
+        .load_out(load_3)
     );
 
     // Match unit 4: compares source letter a5.
@@ -125,24 +131,37 @@ module kautz_route_gen_match_block (
         .off_load(1'b0),
         .dst_in(dst_part_3),
         .off_in(off_3),
-        .match_in(match_3),
-        .src_part(src_part_4),
+        .next_in(next_3),
+        .load_in(load_3),
         .dst_part(dst_part_4),
         .off(off_4),
-        .match_out(match_4)
+        .next_out(next_4),
+        .load_out(load_4)
     );
 
-    // The end of the match chain.
-    assign matched = match_4;
+    // The match of the units as they will be after this clock: the chain changes only on load and shift.
+    always @(posedge clk) begin
+        if (rst) matched <= 1'b0;
+        else matched <= (load ? load_4 : (shift ? next_4 : matched));
+    end
+
+    // Loaded with the source; each shift moves the next source letter to the front.
+    always @(posedge clk) begin
+        if (rst) in_letters <= 15'd0;
+        else in_letters <= (load ? src : (shift ? {in_letters[11:0], 3'd0} : in_letters));
+    end
+
+    // a(p).
+    assign in_letter = in_letters[14:12];
+
+    // a(p+1); with k = 1 there is no shift.
+    assign in_next = in_letters[11:9];
 
     // The letter that leaves the block on the next shift.
     assign shifted_out = dst_part_4;
 
     // The off front has reached the last unit.
     assign full = off_4;
-
-    // Source letter of the last unit that is off.
-    assign in_letter = (off_4 ? src_part_4 : (off_3 ? src_part_3 : (off_2 ? src_part_2 : (off_1 ? src_part_1 : src_part_0))));
 
 endmodule
 

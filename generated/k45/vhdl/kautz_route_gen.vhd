@@ -32,22 +32,32 @@ architecture rtl of kautz_route_gen is
     signal valid : std_logic;                            -- src and dst are different nodes
     signal matched : std_logic;                          -- match block: overlap found
     signal in_letter : std_logic_vector(2 downto 0);     -- match block: in-letter of the phase A route
+    signal in_next : std_logic_vector(2 downto 0);       -- match block: the in-letter after the next shift
     signal shifted_out : std_logic_vector(2 downto 0);   -- match block: letter leaving the last unit
     signal full : std_logic;                             -- match block: all units off
     signal head : std_logic_vector(2 downto 0);          -- shift block: out-letter of the phase A route
     signal letter_b : std_logic_vector(2 downto 0);      -- part 1 letter
     signal letter_c : std_logic_vector(2 downto 0);      -- part 2 letter
+    signal b_onehot : std_logic_vector(4 downto 0);      -- part 1 letter, one-hot
+    signal c_onehot : std_logic_vector(4 downto 0);      -- part 2 letter, one-hot
     signal b_last : std_logic;                           -- part 1 at letter d
     signal c_last : std_logic;                           -- part 2 at letter d
-    signal out_query : std_logic_vector(2 downto 0);     -- out-letter of the candidate route
-    signal in_query : std_logic_vector(2 downto 0);      -- in-letter of the candidate route
-    signal out_free : std_logic;                         -- out-letter free
-    signal in_free : std_logic;                          -- in-letter free
+    signal head_onehot : std_logic_vector(4 downto 0);   -- head, one-hot
+    signal in_onehot : std_logic_vector(4 downto 0);     -- in_letter, one-hot
+    signal out_query : std_logic_vector(4 downto 0);     -- out-letter of the candidate route, one-hot
+    signal in_query : std_logic_vector(4 downto 0);      -- in-letter of the candidate route, one-hot
+    signal used_out : std_logic_vector(4 downto 0);      -- used out-letters
+    signal used_in : std_logic_vector(4 downto 0);       -- used in-letters
     signal all_out_used : std_logic;                     -- all out-letters used
     signal all_in_used : std_logic;                      -- all in-letters used (equal in number to the out-letters)
+    signal free_a : std_logic;                           -- look-ahead: phase A's letters free
+    signal free_b : std_logic;                           -- look-ahead: phase B's letter free
+    signal free_c_out : std_logic;                       -- look-ahead: phase C's out-letter free
+    signal free_c_in : std_logic;                        -- look-ahead: phase C's in-letter free
     signal load : std_logic;                             -- control: load
     signal shift_en : std_logic;                         -- control: shift
     signal found : std_logic;                            -- control: route found
+    signal phase_a : std_logic;                          -- control: phase A
     signal phase_b : std_logic;                          -- control: phase B
     signal phase_c : std_logic;                          -- control: phase C
     signal inc_b : std_logic;                            -- control: advance part 1
@@ -74,6 +84,7 @@ begin
             dst => dst,
             matched => matched,
             in_letter => in_letter,
+            in_next => in_next,
             shifted_out => shifted_out,
             full => full
         );
@@ -105,6 +116,7 @@ begin
             clear => clear_b,
             inc => inc_b,
             letter => letter_b,
+            onehot => b_onehot,
             last => b_last
         );
 
@@ -116,17 +128,24 @@ begin
             clear => load,
             inc => inc_c,
             letter => letter_c,
+            onehot => c_onehot,
             last => c_last
         );
 
+    -- Decoder for phase A's out-letter.
+    head_onehot <= std_logic_vector'(kg_eq(head, "100") & kg_eq(head, "011") & kg_eq(head, "010") & kg_eq(head, "001") & kg_eq(head, "000"));
+
+    -- Decoder for phase A's in-letter.
+    in_onehot <= std_logic_vector'(kg_eq(in_letter, "100") & kg_eq(in_letter, "011") & kg_eq(in_letter, "010") & kg_eq(in_letter, "001") & kg_eq(in_letter, "000"));
+
     -- The out-letter of the candidate: phase A's first hop, part 1 in B, part 2 in C.
-    out_query <= letter_c when phase_c = '1' else
-        letter_b when phase_b = '1' else
-        head;
+    out_query <= c_onehot when phase_c = '1' else
+        b_onehot when phase_b = '1' else
+        head_onehot;
 
     -- The in-letter of the candidate: phase A's a(p), part 1 in B and C.
-    in_query <= letter_b when (phase_b or phase_c) = '1' else
-        in_letter;
+    in_query <= b_onehot when (phase_b or phase_c) = '1' else
+        in_onehot;
 
     -- Used out-nodes; ak names no out-neighbour.
     u_used_out : entity work.kautz_route_gen_used_letters
@@ -137,7 +156,7 @@ begin
             first => src(2 downto 0),
             mark => found,
             query => out_query,
-            free => out_free,
+            used => used_out,
             all_used => all_out_used
         );
 
@@ -150,8 +169,37 @@ begin
             first => dst(14 downto 12),
             mark => found,
             query => in_query,
-            free => in_free,
+            used => used_in,
             all_used => all_in_used
+        );
+
+    -- Look-ahead free bits: the used-letter tests of the next cycle, registered.
+    u_ahead : entity work.kautz_route_gen_ahead
+        port map (
+            clk => clk,
+            rst => rst,
+            used_out => used_out,
+            used_in => used_in,
+            head => head_onehot,
+            head_next => std_logic_vector'(kg_eq(shifted_out, "100") & kg_eq(shifted_out, "011") & kg_eq(shifted_out, "010") & kg_eq(shifted_out, "001") & kg_eq(shifted_out, "000")),
+            in_letter => in_onehot,
+            in_next => std_logic_vector'(kg_eq(in_next, "100") & kg_eq(in_next, "011") & kg_eq(in_next, "010") & kg_eq(in_next, "001") & kg_eq(in_next, "000")),
+            b_onehot => b_onehot,
+            c_onehot => c_onehot,
+            init => init,
+            matched => matched,
+            phase_a => phase_a,
+            phase_b => phase_b,
+            phase_c => phase_c,
+            full => full,
+            b_last => b_last,
+            c_last => c_last,
+            load_out_free => kg_ne(src(2 downto 0), dst(2 downto 0)),
+            load_in_free => kg_ne(src(14 downto 12), dst(14 downto 12)),
+            free_a => free_a,
+            free_b => free_b,
+            free_c_out => free_c_out,
+            free_c_in => free_c_in
         );
 
     -- Control unit.
@@ -164,22 +212,25 @@ begin
             valid => valid,
             matched => matched,
             full => full,
-            out_free => out_free,
-            in_free => in_free,
+            free_a => free_a,
+            free_b => free_b,
+            free_c_out => free_c_out,
+            free_c_in => free_c_in,
             b_last => b_last,
             c_last => c_last,
-            all_out_used => (all_out_used and all_in_used),
+            all_used => (all_out_used and all_in_used),
             load => load,
             shift => shift_en,
             found => found,
-            phase_b => phase_b,
-            phase_c => phase_c,
             inc_b => inc_b,
             clear_b => clear_b,
             inc_c => inc_c,
             route_valid => route_valid,
             done => done,
-            error => error
+            error => error,
+            phase_a => phase_a,
+            phase_b => phase_b,
+            phase_c => phase_c
         );
 
 end architecture rtl;

@@ -19,34 +19,36 @@ entity kautz_route_gen_match_block is
         shift : in  std_logic;                           -- shift the destination one unit to the right
         src : in  std_logic_vector(14 downto 0);         -- source word, a1 in the most significant letter
         dst : in  std_logic_vector(14 downto 0);         -- destination word, b1 in the most significant letter
-        matched : out std_logic;                         -- every unit that is on matches: the overlap exists
+        matched : out std_logic;                         -- every unit that is on matches: the overlap exists (registered)
         in_letter : out std_logic_vector(2 downto 0);    -- source letter of the last unit switched off: a(p)
+        in_next : out std_logic_vector(2 downto 0);      -- a(p+1), the in-letter after the next shift
         shifted_out : out std_logic_vector(2 downto 0);  -- destination letter of the last unit, the next to leave
         full : out std_logic                             -- every unit is off: p = k, overlap 0
     );
 end entity kautz_route_gen_match_block;
 
 architecture rtl of kautz_route_gen_match_block is
-    signal src_part_0 : std_logic_vector(2 downto 0);    -- source letter a1 in unit 0
     signal dst_part_0 : std_logic_vector(2 downto 0);    -- destination letter in unit 0
     signal off_0 : std_logic;                            -- unit 0 switched off
-    signal match_0 : std_logic;                          -- units 0..0 match
-    signal src_part_1 : std_logic_vector(2 downto 0);    -- source letter a2 in unit 1
+    signal next_0 : std_logic;                           -- units 0..0 match after the next shift
+    signal load_0 : std_logic;                           -- units 0..0 match as init loads them
     signal dst_part_1 : std_logic_vector(2 downto 0);    -- destination letter in unit 1
     signal off_1 : std_logic;                            -- unit 1 switched off
-    signal match_1 : std_logic;                          -- units 0..1 match
-    signal src_part_2 : std_logic_vector(2 downto 0);    -- source letter a3 in unit 2
+    signal next_1 : std_logic;                           -- units 0..1 match after the next shift
+    signal load_1 : std_logic;                           -- units 0..1 match as init loads them
     signal dst_part_2 : std_logic_vector(2 downto 0);    -- destination letter in unit 2
     signal off_2 : std_logic;                            -- unit 2 switched off
-    signal match_2 : std_logic;                          -- units 0..2 match
-    signal src_part_3 : std_logic_vector(2 downto 0);    -- source letter a4 in unit 3
+    signal next_2 : std_logic;                           -- units 0..2 match after the next shift
+    signal load_2 : std_logic;                           -- units 0..2 match as init loads them
     signal dst_part_3 : std_logic_vector(2 downto 0);    -- destination letter in unit 3
     signal off_3 : std_logic;                            -- unit 3 switched off
-    signal match_3 : std_logic;                          -- units 0..3 match
-    signal src_part_4 : std_logic_vector(2 downto 0);    -- source letter a5 in unit 4
+    signal next_3 : std_logic;                           -- units 0..3 match after the next shift
+    signal load_3 : std_logic;                           -- units 0..3 match as init loads them
     signal dst_part_4 : std_logic_vector(2 downto 0);    -- destination letter in unit 4
     signal off_4 : std_logic;                            -- unit 4 switched off
-    signal match_4 : std_logic;                          -- units 0..4 match
+    signal next_4 : std_logic;                           -- units 0..4 match after the next shift
+    signal load_4 : std_logic;                           -- units 0..4 match as init loads them
+    signal in_letters : std_logic_vector(14 downto 0);   -- a(p), a(p+1), .., ak, zero-filled: a(p) in the most significant letter
 begin
 
     -- Match unit 0: compares source letter a1.
@@ -61,11 +63,12 @@ begin
             off_load => '1',
             dst_in => "000",
             off_in => '1',
-            match_in => '1',
-            src_part => src_part_0,
+            next_in => '1',
+            load_in => '1',
             dst_part => dst_part_0,
             off => off_0,
-            match_out => match_0
+            next_out => next_0,
+            load_out => load_0
         );
 
     -- Match unit 1: compares source letter a2.
@@ -80,11 +83,12 @@ begin
             off_load => '0',
             dst_in => dst_part_0,
             off_in => off_0,
-            match_in => match_0,
-            src_part => src_part_1,
+            next_in => next_0,
+            load_in => load_0,
             dst_part => dst_part_1,
             off => off_1,
-            match_out => match_1
+            next_out => next_1,
+            load_out => load_1
         );
 
     -- Match unit 2: compares source letter a3.
@@ -99,11 +103,12 @@ begin
             off_load => '0',
             dst_in => dst_part_1,
             off_in => off_1,
-            match_in => match_1,
-            src_part => src_part_2,
+            next_in => next_1,
+            load_in => load_1,
             dst_part => dst_part_2,
             off => off_2,
-            match_out => match_2
+            next_out => next_2,
+            load_out => load_2
         );
 
     -- Match unit 3: compares source letter a4.
@@ -118,11 +123,12 @@ begin
             off_load => '0',
             dst_in => dst_part_2,
             off_in => off_2,
-            match_in => match_2,
-            src_part => src_part_3,
+            next_in => next_2,
+            load_in => load_2,
             dst_part => dst_part_3,
             off => off_3,
-            match_out => match_3
+            next_out => next_3,
+            load_out => load_3
         );
 
     -- Match unit 4: compares source letter a5.
@@ -137,27 +143,48 @@ begin
             off_load => '0',
             dst_in => dst_part_3,
             off_in => off_3,
-            match_in => match_3,
-            src_part => src_part_4,
+            next_in => next_3,
+            load_in => load_3,
             dst_part => dst_part_4,
             off => off_4,
-            match_out => match_4
+            next_out => next_4,
+            load_out => load_4
         );
 
-    -- The end of the match chain.
-    matched <= match_4;
+    -- The match of the units as they will be after this clock: the chain changes only on load and shift.
+    matched_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                matched <= '0';
+            else
+                matched <= kg_mux(load, load_4, kg_mux(shift, next_4, matched));
+            end if;
+        end if;
+    end process matched_reg;
+
+    -- Loaded with the source; each shift moves the next source letter to the front.
+    in_letters_reg : process (clk) is
+    begin
+        if rising_edge(clk) then
+            if rst = '1' then
+                in_letters <= "000000000000000";
+            else
+                in_letters <= kg_mux(load, src, kg_mux(shift, std_logic_vector'(in_letters(11 downto 0) & "000"), in_letters));
+            end if;
+        end if;
+    end process in_letters_reg;
+
+    -- a(p).
+    in_letter <= in_letters(14 downto 12);
+
+    -- a(p+1); with k = 1 there is no shift.
+    in_next <= in_letters(11 downto 9);
 
     -- The letter that leaves the block on the next shift.
     shifted_out <= dst_part_4;
 
     -- The off front has reached the last unit.
     full <= off_4;
-
-    -- Source letter of the last unit that is off.
-    in_letter <= src_part_4 when off_4 = '1' else
-        src_part_3 when off_3 = '1' else
-        src_part_2 when off_2 = '1' else
-        src_part_1 when off_1 = '1' else
-        src_part_0;
 
 end architecture rtl;

@@ -13,29 +13,25 @@ module kautz_network_router_route_gen_used_letters (
     input  wire load,                            // start a new search: only `first` is used
     input  wire [1:0] first,                     // the letter that names no neighbour
     input  wire mark,                            // a route takes the queried letter
-    input  wire [1:0] query,                     // the letter asked about
-    output wire free,                            // the queried letter is free
+    input  wire [2:0] query,                     // the letter asked about, one-hot
+    output reg  [2:0] used,                      // bit i: letter i used
     output wire all_used                         // every letter is used: no further route
 );
 
-    reg  [2:0] used;                             // bit i: letter i used
+    wire [2:0] marks;                            // the bits a mark sets
     wire [2:0] first_onehot;                     // first, decoded
-    wire [2:0] query_onehot;                     // query, decoded
 
     // Decoder for the loaded letter.
     assign first_onehot = {(first == 2'd2), (first == 2'd1), (first == 2'd0)};
 
-    // Decoder for the queried letter.
-    assign query_onehot = {(query == 2'd2), (query == 2'd1), (query == 2'd0)};
+    // The queried letter.
+    assign marks = query;
 
     // Load, or mark the queried letter.
     always @(posedge clk) begin
         if (rst) used <= 3'd0;
-        else used <= (load ? first_onehot : (mark ? (used | query_onehot) : used));
+        else used <= (load ? first_onehot : (mark ? (used | marks) : used));
     end
-
-    // Not used.
-    assign free = (~(|(used & query_onehot)));
 
     // All letters used.
     assign all_used = (&used);

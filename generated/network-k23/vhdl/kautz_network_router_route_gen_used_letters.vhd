@@ -17,23 +17,22 @@ entity kautz_network_router_route_gen_used_letters is
         load : in  std_logic;                            -- start a new search: only `first` is used
         first : in  std_logic_vector(1 downto 0);        -- the letter that names no neighbour
         mark : in  std_logic;                            -- a route takes the queried letter
-        query : in  std_logic_vector(1 downto 0);        -- the letter asked about
-        free : out std_logic;                            -- the queried letter is free
+        query : in  std_logic_vector(2 downto 0);        -- the letter asked about, one-hot
+        used : out std_logic_vector(2 downto 0);         -- bit i: letter i used
         all_used : out std_logic                         -- every letter is used: no further route
     );
 end entity kautz_network_router_route_gen_used_letters;
 
 architecture rtl of kautz_network_router_route_gen_used_letters is
-    signal used : std_logic_vector(2 downto 0);          -- bit i: letter i used
+    signal marks : std_logic_vector(2 downto 0);         -- the bits a mark sets
     signal first_onehot : std_logic_vector(2 downto 0);  -- first, decoded
-    signal query_onehot : std_logic_vector(2 downto 0);  -- query, decoded
 begin
 
     -- Decoder for the loaded letter.
     first_onehot <= std_logic_vector'(kg_eq(first, "10") & kg_eq(first, "01") & kg_eq(first, "00"));
 
-    -- Decoder for the queried letter.
-    query_onehot <= std_logic_vector'(kg_eq(query, "10") & kg_eq(query, "01") & kg_eq(query, "00"));
+    -- The queried letter.
+    marks <= query;
 
     -- Load, or mark the queried letter.
     used_reg : process (clk) is
@@ -42,13 +41,10 @@ begin
             if rst = '1' then
                 used <= "000";
             else
-                used <= kg_mux(load, first_onehot, kg_mux(mark, (used or query_onehot), used));
+                used <= kg_mux(load, first_onehot, kg_mux(mark, (used or marks), used));
             end if;
         end if;
     end process used_reg;
-
-    -- Not used.
-    free <= (not (or (used and query_onehot)));
 
     -- All letters used.
     all_used <= (and used);

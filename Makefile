@@ -45,6 +45,7 @@ SYNTH_UNITS := \
   torus-west-first-k8-n2:"torus --k 8 --n 2 --algo west-first" \
   torus-direction-first-k8-n3:"torus --k 8 --n 3 --algo direction-first" \
   switch-d2:"switch --d 2" \
+  switch-registered-d2:"switch --d 2 --head-decode registered" \
   switch-d4:"switch --d 4" \
   switch-d8:"switch --d 8" \
   switch-vct-d2:"switch --d 2 --flow vct" \

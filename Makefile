@@ -65,6 +65,13 @@ SYNTH_ECP5_UNITS := network-k23:"network --d 2 --k 3" \
   network-vct-k22:"network --d 2 --k 2 --flow vct" \
   network-saf-k22:"network --d 2 --k 2 --flow saf"
 SYNTH_ECP5_SEEDS := 3
+# The largest Kautz networks on one ECP5-85F at 100 MHz or more, and the next size of each
+# degree, which misses it (docs/timing.md): whole networks, up to an hour a size.
+SYNTH_85F_UNITS := \
+  network-85f-k24:"network --d 2 --k 4" \
+  network-85f-k25:"network --d 2 --k 5" \
+  network-85f-k32:"network --d 3 --k 2" \
+  network-85f-k33:"network --d 3 --k 3"
 SYNTH_TARGETS := --target ice40-hx8k --target ecp5-25k
 SYNTH_SEEDS := 5
 SYNTH_DIR := generated/synth
@@ -201,7 +208,8 @@ bench: deps $(KAUTZGEN)
 ## route generator in its three architectures, with its cycles per route set from
 ## `kautzgen verify` (Verilator, 1000 sampled pairs; the pipelined engine takes none, it
 ## gives a set per clock), and of one instance of every other unit (the MRNS path generator with
-## its cycles too), into docs/synthesis.md. One tool runs at a time.
+## its cycles too), and the largest Kautz networks on one ECP5-85F (Verilog), into
+## docs/synthesis.md. One tool runs at a time.
 synth: deps $(KAUTZGEN)
 	mkdir -p $(SYNTH_DIR)
 	rm -f $(SYNTH_DIR)/k*.json
@@ -232,6 +240,10 @@ synth-units: deps $(KAUTZGEN)
 	for unit in $(SYNTH_ECP5_UNITS); do \
 	  name=$(SYNTH_DIR)/$${unit%%:*}; args=$${unit#*:}; \
 	  $(call save,$$name.json,$(KAUTZGEN) synth $$args --target ecp5-25k --seeds $(SYNTH_ECP5_SEEDS) --format json); \
+	done
+	for unit in $(SYNTH_85F_UNITS); do \
+	  name=$(SYNTH_DIR)/$${unit%%:*}; args=$${unit#*:}; \
+	  $(call save,$$name.json,$(KAUTZGEN) synth $$args --target ecp5-85k --seeds $(SYNTH_ECP5_SEEDS) --lang verilog --format json); \
 	done
 	$(KAUTZGEN) synth --doc docs/synthesis.md --from $(SYNTH_DIR)
 	@echo "wrote docs/synthesis.md"

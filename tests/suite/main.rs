@@ -50,6 +50,7 @@ mod reset_styles;
 mod shard_merge;
 mod switch_model;
 mod switch_model_registered;
+mod synth_ecp5_85f;
 mod synth_flow;
 mod synth_fusesoc;
 mod topologies;

@@ -1,4 +1,4 @@
-//! `kautzgen synth` on a small route generator for iCE40 (Debian's yosys and
+//! `kautzgen synth` on a small route generator for iCE40 (Debian's yosys and YoWASP's
 //! nextpnr-ice40): both languages give figures, the JSON report reads back, the document
 //! of `make synth` is written from it, a failing tool's log is kept and named, a missing
 //! tool is named with its install command before anything runs, and bad input exits with

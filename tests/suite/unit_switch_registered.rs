@@ -96,7 +96,7 @@ fn both_languages_are_proved_equal_with_99_register_bits() {
     assert_eq!(status, 0, "{stdout}{stderr}");
     assert_eq!(
         stdout,
-        "PROVED: the Verilog and the VHDL of kautz_switch (d=2, data_bits=8) have equal outputs in every cycle after a reset in cycle 1, for every input sequence.\n\
+        "PROVED: the Verilog and the VHDL of kautz_switch (d=2, data_bits=8, hop_cycles=2) have equal outputs in every cycle after a reset in cycle 1, for every input sequence.\n\
          method: yosys miter of the emitted Verilog and the VHDL through ghdl --synth; SAT temporal induction of length 1, strengthened by 99 of 99 register bits matched by name.\n"
     );
 }

@@ -221,6 +221,11 @@ pub fn design(params: &SwitchParams) -> Design {
     if c.flow() != Flow::Nack {
         design_params.insert("buffer_words".to_string(), c.buffer_words() as u64);
     }
+    // Named only when it is not one, so that the registered decode's reports and manifests
+    // tell it apart from the same-cycle switch of the same size.
+    if c.hop_cycles() != 1 {
+        design_params.insert("hop_cycles".to_string(), c.hop_cycles());
+    }
     Design {
         params: design_params,
         summary: params.describe(),

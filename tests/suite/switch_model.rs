@@ -86,7 +86,22 @@ fn the_example_across_three_switches() {
     // Source switch A forwards on output 2 to B's input 1; B forwards on output 1 to C's
     // input 1; C delivers on output 0. The document: B sends (1,00) (0,A5) (1,00) in cycles
     // 4..6, C hands its router (1,A5) (1,00) in cycles 6..7.
-    let c = config(2, 8, Arbiter::RoundRobin);
+    let (b_out1, router) = across_three_switches(config(2, 8, Arbiter::RoundRobin), 10);
+    assert_eq!(
+        b_out1,
+        BTreeMap::from([(4, marked(0x00)), (5, data(0xA5)), (6, eod())])
+    );
+    assert_eq!(router, BTreeMap::from([(6, marked(0xA5)), (7, eod())]));
+}
+
+/// The document's worm `(1,02) (0,01) (0,00) (0,A5) (1,00)` from switch A's input 0 over
+/// its output 2 to B's input 1, B's output 1 to C's input 1, and C's output 0, for `cycles`
+/// cycles: the words B sends on its output 1 and those C hands its router, by the cycle they
+/// are on the link. Every switch is quiet again by the end.
+pub(super) fn across_three_switches(
+    c: SwitchConfig,
+    cycles: u64,
+) -> (BTreeMap<u64, Word>, BTreeMap<u64, Word>) {
     let (mut a, mut b, mut dst) = (
         Switch::new(c.clone()),
         Switch::new(c.clone()),
@@ -94,7 +109,7 @@ fn the_example_across_three_switches() {
     );
     let source = [head(2), data(0x01), data(0x00), data(0xA5), eod()];
     let (mut b_out1, mut router) = (BTreeMap::new(), BTreeMap::new());
-    for cycle in 0..10u64 {
+    for cycle in 0..cycles {
         let a_in = [
             source.get(cycle as usize).copied().unwrap_or(IDLE),
             IDLE,
@@ -113,12 +128,8 @@ fn the_example_across_three_switches() {
             router.insert(cycle + 1, dst.out_word(0));
         }
     }
-    assert_eq!(
-        b_out1,
-        BTreeMap::from([(4, marked(0x00)), (5, data(0xA5)), (6, eod())])
-    );
-    assert_eq!(router, BTreeMap::from([(6, marked(0xA5)), (7, eod())]));
     assert!(a.is_quiet() && b.is_quiet() && dst.is_quiet());
+    (b_out1, router)
 }
 
 #[test]
